@@ -1,0 +1,122 @@
+"""The `mcp-contracts` command: parse flags, call `generator.api`, map results to exit codes.
+
+Exit codes: 0 success, 1 drift (check), 2 invalid sources or usage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from generator import api
+from generator.diagnostics import Diagnostic
+from generator.write import Drift
+
+app = typer.Typer(
+    name="mcp-contracts",
+    help="Schema-first code generator for the response contracts of MCP tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_DRIFT = 1
+EXIT_INVALID = 2
+
+SchemasOption = Annotated[Path, typer.Option("--schemas", help="Folder of canonical sources.")]
+OutOption = Annotated[Path, typer.Option("--out", help="Folder of generated outputs.")]
+TemplatesOption = Annotated[
+    Path | None, typer.Option("--templates", help="Folder of templates that override built-in ones by path.")
+]
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def _report_invalid(diagnostics: list[Diagnostic], output: OutputFormat) -> None:
+    if output is OutputFormat.json:
+        payload = {"valid": False, "errors": [_diagnostic_json(d) for d in diagnostics]}
+        typer.echo(json.dumps(payload, indent=2))
+    for diagnostic in diagnostics:
+        typer.echo(f"error: {diagnostic}", err=True)
+    typer.echo(f"{len(diagnostics)} problem(s) in the sources; nothing was written.", err=True)
+
+
+def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:
+    return {"file": diagnostic.file, "line": diagnostic.line, "pointer": diagnostic.pointer, "message": diagnostic.message}
+
+
+def _summary_lines(drift: Drift) -> list[str]:
+    return (
+        [f"changed  {p}" for p in drift.changed]
+        + [f"missing  {p}" for p in drift.missing]
+        + [f"extra    {p}" for p in drift.extra]
+    )
+
+
+@app.command()
+def generate(
+    schemas: SchemasOption = Path("schemas"),
+    out: OutOption = Path("generated"),
+    templates: TemplatesOption = None,
+) -> None:
+    """Render every output from the sources and write them atomically."""
+    outcome = api.generate(schemas, out, templates)
+    if outcome.drift is None:
+        _report_invalid(outcome.diagnostics, OutputFormat.text)
+        raise typer.Exit(EXIT_INVALID)
+    drift = outcome.drift
+    for path in drift.missing:
+        typer.echo(f"created  {out.as_posix()}/{path}")
+    for path in drift.changed:
+        typer.echo(f"updated  {out.as_posix()}/{path}")
+    for path in drift.extra:
+        typer.echo(f"removed  {out.as_posix()}/{path}")
+    count = len(drift.changed) + len(drift.missing) + len(drift.extra)
+    typer.echo(f"{count} file(s) changed in {out.as_posix()}." if count else f"{out.as_posix()} is up to date.")
+
+
+@app.command()
+def check(
+    schemas: SchemasOption = Path("schemas"),
+    out: OutOption = Path("generated"),
+    templates: TemplatesOption = None,
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="Report as text or JSON.")] = OutputFormat.text,
+) -> None:
+    """Fail when the output folder is not exactly what the sources produce."""
+    outcome = api.check(schemas, out, templates)
+    if outcome.drift is None:
+        _report_invalid(outcome.diagnostics, output_format)
+        raise typer.Exit(EXIT_INVALID)
+    drift = outcome.drift
+    if output_format is OutputFormat.json:
+        payload = {
+            "valid": True,
+            "clean": drift.clean,
+            "changed": list(drift.changed),
+            "missing": list(drift.missing),
+            "extra": list(drift.extra),
+            "diffs": drift.diffs,
+        }
+        typer.echo(json.dumps(payload, indent=2))
+    elif drift.clean:
+        typer.echo(f"{out.as_posix()} is up to date.")
+    else:
+        for line in _summary_lines(drift):
+            typer.echo(line)
+        for diff in drift.diffs.values():
+            sys.stdout.write(diff)
+        typer.echo(f"{out.as_posix()} has drifted from the sources: run `mcp-contracts generate`.")
+    if not drift.clean:
+        raise typer.Exit(EXIT_DRIFT)
+
+
+def main() -> None:
+    app()

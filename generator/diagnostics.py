@@ -1,0 +1,50 @@
+"""Problems found in the sources, as values.
+
+Every stage collects `Diagnostic`s instead of raising on the first problem, so that a
+user sees every mistake in one run. Each names the file and a location inside it: a
+line for YAML and JSON syntax, a JSON pointer for a place in a document.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Diagnostic:
+    """One problem in one source file."""
+
+    file: str
+    line: int | None
+    pointer: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.pointer is not None:
+            where += f"#{self.pointer}"
+        return f"{where}: {self.message}"
+
+
+class SourceError(Exception):
+    """Raised by the library API when the sources are invalid; carries every diagnostic."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = sorted(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+def display_path(path: Path) -> str:
+    """A path as the user should read it: relative to the working directory when below it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def json_pointer(parts: object) -> str:
+    """RFC 6901 pointer for a sequence of keys and indexes ("" is the whole document)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)  # type: ignore[attr-defined]

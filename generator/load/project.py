@@ -1,0 +1,156 @@
+"""Reading one `schemas/` folder into a `Project`, collecting every problem on the way."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+
+from generator.diagnostics import Diagnostic, display_path
+from generator.load.catalogue import build_catalogue, build_manifest
+from generator.load.documents import Document, read_json, read_yaml
+from generator.load.envelope import check_envelope, describe_definitions, resolve_pointer
+from generator.load.meta import check_against_meta, short
+from generator.model import Catalogue, Contract, Example, Project
+
+CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
+
+
+@dataclass
+class LoadResult:
+    """The model when the sources are valid, and every diagnostic found either way."""
+
+    project: Project | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def load_project(schemas_dir: Path) -> LoadResult:
+    """Load every contract under `schemas_dir/contracts/`; no model if anything is wrong."""
+    contracts_dir = schemas_dir / "contracts"
+    if not contracts_dir.is_dir():
+        return LoadResult(None, [Diagnostic(display_path(contracts_dir), None, None, "no such folder")])
+    diagnostics: list[Diagnostic] = []
+    contracts: list[Contract] = []
+    folders = sorted(p for p in contracts_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not folders:
+        diagnostics.append(Diagnostic(display_path(contracts_dir), None, None, "holds no contract folder"))
+    for folder in folders:
+        contract, problems = _load_contract(folder)
+        diagnostics += problems
+        if contract is not None:
+            contracts.append(contract)
+    diagnostics += _check_unique_modules(contracts, contracts_dir)
+    if diagnostics:
+        return LoadResult(None, sorted(diagnostics))
+    return LoadResult(Project(tuple(contracts)))
+
+
+def _check_unique_modules(contracts: list[Contract], contracts_dir: Path) -> list[Diagnostic]:
+    seen: dict[str, str] = {}
+    problems = []
+    for contract in contracts:
+        if contract.module in seen:
+            where = display_path(contracts_dir / contract.name / "contract.yaml")
+            message = f"module {contract.module!r} is already used by contract {seen[contract.module]!r}"
+            problems.append(Diagnostic(where, None, None, message))
+        seen.setdefault(contract.module, contract.name)
+    return problems
+
+
+def _read(folder: Path) -> tuple[dict[str, Document], list[Diagnostic]]:
+    documents: dict[str, Document] = {}
+    problems: list[Diagnostic] = []
+    for name in CONTRACT_FILES:
+        path = folder / name
+        if not path.is_file():
+            problems.append(Diagnostic(display_path(path), None, None, "missing: every contract folder needs it"))
+            continue
+        result = read_json(path) if name.endswith(".json") else read_yaml(path)
+        if isinstance(result, Diagnostic):
+            problems.append(result)
+        else:
+            documents[name] = result
+    for name, kind in (("contract.yaml", "contract"), ("errors.yaml", "errors"), ("tools.yaml", "tools")):
+        if name in documents:
+            problems += check_against_meta(documents[name], kind)
+    if "envelope.schema.json" in documents:
+        problems += check_envelope(documents["envelope.schema.json"])
+    return documents, problems
+
+
+def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
+    documents, problems = _read(folder)
+    if problems:
+        return None, problems
+    identity, envelope = documents["contract.yaml"], documents["envelope.schema.json"]
+    if identity.data["name"] != folder.name:
+        problems.append(identity.diagnostic(["name"], f"must equal the folder name {folder.name!r}"))
+    catalogue, found = build_catalogue(documents["errors.yaml"])
+    problems += found
+    manifest, found = build_manifest(documents["tools.yaml"], catalogue.codes())
+    problems += found
+    problems += _check_bindings(identity, envelope, catalogue)
+    examples, found = _load_examples(folder / "examples", envelope.data)
+    problems += found
+    if problems:
+        return None, problems
+    meta = identity.data
+    contract = Contract(
+        name=meta["name"],
+        title=meta["title"],
+        version=meta["version"],
+        summary=meta["summary"],
+        module=meta["module"],
+        seed=meta.get("seed"),
+        source_dir=f"schemas/contracts/{folder.name}",
+        envelope_json=json.dumps(envelope.data, indent=2, ensure_ascii=False),
+        definitions=describe_definitions(envelope.data),
+        catalogue=catalogue,
+        manifest=manifest,
+        examples=examples,
+    )
+    return contract, []
+
+
+def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue) -> list[Diagnostic]:
+    """Each bound enum of the envelope lists exactly the catalogue codes its selection picks."""
+    problems = []
+    for index, binding in enumerate(identity.data.get("catalogue_bindings", [])):
+        pointer, select = binding["pointer"], binding.get("select", {})
+        try:
+            target = resolve_pointer(envelope.data, pointer)
+        except KeyError:
+            problems.append(identity.diagnostic(["catalogue_bindings", index, "pointer"], f"{pointer} is not in envelope.schema.json"))
+            continue
+        if not isinstance(target, dict) or not isinstance(target.get("enum"), list):
+            problems.append(Diagnostic(envelope.name, None, pointer, "a catalogue binding must point to a schema with an enum"))
+            continue
+        wanted = [e.code for e in catalogue.errors if all(getattr(e, k, None) == v for k, v in select.items())]
+        listed = target["enum"]
+        missing = [c for c in wanted if c not in listed]
+        extra = [c for c in listed if c not in wanted]
+        selection = " with " + ", ".join(f"{k}={v}" for k, v in sorted(select.items())) if select else ""
+        if missing:
+            problems.append(Diagnostic(envelope.name, None, pointer + "/enum", f"lacks the codes of errors.yaml{selection}: {', '.join(missing)}"))
+        if extra:
+            problems.append(Diagnostic(envelope.name, None, pointer + "/enum", f"lists codes that are not in errors.yaml{selection}: {', '.join(map(str, extra))}"))
+    return problems
+
+
+def _load_examples(folder: Path, schema: dict[str, object]) -> tuple[tuple[Example, ...], list[Diagnostic]]:
+    """Example envelopes: each must be valid JSON that the envelope schema accepts."""
+    if not folder.is_dir():
+        return (), []
+    validator = Draft202012Validator(schema)
+    examples, problems = [], []
+    for path in sorted(folder.glob("*.json")):
+        document = read_json(path)
+        if isinstance(document, Diagnostic):
+            problems.append(document)
+            continue
+        for error in sorted(validator.iter_errors(document.data), key=lambda e: list(map(str, e.absolute_path))):
+            problems.append(document.diagnostic(list(error.absolute_path), "example breaks the envelope schema: " + short(error.message)))
+        examples.append(Example(path.stem, json.dumps(document.data, indent=2, ensure_ascii=False)))
+    return tuple(examples), problems

@@ -1,0 +1,210 @@
+"""The intermediate model: one frozen tree that every output reads.
+
+`load` builds it from `schemas/`; `render` turns it into files. One catalogue entry
+yields its enum member, its docs row and its manifest entry from the same object, so
+code, docs and manifest cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any
+
+# Metadata columns an error code may carry, in the order every output shows them.
+ERROR_COLUMNS = (
+    "category",
+    "retryable",
+    "http_status",
+    "jsonrpc_code",
+    "error_type",
+    "message",
+    "remediation",
+    "description",
+)
+ERROR_TYPE_COLUMNS = ("http_status", "retry", "retry_advice", "description")
+WARNING_COLUMNS = ("severity", "description")
+# Manifest fields of a tool after its name, in seed 004's order; description comes last.
+TOOL_FIELDS = (
+    "category",
+    "mutation",
+    "requires_x_client",
+    "requires_llm",
+    "requires_db",
+    "profiles",
+    "possible_error_codes",
+    "description",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCodeEntry:
+    code: str
+    member: str
+    category: str | None = None
+    retryable: bool | None = None
+    http_status: int | None = None
+    jsonrpc_code: int | None = None
+    error_type: str | None = None
+    message: str | None = None
+    remediation: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorTypeEntry:
+    code: str
+    member: str
+    http_status: int | None = None
+    retry: str | None = None
+    retry_advice: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WarningCodeEntry:
+    code: str
+    member: str
+    severity: str | None = None
+    description: str | None = None
+
+
+Entry = ErrorCodeEntry | ErrorTypeEntry | WarningCodeEntry
+
+
+def defined_columns(entries: tuple[Entry, ...], columns: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns that at least one entry sets, in canonical order."""
+    return tuple(c for c in columns if any(getattr(e, c) is not None for e in entries))
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    errors: tuple[ErrorCodeEntry, ...]
+    error_types: tuple[ErrorTypeEntry, ...] = ()
+    warnings: tuple[WarningCodeEntry, ...] = ()
+
+    @property
+    def error_columns(self) -> tuple[str, ...]:
+        return defined_columns(self.errors, ERROR_COLUMNS)
+
+    @property
+    def error_type_columns(self) -> tuple[str, ...]:
+        return defined_columns(self.error_types, ERROR_TYPE_COLUMNS)
+
+    @property
+    def warning_columns(self) -> tuple[str, ...]:
+        return defined_columns(self.warnings, WARNING_COLUMNS)
+
+    def codes(self) -> tuple[str, ...]:
+        return tuple(e.code for e in self.errors)
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    category: str | None = None
+    mutation: bool | None = None
+    requires_x_client: bool | None = None
+    requires_llm: bool | None = None
+    requires_db: bool | None = None
+    profiles: tuple[str, ...] | None = None
+    possible_error_codes: tuple[str, ...] | None = None
+    description: str | None = None
+
+    def manifest_entry(self) -> dict[str, Any]:
+        """The tool as a manifest object: name first, then every set field in order."""
+        entry: dict[str, Any] = {"name": self.name}
+        for name in TOOL_FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                entry[name] = list(value) if isinstance(value, tuple) else value
+        return entry
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    version: str | None
+    tools: tuple[Tool, ...]
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(c for c in TOOL_FIELDS if any(getattr(t, c) is not None for t in self.tools))
+
+    def as_json(self) -> str:
+        """The manifest file's text: two-space indents, keys in manifest order."""
+        document: dict[str, Any] = {}
+        if self.version is not None:
+            document["version"] = self.version
+        document["tools"] = [t.manifest_entry() for t in self.tools]
+        return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TypePart:
+    """A piece of a field's type as docs show it; `anchor` links to a definition."""
+
+    text: str
+    anchor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaField:
+    name: str
+    type_parts: tuple[TypePart, ...]
+    required: bool
+    constraints: tuple[str, ...]
+    default: str | None
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """One object or value schema of an envelope: the root or an entry of `$defs`."""
+
+    name: str
+    anchor: str
+    pointer: str
+    kind: tuple[TypePart, ...]
+    description: str
+    fields: tuple[SchemaField, ...]
+    variants: tuple[TypePart, ...]
+    additional_properties: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    name: str
+    title: str
+    version: str
+    summary: str
+    module: str
+    seed: str | None
+    source_dir: str
+    envelope_json: str
+    definitions: tuple[Definition, ...]
+    catalogue: Catalogue
+    manifest: Manifest
+    examples: tuple[Example, ...]
+
+    def envelope_schema(self) -> dict[str, Any]:
+        """A fresh copy of the envelope schema, safe to mutate."""
+        return json.loads(self.envelope_json)  # type: ignore[no-any-return]
+
+    @property
+    def root_model(self) -> str:
+        return self.definitions[0].name
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    contracts: tuple[Contract, ...]
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))

@@ -1,0 +1,57 @@
+"""Render stage: the intermediate model becomes one plan of relative path -> bytes.
+
+`generate` writes the plan and `check` compares it with the disk, so the two can
+never disagree about what the sources produce.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jinja2 import Environment
+
+from generator.model import Contract, Project
+from generator.render.docs import doc_sections
+from generator.render.environment import template_environment
+from generator.render.models_code import models_code
+from generator.render.tables import enum_tables
+
+Plan = dict[str, bytes]
+PACKAGE = "mcp_contracts"
+
+
+def build_plan(project: Project, templates: Path | None = None) -> Plan:
+    """Every output file of the project, keyed by its path under the output folder."""
+    env = template_environment(templates)
+    files: dict[str, str] = {
+        f"python/{PACKAGE}/__init__.py": env.get_template("python/package/__init__.py.jinja").render(
+            contracts=project.contracts
+        ),
+    }
+    for contract in project.contracts:
+        files.update(_contract_files(env, contract))
+    return {path: files[path].encode("utf-8") for path in sorted(files)}
+
+
+def _contract_files(env: Environment, contract: Contract) -> dict[str, str]:
+    package = f"python/{PACKAGE}/{contract.module}"
+    tables = enum_tables(contract.catalogue)
+    error_exports = ("ERRORS", "ErrorCode", "error_info")
+    return {
+        f"{package}/__init__.py": env.get_template("python/contract/__init__.py.jinja").render(
+            contract=contract,
+            error_exports=error_exports,
+            all_exports=sorted((*error_exports, contract.root_model)),
+        ),
+        f"{package}/errors.py": env.get_template("python/contract/errors.py.jinja").render(
+            contract=contract, tables=tables
+        ),
+        f"{package}/models.py": models_code(contract),
+        f"manifests/{contract.name}.json": env.get_template("manifests/manifest.json.jinja").render(
+            manifest_json=contract.manifest.as_json()
+        ),
+        f"docs/{contract.name}.md": env.get_template("docs/contract.md.jinja")
+        .render(contract=contract, python_module=f"{PACKAGE}.{contract.module}", sections=doc_sections(contract))
+        .rstrip("\n")
+        + "\n",
+    }

@@ -1,0 +1,97 @@
+"""Write stage: a plan is written all or nothing (`generate`) or compared (`check`)."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.render.plan import Plan
+
+# Files that Python itself leaves in the output when the generated package is imported.
+_IGNORED_DIRS = {"__pycache__"}
+_IGNORED_SUFFIXES = (".pyc",)
+
+
+@dataclass(frozen=True)
+class Drift:
+    """How the disk differs from a plan: paths relative to the output folder."""
+
+    changed: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
+    diffs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def clean(self) -> bool:
+        return not (self.changed or self.missing or self.extra)
+
+
+def read_tree(out_dir: Path) -> dict[str, bytes]:
+    """Every file under `out_dir` that the generator could have written."""
+    if not out_dir.is_dir():
+        return {}
+    tree = {}
+    for path in sorted(out_dir.rglob("*")):
+        relative = path.relative_to(out_dir)
+        if path.is_dir() or _IGNORED_DIRS & set(relative.parts) or path.name.endswith(_IGNORED_SUFFIXES):
+            continue
+        tree[relative.as_posix()] = path.read_bytes()
+    return tree
+
+
+def _diff(path: str, old: bytes | None, new: bytes | None, out_name: str) -> str:
+    try:
+        before = (old or b"").decode("utf-8").splitlines(keepends=True)
+        after = (new or b"").decode("utf-8").splitlines(keepends=True)
+    except UnicodeDecodeError:
+        return f"Binary files a/{out_name}/{path} and b/{out_name}/{path} differ\n"
+    lines = difflib.unified_diff(
+        before,
+        after,
+        fromfile=f"a/{out_name}/{path}" if old is not None else "/dev/null",
+        tofile=f"b/{out_name}/{path}" if new is not None else "/dev/null",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def compare(plan: Plan, out_dir: Path) -> Drift:
+    """What `generate` would change in `out_dir`, with a unified diff per file."""
+    disk = read_tree(out_dir)
+    changed = tuple(p for p in plan if p in disk and disk[p] != plan[p])
+    missing = tuple(p for p in plan if p not in disk)
+    extra = tuple(p for p in disk if p not in plan)
+    diffs = {p: _diff(p, disk.get(p), plan.get(p), out_dir.name) for p in sorted((*changed, *missing, *extra))}
+    return Drift(changed, missing, extra, diffs)
+
+
+def write_plan(plan: Plan, out_dir: Path) -> Drift:
+    """Make `out_dir` hold exactly the plan; return what changed.
+
+    The new tree is built in a sibling folder and swapped in with two renames, so a
+    failure while writing leaves the old output as it was.
+    """
+    drift = compare(plan, out_dir)
+    if drift.clean:
+        return drift
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    try:
+        for relative, content in plan.items():
+            target = staging / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        if out_dir.exists():
+            retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
+            os.replace(out_dir, retired / out_dir.name)
+            os.replace(staging, out_dir)
+            shutil.rmtree(retired, ignore_errors=True)
+        else:
+            os.replace(staging, out_dir)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return drift

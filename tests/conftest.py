@@ -1,0 +1,52 @@
+"""Shared paths and helpers for the test suite."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMAS = ROOT / "schemas"
+GENERATED = ROOT / "generated"
+CONTRACTS = ("code-scalpel", "foundry", "jsonrpc", "mcp-envelope", "tuitbot")
+# The upstream data files and seed documents live beside the repository (../shared/).
+SHARED = ROOT.parent / "shared"
+REFERENCE = SHARED / "reference"
+SEEDS = SHARED / "seeds"
+
+
+def load_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `python -m generator` as a user would, in a separate process."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, env=full_env, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture(scope="session")
+def reference() -> Path:
+    assert REFERENCE.is_dir(), f"the upstream reference data must sit beside the repository: {REFERENCE}"
+    return REFERENCE
+
+
+@pytest.fixture
+def schemas_copy(tmp_path: Path) -> Path:
+    """A private copy of the built-in schemas that a test may break."""
+    target = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS, target)
+    return target
+
+
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

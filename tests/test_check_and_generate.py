@@ -1,0 +1,68 @@
+"""`check` names every drifted file with a diff; `generate` repairs it and says what changed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import GENERATED, run_cli
+
+
+@pytest.fixture
+def out_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "generated"
+    shutil.copytree(GENERATED, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def test_check_reports_changed_missing_and_extra_files_with_diffs(out_copy: Path) -> None:
+    (out_copy / "docs" / "tuitbot.md").write_text("# edited by hand\n", encoding="utf-8")
+    (out_copy / "manifests" / "jsonrpc.json").unlink()
+    (out_copy / "docs" / "notes.md").write_text("stray\n", encoding="utf-8")
+    result = run_cli("check", "--out", str(out_copy))
+    assert result.returncode == 1
+    assert "changed  docs/tuitbot.md" in result.stdout
+    assert "missing  manifests/jsonrpc.json" in result.stdout
+    assert "extra    docs/notes.md" in result.stdout
+    assert "-# edited by hand" in result.stdout
+    assert "+# TuitBot tool envelope" in result.stdout
+
+
+def test_check_json_format_lists_drift(out_copy: Path) -> None:
+    (out_copy / "manifests" / "tuitbot.json").write_text("{}\n", encoding="utf-8")
+    result = run_cli("check", "--out", str(out_copy), "--format", "json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["clean"] is False
+    assert report["changed"] == ["manifests/tuitbot.json"]
+    assert report["missing"] == [] and report["extra"] == []
+    assert report["diffs"]["manifests/tuitbot.json"].startswith("--- a/generated/manifests/tuitbot.json")
+
+
+def test_check_ignores_bytecode_left_by_imports(out_copy: Path) -> None:
+    cache = out_copy / "python" / "mcp_contracts" / "__pycache__"
+    cache.mkdir(exist_ok=True)
+    (cache / "__init__.cpython-311.pyc").write_bytes(b"\x00")
+    assert run_cli("check", "--out", str(out_copy)).returncode == 0
+
+
+def test_generate_repairs_drift_and_reports_it(out_copy: Path) -> None:
+    (out_copy / "docs" / "foundry.md").write_text("old\n", encoding="utf-8")
+    (out_copy / "stray.txt").write_text("x\n", encoding="utf-8")
+    result = run_cli("generate", "--out", str(out_copy))
+    assert result.returncode == 0, result.stderr
+    assert f"updated  {out_copy.as_posix()}/docs/foundry.md" in result.stdout
+    assert f"removed  {out_copy.as_posix()}/stray.txt" in result.stdout
+    assert run_cli("check", "--out", str(out_copy)).returncode == 0
+    again = run_cli("generate", "--out", str(out_copy))
+    assert "is up to date" in again.stdout
+
+
+def test_generate_creates_a_missing_output_folder(tmp_path: Path) -> None:
+    out = tmp_path / "fresh" / "generated"
+    result = run_cli("generate", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert (out / "python" / "mcp_contracts" / "tuitbot" / "models.py").is_file()
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".")], "no staging folder is left behind"
