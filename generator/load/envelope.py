@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 
 from generator.diagnostics import Diagnostic, json_pointer
 from generator.load.documents import Document
-from generator.load.meta import short
+from generator.load.violations import violations
 from generator.model import Definition, SchemaField, TypePart
 
 _DEFS_REF = re.compile(r"^#/\$defs/([^/]+)$")
@@ -38,8 +38,8 @@ def check_envelope(document: Document) -> list[Diagnostic]:
     declared = schema.get("$schema")
     if declared != "https://json-schema.org/draft/2020-12/schema":
         problems.append(document.diagnostic(["$schema"], "must be https://json-schema.org/draft/2020-12/schema"))
-    for error in Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(schema):
-        problems.append(document.diagnostic(list(error.absolute_path), short(error.message)))
+    for path, message in violations(Draft202012Validator(Draft202012Validator.META_SCHEMA), schema):
+        problems.append(document.diagnostic(path, message))
     if not isinstance(schema.get("title"), str) or not schema["title"].isidentifier():
         problems.append(document.diagnostic(["title"], "the root needs a title that is a Python class name"))
     for key, definition in sorted(_defs(schema).items()):

@@ -9,9 +9,8 @@ from jsonschema import Draft202012Validator
 
 from generator.diagnostics import Diagnostic
 from generator.load.documents import Document
+from generator.load.violations import violations
 from generator.resources import META_SCHEMAS_DIR
-
-_MAX_MESSAGE = 200
 
 
 @cache
@@ -21,11 +20,6 @@ def meta_validator(kind: str) -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
-def short(message: str) -> str:
-    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 3] + "..."
-
-
 def check_against_meta(document: Document, kind: str) -> list[Diagnostic]:
     """Every way `document` breaks its meta-schema, each at the line of the bad value."""
-    errors = sorted(meta_validator(kind).iter_errors(document.data), key=lambda e: list(map(str, e.absolute_path)))
-    return [document.diagnostic(list(e.absolute_path), short(e.message)) for e in errors]
+    return [document.diagnostic(path, message) for path, message in violations(meta_validator(kind), document.data)]

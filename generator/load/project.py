@@ -12,7 +12,8 @@ from generator.diagnostics import Diagnostic, display_path
 from generator.load.catalogue import build_catalogue, build_manifest
 from generator.load.documents import Document, read_json, read_yaml
 from generator.load.envelope import check_envelope, describe_definitions, resolve_pointer
-from generator.load.meta import check_against_meta, short
+from generator.load.meta import check_against_meta
+from generator.load.violations import violations
 from generator.model import Catalogue, Contract, Example, Project
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
@@ -150,7 +151,7 @@ def _load_examples(folder: Path, schema: dict[str, object]) -> tuple[tuple[Examp
         if isinstance(document, Diagnostic):
             problems.append(document)
             continue
-        for error in sorted(validator.iter_errors(document.data), key=lambda e: list(map(str, e.absolute_path))):
-            problems.append(document.diagnostic(list(error.absolute_path), "example breaks the envelope schema: " + short(error.message)))
+        for where, message in violations(validator, document.data):
+            problems.append(document.diagnostic(where, "example breaks the envelope schema: " + message))
         examples.append(Example(path.stem, json.dumps(document.data, indent=2, ensure_ascii=False)))
     return tuple(examples), problems

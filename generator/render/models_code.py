@@ -19,7 +19,8 @@ BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length
 
 # Strict types: the schema's "integer" must not accept "183", nor "boolean" accept "yes".
 # Strict nullability and the MISSING sentinel: an optional field may be absent, never null,
-# unless the schema says null is allowed.
+# unless the schema says null is allowed. Field descriptions stay in `Field(description=...)`
+# so that `model_json_schema()` keeps them.
 _OPTIONS = dict(
     input_file_type=InputFileType.JsonSchema,
     output_model_type=DataModelType.PydanticV2BaseModel,
@@ -35,7 +36,6 @@ _OPTIONS = dict(
     field_constraints=True,
     use_double_quotes=True,
     use_schema_description=True,
-    use_field_description=True,
     enum_field_as_literal="all",
     keep_model_order=True,
 )

@@ -14,42 +14,41 @@ class CommunityEnvelope(BaseModel):
     A response at the community tier: `duration_ms` is recommended, not required.
     """
 
-    tier: Literal["community"]
-    """
-    The tier that served the call: `community`.
-    """
-    tool_version: StrictStr
-    """
-    Semantic version of the tool implementation.
-    """
-    tool_id: StrictStr
-    """
-    Canonical MCP tool id, for example `security_scan`.
-    """
-    request_id: StrictStr
-    """
-    Correlation id, caller-provided or server-generated.
-    """
-    capabilities: list[StrictStr]
-    """
-    What this invocation supports.
-    """
-    duration_ms: Annotated[StrictFloat | MISSING, Field(ge=0.0)] = MISSING
-    """
-    End-to-end runtime in milliseconds, never negative.
-    """
-    error: ToolError | None
-    """
-    The standardized error, or null on success.
-    """
-    upgrade_hints: list[UpgradeHint]
-    """
-    Hints for features unavailable at this tier.
-    """
-    data: Any
-    """
-    The tool-specific payload (any JSON value, or null).
-    """
+    tier: Annotated[
+        Literal["community"],
+        Field(description="The tier that served the call: `community`."),
+    ]
+    tool_version: Annotated[
+        StrictStr, Field(description="Semantic version of the tool implementation.")
+    ]
+    tool_id: Annotated[
+        StrictStr,
+        Field(description="Canonical MCP tool id, for example `security_scan`."),
+    ]
+    request_id: Annotated[
+        StrictStr,
+        Field(description="Correlation id, caller-provided or server-generated."),
+    ]
+    capabilities: Annotated[
+        list[StrictStr], Field(description="What this invocation supports.")
+    ]
+    duration_ms: Annotated[
+        StrictFloat | MISSING,
+        Field(
+            description="End-to-end runtime in milliseconds, never negative.", ge=0.0
+        ),
+    ] = MISSING
+    error: Annotated[
+        ToolError | None,
+        Field(description="The standardized error, or null on success."),
+    ]
+    upgrade_hints: Annotated[
+        list[UpgradeHint],
+        Field(description="Hints for features unavailable at this tier."),
+    ]
+    data: Annotated[
+        Any, Field(description="The tool-specific payload (any JSON value, or null).")
+    ]
 
 
 class PaidTierEnvelope(BaseModel):
@@ -57,51 +56,51 @@ class PaidTierEnvelope(BaseModel):
     A response at the pro or enterprise tier: `duration_ms` is required.
     """
 
-    tier: Literal["pro", "enterprise"]
-    """
-    The tier that served the call: `pro` or `enterprise`.
-    """
-    tool_version: StrictStr
-    """
-    Semantic version of the tool implementation.
-    """
-    tool_id: StrictStr
-    """
-    Canonical MCP tool id, for example `security_scan`.
-    """
-    request_id: StrictStr
-    """
-    Correlation id, caller-provided or server-generated.
-    """
-    capabilities: list[StrictStr]
-    """
-    What this invocation supports.
-    """
-    duration_ms: Annotated[StrictFloat, Field(ge=0.0)]
-    """
-    End-to-end runtime in milliseconds, never negative.
-    """
-    error: ToolError | None
-    """
-    The standardized error, or null on success.
-    """
-    upgrade_hints: list[UpgradeHint]
-    """
-    Hints for features unavailable at this tier.
-    """
-    data: Any
-    """
-    The tool-specific payload (any JSON value, or null).
-    """
+    tier: Annotated[
+        Literal["pro", "enterprise"],
+        Field(description="The tier that served the call: `pro` or `enterprise`."),
+    ]
+    tool_version: Annotated[
+        StrictStr, Field(description="Semantic version of the tool implementation.")
+    ]
+    tool_id: Annotated[
+        StrictStr,
+        Field(description="Canonical MCP tool id, for example `security_scan`."),
+    ]
+    request_id: Annotated[
+        StrictStr,
+        Field(description="Correlation id, caller-provided or server-generated."),
+    ]
+    capabilities: Annotated[
+        list[StrictStr], Field(description="What this invocation supports.")
+    ]
+    duration_ms: Annotated[
+        StrictFloat,
+        Field(
+            description="End-to-end runtime in milliseconds, never negative.", ge=0.0
+        ),
+    ]
+    error: Annotated[
+        ToolError | None,
+        Field(description="The standardized error, or null on success."),
+    ]
+    upgrade_hints: Annotated[
+        list[UpgradeHint],
+        Field(description="Hints for features unavailable at this tier."),
+    ]
+    data: Annotated[
+        Any, Field(description="The tool-specific payload (any JSON value, or null).")
+    ]
 
 
 class CodeScalpelEnvelope(RootModel[CommunityEnvelope | PaidTierEnvelope]):
     root: Annotated[
-        CommunityEnvelope | PaidTierEnvelope, Field(title="CodeScalpelEnvelope")
+        CommunityEnvelope | PaidTierEnvelope,
+        Field(
+            description="The JSON object every Code Scalpel MCP tool returns. `duration_ms` is required for the pro and enterprise tiers and optional for community.",
+            title="CodeScalpelEnvelope",
+        ),
     ]
-    """
-    The JSON object every Code Scalpel MCP tool returns. `duration_ms` is required for the pro and enterprise tiers and optional for community.
-    """
 
 
 class ToolError(BaseModel):
@@ -109,30 +108,27 @@ class ToolError(BaseModel):
     The standardized error model. It never includes code contents.
     """
 
-    error: StrictStr
-    """
-    A human-readable message.
-    """
-    error_code: Literal[
-        "invalid_argument",
-        "invalid_path",
-        "forbidden",
-        "not_found",
-        "timeout",
-        "too_large",
-        "resource_exhausted",
-        "not_implemented",
-        "upgrade_required",
-        "dependency_unavailable",
-        "internal_error",
+    error: Annotated[StrictStr, Field(description="A human-readable message.")]
+    error_code: Annotated[
+        Literal[
+            "invalid_argument",
+            "invalid_path",
+            "forbidden",
+            "not_found",
+            "timeout",
+            "too_large",
+            "resource_exhausted",
+            "not_implemented",
+            "upgrade_required",
+            "dependency_unavailable",
+            "internal_error",
+        ],
+        Field(description="A machine-parseable code from the error-code registry."),
     ]
-    """
-    A machine-parseable code from the error-code registry.
-    """
-    error_details: dict[str, Any] | None | MISSING = MISSING
-    """
-    Optional structured details that are safe for clients.
-    """
+    error_details: Annotated[
+        dict[str, Any] | None | MISSING,
+        Field(description="Optional structured details that are safe for clients."),
+    ] = MISSING
 
 
 class UpgradeHint(BaseModel):
@@ -140,15 +136,6 @@ class UpgradeHint(BaseModel):
     A feature that is unavailable at the current tier.
     """
 
-    feature: StrictStr
-    """
-    The feature that is unavailable.
-    """
-    tier: StrictStr
-    """
-    The tier that offers it.
-    """
-    reason: StrictStr
-    """
-    Why it is unavailable.
-    """
+    feature: Annotated[StrictStr, Field(description="The feature that is unavailable.")]
+    tier: Annotated[StrictStr, Field(description="The tier that offers it.")]
+    reason: Annotated[StrictStr, Field(description="Why it is unavailable.")]

@@ -23,11 +23,10 @@ class ContentFidelity(
 ):
     root: Annotated[
         Literal["full", "partial", "summary", "reference_only"],
-        Field(title="ContentFidelity"),
+        Field(
+            description="How complete the response content is.", title="ContentFidelity"
+        ),
     ]
-    """
-    How complete the response content is.
-    """
 
 
 class Data(BaseModel):
@@ -48,15 +47,15 @@ class FailureEnvelope(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    success: Literal[False]
-    """
-    Always false for a failure.
-    """
+    success: Annotated[Literal[False], Field(description="Always false for a failure.")]
     data: Data
-    error: Annotated[StrictStr, Field(min_length=1)]
-    """
-    A human-readable description of the failure, never empty.
-    """
+    error: Annotated[
+        StrictStr,
+        Field(
+            description="A human-readable description of the failure, never empty.",
+            min_length=1,
+        ),
+    ]
     meta: Meta
 
 
@@ -68,40 +67,45 @@ class Meta(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    version: Literal["response-v2"]
-    """
-    The response schema version: `response-v2`.
-    """
-    request_id: Annotated[StrictStr | MISSING, Field(pattern="^[a-zA-Z0-9_-]+$")] = (
-        MISSING
-    )
-    """
-    Correlation identifier propagated through logs and traces.
-    """
-    warnings: list[StrictStr] | MISSING = MISSING
-    """
-    Non-fatal issues, as plain messages.
-    """
-    warning_details: list[WarningDetail] | MISSING = MISSING
-    """
-    Structured warnings with severity and context.
-    """
+    version: Annotated[
+        Literal["response-v2"],
+        Field(description="The response schema version: `response-v2`."),
+    ]
+    request_id: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="Correlation identifier propagated through logs and traces.",
+            pattern="^[a-zA-Z0-9_-]+$",
+        ),
+    ] = MISSING
+    warnings: Annotated[
+        list[StrictStr] | MISSING,
+        Field(description="Non-fatal issues, as plain messages."),
+    ] = MISSING
+    warning_details: Annotated[
+        list[WarningDetail] | MISSING,
+        Field(description="Structured warnings with severity and context."),
+    ] = MISSING
     pagination: Pagination | MISSING = MISSING
     rate_limit: RateLimit | MISSING = MISSING
     telemetry: Telemetry | MISSING = MISSING
     content_fidelity: ContentFidelity | MISSING = MISSING
-    content_fidelity_schema_version: StrictStr | MISSING = MISSING
-    """
-    Schema version of the content fidelity metadata; currently `1.0`.
-    """
-    dropped_content_ids: list[StrictStr] | MISSING = MISSING
-    """
-    Identifiers of content items that were omitted.
-    """
-    content_archive_hashes: dict[str, StrictStr] | MISSING = MISSING
-    """
-    Archive identifiers mapped to content hashes, for retrieving dropped content.
-    """
+    content_fidelity_schema_version: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="Schema version of the content fidelity metadata; currently `1.0`."
+        ),
+    ] = MISSING
+    dropped_content_ids: Annotated[
+        list[StrictStr] | MISSING,
+        Field(description="Identifiers of content items that were omitted."),
+    ] = MISSING
+    content_archive_hashes: Annotated[
+        dict[str, StrictStr] | MISSING,
+        Field(
+            description="Archive identifiers mapped to content hashes, for retrieving dropped content."
+        ),
+    ] = MISSING
 
 
 class Pagination(BaseModel):
@@ -112,26 +116,21 @@ class Pagination(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    cursor: StrictStr | None | MISSING = MISSING
-    """
-    Opaque cursor of the next page.
-    """
-    has_more: StrictBool | MISSING = MISSING
-    """
-    Whether more results are available.
-    """
-    total_count: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
-    """
-    Total number of items, if known.
-    """
-    page_size: Annotated[StrictInt | MISSING, Field(ge=1)] = MISSING
-    """
-    Number of items per page.
-    """
-    page: Annotated[StrictInt | MISSING, Field(ge=1)] = MISSING
-    """
-    Current page number, from 1.
-    """
+    cursor: Annotated[
+        StrictStr | None | MISSING, Field(description="Opaque cursor of the next page.")
+    ] = MISSING
+    has_more: Annotated[
+        StrictBool | MISSING, Field(description="Whether more results are available.")
+    ] = MISSING
+    total_count: Annotated[
+        StrictInt | MISSING, Field(description="Total number of items, if known.", ge=0)
+    ] = MISSING
+    page_size: Annotated[
+        StrictInt | MISSING, Field(description="Number of items per page.", ge=1)
+    ] = MISSING
+    page: Annotated[
+        StrictInt | MISSING, Field(description="Current page number, from 1.", ge=1)
+    ] = MISSING
 
 
 class RateLimit(BaseModel):
@@ -142,26 +141,24 @@ class RateLimit(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    limit: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
-    """
-    Requests allowed in the period.
-    """
-    remaining: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
-    """
-    Requests remaining in the current window.
-    """
-    reset_at: StrictStr | MISSING = MISSING
-    """
-    ISO 8601 time when the limit resets.
-    """
-    period: StrictStr | MISSING = MISSING
-    """
-    The time window, for example `minute` or `hour`.
-    """
-    retry_after: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
-    """
-    Seconds until a retry is allowed.
-    """
+    limit: Annotated[
+        StrictInt | MISSING, Field(description="Requests allowed in the period.", ge=0)
+    ] = MISSING
+    remaining: Annotated[
+        StrictInt | MISSING,
+        Field(description="Requests remaining in the current window.", ge=0),
+    ] = MISSING
+    reset_at: Annotated[
+        StrictStr | MISSING, Field(description="ISO 8601 time when the limit resets.")
+    ] = MISSING
+    period: Annotated[
+        StrictStr | MISSING,
+        Field(description="The time window, for example `minute` or `hour`."),
+    ] = MISSING
+    retry_after: Annotated[
+        StrictInt | MISSING,
+        Field(description="Seconds until a retry is allowed.", ge=0),
+    ] = MISSING
 
 
 class SuccessEnvelope(BaseModel):
@@ -172,23 +169,20 @@ class SuccessEnvelope(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    success: Literal[True]
-    """
-    Always true for a success.
-    """
+    success: Annotated[Literal[True], Field(description="Always true for a success.")]
     data: Data
-    error: None
-    """
-    Always null for a success.
-    """
+    error: Annotated[None, Field(description="Always null for a success.")]
     meta: Meta
 
 
 class FoundryEnvelope(RootModel[SuccessEnvelope | FailureEnvelope]):
-    root: Annotated[SuccessEnvelope | FailureEnvelope, Field(title="FoundryEnvelope")]
-    """
-    The response-v2 envelope every Foundry MCP operation returns. `error` is null exactly when `success` is true; a failure carries a non-empty error message.
-    """
+    root: Annotated[
+        SuccessEnvelope | FailureEnvelope,
+        Field(
+            description="The response-v2 envelope every Foundry MCP operation returns. `error` is null exactly when `success` is true; a failure carries a non-empty error message.",
+            title="FoundryEnvelope",
+        ),
+    ]
 
 
 class Telemetry(BaseModel):
@@ -199,18 +193,17 @@ class Telemetry(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    duration_ms: Annotated[StrictFloat | MISSING, Field(ge=0.0)] = MISSING
-    """
-    Operation duration in milliseconds.
-    """
-    downstream_calls: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
-    """
-    Number of downstream service calls.
-    """
-    cache_hit: StrictBool | MISSING = MISSING
-    """
-    Whether the result came from a cache.
-    """
+    duration_ms: Annotated[
+        StrictFloat | MISSING,
+        Field(description="Operation duration in milliseconds.", ge=0.0),
+    ] = MISSING
+    downstream_calls: Annotated[
+        StrictInt | MISSING,
+        Field(description="Number of downstream service calls.", ge=0),
+    ] = MISSING
+    cache_hit: Annotated[
+        StrictBool | MISSING, Field(description="Whether the result came from a cache.")
+    ] = MISSING
 
 
 class WarningDetail(BaseModel):
@@ -218,23 +211,26 @@ class WarningDetail(BaseModel):
     A structured warning; only its message is required.
     """
 
-    code: StrictStr | MISSING = MISSING
-    """
-    Machine-readable warning classification, for example `CONTENT_TRUNCATED`.
-    """
+    code: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="Machine-readable warning classification, for example `CONTENT_TRUNCATED`."
+        ),
+    ] = MISSING
     severity: WarningSeverity | MISSING = MISSING
-    message: StrictStr
-    """
-    A human-readable description of the warning.
-    """
-    context: dict[str, Any] | MISSING = MISSING
-    """
-    Context specific to the warning type.
-    """
+    message: Annotated[
+        StrictStr, Field(description="A human-readable description of the warning.")
+    ]
+    context: Annotated[
+        dict[str, Any] | MISSING,
+        Field(description="Context specific to the warning type."),
+    ] = MISSING
 
 
 class WarningSeverity(RootModel[Literal["info", "warning", "error"]]):
-    root: Annotated[Literal["info", "warning", "error"], Field(title="WarningSeverity")]
-    """
-    How serious a structured warning is.
-    """
+    root: Annotated[
+        Literal["info", "warning", "error"],
+        Field(
+            description="How serious a structured warning is.", title="WarningSeverity"
+        ),
+    ]

@@ -13,18 +13,20 @@ class JsonRpcEnvelope(BaseModel):
     A JSON-RPC 2.0 request envelope, validated identically over HTTP and stdio.
     """
 
-    id: StrictStr
-    """
-    The request id; a UUID when deterministic ids are enabled.
-    """
-    jsonrpc: Literal["2.0"]
-    """
-    The protocol version: exactly `2.0`.
-    """
-    method: Annotated[StrictStr, Field(min_length=1)]
-    """
-    The RPC verb, never empty, such as `mcp.tool.invoke`.
-    """
+    id: Annotated[
+        StrictStr,
+        Field(description="The request id; a UUID when deterministic ids are enabled."),
+    ]
+    jsonrpc: Annotated[
+        Literal["2.0"], Field(description="The protocol version: exactly `2.0`.")
+    ]
+    method: Annotated[
+        StrictStr,
+        Field(
+            description="The RPC verb, never empty, such as `mcp.tool.invoke`.",
+            min_length=1,
+        ),
+    ]
     params: Params
 
 
@@ -43,15 +45,6 @@ class ToolIo(BaseModel):
     A tool call's input and output as the registry records them: both are JSON objects.
     """
 
-    tool: StrictStr
-    """
-    The tool id the caller requested.
-    """
-    input: dict[str, Any]
-    """
-    The tool's input.
-    """
-    output: dict[str, Any]
-    """
-    The tool's response payload.
-    """
+    tool: Annotated[StrictStr, Field(description="The tool id the caller requested.")]
+    input: Annotated[dict[str, Any], Field(description="The tool's input.")]
+    output: Annotated[dict[str, Any], Field(description="The tool's response payload.")]

@@ -29,30 +29,36 @@ class Artifact(BaseModel):
         extra="forbid",
     )
     schema_version: Literal["artifact.v0.1"]
-    artifact_id: Annotated[StrictStr, Field(min_length=1)]
-    """
-    Identifies the artifact: a UUID or a content address such as `sha256:<hex>`.
-    """
-    media_type: Annotated[StrictStr, Field(min_length=1)]
-    """
-    The IANA media type, such as `application/json`.
-    """
-    locator: Annotated[StrictStr | MISSING, Field(min_length=1)] = MISSING
-    """
-    Where the artifact can be found: a path, a URL or an MCP resource key.
-    """
-    size_bytes: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
-    """
-    Size in bytes.
-    """
-    digest: Digest | MISSING = MISSING
-    """
-    A digest to check the artifact against.
-    """
-    labels: dict[str, LabelsAdditionalProperty] | MISSING = MISSING
-    """
-    Short string labels for consumers.
-    """
+    artifact_id: Annotated[
+        StrictStr,
+        Field(
+            description="Identifies the artifact: a UUID or a content address such as `sha256:<hex>`.",
+            min_length=1,
+        ),
+    ]
+    media_type: Annotated[
+        StrictStr,
+        Field(
+            description="The IANA media type, such as `application/json`.", min_length=1
+        ),
+    ]
+    locator: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="Where the artifact can be found: a path, a URL or an MCP resource key.",
+            min_length=1,
+        ),
+    ] = MISSING
+    size_bytes: Annotated[
+        StrictInt | MISSING, Field(description="Size in bytes.", ge=0)
+    ] = MISSING
+    digest: Annotated[
+        Digest | MISSING, Field(description="A digest to check the artifact against.")
+    ] = MISSING
+    labels: Annotated[
+        dict[str, LabelsAdditionalProperty] | MISSING,
+        Field(description="Short string labels for consumers."),
+    ] = MISSING
 
 
 class Digest(BaseModel):
@@ -63,14 +69,18 @@ class Digest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    alg: Literal["sha256", "sha512", "blake3"]
-    """
-    The digest algorithm.
-    """
-    value: Annotated[StrictStr, Field(min_length=16, pattern="^[0-9a-fA-F]+$")]
-    """
-    The digest in hexadecimal.
-    """
+    alg: Annotated[
+        Literal["sha256", "sha512", "blake3"],
+        Field(description="The digest algorithm."),
+    ]
+    value: Annotated[
+        StrictStr,
+        Field(
+            description="The digest in hexadecimal.",
+            min_length=16,
+            pattern="^[0-9a-fA-F]+$",
+        ),
+    ]
 
 
 class EnvelopeError(BaseModel):
@@ -81,26 +91,30 @@ class EnvelopeError(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    code: Annotated[StrictStr, Field(max_length=200, min_length=1)]
-    """
-    A namespaced error code that does not change between releases, such as `ADAPTER.EXECUTION.FAILED`.
-    """
-    message: Annotated[StrictStr, Field(max_length=2000, min_length=1)]
-    """
-    The error, for people.
-    """
-    details: dict[str, StrictStr | StrictFloat | StrictBool | None] | MISSING = MISSING
-    """
-    A small map of scalar details.
-    """
-    retryable: StrictBool = False
-    """
-    True when the same call may succeed if tried again.
-    """
-    evidence: list[Evidence] | MISSING = MISSING
-    """
-    Evidence anchors behind this error.
-    """
+    code: Annotated[
+        StrictStr,
+        Field(
+            description="A namespaced error code that does not change between releases, such as `ADAPTER.EXECUTION.FAILED`.",
+            max_length=200,
+            min_length=1,
+        ),
+    ]
+    message: Annotated[
+        StrictStr,
+        Field(description="The error, for people.", max_length=2000, min_length=1),
+    ]
+    details: Annotated[
+        dict[str, StrictStr | StrictFloat | StrictBool | None] | MISSING,
+        Field(description="A small map of scalar details."),
+    ] = MISSING
+    retryable: Annotated[
+        StrictBool,
+        Field(description="True when the same call may succeed if tried again."),
+    ] = False
+    evidence: Annotated[
+        list[Evidence] | MISSING,
+        Field(description="Evidence anchors behind this error."),
+    ] = MISSING
 
 
 class EnvelopeWarning(BaseModel):
@@ -111,22 +125,26 @@ class EnvelopeWarning(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    code: Annotated[StrictStr, Field(max_length=200, min_length=1)]
-    """
-    A namespaced warning code that does not change between releases.
-    """
-    message: Annotated[StrictStr, Field(max_length=2000, min_length=1)]
-    """
-    The warning, for people.
-    """
-    details: dict[str, StrictStr | StrictFloat | StrictBool | None] | MISSING = MISSING
-    """
-    A small map of scalar details.
-    """
-    evidence: list[Evidence] | MISSING = MISSING
-    """
-    Evidence anchors behind this warning.
-    """
+    code: Annotated[
+        StrictStr,
+        Field(
+            description="A namespaced warning code that does not change between releases.",
+            max_length=200,
+            min_length=1,
+        ),
+    ]
+    message: Annotated[
+        StrictStr,
+        Field(description="The warning, for people.", max_length=2000, min_length=1),
+    ]
+    details: Annotated[
+        dict[str, StrictStr | StrictFloat | StrictBool | None] | MISSING,
+        Field(description="A small map of scalar details."),
+    ] = MISSING
+    evidence: Annotated[
+        list[Evidence] | MISSING,
+        Field(description="Evidence anchors behind this warning."),
+    ] = MISSING
 
 
 class Evidence(BaseModel):
@@ -138,24 +156,34 @@ class Evidence(BaseModel):
         extra="forbid",
     )
     schema_version: Literal["evidence.v0.1"]
-    field: Annotated[StrictStr, Field(max_length=200, min_length=1)]
-    """
-    The output field this anchor backs, such as `summary` or `plan[0]`.
-    """
-    source: Annotated[StrictStr, Field(max_length=1000, min_length=1)]
-    """
-    Where the supporting input lies: an artifact, optionally with a fragment such as `artifact:<id>#json:/path`.
-    """
-    method: Annotated[StrictStr | MISSING, Field(max_length=200, min_length=1)] = (
-        MISSING
-    )
-    """
-    The method that derived this mapping.
-    """
-    note: Annotated[StrictStr | MISSING, Field(max_length=400)] = MISSING
-    """
-    A short note on the mapping.
-    """
+    field: Annotated[
+        StrictStr,
+        Field(
+            description="The output field this anchor backs, such as `summary` or `plan[0]`.",
+            max_length=200,
+            min_length=1,
+        ),
+    ]
+    source: Annotated[
+        StrictStr,
+        Field(
+            description="Where the supporting input lies: an artifact, optionally with a fragment such as `artifact:<id>#json:/path`.",
+            max_length=1000,
+            min_length=1,
+        ),
+    ]
+    method: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="The method that derived this mapping.",
+            max_length=200,
+            min_length=1,
+        ),
+    ] = MISSING
+    note: Annotated[
+        StrictStr | MISSING,
+        Field(description="A short note on the mapping.", max_length=400),
+    ] = MISSING
 
 
 class Integrity(BaseModel):
@@ -166,14 +194,16 @@ class Integrity(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    record_digest: RecordDigest | MISSING = MISSING
-    """
-    A digest of this record's canonical form, signatures left out.
-    """
-    signature: Signature | MISSING = MISSING
-    """
-    A signature over `record_digest`, for audits.
-    """
+    record_digest: Annotated[
+        RecordDigest | MISSING,
+        Field(
+            description="A digest of this record's canonical form, signatures left out."
+        ),
+    ] = MISSING
+    signature: Annotated[
+        Signature | MISSING,
+        Field(description="A signature over `record_digest`, for audits."),
+    ] = MISSING
 
 
 LabelsAdditionalProperty = TypeAliasType(
@@ -189,30 +219,39 @@ class McpEnvelope(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    schema_version: Literal["mcp.envelope.v0.1"]
-    """
-    The envelope version: `mcp.envelope.v0.1`.
-    """
-    result: dict[str, Any] | list[Any] | StrictStr | StrictFloat | StrictBool | None
-    """
-    The tool-specific payload, kept intact; it is never itself an mcp.envelope.v0.1 (no double wrapping).
-    """
-    provenance: ProvenanceRecord | None | MISSING = MISSING
-    """
-    The provenance record of this call, or null when none is attached.
-    """
-    errors: list[EnvelopeError] | MISSING = MISSING
-    """
-    Structured errors from the tool or the adapter; an adapter failure sets `result` to null and lists at least one here.
-    """
-    warnings: list[EnvelopeWarning] | MISSING = MISSING
-    """
-    Non-fatal warnings, such as partial parsing.
-    """
-    meta: Annotated[Meta | MISSING, Field(title="EnvelopeMeta")] = MISSING
-    """
-    Adapter and runtime metadata, outside the tool's meaning.
-    """
+    schema_version: Annotated[
+        Literal["mcp.envelope.v0.1"],
+        Field(description="The envelope version: `mcp.envelope.v0.1`."),
+    ]
+    result: Annotated[
+        dict[str, Any] | list[Any] | StrictStr | StrictFloat | StrictBool | None,
+        Field(
+            description="The tool-specific payload, kept intact; it is never itself an mcp.envelope.v0.1 (no double wrapping)."
+        ),
+    ]
+    provenance: Annotated[
+        ProvenanceRecord | None | MISSING,
+        Field(
+            description="The provenance record of this call, or null when none is attached."
+        ),
+    ] = MISSING
+    errors: Annotated[
+        list[EnvelopeError] | MISSING,
+        Field(
+            description="Structured errors from the tool or the adapter; an adapter failure sets `result` to null and lists at least one here."
+        ),
+    ] = MISSING
+    warnings: Annotated[
+        list[EnvelopeWarning] | MISSING,
+        Field(description="Non-fatal warnings, such as partial parsing."),
+    ] = MISSING
+    meta: Annotated[
+        Meta | MISSING,
+        Field(
+            description="Adapter and runtime metadata, outside the tool's meaning.",
+            title="EnvelopeMeta",
+        ),
+    ] = MISSING
 
 
 class Meta(BaseModel):
@@ -223,22 +262,25 @@ class Meta(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    adapter: Annotated[StrictStr | MISSING, Field(max_length=100)] = MISSING
-    """
-    The adapter's name, such as `mcp`, `cli` or `api`.
-    """
-    request_id: Annotated[StrictStr | MISSING, Field(max_length=200)] = MISSING
-    """
-    Correlates the call with its request.
-    """
-    duration_ms: Annotated[StrictInt | MISSING, Field(ge=0)] = MISSING
-    """
-    How long the call took, in milliseconds.
-    """
-    schema_hints: dict[str, SchemaHintsAdditionalProperty] | MISSING = MISSING
-    """
-    Names of the schemas that parts of `result` follow.
-    """
+    adapter: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="The adapter's name, such as `mcp`, `cli` or `api`.",
+            max_length=100,
+        ),
+    ] = MISSING
+    request_id: Annotated[
+        StrictStr | MISSING,
+        Field(description="Correlates the call with its request.", max_length=200),
+    ] = MISSING
+    duration_ms: Annotated[
+        StrictInt | MISSING,
+        Field(description="How long the call took, in milliseconds.", ge=0),
+    ] = MISSING
+    schema_hints: Annotated[
+        dict[str, SchemaHintsAdditionalProperty] | MISSING,
+        Field(description="Names of the schemas that parts of `result` follow."),
+    ] = MISSING
 
 
 class Method(RootModel[StrictStr]):
@@ -261,42 +303,35 @@ class ProvenanceRecord(BaseModel):
         extra="forbid",
     )
     schema_version: Literal["prov.record.v0.1"]
-    run_id: Annotated[StrictStr, Field(min_length=1)]
-    """
-    Identifies this run; a UUID is a good choice.
-    """
-    tool: Tool
-    """
-    Which tool ran, and which version of it.
-    """
-    time: AwareDatetime | MISSING = MISSING
-    """
-    An RFC 3339 time; left out for deterministic output.
-    """
-    inputs: list[Artifact]
-    """
-    What the run read.
-    """
-    outputs: list[Artifact]
-    """
-    What the run produced.
-    """
-    methods: list[Method]
-    """
-    Identifiers of the methods this run applied, in dotted lower case.
-    """
-    evidence: list[Evidence]
-    """
-    Anchors from outputs back to their input sources.
-    """
-    parents: list[Parent]
-    """
-    Run ids of earlier runs this one builds on.
-    """
-    integrity: Integrity | MISSING = MISSING
-    """
-    Integrity data for this record.
-    """
+    run_id: Annotated[
+        StrictStr,
+        Field(
+            description="Identifies this run; a UUID is a good choice.", min_length=1
+        ),
+    ]
+    tool: Annotated[Tool, Field(description="Which tool ran, and which version of it.")]
+    time: Annotated[
+        AwareDatetime | MISSING,
+        Field(description="An RFC 3339 time; left out for deterministic output."),
+    ] = MISSING
+    inputs: Annotated[list[Artifact], Field(description="What the run read.")]
+    outputs: Annotated[list[Artifact], Field(description="What the run produced.")]
+    methods: Annotated[
+        list[Method],
+        Field(
+            description="Identifiers of the methods this run applied, in dotted lower case."
+        ),
+    ]
+    evidence: Annotated[
+        list[Evidence],
+        Field(description="Anchors from outputs back to their input sources."),
+    ]
+    parents: Annotated[
+        list[Parent], Field(description="Run ids of earlier runs this one builds on.")
+    ]
+    integrity: Annotated[
+        Integrity | MISSING, Field(description="Integrity data for this record.")
+    ] = MISSING
 
 
 class RecordDigest(BaseModel):
@@ -324,18 +359,28 @@ class Signature(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    alg: Annotated[StrictStr, Field(max_length=100, min_length=1)]
-    """
-    Names the signature algorithm.
-    """
-    key_id: Annotated[StrictStr, Field(max_length=200, min_length=1)]
-    """
-    Names the public key that verifies the signature.
-    """
-    value: Annotated[StrictStr, Field(max_length=5000, min_length=16)]
-    """
-    The signature itself, preferably base64.
-    """
+    alg: Annotated[
+        StrictStr,
+        Field(
+            description="Names the signature algorithm.", max_length=100, min_length=1
+        ),
+    ]
+    key_id: Annotated[
+        StrictStr,
+        Field(
+            description="Names the public key that verifies the signature.",
+            max_length=200,
+            min_length=1,
+        ),
+    ]
+    value: Annotated[
+        StrictStr,
+        Field(
+            description="The signature itself, preferably base64.",
+            max_length=5000,
+            min_length=16,
+        ),
+    ]
 
 
 class Tool(BaseModel):
@@ -346,18 +391,24 @@ class Tool(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    name: Annotated[StrictStr, Field(max_length=200, min_length=1)]
-    """
-    The tool's name.
-    """
-    version: Annotated[StrictStr, Field(max_length=100, min_length=1)]
-    """
-    The tool's version, such as `v0.3.1`.
-    """
-    adapter: Annotated[StrictStr | MISSING, Field(max_length=100)] = MISSING
-    """
-    The adapter that ran the tool, such as `cli` or `mcp`.
-    """
+    name: Annotated[
+        StrictStr, Field(description="The tool's name.", max_length=200, min_length=1)
+    ]
+    version: Annotated[
+        StrictStr,
+        Field(
+            description="The tool's version, such as `v0.3.1`.",
+            max_length=100,
+            min_length=1,
+        ),
+    ]
+    adapter: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="The adapter that ran the tool, such as `cli` or `mcp`.",
+            max_length=100,
+        ),
+    ] = MISSING
 
 
 class WrappedEnvelopeMarker(BaseModel):

@@ -25,14 +25,13 @@ class ApiToolMeta(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    tool_version: StrictStr
-    """
-    Version of the tool contract, for example `1.0`.
-    """
-    elapsed_ms: Annotated[StrictInt, Field(ge=0)]
-    """
-    Wall time of the call in milliseconds (u64).
-    """
+    tool_version: Annotated[
+        StrictStr, Field(description="Version of the tool contract, for example `1.0`.")
+    ]
+    elapsed_ms: Annotated[
+        StrictInt,
+        Field(description="Wall time of the call in milliseconds (u64).", ge=0),
+    ]
 
 
 class FailureEnvelope(BaseModel):
@@ -43,14 +42,13 @@ class FailureEnvelope(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    success: Literal[False]
-    """
-    Always false for a failure.
-    """
-    data: Any
-    """
-    The tool's payload, any JSON value (often null on failure).
-    """
+    success: Annotated[Literal[False], Field(description="Always false for a failure.")]
+    data: Annotated[
+        Any,
+        Field(
+            description="The tool's payload, any JSON value (often null on failure)."
+        ),
+    ]
     error: ToolError
     meta: ToolMeta | MISSING = MISSING
 
@@ -63,47 +61,45 @@ class PermanentToolError(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    code: Literal[
-        "x_auth_expired",
-        "x_forbidden",
-        "x_account_restricted",
-        "x_not_configured",
-        "validation_error",
-        "invalid_input",
-        "tweet_too_long",
-        "llm_not_configured",
-        "unsupported_media_type",
-        "file_read_error",
-        "media_upload_error",
-        "policy_denied_blocked",
-        "policy_denied_rate_limited",
-        "policy_denied_hard_rule",
-        "policy_denied_user_rule",
-        "context_error",
-        "recommendation_error",
-        "topic_error",
-        "not_found",
-        "serialization_error",
+    code: Annotated[
+        Literal[
+            "x_auth_expired",
+            "x_forbidden",
+            "x_account_restricted",
+            "x_not_configured",
+            "validation_error",
+            "invalid_input",
+            "tweet_too_long",
+            "llm_not_configured",
+            "unsupported_media_type",
+            "file_read_error",
+            "media_upload_error",
+            "policy_denied_blocked",
+            "policy_denied_rate_limited",
+            "policy_denied_hard_rule",
+            "policy_denied_user_rule",
+            "context_error",
+            "recommendation_error",
+            "topic_error",
+            "not_found",
+            "serialization_error",
+        ],
+        Field(description="An error code of the catalogue that is not retryable."),
     ]
-    """
-    An error code of the catalogue that is not retryable.
-    """
-    message: StrictStr
-    """
-    A human-readable message.
-    """
-    retryable: Literal[False]
-    """
-    Derived from the code: false.
-    """
-    rate_limit_reset: StrictStr | MISSING = MISSING
-    """
-    When the rate limit resets, ISO-8601 or epoch.
-    """
-    policy_decision: StrictStr | MISSING = MISSING
-    """
-    A policy outcome, for example `denied` or `routed_to_approval`.
-    """
+    message: Annotated[StrictStr, Field(description="A human-readable message.")]
+    retryable: Annotated[
+        Literal[False], Field(description="Derived from the code: false.")
+    ]
+    rate_limit_reset: Annotated[
+        StrictStr | MISSING,
+        Field(description="When the rate limit resets, ISO-8601 or epoch."),
+    ] = MISSING
+    policy_decision: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="A policy outcome, for example `denied` or `routed_to_approval`."
+        ),
+    ] = MISSING
 
 
 class RetryableToolError(BaseModel):
@@ -114,34 +110,32 @@ class RetryableToolError(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    code: Literal[
-        "x_rate_limited",
-        "x_network_error",
-        "x_api_error",
-        "db_error",
-        "llm_error",
-        "thread_partial_failure",
-        "policy_error",
+    code: Annotated[
+        Literal[
+            "x_rate_limited",
+            "x_network_error",
+            "x_api_error",
+            "db_error",
+            "llm_error",
+            "thread_partial_failure",
+            "policy_error",
+        ],
+        Field(description="An error code of the catalogue that is retryable."),
     ]
-    """
-    An error code of the catalogue that is retryable.
-    """
-    message: StrictStr
-    """
-    A human-readable message.
-    """
-    retryable: Literal[True]
-    """
-    Derived from the code: true.
-    """
-    rate_limit_reset: StrictStr | MISSING = MISSING
-    """
-    When the rate limit resets, ISO-8601 or epoch.
-    """
-    policy_decision: StrictStr | MISSING = MISSING
-    """
-    A policy outcome, for example `denied` or `routed_to_approval`.
-    """
+    message: Annotated[StrictStr, Field(description="A human-readable message.")]
+    retryable: Annotated[
+        Literal[True], Field(description="Derived from the code: true.")
+    ]
+    rate_limit_reset: Annotated[
+        StrictStr | MISSING,
+        Field(description="When the rate limit resets, ISO-8601 or epoch."),
+    ] = MISSING
+    policy_decision: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="A policy outcome, for example `denied` or `routed_to_approval`."
+        ),
+    ] = MISSING
 
 
 class SuccessEnvelope(BaseModel):
@@ -152,29 +146,29 @@ class SuccessEnvelope(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    success: Literal[True]
-    """
-    Always true for a success.
-    """
-    data: Any
-    """
-    The tool's payload, any JSON value.
-    """
+    success: Annotated[Literal[True], Field(description="Always true for a success.")]
+    data: Annotated[Any, Field(description="The tool's payload, any JSON value.")]
     meta: ToolMeta | MISSING = MISSING
 
 
 class ToolError(RootModel[RetryableToolError | PermanentToolError]):
-    root: Annotated[RetryableToolError | PermanentToolError, Field(title="ToolError")]
-    """
-    A typed error. Its `retryable` flag is derived from its code: a retryable code always carries true, every other code false.
-    """
+    root: Annotated[
+        RetryableToolError | PermanentToolError,
+        Field(
+            description="A typed error. Its `retryable` flag is derived from its code: a retryable code always carries true, every other code false.",
+            title="ToolError",
+        ),
+    ]
 
 
 class TuitbotEnvelope(RootModel[SuccessEnvelope | FailureEnvelope]):
-    root: Annotated[SuccessEnvelope | FailureEnvelope, Field(title="TuitbotEnvelope")]
-    """
-    The JSON object every TuitBot MCP tool returns: a success shape without error, or a failure shape with a typed error.
-    """
+    root: Annotated[
+        SuccessEnvelope | FailureEnvelope,
+        Field(
+            description="The JSON object every TuitBot MCP tool returns: a success shape without error, or a failure shape with a typed error.",
+            title="TuitbotEnvelope",
+        ),
+    ]
 
 
 class WorkflowToolMeta(BaseModel):
@@ -185,26 +179,27 @@ class WorkflowToolMeta(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    tool_version: StrictStr
-    """
-    Version of the tool contract, for example `1.0`.
-    """
-    elapsed_ms: Annotated[StrictInt, Field(ge=0)]
-    """
-    Wall time of the call in milliseconds (u64).
-    """
-    mode: StrictStr
-    """
-    Runtime operating mode, for example `autopilot` or `composer`.
-    """
-    approval_mode: StrictBool
-    """
-    Effective approval state.
-    """
+    tool_version: Annotated[
+        StrictStr, Field(description="Version of the tool contract, for example `1.0`.")
+    ]
+    elapsed_ms: Annotated[
+        StrictInt,
+        Field(description="Wall time of the call in milliseconds (u64).", ge=0),
+    ]
+    mode: Annotated[
+        StrictStr,
+        Field(
+            description="Runtime operating mode, for example `autopilot` or `composer`."
+        ),
+    ]
+    approval_mode: Annotated[StrictBool, Field(description="Effective approval state.")]
 
 
 class ToolMeta(RootModel[ApiToolMeta | WorkflowToolMeta]):
-    root: Annotated[ApiToolMeta | WorkflowToolMeta, Field(title="ToolMeta")]
-    """
-    Metadata a tool attaches: the API profile's shape, or the workflow profile's with mode and approval_mode both present.
-    """
+    root: Annotated[
+        ApiToolMeta | WorkflowToolMeta,
+        Field(
+            description="Metadata a tool attaches: the API profile's shape, or the workflow profile's with mode and approval_mode both present.",
+            title="ToolMeta",
+        ),
+    ]

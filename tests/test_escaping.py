@@ -1,0 +1,113 @@
+"""A string from a source can never break or inject into generated code or a Markdown table."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import SCHEMAS
+from ruamel.yaml import YAML
+
+from generator import api
+from generator.render.escape import md, py
+
+HOSTILE = [
+    'quote " and triple """ and \'\'\'',
+    "back\\slash \\n not a newline",
+    "new\nline\r\nand\ttab",
+    "pipe | in | cells",
+    "<script>alert(1)</script> <b>bold</b> &amp;",
+    "`code` ``double`` ```fence```",
+    "**strong** _em_ [link](http://x) ![img](y) # heading",
+    "{{ jinja }} {% raw %} ${shell}",
+    "'); import os; os.system('echo pwned') #",
+    "nul \x00 bell \x07 line-sep \u2028 emoji 😀 accent é",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_py_literal_round_trips(text: str) -> None:
+    literal = py(text)
+    assert ast.literal_eval(literal) == text
+    assert "\n" not in literal and "\r" not in literal
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_md_stays_one_inert_cell(text: str) -> None:
+    cell = md(text)
+    assert "\n" not in cell and "\r" not in cell
+    assert "|" not in cell.replace("&#124;", "")
+    assert "<" not in cell and ">" not in cell
+    for char in "`*_[]":
+        assert cell.count(char) == cell.count("\\" + char), char
+
+
+def test_hostile_strings_from_sources_cannot_break_outputs(tmp_path: Path) -> None:
+    schemas = tmp_path / "schemas"
+    folder = schemas / "contracts" / "jsonrpc"
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", folder)
+    hostile = " ".join(HOSTILE[:-1]) + " emoji 😀 accent é"  # YAML forbids NUL and BEL, folds U+2028
+    errors = _read_yaml(folder / "errors.yaml")
+    for entry in errors["errors"]:
+        entry["message"] = hostile
+        entry["description"] = hostile
+    _write_yaml(folder / "errors.yaml", errors)
+    tools = _read_yaml(folder / "tools.yaml")
+    tools["tools"][0]["description"] = hostile
+    _write_yaml(folder / "tools.yaml", tools)
+    identity = _read_yaml(folder / "contract.yaml")
+    identity.update(title=hostile, summary=hostile, version=hostile)
+    _write_yaml(folder / "contract.yaml", identity)
+    schema = json.loads((folder / "envelope.schema.json").read_text(encoding="utf-8"))
+    schema["description"] = hostile
+    schema["properties"]["method"]["description"] = hostile
+    (folder / "envelope.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+
+    out = tmp_path / "generated"
+    outcome = api.generate(schemas, out)
+    assert outcome.diagnostics == []
+
+    package = out / "python" / "mcp_contracts" / "jsonrpc"
+    for name in ("errors.py", "models.py", "__init__.py"):
+        ast.parse((package / name).read_text(encoding="utf-8"))
+    errors_module = _import(package / "errors.py", "hostile_errors")
+    assert all(info.message == hostile and info.description == hostile for info in errors_module.ERRORS.values())
+    models_module = _import(package / "models.py", "hostile_models")
+    assert models_module.JsonRpcEnvelope.model_fields["method"].description == hostile
+
+    manifest = json.loads((out / "manifests" / "jsonrpc.json").read_text(encoding="utf-8"))
+    assert manifest["tools"][0]["description"] == hostile
+
+    page = (out / "docs" / "jsonrpc.md").read_text(encoding="utf-8")
+    assert "<script>" not in page and "<b>" not in page
+    header_pipes = None
+    for line in page.splitlines():
+        if not line.startswith("|"):
+            header_pipes = None
+            continue
+        header_pipes = header_pipes or line.count("|")
+        assert line.count("|") == header_pipes, f"a cell was split: {line}"
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    return json.loads(json.dumps(YAML(typ="safe").load(path)))  # type: ignore[no-any-return]
+
+
+def _write_yaml(path: Path, data: dict[str, Any]) -> None:
+    """JSON is YAML: this writes any string without depending on a YAML emitter's quoting."""
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+def _import(path: Path, name: str) -> object:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
