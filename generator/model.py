@@ -165,6 +165,7 @@ class Definition:
     anchor: str
     pointer: str
     kind: tuple[TypePart, ...]
+    constraints: tuple[str, ...]
     description: str
     fields: tuple[SchemaField, ...]
     variants: tuple[TypePart, ...]

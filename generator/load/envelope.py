@@ -122,6 +122,7 @@ def _definition(name: str, pointer: str, node: dict[str, Any], titles: dict[str,
         kind=type_parts({k: v for k, v in node.items() if k not in ("oneOf", "anyOf")}, titles)
         if "oneOf" not in node and "anyOf" not in node
         else (TypePart("one of" if "oneOf" in node else "any of"),),
+        constraints=constraints(node, titles),
         description=node.get("description", ""),
         fields=fields,
         variants=_join(options, ", "),

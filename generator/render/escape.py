@@ -7,11 +7,13 @@ and never as HTML.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 _PY_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Markdown punctuation that could start emphasis, code, links or tables, or end a cell.
 _MD_PUNCTUATION = set("\\`*_[]|<>#!~$")
+_WHITESPACE = re.compile(r"\s+")
 _MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"}
 
 
@@ -56,7 +58,7 @@ def md(value: object) -> str:
         value = "yes" if value else "no"
     if isinstance(value, tuple):
         return ", ".join(md(v) for v in value)
-    text = " ".join(str(value).split())
+    text = _WHITESPACE.sub(" ", str(value))
     out = []
     for char in text:
         if char in _MD_ENTITIES:
