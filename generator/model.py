@@ -173,6 +173,22 @@ class Definition:
 
 
 @dataclass(frozen=True, slots=True)
+class FieldRule:
+    """A check on one field that pydantic's types cannot state; the model inherits it.
+
+    `exclude`: the value must not validate as `argument`, a model (`not: {$ref}`).
+    `exact_bool`: the raw value must be a JSON boolean (`const: true` becomes
+    `Literal[True]`, which pydantic also meets with `1` and `1.0`).
+    """
+
+    model: str
+    field: str
+    kind: str
+    argument: str
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True)
 class Example:
     name: str
     text: str
@@ -189,6 +205,7 @@ class Contract:
     source_dir: str
     envelope_json: str
     definitions: tuple[Definition, ...]
+    field_rules: tuple[FieldRule, ...]
     catalogue: Catalogue
     manifest: Manifest
     examples: tuple[Example, ...]

@@ -12,9 +12,30 @@ from jsonschema import Draft202012Validator
 from generator.diagnostics import Diagnostic, json_pointer
 from generator.load.documents import Document
 from generator.load.violations import violations
-from generator.model import Definition, SchemaField, TypePart
+from generator.model import Definition, FieldRule, SchemaField, TypePart
 
 _DEFS_REF = re.compile(r"^#/\$defs/([^/]+)$")
+# Keywords datamodel-code-generator drops without a word: a schema using them would let
+# the generated models accept what the schema rejects. Rules that need them can be
+# stated as oneOf variants tagged by a const, which both sides enforce.
+UNENFORCEABLE_KEYWORDS = (
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "propertyNames",
+    "patternProperties",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "minProperties",
+    "maxProperties",
+    "uniqueItems",
+    "prefixItems",
+)
 _CONSTRAINT_KEYS = (
     ("minimum", "≥ {}"),
     ("exclusiveMinimum", "> {}"),
@@ -47,6 +68,7 @@ def check_envelope(document: Document) -> list[Diagnostic]:
         if not isinstance(title, str) or not title.isidentifier():
             problems.append(document.diagnostic(["$defs", key, "title"], "must be a Python class name"))
     problems.extend(_check_refs(document, schema, []))
+    problems.extend(_check_enforceable(document, schema, []))
     return problems
 
 
@@ -71,6 +93,49 @@ def _check_refs(document: Document, node: Any, path: list[object]) -> list[Diagn
         for index, value in enumerate(node):
             problems.extend(_check_refs(document, value, [*path, index]))
     return problems
+
+
+def _check_enforceable(document: Document, node: Any, path: list[object]) -> list[Diagnostic]:
+    """Keywords the generated models could not enforce, and `not` where no rule can carry it."""
+    problems: list[Diagnostic] = []
+    if isinstance(node, list):
+        for index, value in enumerate(node):
+            problems.extend(_check_enforceable(document, value, [*path, index]))
+        return problems
+    if not isinstance(node, dict):
+        return problems
+    if path and path[-1] in ("properties", "$defs"):  # keys here are names, not keywords
+        for name, value in node.items():
+            problems.extend(_check_enforceable(document, value, [*path, name]))
+        return problems
+    on_property = len(path) >= 2 and path[-2] == "properties"
+    for key, value in node.items():
+        if key in UNENFORCEABLE_KEYWORDS:
+            message = f"{key!r} cannot be enforced by the generated models; state the rule as oneOf variants"
+            problems.append(document.diagnostic([*path, key], message))
+        elif key == "not" and not (on_property and isinstance(value, dict) and set(value) == {"$ref"}):
+            problems.append(document.diagnostic([*path, key], "'not' is supported only as {'$ref': ...} on a property"))
+        if key not in ("const", "enum", "default", "examples"):
+            problems.extend(_check_enforceable(document, value, [*path, key]))
+    return problems
+
+
+def field_rules(schema: dict[str, Any]) -> tuple[FieldRule, ...]:
+    """Checks the generated models inherit, for properties of the root and of `$defs`."""
+    titles = {key: d.get("title", key) if isinstance(d, dict) else key for key, d in _defs(schema).items()}
+    owners = [(schema["title"], [], schema)] + [(titles[k], ["$defs", k], d) for k, d in _defs(schema).items()]
+    rules = []
+    for model, path, node in owners:
+        for field, sub in node.get("properties", {}).items():
+            if not isinstance(sub, dict):
+                continue
+            where = [*path, "properties", field]
+            if isinstance(sub.get("const"), bool):
+                rules.append(FieldRule(model, field, "exact_bool", json.dumps(sub["const"]), json_pointer([*where, "const"])))
+            if "not" in sub:
+                forbidden = titles[sub["not"]["$ref"].rsplit("/", 1)[-1]]
+                rules.append(FieldRule(model, field, "exclude", forbidden, json_pointer([*where, "not"])))
+    return tuple(rules)
 
 
 def resolve_pointer(document: Any, pointer: str) -> Any:

@@ -6,12 +6,11 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
-
 from generator.diagnostics import Diagnostic, display_path
 from generator.load.catalogue import build_catalogue, build_manifest
 from generator.load.documents import Document, read_json, read_yaml
-from generator.load.envelope import check_envelope, describe_definitions, resolve_pointer
+from generator.load.envelope import check_envelope, describe_definitions, field_rules, resolve_pointer
+from generator.load.jsonschema_judge import contract_validator
 from generator.load.meta import check_against_meta
 from generator.load.violations import violations
 from generator.model import Catalogue, Contract, Example, Project
@@ -108,6 +107,7 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
         source_dir=f"schemas/contracts/{folder.name}",
         envelope_json=json.dumps(envelope.data, indent=2, ensure_ascii=False),
         definitions=describe_definitions(envelope.data),
+        field_rules=field_rules(envelope.data),
         catalogue=catalogue,
         manifest=manifest,
         examples=examples,
@@ -144,7 +144,7 @@ def _load_examples(folder: Path, schema: dict[str, object]) -> tuple[tuple[Examp
     """Example envelopes: each must be valid JSON that the envelope schema accepts."""
     if not folder.is_dir():
         return (), []
-    validator = Draft202012Validator(schema)
+    validator = contract_validator(schema)
     examples, problems = [], []
     for path in sorted(folder.glob("*.json")):
         document = read_json(path)

@@ -38,6 +38,9 @@ _OPTIONS = dict(
     use_schema_description=True,
     enum_field_as_literal="all",
     keep_model_order=True,
+    # JSON Schema treats `format` as an annotation: a date-time stays a string, as it does
+    # for jsonschema, and round-trips unchanged.
+    type_mappings=["date-time=string", "date=string", "time=string", "uri=string", "email=string"],
 )
 # datamodel-code-generator 0.89 imports MISSING from its experimental home, which
 # pydantic 2.14 deprecates; the sentinel itself is the same object.
@@ -60,12 +63,27 @@ def header(contract: Contract) -> str:
     )
 
 
+def rule_base_name(model: str) -> str:
+    return f"{model}Rules"
+
+
+def rule_bases(contract: Contract) -> dict[str, str]:
+    """Models that inherit checks from `rules.py`, mapped to their base class."""
+    package = f"mcp_contracts.{contract.module}.rules"
+    return {rule.model: f"{package}.{rule_base_name(rule.model)}" for rule in contract.field_rules}
+
+
 def models_code(contract: Contract) -> str:
     """The formatted source of `models.py` for one contract."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # notices about future defaults; our options are explicit
-            code = generate(contract.envelope_json, custom_file_header=header(contract), **_OPTIONS)  # type: ignore[arg-type]
+            code = generate(
+                contract.envelope_json,
+                custom_file_header=header(contract),
+                base_class_map=rule_bases(contract),
+                **_OPTIONS,  # type: ignore[arg-type]
+            )
     except Exception as exc:  # it raises many unrelated classes; each names the problem
         where = f"{contract.source_dir}/envelope.schema.json"
         raise ModelGenerationError(Diagnostic(where, None, None, f"datamodel-code-generator: {exc}")) from exc

@@ -14,6 +14,7 @@ from generator.model import Contract, Project
 from generator.render.docs import doc_sections
 from generator.render.environment import template_environment
 from generator.render.models_code import models_code
+from generator.render.rules import rule_bases
 from generator.render.tables import enum_tables
 
 Plan = dict[str, bytes]
@@ -37,7 +38,7 @@ def _contract_files(env: Environment, contract: Contract) -> dict[str, str]:
     package = f"python/{PACKAGE}/{contract.module}"
     tables = enum_tables(contract.catalogue)
     error_exports = ("ERRORS", "ErrorCode", "error_info")
-    return {
+    files = {
         f"{package}/__init__.py": env.get_template("python/contract/__init__.py.jinja").render(
             contract=contract,
             error_exports=error_exports,
@@ -55,3 +56,8 @@ def _contract_files(env: Environment, contract: Contract) -> dict[str, str]:
         .rstrip("\n")
         + "\n",
     }
+    if contract.field_rules:
+        files[f"{package}/rules.py"] = env.get_template("python/contract/rules.py.jinja").render(
+            bases=rule_bases(contract)
+        )
+    return files

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from mcp_contracts.foundry.rules import FailureEnvelopeRules, SuccessEnvelopeRules
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -39,7 +40,7 @@ class Data(BaseModel):
     )
 
 
-class FailureEnvelope(BaseModel):
+class FailureEnvelope(FailureEnvelopeRules):
     """
     An operation that failed.
     """
@@ -161,7 +162,7 @@ class RateLimit(BaseModel):
     ] = MISSING
 
 
-class SuccessEnvelope(BaseModel):
+class SuccessEnvelope(SuccessEnvelopeRules):
     """
     An operation that succeeded.
     """

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from mcp_contracts.mcp_envelope.rules import McpEnvelopeRules
 from pydantic import (
-    AwareDatetime,
     BaseModel,
     ConfigDict,
     Field,
@@ -211,7 +211,7 @@ LabelsAdditionalProperty = TypeAliasType(
 )
 
 
-class McpEnvelope(BaseModel):
+class McpEnvelope(McpEnvelopeRules):
     """
     An mcp.envelope.v0.1: a tool's result, kept intact, with optional provenance, structured errors and warnings, and adapter metadata.
     """
@@ -311,7 +311,7 @@ class ProvenanceRecord(BaseModel):
     ]
     tool: Annotated[Tool, Field(description="Which tool ran, and which version of it.")]
     time: Annotated[
-        AwareDatetime | MISSING,
+        StrictStr | MISSING,
         Field(description="An RFC 3339 time; left out for deterministic output."),
     ] = MISSING
     inputs: Annotated[list[Artifact], Field(description="What the run read.")]

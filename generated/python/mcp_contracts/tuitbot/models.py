@@ -5,6 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from mcp_contracts.tuitbot.rules import (
+    FailureEnvelopeRules,
+    PermanentToolErrorRules,
+    RetryableToolErrorRules,
+    SuccessEnvelopeRules,
+)
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -34,7 +40,7 @@ class ApiToolMeta(BaseModel):
     ]
 
 
-class FailureEnvelope(BaseModel):
+class FailureEnvelope(FailureEnvelopeRules):
     """
     A tool call that failed: `error` is present.
     """
@@ -53,7 +59,7 @@ class FailureEnvelope(BaseModel):
     meta: ToolMeta | MISSING = MISSING
 
 
-class PermanentToolError(BaseModel):
+class PermanentToolError(PermanentToolErrorRules):
     """
     An error whose code is not retryable.
     """
@@ -102,7 +108,7 @@ class PermanentToolError(BaseModel):
     ] = MISSING
 
 
-class RetryableToolError(BaseModel):
+class RetryableToolError(RetryableToolErrorRules):
     """
     An error whose code is retryable.
     """
@@ -138,7 +144,7 @@ class RetryableToolError(BaseModel):
     ] = MISSING
 
 
-class SuccessEnvelope(BaseModel):
+class SuccessEnvelope(SuccessEnvelopeRules):
     """
     A tool call that succeeded: `error` is absent.
     """
