@@ -58,7 +58,7 @@ def _typed(kind: str, node: dict[str, Any], depth: int, build: Any) -> st.Search
         return st.integers(min_value=node.get("minimum"), max_value=node.get("maximum", 10**6))
     if kind == "number":
         low = node.get("minimum")
-        return st.integers(min_value=low, max_value=10**6) | st.floats(min_value=low, max_value=1e6, allow_nan=False)
+        return st.integers(min_value=low, max_value=10**6) | st.floats(min_value=low, max_value=1e6, allow_nan=False, allow_infinity=False)
     if kind == "string":
         low = node.get("minLength", 0)
         if "pattern" in node:  # repeating a match keeps matching the simple patterns used here
