@@ -56,6 +56,9 @@ def _contract_files(env: Environment, contract: Contract) -> dict[str, str]:
         .rstrip("\n")
         + "\n",
     }
+    builders = f"python/contracts/{contract.name}/builders.py.jinja"
+    if builders in env.list_templates():
+        files[f"{package}/builders.py"] = env.get_template(builders).render(contract=contract)
     if contract.field_rules:
         files[f"{package}/rules.py"] = env.get_template("python/contract/rules.py.jinja").render(
             bases=rule_bases(contract)
