@@ -15,6 +15,7 @@ import typer
 
 from generator import api
 from generator.diagnostics import Diagnostic
+from generator.validate import UnknownContract, Verdict, load_judge, read_document
 from generator.write import Drift
 
 app = typer.Typer(
@@ -116,6 +117,48 @@ def check(
         typer.echo(f"{out.as_posix()} has drifted from the sources: run `mcp-contracts generate`.")
     if not drift.clean:
         raise typer.Exit(EXIT_DRIFT)
+
+
+@app.command()
+def validate(
+    files: Annotated[list[str], typer.Argument(help="JSON documents to judge; - reads standard input.")],
+    contract: Annotated[str, typer.Option("--contract", help="The contract to judge against.")],
+    out: OutOption = Path("generated"),
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="Report as text or JSON.")] = OutputFormat.text,
+) -> None:
+    """Judge JSON documents with a contract's generated validators.
+
+    Exit 0 when every document is valid, 1 when any is invalid, 2 for an unknown
+    contract or a document that cannot be read or parsed.
+    """
+    try:
+        judge = load_judge(contract, out)
+    except UnknownContract:
+        typer.echo(f"error: unknown contract {contract!r} (is it generated under {out.as_posix()}?)", err=True)
+        raise typer.Exit(EXIT_INVALID) from None
+    verdicts = []
+    for name in files:
+        document = read_document(name)
+        label = "<stdin>" if name == "-" else name
+        verdicts.append(Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge(label, document))
+    if output_format is OutputFormat.json:
+        typer.echo(json.dumps([v.as_json() for v in verdicts], indent=2))
+    else:
+        for verdict in verdicts:
+            _print_verdict(verdict)
+    if any(v.problem is not None for v in verdicts):
+        raise typer.Exit(EXIT_INVALID)
+    if not all(v.valid for v in verdicts):
+        raise typer.Exit(EXIT_DRIFT)
+
+
+def _print_verdict(verdict: Verdict) -> None:
+    if verdict.problem is not None:
+        typer.echo(f"{verdict.path}: error: {verdict.problem}")
+        return
+    typer.echo(f"{verdict.path}: {'valid' if verdict.valid else 'invalid'}")
+    for violation in verdict.errors:
+        typer.echo(f"  {violation.pointer or '(root)'}: {violation.message}")
 
 
 def main() -> None:

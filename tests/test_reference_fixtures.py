@@ -128,18 +128,13 @@ def test_prov_spec_wrap_vector_output_is_valid(reference: Path) -> None:
     assert_valid("mcp-envelope", load_json(reference / "prov-spec" / "vectors" / "adapter.wrap.envelope_v0_1" / "expected.json"))
 
 
-def test_prov_spec_negative_vectors_are_rejected_by_the_schema(reference: Path) -> None:
+def test_prov_spec_negative_vectors_are_rejected(reference: Path) -> None:
     negatives = sorted((reference / "prov-spec" / "vectors" / "adapter.wrap.envelope_v0_1" / "negative").glob("*.json"))
-    assert len(negatives) == 2
+    assert [v.name for v in negatives] == ["double_wrapped.json", "wrong_schema_version.json"]
     for vector in negatives:
         document = load_json(vector)
         assert document["_vector_meta"]["expect"] == "fail"
-        assert not schema_validator("mcp-envelope").is_valid(document["envelope"]), vector.name
-
-
-def test_prov_spec_wrong_schema_version_is_rejected_by_the_models(reference: Path) -> None:
-    vector = reference / "prov-spec" / "vectors" / "adapter.wrap.envelope_v0_1" / "negative" / "wrong_schema_version.json"
-    assert not model_accepts("mcp-envelope", load_json(vector)["envelope"])
+        assert_invalid("mcp-envelope", document["envelope"])
 
 
 def test_our_schema_agrees_with_upstream_prov_spec_on_its_instances(reference: Path) -> None:

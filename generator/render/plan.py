@@ -42,7 +42,7 @@ def _contract_files(env: Environment, contract: Contract) -> dict[str, str]:
         f"{package}/__init__.py": env.get_template("python/contract/__init__.py.jinja").render(
             contract=contract,
             error_exports=error_exports,
-            all_exports=sorted((*error_exports, contract.root_model)),
+            all_exports=sorted((*error_exports, contract.root_model, "Envelope")),
         ),
         f"{package}/errors.py": env.get_template("python/contract/errors.py.jinja").render(
             contract=contract, tables=tables

@@ -1,0 +1,89 @@
+"""`mcp-contracts validate`: documents judged by the generated validators, with JSON pointers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT, SCHEMAS, run_cli
+
+EXAMPLES = SCHEMAS / "contracts"
+
+
+def test_valid_documents_exit_zero() -> None:
+    files = sorted(str(p) for p in (EXAMPLES / "tuitbot" / "examples").glob("*.json"))
+    result = run_cli("validate", "--contract", "tuitbot", *files)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == [f"{f}: valid" for f in files]
+
+
+def test_invalid_documents_name_each_violation_by_pointer(reference: Path) -> None:
+    fixtures = sorted(str(p) for p in (reference / "ragx" / "envelope").glob("*.json"))
+    result = run_cli("validate", "--contract", "jsonrpc", *fixtures)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        f"{fixtures[0]}: invalid",
+        "  /method: Field required",
+        f"{fixtures[1]}: invalid",
+        "  /params: Input should be an object",
+    ]
+
+
+def test_json_format_reports_one_object_per_file(tmp_path: Path) -> None:
+    wrong_flag = tmp_path / "wrong-flag.json"
+    wrong_flag.write_text(
+        json.dumps({"success": False, "data": None, "error": {"code": "db_error", "message": "m", "retryable": False}}),
+        encoding="utf-8",
+    )
+    valid = EXAMPLES / "tuitbot" / "examples" / "rate-limited.json"
+    result = run_cli("validate", "--contract", "tuitbot", "--format", "json", str(wrong_flag), str(valid))
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == [
+        {"path": str(wrong_flag), "valid": False, "errors": [{"pointer": "/error/retryable", "message": "Input should be True"}]},
+        {"path": str(valid), "valid": True, "errors": []},
+    ]
+
+
+def test_double_wrapped_envelope_is_refused(reference: Path, tmp_path: Path) -> None:
+    vector = reference / "prov-spec" / "vectors" / "adapter.wrap.envelope_v0_1" / "negative" / "double_wrapped.json"
+    envelope = tmp_path / "double.json"
+    envelope.write_text(json.dumps(json.loads(vector.read_text(encoding="utf-8"))["envelope"]), encoding="utf-8")
+    result = run_cli("validate", "--contract", "mcp-envelope", str(envelope))
+    assert result.returncode == 1
+    assert "  /result: must not match WrappedEnvelopeMarker" in result.stdout
+
+
+def test_standard_input() -> None:
+    document = (EXAMPLES / "foundry" / "examples" / "validation-error.json").read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "validate", "--contract", "foundry", "-"],
+        input=document,
+        cwd=ROOT,
+        capture_output=True,
+        env=dict(os.environ),
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode() == "<stdin>: valid\n"
+
+
+def test_malformed_and_unreadable_files_exit_two_and_the_others_are_still_judged(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"id": "1", ', encoding="utf-8")
+    valid = EXAMPLES / "jsonrpc" / "examples" / "tool-invoke.json"
+    missing = tmp_path / "missing.json"
+    result = run_cli("validate", "--contract", "jsonrpc", str(broken), str(valid), str(missing))
+    assert result.returncode == 2
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{broken}: error: malformed JSON")
+    assert lines[1] == f"{valid}: valid"
+    assert lines[2].startswith(f"{missing}: error: cannot read")
+
+
+def test_unknown_contract_exits_two() -> None:
+    result = run_cli("validate", "--contract", "nope", str(EXAMPLES / "jsonrpc" / "examples" / "tool-invoke.json"))
+    assert result.returncode == 2
+    assert "unknown contract 'nope'" in result.stderr
