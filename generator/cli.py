@@ -6,6 +6,7 @@ Exit codes: 0 success, 1 drift (check), 2 invalid sources or usage.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -117,6 +118,24 @@ def check(
         typer.echo(f"{out.as_posix()} has drifted from the sources: run `mcp-contracts generate`.")
     if not drift.clean:
         raise typer.Exit(EXIT_DRIFT)
+
+
+@app.command()
+def docs(
+    out: OutOption = Path("generated"),
+    site: Annotated[Path, typer.Option("--site", help="Folder the HTML site is written to.")] = Path("site"),
+) -> None:
+    """Build the generated Markdown into an HTML site with `mkdocs build --strict`."""
+    config = out / "mkdocs.yml"
+    if not config.is_file():
+        typer.echo(f"error: {config.as_posix()} is missing: run `mcp-contracts generate` first", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir"]
+    result = subprocess.run([*command, str(site.resolve())], check=False)
+    if result.returncode != 0:
+        typer.echo("error: mkdocs build --strict failed", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    typer.echo(f"Site written to {site.as_posix()}/index.html")
 
 
 @app.command()

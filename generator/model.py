@@ -149,9 +149,11 @@ class TypePart:
 
 @dataclass(frozen=True, slots=True)
 class SchemaField:
+    """A field as docs state it; `required` is "yes", "no" or a condition in words."""
+
     name: str
     type_parts: tuple[TypePart, ...]
-    required: bool
+    required: str
     constraints: tuple[str, ...]
     default: str | None
     description: str

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SCHEMAS
+from conftest import SCHEMAS, run_cli
 from ruamel.yaml import YAML
 
 from generator import api
@@ -68,6 +68,8 @@ def test_hostile_strings_from_sources_cannot_break_outputs(tmp_path: Path) -> No
     schema["description"] = hostile
     schema["properties"]["method"]["description"] = hostile
     (folder / "envelope.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    example = {"id": "1", "jsonrpc": "2.0", "method": "m", "params": {"note": hostile, "fence": "````"}}
+    (folder / "examples" / "hostile.json").write_text(json.dumps(example), encoding="utf-8")
 
     out = tmp_path / "generated"
     outcome = api.generate(schemas, out)
@@ -85,7 +87,8 @@ def test_hostile_strings_from_sources_cannot_break_outputs(tmp_path: Path) -> No
     assert manifest["tools"][0]["description"] == hostile
 
     page = (out / "docs" / "jsonrpc.md").read_text(encoding="utf-8")
-    assert "<script>" not in page and "<b>" not in page
+    prose = page.split("## Examples", 1)[0]  # inside a fenced block, a tag is shown, not run
+    assert "<script>" not in prose and "<b>" not in prose
     header_pipes = None
     for line in page.splitlines():
         if not line.startswith("|"):
@@ -93,6 +96,13 @@ def test_hostile_strings_from_sources_cannot_break_outputs(tmp_path: Path) -> No
             continue
         header_pipes = header_pipes or line.count("|")
         assert line.count("|") == header_pipes, f"a cell was split: {line}"
+    assert "`````json\n" in page, "the example's fence is longer than any backtick run inside"
+
+    site = tmp_path / "site"
+    built = run_cli("docs", "--out", str(out), "--site", str(site))
+    assert built.returncode == 0, built.stderr
+    html = (site / "jsonrpc" / "index.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in html and "<b>bold</b>" not in html
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:

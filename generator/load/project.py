@@ -9,7 +9,8 @@ from pathlib import Path
 from generator.diagnostics import Diagnostic, display_path
 from generator.load.catalogue import build_catalogue, build_manifest
 from generator.load.documents import Document, read_json, read_yaml
-from generator.load.envelope import check_envelope, describe_definitions, field_rules, resolve_pointer
+from generator.load.describe import describe_definitions
+from generator.load.envelope import check_envelope, field_rules, resolve_pointer
 from generator.load.jsonschema_judge import contract_validator
 from generator.load.meta import check_against_meta
 from generator.load.violations import violations

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from generator.render.escape import md, py
+from generator.render.escape import md, py, yaml
 from generator.resources import TEMPLATES_DIR
 
 
@@ -23,4 +23,5 @@ def template_environment(overrides: Path | None = None) -> Environment:
     )
     env.filters["py"] = py
     env.filters["md"] = md
+    env.filters["yaml"] = yaml
     return env

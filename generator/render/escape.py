@@ -2,11 +2,12 @@
 
 `py` turns a value into a Python literal that cannot end its string early or run code;
 `md` turns text into Markdown that renders as that text, inside a table cell or not,
-and never as HTML.
+and never as HTML; `yaml` turns text into a YAML scalar (for `mkdocs.yml`).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -68,3 +69,8 @@ def md(value: object) -> str:
         else:
             out.append(char)
     return "".join(out)
+
+
+def yaml(value: object) -> str:
+    """A YAML double-quoted scalar: JSON's string syntax is a subset of YAML's."""
+    return json.dumps(str(value), ensure_ascii=False)

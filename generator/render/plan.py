@@ -11,7 +11,7 @@ from pathlib import Path
 from jinja2 import Environment
 
 from generator.model import Contract, Project
-from generator.render.docs import doc_sections
+from generator.render.docs import doc_sections, example_blocks, index_entries
 from generator.render.environment import template_environment
 from generator.render.models_code import models_code
 from generator.render.rules import rule_bases
@@ -24,10 +24,13 @@ PACKAGE = "mcp_contracts"
 def build_plan(project: Project, templates: Path | None = None) -> Plan:
     """Every output file of the project, keyed by its path under the output folder."""
     env = template_environment(templates)
+    entries = index_entries(project)
     files: dict[str, str] = {
         f"python/{PACKAGE}/__init__.py": env.get_template("python/package/__init__.py.jinja").render(
             contracts=project.contracts
         ),
+        "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries)),
+        "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries),
     }
     for contract in project.contracts:
         files.update(_contract_files(env, contract))
@@ -51,10 +54,14 @@ def _contract_files(env: Environment, contract: Contract) -> dict[str, str]:
         f"manifests/{contract.name}.json": env.get_template("manifests/manifest.json.jinja").render(
             manifest_json=contract.manifest.as_json()
         ),
-        f"docs/{contract.name}.md": env.get_template("docs/contract.md.jinja")
-        .render(contract=contract, python_module=f"{PACKAGE}.{contract.module}", sections=doc_sections(contract))
-        .rstrip("\n")
-        + "\n",
+        f"docs/{contract.name}.md": _markdown(
+            env.get_template("docs/contract.md.jinja").render(
+                contract=contract,
+                python_module=f"{PACKAGE}.{contract.module}",
+                sections=doc_sections(contract),
+                examples=example_blocks(contract),
+            )
+        ),
     }
     builders = f"python/contracts/{contract.name}/builders.py.jinja"
     if builders in env.list_templates():
@@ -64,3 +71,8 @@ def _contract_files(env: Environment, contract: Contract) -> dict[str, str]:
             bases=rule_bases(contract)
         )
     return files
+
+
+def _markdown(text: str) -> str:
+    """A page ends with exactly one newline, whatever the template's last block left."""
+    return text.rstrip("\n") + "\n"

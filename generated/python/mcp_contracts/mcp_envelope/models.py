@@ -52,9 +52,7 @@ class Artifact(BaseModel):
     size_bytes: Annotated[
         StrictInt | MISSING, Field(description="Size in bytes.", ge=0)
     ] = MISSING
-    digest: Annotated[
-        Digest | MISSING, Field(description="A digest to check the artifact against.")
-    ] = MISSING
+    digest: Digest | MISSING = MISSING
     labels: Annotated[
         dict[str, LabelsAdditionalProperty] | MISSING,
         Field(description="Short string labels for consumers."),
@@ -114,6 +112,35 @@ class EnvelopeError(BaseModel):
     evidence: Annotated[
         list[Evidence] | MISSING,
         Field(description="Evidence anchors behind this error."),
+    ] = MISSING
+
+
+class EnvelopeMeta(BaseModel):
+    """
+    Adapter and runtime metadata, outside the tool's meaning.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    adapter: Annotated[
+        StrictStr | MISSING,
+        Field(
+            description="The adapter's name, such as `mcp`, `cli` or `api`.",
+            max_length=100,
+        ),
+    ] = MISSING
+    request_id: Annotated[
+        StrictStr | MISSING,
+        Field(description="Correlates the call with its request.", max_length=200),
+    ] = MISSING
+    duration_ms: Annotated[
+        StrictInt | MISSING,
+        Field(description="How long the call took, in milliseconds.", ge=0),
+    ] = MISSING
+    schema_hints: Annotated[
+        dict[str, SchemaHintsAdditionalProperty] | MISSING,
+        Field(description="Names of the schemas that parts of `result` follow."),
     ] = MISSING
 
 
@@ -194,16 +221,8 @@ class Integrity(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    record_digest: Annotated[
-        RecordDigest | MISSING,
-        Field(
-            description="A digest of this record's canonical form, signatures left out."
-        ),
-    ] = MISSING
-    signature: Annotated[
-        Signature | MISSING,
-        Field(description="A signature over `record_digest`, for audits."),
-    ] = MISSING
+    record_digest: RecordDigest | MISSING = MISSING
+    signature: Signature | MISSING = MISSING
 
 
 LabelsAdditionalProperty = TypeAliasType(
@@ -245,42 +264,7 @@ class McpEnvelope(McpEnvelopeRules):
         list[EnvelopeWarning] | MISSING,
         Field(description="Non-fatal warnings, such as partial parsing."),
     ] = MISSING
-    meta: Annotated[
-        Meta | MISSING,
-        Field(
-            description="Adapter and runtime metadata, outside the tool's meaning.",
-            title="EnvelopeMeta",
-        ),
-    ] = MISSING
-
-
-class Meta(BaseModel):
-    """
-    Adapter and runtime metadata, outside the tool's meaning.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    adapter: Annotated[
-        StrictStr | MISSING,
-        Field(
-            description="The adapter's name, such as `mcp`, `cli` or `api`.",
-            max_length=100,
-        ),
-    ] = MISSING
-    request_id: Annotated[
-        StrictStr | MISSING,
-        Field(description="Correlates the call with its request.", max_length=200),
-    ] = MISSING
-    duration_ms: Annotated[
-        StrictInt | MISSING,
-        Field(description="How long the call took, in milliseconds.", ge=0),
-    ] = MISSING
-    schema_hints: Annotated[
-        dict[str, SchemaHintsAdditionalProperty] | MISSING,
-        Field(description="Names of the schemas that parts of `result` follow."),
-    ] = MISSING
+    meta: EnvelopeMeta | MISSING = MISSING
 
 
 class Method(RootModel[StrictStr]):
@@ -309,7 +293,7 @@ class ProvenanceRecord(BaseModel):
             description="Identifies this run; a UUID is a good choice.", min_length=1
         ),
     ]
-    tool: Annotated[Tool, Field(description="Which tool ran, and which version of it.")]
+    tool: ToolIdentity
     time: Annotated[
         StrictStr | MISSING,
         Field(description="An RFC 3339 time; left out for deterministic output."),
@@ -329,9 +313,7 @@ class ProvenanceRecord(BaseModel):
     parents: Annotated[
         list[Parent], Field(description="Run ids of earlier runs this one builds on.")
     ]
-    integrity: Annotated[
-        Integrity | MISSING, Field(description="Integrity data for this record.")
-    ] = MISSING
+    integrity: Integrity | MISSING = MISSING
 
 
 class RecordDigest(BaseModel):
@@ -383,7 +365,7 @@ class Signature(BaseModel):
     ]
 
 
-class Tool(BaseModel):
+class ToolIdentity(BaseModel):
     """
     Which tool ran, and which version of it.
     """
