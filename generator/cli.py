@@ -16,6 +16,7 @@ import typer
 
 from generator import api
 from generator.diagnostics import Diagnostic
+from generator.scaffold import scaffold_contract
 from generator.validate import UnknownContract, Verdict, load_judge, read_document
 from generator.write import Drift
 
@@ -118,6 +119,22 @@ def check(
         typer.echo(f"{out.as_posix()} has drifted from the sources: run `mcp-contracts generate`.")
     if not drift.clean:
         raise typer.Exit(EXIT_DRIFT)
+
+
+@app.command()
+def init(
+    name: Annotated[str, typer.Argument(help="The new contract's name, in kebab case.")],
+    schemas: SchemasOption = Path("schemas"),
+    templates: TemplatesOption = None,
+) -> None:
+    """Scaffold a new contract folder that `generate` accepts at once."""
+    created = scaffold_contract(schemas, name, templates)
+    if isinstance(created, Diagnostic):
+        typer.echo(f"error: {created}", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    for path in created:
+        typer.echo(f"created  {path.as_posix()}")
+    typer.echo("Edit them, then run `mcp-contracts generate`.")
 
 
 @app.command()

@@ -1,0 +1,66 @@
+"""`mcp-contracts init`: a new contract that generates, validates and documents at once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+
+def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
+    created = run_cli("init", "billing-api", cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    folder = tmp_path / "schemas" / "contracts" / "billing-api"
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == [
+        "contract.yaml",
+        "envelope.schema.json",
+        "errors.yaml",
+        "examples/success.json",
+        "tools.yaml",
+    ]
+    assert "# The error codes of billing-api" in (folder / "errors.yaml").read_text(encoding="utf-8")
+
+    generated = run_cli("generate", cwd=tmp_path)
+    assert generated.returncode == 0, generated.stderr
+    package = tmp_path / "generated" / "python" / "mcp_contracts" / "billing_api"
+    assert {p.name for p in package.iterdir()} >= {"__init__.py", "models.py", "errors.py"}
+    assert json.loads((tmp_path / "generated" / "manifests" / "billing-api.json").read_text(encoding="utf-8")) == {
+        "tools": [
+            {
+                "name": "example_tool",
+                "mutation": False,
+                "possible_error_codes": ["example_error"],
+                "description": "Replace this entry with your first tool.",
+            }
+        ]
+    }
+
+    failure = tmp_path / "failure.json"
+    failure.write_text(json.dumps({"success": False, "error": {"code": "example_error", "message": "no"}}), encoding="utf-8")
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"success": False, "error": {"code": "other", "message": "no"}}), encoding="utf-8")
+    judged = run_cli("validate", "--contract", "billing-api", str(failure), str(wrong), cwd=tmp_path)
+    assert judged.returncode == 1
+    assert judged.stdout.splitlines()[0] == f"{failure}: valid"
+    assert "/error/code:" in judged.stdout
+
+    site = run_cli("docs", cwd=tmp_path)
+    assert site.returncode == 0, site.stderr
+    assert (tmp_path / "site" / "billing-api" / "index.html").is_file()
+    assert run_cli("check", cwd=tmp_path).returncode == 0
+
+
+def test_init_beside_the_built_in_contracts(schemas_copy: Path, tmp_path: Path) -> None:
+    assert run_cli("init", "acme", "--schemas", str(schemas_copy)).returncode == 0
+    result = run_cli("generate", "--schemas", str(schemas_copy), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert "acme.md" in (tmp_path / "out" / "docs" / "index.md").read_text(encoding="utf-8")
+
+
+def test_init_refuses_a_bad_name_or_an_existing_folder(schemas_copy: Path) -> None:
+    bad = run_cli("init", "Bad_Name", "--schemas", str(schemas_copy))
+    assert bad.returncode == 2 and "kebab case" in bad.stderr
+    existing = run_cli("init", "tuitbot", "--schemas", str(schemas_copy))
+    assert existing.returncode == 2 and "already exists" in existing.stderr
+    assert not (schemas_copy / "contracts" / "Bad_Name").exists()
