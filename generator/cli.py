@@ -53,7 +53,12 @@ def _report_invalid(diagnostics: list[Diagnostic], output: OutputFormat) -> None
 
 
 def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:
-    return {"file": diagnostic.file, "line": diagnostic.line, "pointer": diagnostic.pointer, "message": diagnostic.message}
+    return {
+        "file": diagnostic.file,
+        "line": diagnostic.line,
+        "pointer": diagnostic.pointer,
+        "message": diagnostic.message,
+    }
 
 
 def _summary_lines(drift: Drift) -> list[str]:
@@ -91,7 +96,9 @@ def check(
     schemas: SchemasOption = Path("schemas"),
     out: OutOption = Path("generated"),
     templates: TemplatesOption = None,
-    output_format: Annotated[OutputFormat, typer.Option("--format", help="Report as text or JSON.")] = OutputFormat.text,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="Report as text or JSON.")
+    ] = OutputFormat.text,
 ) -> None:
     """Fail when the output folder is not exactly what the sources produce."""
     outcome = api.check(schemas, out, templates)
@@ -160,7 +167,9 @@ def validate(
     files: Annotated[list[str], typer.Argument(help="JSON documents to judge; - reads standard input.")],
     contract: Annotated[str, typer.Option("--contract", help="The contract to judge against.")],
     out: OutOption = Path("generated"),
-    output_format: Annotated[OutputFormat, typer.Option("--format", help="Report as text or JSON.")] = OutputFormat.text,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="Report as text or JSON.")
+    ] = OutputFormat.text,
 ) -> None:
     """Judge JSON documents with a contract's generated validators.
 
@@ -176,7 +185,9 @@ def validate(
     for name in files:
         document = read_document(name)
         label = "<stdin>" if name == "-" else name
-        verdicts.append(Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge(label, document))
+        verdicts.append(
+            Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge(label, document)
+        )
     if output_format is OutputFormat.json:
         typer.echo(json.dumps([v.as_json() for v in verdicts], indent=2))
     else:

@@ -26,7 +26,9 @@ def scaffold_contract(schemas_dir: Path, name: str, templates: Path | None = Non
     """Write `schemas_dir/contracts/NAME/`; nothing is written when it cannot be."""
     folder = schemas_dir / "contracts" / name
     if not NAME.match(name):
-        return Diagnostic(display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens")
+        return Diagnostic(
+            display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens"
+        )
     if folder.exists():
         return Diagnostic(display_path(folder), None, None, "already exists")
     env = template_environment(templates)

@@ -11,13 +11,42 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-JSON_SCALARS = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8)
-JSON_VALUES = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+JSON_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53), 2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
 
 # Values that probe strictness: numeric strings, bool-like strings, 1.0, negatives, nulls.
 TRICKY = st.sampled_from(
-    ["183", "yes", "true", "", " ", "2.0", "1.0", "abc\n", "req_1\n", "a.b\n", "response-v2", "mcp.envelope.v0.1", "x_rate_limited", "pro", "info", "full"]
-) | st.sampled_from([0, -1, 1, 1.0, 2.5, -0.5, 10**20, True, False, None, [], {}, [None], {"schema_version": "mcp.envelope.v0.1"}])
+    [
+        "183",
+        "yes",
+        "true",
+        "",
+        " ",
+        "2.0",
+        "1.0",
+        "abc\n",
+        "req_1\n",
+        "a.b\n",
+        "response-v2",
+        "mcp.envelope.v0.1",
+        "x_rate_limited",
+        "pro",
+        "info",
+        "full",
+    ]
+) | st.sampled_from(
+    [0, -1, 1, 1.0, 2.5, -0.5, 10**20, True, False, None, [], {}, [None], {"schema_version": "mcp.envelope.v0.1"}]
+)
 
 
 def from_schema(root: dict[str, Any]) -> st.SearchStrategy[Any]:
@@ -58,11 +87,15 @@ def _typed(kind: str, node: dict[str, Any], depth: int, build: Any) -> st.Search
         return st.integers(min_value=node.get("minimum"), max_value=node.get("maximum", 10**6))
     if kind == "number":
         low = node.get("minimum")
-        return st.integers(min_value=low, max_value=10**6) | st.floats(min_value=low, max_value=1e6, allow_nan=False, allow_infinity=False)
+        return st.integers(min_value=low, max_value=10**6) | st.floats(
+            min_value=low, max_value=1e6, allow_nan=False, allow_infinity=False
+        )
     if kind == "string":
         low = node.get("minLength", 0)
         if "pattern" in node:  # repeating a match keeps matching the simple patterns used here
-            return st.from_regex(node["pattern"], fullmatch=True).map(lambda s: s * (low // max(len(s), 1) + 1) if s else s)
+            return st.from_regex(node["pattern"], fullmatch=True).map(
+                lambda s: s * (low // max(len(s), 1) + 1) if s else s
+            )
         return st.text(min_size=low, max_size=max(low, min(node.get("maxLength", 12), 12)))
     if kind == "array":
         items = build(node["items"], depth + 1) if "items" in node else JSON_VALUES
@@ -83,7 +116,9 @@ def _object(node: dict[str, Any], depth: int, build: Any) -> st.SearchStrategy[A
             if depth < 4 and draw(st.booleans()):
                 value[key] = draw(build(properties[key], depth + 1))
         if extra is not False and draw(st.integers(0, 4)) == 0:
-            value[draw(st.text(min_size=1, max_size=5))] = draw(build(extra, depth + 1) if isinstance(extra, dict) else JSON_VALUES)
+            value[draw(st.text(min_size=1, max_size=5))] = draw(
+                build(extra, depth + 1) if isinstance(extra, dict) else JSON_VALUES
+            )
         return value
 
     return objects()

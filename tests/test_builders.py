@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Final
 
 import pytest
 from conftest import load_json
-from pydantic import ValidationError
-from test_contract_rules import _verdicts
-
 from mcp_contracts.code_scalpel import builders as scalpel
 from mcp_contracts.foundry import builders as foundry
 from mcp_contracts.jsonrpc import builders as jsonrpc
 from mcp_contracts.mcp_envelope import builders as envelope
 from mcp_contracts.tuitbot import builders as tuitbot
+from pydantic import ValidationError
+from test_contract_rules import _verdicts
 
 
 def dumped(model: Any) -> dict[str, Any]:
@@ -39,7 +39,12 @@ class TestTuitbot:
         assert ok == {"success": True, "data": {"n": 1}, "meta": {"tool_version": "1.0", "elapsed_ms": 5}}
         meta = tuitbot.workflow_meta(7, mode="composer", approval_mode=False)
         failed = dumped(tuitbot.error_response("policy_denied_blocked", "no", policy_decision="denied", meta=meta))
-        assert failed["error"] == {"code": "policy_denied_blocked", "message": "no", "retryable": False, "policy_decision": "denied"}
+        assert failed["error"] == {
+            "code": "policy_denied_blocked",
+            "message": "no",
+            "retryable": False,
+            "policy_decision": "denied",
+        }
         for instance in (ok, failed):
             assert _verdicts("tuitbot", instance) == (True, True)
 
@@ -50,10 +55,17 @@ class TestTuitbot:
 
 class TestFoundry:
     def test_success_derives_version_and_empty_data(self) -> None:
-        assert dumped(foundry.success_response()) == {"success": True, "data": {}, "error": None, "meta": {"version": "response-v2"}}
+        assert dumped(foundry.success_response()) == {
+            "success": True,
+            "data": {},
+            "error": None,
+            "meta": {"version": "response-v2"},
+        }
 
     def test_content_fidelity_brings_its_schema_version(self) -> None:
-        meta = dumped(foundry.success_response({"r": 1}, content_fidelity="partial", dropped_content_ids=["f-3"]))["meta"]
+        meta = dumped(foundry.success_response({"r": 1}, content_fidelity="partial", dropped_content_ids=["f-3"]))[
+            "meta"
+        ]
         assert meta["content_fidelity_schema_version"] == "1.0"
         assert meta["version"] == "response-v2"
 
@@ -61,9 +73,15 @@ class TestFoundry:
         assert dumped(foundry.success_response(meta={"version": "response-v1"}))["meta"]["version"] == "response-v2"
 
     def test_error_type_is_derived_from_the_code(self) -> None:
-        envelope = dumped(foundry.error_response("Spec 'x' not found", error_code="SPEC_NOT_FOUND", remediation="List specs."))
+        envelope = dumped(
+            foundry.error_response("Spec 'x' not found", error_code="SPEC_NOT_FOUND", remediation="List specs.")
+        )
         assert envelope["success"] is False and envelope["error"] == "Spec 'x' not found"
-        assert envelope["data"] == {"error_code": "SPEC_NOT_FOUND", "error_type": "not_found", "remediation": "List specs."}
+        assert envelope["data"] == {
+            "error_code": "SPEC_NOT_FOUND",
+            "error_type": "not_found",
+            "remediation": "List specs.",
+        }
         assert _verdicts("foundry", envelope) == (True, True)
 
     def test_unknown_code_and_wrong_type_are_refused(self) -> None:
@@ -77,8 +95,11 @@ class TestFoundry:
             foundry.error_response("", error_code="INTERNAL_ERROR")
 
 
+SCALPEL_IDS: Final = MappingProxyType({"tool_id": "extract_code", "tool_version": "3.2.8", "request_id": "0a46"})
+
+
 class TestCodeScalpel:
-    IDS = {"tool_id": "extract_code", "tool_version": "3.2.8", "request_id": "0a46"}
+    IDS = SCALPEL_IDS
 
     def test_error_envelope_with_registry_code(self) -> None:
         envelope = dumped(scalpel.error_response("not_found", "File not found.", tier="community", **self.IDS))
@@ -145,7 +166,11 @@ class TestWrap:
         failure = envelope.adapter_failure("Tool execution failed with exit code 2.", details={"exit_code": 2})
         assert failure["result"] is None
         assert failure["errors"] == [
-            {"code": "ADAPTER.EXECUTION.FAILED", "message": "Tool execution failed with exit code 2.", "details": {"exit_code": 2}}
+            {
+                "code": "ADAPTER.EXECUTION.FAILED",
+                "message": "Tool execution failed with exit code 2.",
+                "details": {"exit_code": 2},
+            }
         ]
         assert _verdicts("mcp-envelope", failure) == (True, True)
         with pytest.raises(ValidationError):

@@ -28,9 +28,17 @@ SCALPEL = {
     "data": {"findings": []},
 }
 SCALPEL_ERROR = {**SCALPEL, "error": {"error": "File not found.", "error_code": "not_found", "error_details": None}}
-SCALPEL_HINT = {**SCALPEL, "upgrade_hints": [{"feature": "cross_file", "tier": "enterprise", "reason": "Enterprise only."}]}
+SCALPEL_HINT = {
+    **SCALPEL,
+    "upgrade_hints": [{"feature": "cross_file", "tier": "enterprise", "reason": "Enterprise only."}],
+}
 FOUNDRY_OK = {"success": True, "data": {}, "error": None, "meta": {"version": "response-v2"}}
-FOUNDRY_FAIL = {"success": False, "data": {"error_code": "NOT_FOUND"}, "error": "Spec not found", "meta": {"version": "response-v2"}}
+FOUNDRY_FAIL = {
+    "success": False,
+    "data": {"error_code": "NOT_FOUND"},
+    "error": "Spec not found",
+    "meta": {"version": "response-v2"},
+}
 FOUNDRY_META = {
     **FOUNDRY_OK,
     "meta": {
@@ -43,15 +51,28 @@ ENVELOPE = {"schema_version": "mcp.envelope.v0.1", "result": {"ok": True}}
 PROVENANCE = load_json(REFERENCE / "prov-spec" / "examples" / "mcp.envelope.example.json")
 REQUEST = {"id": "123e4567", "jsonrpc": "2.0", "method": "mcp.tool.invoke", "params": {"tool": "x"}}
 TUIT_OK = {"success": True, "data": None, "meta": {"tool_version": "1.0", "elapsed_ms": 12}}
-TUIT_FAIL = {"success": False, "data": None, "error": {"code": "x_rate_limited", "message": "slow down", "retryable": True}}
-TUIT_WORKFLOW = {**TUIT_OK, "meta": {"tool_version": "1.0", "elapsed_ms": 12, "mode": "autopilot", "approval_mode": True}}
+TUIT_FAIL = {
+    "success": False,
+    "data": None,
+    "error": {"code": "x_rate_limited", "message": "slow down", "retryable": True},
+}
+TUIT_WORKFLOW = {
+    **TUIT_OK,
+    "meta": {"tool_version": "1.0", "elapsed_ms": 12, "mode": "autopilot", "approval_mode": True},
+}
 
 # (contract, rule, valid envelope, path to change, new value or DELETE)
 DELETE = object()
 CASES: list[tuple[str, str, dict[str, Any], tuple[Any, ...], Any]] = [
     ("code-scalpel", "tier is one of three", SCALPEL, ("tier",), "gold"),
     ("code-scalpel", "duration_ms required for pro", SCALPEL, ("duration_ms",), DELETE),
-    ("code-scalpel", "duration_ms required for enterprise", {**SCALPEL, "tier": "enterprise"}, ("duration_ms",), DELETE),
+    (
+        "code-scalpel",
+        "duration_ms required for enterprise",
+        {**SCALPEL, "tier": "enterprise"},
+        ("duration_ms",),
+        DELETE,
+    ),
     ("code-scalpel", "duration_ms never negative", SCALPEL, ("duration_ms",), -1),
     ("code-scalpel", "error_code is a registry code", SCALPEL_ERROR, ("error", "error_code"), "oops"),
     ("code-scalpel", "error carries a message", SCALPEL_ERROR, ("error", "error"), DELETE),
@@ -70,11 +91,29 @@ CASES: list[tuple[str, str, dict[str, Any], tuple[Any, ...], Any]] = [
     ("foundry", "no other top-level keys", FOUNDRY_OK, ("fixture_version",), "1.0.0"),
     ("mcp-envelope", "schema_version is mcp.envelope.v0.1", ENVELOPE, ("schema_version",), "mcp.envelope.v0.2"),
     ("mcp-envelope", "no unknown top-level fields", ENVELOPE, ("extra",), 1),
-    ("mcp-envelope", "never double-wrapped", ENVELOPE, ("result",), {"schema_version": "mcp.envelope.v0.1", "result": 1}),
-    ("mcp-envelope", "errors carry a message", {**ENVELOPE, "errors": [{"code": "A.B", "message": "m"}]}, ("errors", 0, "message"), DELETE),
+    (
+        "mcp-envelope",
+        "never double-wrapped",
+        ENVELOPE,
+        ("result",),
+        {"schema_version": "mcp.envelope.v0.1", "result": 1},
+    ),
+    (
+        "mcp-envelope",
+        "errors carry a message",
+        {**ENVELOPE, "errors": [{"code": "A.B", "message": "m"}]},
+        ("errors", 0, "message"),
+        DELETE,
+    ),
     ("mcp-envelope", "provenance record version", PROVENANCE, ("provenance", "schema_version"), "prov.record.v0.2"),
     ("mcp-envelope", "provenance lists parents", PROVENANCE, ("provenance", "parents"), DELETE),
-    ("mcp-envelope", "artifact digests are hex", PROVENANCE, ("provenance", "inputs", 0, "digest", "value"), "not-hex-not-hex!"),
+    (
+        "mcp-envelope",
+        "artifact digests are hex",
+        PROVENANCE,
+        ("provenance", "inputs", 0, "digest", "value"),
+        "not-hex-not-hex!",
+    ),
     ("mcp-envelope", "method ids are dotted lower case", PROVENANCE, ("provenance", "methods", 0), "Engine Normalize"),
     ("jsonrpc", "id is a string", REQUEST, ("id",), 7),
     ("jsonrpc", "jsonrpc is exactly 2.0", REQUEST, ("jsonrpc",), "2"),
@@ -119,13 +158,18 @@ def _verdicts(contract: str, instance: Any) -> tuple[bool, bool]:
 
 
 @pytest.mark.parametrize(("contract", "rule", "valid", "path", "value"), CASES, ids=[f"{c[0]}: {c[1]}" for c in CASES])
-def test_rule_holds_in_schema_and_models(contract: str, rule: str, valid: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
+def test_rule_holds_in_schema_and_models(
+    contract: str, rule: str, valid: dict[str, Any], path: tuple[Any, ...], value: Any
+) -> None:
     assert _verdicts(contract, valid) == (True, True), "the starting envelope must be valid"
     assert _verdicts(contract, _changed(valid, path, value)) == (False, False), rule
 
 
 def test_community_tier_may_omit_duration() -> None:
-    assert _verdicts("code-scalpel", _changed({**SCALPEL, "tier": "community"}, ("duration_ms",), DELETE)) == (True, True)
+    assert _verdicts("code-scalpel", _changed({**SCALPEL, "tier": "community"}, ("duration_ms",), DELETE)) == (
+        True,
+        True,
+    )
 
 
 def test_tuitbot_api_profile_has_neither_workflow_field() -> None:
@@ -133,6 +177,8 @@ def test_tuitbot_api_profile_has_neither_workflow_field() -> None:
     assert _verdicts("tuitbot", TUIT_WORKFLOW) == (True, True)
 
 
-@pytest.mark.parametrize("payload", [{"ok": True}, "text", [1, 2], 3, 2.5, True, None, {"schema_version": "assist.response.v0.1"}])
+@pytest.mark.parametrize(
+    "payload", [{"ok": True}, "text", [1, 2], 3, 2.5, True, None, {"schema_version": "assist.response.v0.1"}]
+)
 def test_mcp_envelope_accepts_any_legacy_result(payload: Any) -> None:
     assert _verdicts("mcp-envelope", {**ENVELOPE, "result": payload}) == (True, True)

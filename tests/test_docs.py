@@ -92,7 +92,8 @@ def test_a_custom_template_overrides_the_built_in_one_by_path(tmp_path: Path) ->
     templates = tmp_path / "templates"
     (templates / "docs").mkdir(parents=True)
     (templates / "docs" / "index.md.jinja").write_text(
-        "# Our contracts\n{% for entry in entries %}\n- [{{ entry.title|md }}]({{ entry.page }}): {{ entry.tools }} tools\n{% endfor %}\n",
+        "# Our contracts\n{% for entry in entries %}\n"
+        "- [{{ entry.title|md }}]({{ entry.page }}): {{ entry.tools }} tools\n{% endfor %}\n",
         encoding="utf-8",
     )
     out = tmp_path / "generated"

@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 
 import black
+import mcp_contracts
 import pytest
 from conftest import GENERATED, REFERENCE, SEEDS
+from mcp_contracts import code_scalpel, foundry, jsonrpc, mcp_envelope, tuitbot
 from pydantic import ValidationError
 
 from generator.render.models_code import BLACK_MODE
-
-import mcp_contracts
-from mcp_contracts import code_scalpel, foundry, jsonrpc, mcp_envelope, tuitbot
 
 
 def seed_text(number: str) -> str:
@@ -133,7 +132,11 @@ def test_tuitbot_models_enforce_the_rules_expressed_as_variants() -> None:
     model = tuitbot.TuitbotEnvelope
     wrong_flag = {"success": False, "data": None, "error": {"code": "db_error", "message": "x", "retryable": False}}
     no_error = {"success": False, "data": None}
-    half_workflow = {"success": True, "data": None, "meta": {"tool_version": "1.0", "elapsed_ms": 1, "mode": "autopilot"}}
+    half_workflow = {
+        "success": True,
+        "data": None,
+        "meta": {"tool_version": "1.0", "elapsed_ms": 1, "mode": "autopilot"},
+    }
     for instance in (wrong_flag, no_error, half_workflow):
         with pytest.raises(ValidationError):
             model.model_validate(instance)

@@ -37,7 +37,9 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
     }
 
     failure = tmp_path / "failure.json"
-    failure.write_text(json.dumps({"success": False, "error": {"code": "example_error", "message": "no"}}), encoding="utf-8")
+    failure.write_text(
+        json.dumps({"success": False, "error": {"code": "example_error", "message": "no"}}), encoding="utf-8"
+    )
     wrong = tmp_path / "wrong.json"
     wrong.write_text(json.dumps({"success": False, "error": {"code": "other", "message": "no"}}), encoding="utf-8")
     judged = run_cli("validate", "--contract", "billing-api", str(failure), str(wrong), cwd=tmp_path)

@@ -51,7 +51,11 @@ def test_yaml_syntax_error_names_file_and_line(schemas_copy: Path, out_copy: Pat
 
 def test_meta_schema_violation_names_the_line_of_the_bad_value(schemas_copy: Path, out_copy: Path) -> None:
     tools = schemas_copy / "contracts" / "tuitbot" / "tools.yaml"
-    _replace(tools, "  - name: get_stats\n    category: analytics\n    mutation: false", "  - name: get_stats\n    category: analytics\n    mutation: sometimes")
+    _replace(
+        tools,
+        "  - name: get_stats\n    category: analytics\n    mutation: false",
+        "  - name: get_stats\n    category: analytics\n    mutation: sometimes",
+    )
     line = _line_of(tools, "mutation: sometimes")
     stderr = _generate_fails(schemas_copy, out_copy)
     assert f"contracts/tuitbot/tools.yaml:{line}: 'sometimes' is not of type 'boolean'" in stderr, stderr
@@ -74,7 +78,11 @@ def test_duplicate_error_code_is_an_error(schemas_copy: Path, out_copy: Path) ->
 
 def test_envelope_json_syntax_error_names_the_line(schemas_copy: Path, out_copy: Path) -> None:
     envelope = schemas_copy / "contracts" / "jsonrpc" / "envelope.schema.json"
-    _replace(envelope, '"required": ["id", "jsonrpc", "method", "params"],', '"required": ["id", "jsonrpc", "method", "params"]')
+    _replace(
+        envelope,
+        '"required": ["id", "jsonrpc", "method", "params"],',
+        '"required": ["id", "jsonrpc", "method", "params"]',
+    )
     stderr = _generate_fails(schemas_copy, out_copy)
     assert re.search(r"contracts/jsonrpc/envelope\.schema\.json:\d+: invalid JSON", stderr), stderr
 
@@ -90,7 +98,9 @@ def test_dangling_ref_names_the_json_pointer(schemas_copy: Path, out_copy: Path)
     envelope = schemas_copy / "contracts" / "jsonrpc" / "envelope.schema.json"
     _replace(envelope, '"params": { "$ref": "#/$defs/Params" }', '"params": { "$ref": "#/$defs/Parameters" }')
     stderr = _generate_fails(schemas_copy, out_copy)
-    assert "envelope.schema.json#/properties/params/$ref: '#/$defs/Parameters' does not name an entry of $defs" in stderr
+    assert (
+        "envelope.schema.json#/properties/params/$ref: '#/$defs/Parameters' does not name an entry of $defs" in stderr
+    )
 
 
 def test_catalogue_code_missing_from_the_envelope_enum_is_an_error(schemas_copy: Path, out_copy: Path) -> None:
@@ -101,7 +111,10 @@ def test_catalogue_code_missing_from_the_envelope_enum_is_an_error(schemas_copy:
         encoding="utf-8",
     )
     stderr = _generate_fails(schemas_copy, out_copy)
-    expected = "envelope.schema.json#/$defs/RetryableToolError/properties/code/enum: lacks the codes of errors.yaml with retryable=True: quota_exceeded"
+    expected = (
+        "envelope.schema.json#/$defs/RetryableToolError/properties/code/enum: "
+        "lacks the codes of errors.yaml with retryable=True: quota_exceeded"
+    )
     assert expected in stderr, stderr
 
 
@@ -116,7 +129,11 @@ def test_example_that_breaks_the_schema_is_an_error(schemas_copy: Path, out_copy
 
 def test_every_problem_is_reported_in_one_run(schemas_copy: Path, out_copy: Path) -> None:
     _replace(schemas_copy / "contracts" / "foundry" / "contract.yaml", "module: foundry", "module: Foundry!")
-    _replace(schemas_copy / "contracts" / "code-scalpel" / "tools.yaml", "  - name: analyze_code\n", "  - nme: analyze_code\n")
+    _replace(
+        schemas_copy / "contracts" / "code-scalpel" / "tools.yaml",
+        "  - name: analyze_code\n",
+        "  - nme: analyze_code\n",
+    )
     stderr = _generate_fails(schemas_copy, out_copy)
     assert "contracts/foundry/contract.yaml:" in stderr
     assert "contracts/code-scalpel/tools.yaml:" in stderr

@@ -125,7 +125,9 @@ def test_prov_spec_example_is_valid(reference: Path) -> None:
 
 
 def test_prov_spec_wrap_vector_output_is_valid(reference: Path) -> None:
-    assert_valid("mcp-envelope", load_json(reference / "prov-spec" / "vectors" / "adapter.wrap.envelope_v0_1" / "expected.json"))
+    assert_valid(
+        "mcp-envelope", load_json(reference / "prov-spec" / "vectors" / "adapter.wrap.envelope_v0_1" / "expected.json")
+    )
 
 
 def test_prov_spec_negative_vectors_are_rejected(reference: Path) -> None:

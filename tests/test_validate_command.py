@@ -42,7 +42,11 @@ def test_json_format_reports_one_object_per_file(tmp_path: Path) -> None:
     result = run_cli("validate", "--contract", "tuitbot", "--format", "json", str(wrong_flag), str(valid))
     assert result.returncode == 1
     assert json.loads(result.stdout) == [
-        {"path": str(wrong_flag), "valid": False, "errors": [{"pointer": "/error/retryable", "message": "Input should be True"}]},
+        {
+            "path": str(wrong_flag),
+            "valid": False,
+            "errors": [{"pointer": "/error/retryable", "message": "Input should be True"}],
+        },
         {"path": str(valid), "valid": True, "errors": []},
     ]
 

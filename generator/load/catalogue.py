@@ -7,7 +7,6 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic
 from generator.load.documents import Document
-from generator.naming import member_name
 from generator.model import (
     ERROR_COLUMNS,
     ERROR_TYPE_COLUMNS,
@@ -20,6 +19,7 @@ from generator.model import (
     Tool,
     WarningCodeEntry,
 )
+from generator.naming import member_name
 
 
 def _duplicates(document: Document, section: str, key: str, items: list[dict[str, Any]]) -> list[Diagnostic]:
@@ -31,7 +31,11 @@ def _duplicates(document: Document, section: str, key: str, items: list[dict[str
         member = member_name(value) if section != "tools" else value
         if member in seen:
             earlier = seen[member]
-            what = f"duplicate {key} {value!r}" if earlier == value else f"{value!r} and {earlier!r} map to one name {member}"
+            what = (
+                f"duplicate {key} {value!r}"
+                if earlier == value
+                else f"{value!r} and {earlier!r} map to one name {member}"
+            )
             problems.append(document.diagnostic([section, index, key], what))
         seen.setdefault(member, value)
     return problems
@@ -52,12 +56,15 @@ def build_catalogue(document: Document) -> tuple[Catalogue, list[Diagnostic]]:
         type_name = values.get("error_type")
         if types and type_name is not None:
             if type_name not in types:
-                problems.append(document.diagnostic(["errors", index, "error_type"], f"unknown error type {type_name!r}"))
+                problems.append(
+                    document.diagnostic(["errors", index, "error_type"], f"unknown error type {type_name!r}")
+                )
             elif values.get("http_status") is None and types[type_name].http_status is not None:
                 values["http_status"] = types[type_name].http_status
         errors.append(ErrorCodeEntry(raw["code"], member_name(raw["code"]), **values))
     warnings = tuple(
-        WarningCodeEntry(w["code"], member_name(w["code"]), **_pick(w, WARNING_COLUMNS)) for w in data.get("warnings", [])
+        WarningCodeEntry(w["code"], member_name(w["code"]), **_pick(w, WARNING_COLUMNS))
+        for w in data.get("warnings", [])
     )
     return Catalogue(tuple(errors), tuple(types.values()), warnings), problems
 
@@ -75,7 +82,11 @@ def build_manifest(document: Document, known_codes: Iterable[str]) -> tuple[Mani
         for position, code in enumerate(raw.get("possible_error_codes", [])):
             if code not in codes:
                 where = ["tools", index, "possible_error_codes", position]
-                problems.append(document.diagnostic(where, f"tool {raw['name']!r} names error code {code!r}, which errors.yaml lacks"))
+                problems.append(
+                    document.diagnostic(
+                        where, f"tool {raw['name']!r} names error code {code!r}, which errors.yaml lacks"
+                    )
+                )
         values = {k: tuple(v) if isinstance(v, list) else v for k, v in _pick(raw, TOOL_FIELDS).items()}
         tools.append(Tool(raw["name"], **values))
     return Manifest(data.get("version"), tuple(tools)), problems

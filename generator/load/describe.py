@@ -187,7 +187,9 @@ def _merged_field(
     elif len(by_type) == 1:
         kinds = _join(list(by_type), " or ")
     else:
-        kinds = _join([(*parts, TypePart(f" ({_condition(tag, chosen)})")) for parts, chosen in by_type.items()], " or ")
+        kinds = _join(
+            [(*parts, TypePart(f" ({_condition(tag, chosen)})")) for parts, chosen in by_type.items()], " or "
+        )
     first = present[0][1]["properties"][prop]
     merged_constraints = tuple(dict.fromkeys(c for _, v in present for c in constraints(v["properties"][prop], titles)))
     if prop == tag:

@@ -130,7 +130,9 @@ def field_rules(schema: dict[str, Any]) -> tuple[FieldRule, ...]:
                 continue
             where = [*path, "properties", field]
             if isinstance(sub.get("const"), bool):
-                rules.append(FieldRule(model, field, "exact_bool", json.dumps(sub["const"]), json_pointer([*where, "const"])))
+                rules.append(
+                    FieldRule(model, field, "exact_bool", json.dumps(sub["const"]), json_pointer([*where, "const"]))
+                )
             if "not" in sub:
                 forbidden = titles[sub["not"]["$ref"].rsplit("/", 1)[-1]]
                 rules.append(FieldRule(model, field, "exclude", forbidden, json_pointer([*where, "not"])))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from generator.diagnostics import Diagnostic, display_path
 from generator.load.catalogue import build_catalogue, build_manifest
-from generator.load.documents import Document, read_json, read_yaml
 from generator.load.describe import describe_definitions
+from generator.load.documents import Document, read_json, read_yaml
 from generator.load.envelope import check_envelope, field_rules, resolve_pointer
 from generator.load.jsonschema_judge import contract_validator
 from generator.load.meta import check_against_meta
@@ -124,10 +124,16 @@ def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue
         try:
             target = resolve_pointer(envelope.data, pointer)
         except KeyError:
-            problems.append(identity.diagnostic(["catalogue_bindings", index, "pointer"], f"{pointer} is not in envelope.schema.json"))
+            problems.append(
+                identity.diagnostic(
+                    ["catalogue_bindings", index, "pointer"], f"{pointer} is not in envelope.schema.json"
+                )
+            )
             continue
         if not isinstance(target, dict) or not isinstance(target.get("enum"), list):
-            problems.append(Diagnostic(envelope.name, None, pointer, "a catalogue binding must point to a schema with an enum"))
+            problems.append(
+                Diagnostic(envelope.name, None, pointer, "a catalogue binding must point to a schema with an enum")
+            )
             continue
         wanted = [e.code for e in catalogue.errors if all(getattr(e, k, None) == v for k, v in select.items())]
         listed = target["enum"]
@@ -135,9 +141,23 @@ def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue
         extra = [c for c in listed if c not in wanted]
         selection = " with " + ", ".join(f"{k}={v}" for k, v in sorted(select.items())) if select else ""
         if missing:
-            problems.append(Diagnostic(envelope.name, None, pointer + "/enum", f"lacks the codes of errors.yaml{selection}: {', '.join(missing)}"))
+            problems.append(
+                Diagnostic(
+                    envelope.name,
+                    None,
+                    pointer + "/enum",
+                    f"lacks the codes of errors.yaml{selection}: {', '.join(missing)}",
+                )
+            )
         if extra:
-            problems.append(Diagnostic(envelope.name, None, pointer + "/enum", f"lists codes that are not in errors.yaml{selection}: {', '.join(map(str, extra))}"))
+            problems.append(
+                Diagnostic(
+                    envelope.name,
+                    None,
+                    pointer + "/enum",
+                    f"lists codes that are not in errors.yaml{selection}: {', '.join(map(str, extra))}",
+                )
+            )
     return problems
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from jsonschema.protocols import Validator
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
 _MAX_MESSAGE = 200
 

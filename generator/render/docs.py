@@ -93,7 +93,9 @@ def _links(values: tuple[str, ...] | None, make_anchor: object) -> Cell:
     return tuple(parts)
 
 
-def _rows(entries: tuple[Entry, ...], columns: tuple[str, ...], prefix: str, linked: dict[str, object]) -> tuple[Row, ...]:
+def _rows(
+    entries: tuple[Entry, ...], columns: tuple[str, ...], prefix: str, linked: dict[str, object]
+) -> tuple[Row, ...]:
     rows = []
     for entry in entries:
         cells: list[Cell] = [(TypePart(entry.code),)]
@@ -122,14 +124,20 @@ def doc_sections(contract: Contract) -> tuple[TableSection, ...]:
         sections.append(TableSection("Error types", headers, rows, ""))
     if catalogue.warnings:
         headers = ("Code", *(column_title(c) for c in catalogue.warning_columns))
-        sections.append(TableSection("Warning codes", headers, _rows(catalogue.warnings, catalogue.warning_columns, "warning", {}), ""))
+        sections.append(
+            TableSection(
+                "Warning codes", headers, _rows(catalogue.warnings, catalogue.warning_columns, "warning", {}), ""
+            )
+        )
     tool_rows = tuple(
         Row(
             f"tool-{slug(tool.name)}",
             (
                 (TypePart(tool.name),),
                 *(
-                    _links(tool.possible_error_codes, error_anchor) if c == "possible_error_codes" else _text(getattr(tool, c))
+                    _links(tool.possible_error_codes, error_anchor)
+                    if c == "possible_error_codes"
+                    else _text(getattr(tool, c))
                     for c in manifest.columns
                 ),
             ),
