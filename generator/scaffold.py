@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
 from generator.diagnostics import Diagnostic, display_path
 from generator.render.environment import template_environment
+from generator.write import replace_tree
 
 NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 # template -> file, relative to the new contract folder
@@ -38,14 +36,6 @@ def scaffold_contract(schemas_dir: Path, name: str, templates: Path | None = Non
         "title": f"{name} envelope",
         "root_model": "".join(part.capitalize() for part in name.split("-")) + "Envelope",
     }
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{name}.new-", dir=folder.parent))
-    try:
-        for template, relative in FILES.items():
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(env.get_template(template).render(**context), encoding="utf-8")
-        os.replace(staging, folder)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    files = {relative: env.get_template(template).render(**context).encode() for template, relative in FILES.items()}
+    replace_tree(files, folder)
     return [folder / relative for relative in FILES.values()]

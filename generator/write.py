@@ -6,6 +6,7 @@ import difflib
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,29 +70,33 @@ def compare(plan: Plan, out_dir: Path) -> Drift:
 
 
 def write_plan(plan: Plan, out_dir: Path) -> Drift:
-    """Make `out_dir` hold exactly the plan; return what changed.
+    """Make `out_dir` hold exactly the plan, in one swap; return what changed."""
+    drift = compare(plan, out_dir)
+    if not drift.clean:
+        replace_tree(plan, out_dir)
+    return drift
+
+
+def replace_tree(files: Mapping[str, bytes], target: Path) -> None:
+    """Make `target` a folder holding exactly `files` (relative path -> bytes).
 
     The new tree is built in a sibling folder and swapped in with two renames, so a
-    failure while writing leaves the old output as it was.
+    failure while writing leaves whatever `target` held as it was.
     """
-    drift = compare(plan, out_dir)
-    if drift.clean:
-        return drift
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
     try:
-        for relative, content in plan.items():
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-        if out_dir.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
-            os.replace(out_dir, retired / out_dir.name)
-            os.replace(staging, out_dir)
+        for relative, content in files.items():
+            path = staging / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
+        if target.exists():
+            retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+            os.replace(target, retired / target.name)
+            os.replace(staging, target)
             shutil.rmtree(retired, ignore_errors=True)
         else:
-            os.replace(staging, out_dir)
+            os.replace(staging, target)
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-    return drift

@@ -66,3 +66,14 @@ def test_generate_creates_a_missing_output_folder(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert (out / "python" / "mcp_contracts" / "tuitbot" / "models.py").is_file()
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")], "no staging folder is left behind"
+
+
+def test_a_failed_write_leaves_the_output_as_it_was(out_copy: Path) -> None:
+    from generator.write import read_tree, replace_tree
+
+    before = read_tree(out_copy)
+    conflicting = {"docs/index.md": b"new\n", "docs/index.md/child.md": b"cannot exist\n"}
+    with pytest.raises(OSError):
+        replace_tree(conflicting, out_copy)
+    assert read_tree(out_copy) == before
+    assert [p.name for p in out_copy.parent.iterdir()] == ["generated"], "no staging folder is left behind"

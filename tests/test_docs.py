@@ -41,6 +41,9 @@ def test_every_code_tool_and_definition_can_be_found(site: Path, contract: str) 
     errors = load_json(SCHEMAS / "contracts" / contract / "envelope.schema.json")
     for name in [errors["title"], *(d.get("title", k) for k, d in errors.get("$defs", {}).items())]:
         assert f'id="def-{name.lower()}"' in page, name
+    for definition in [errors, *errors.get("$defs", {}).values()]:
+        for field in definition.get("properties", {}):
+            assert f"<td>{field}</td>" in page, field
     module = __import__(f"mcp_contracts.{contract.replace('-', '_')}", fromlist=["ErrorCode"])
     for code in module.ErrorCode:
         assert f'id="{error_anchor(code.value)}"' in page, code
