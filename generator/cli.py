@@ -49,7 +49,7 @@ def _report_invalid(diagnostics: list[Diagnostic], output: OutputFormat) -> None
         typer.echo(json.dumps(payload, indent=2))
     for diagnostic in diagnostics:
         typer.echo(f"error: {diagnostic}", err=True)
-    typer.echo(f"{len(diagnostics)} problem(s) in the sources; nothing was written.", err=True)
+    typer.echo(f"{len(diagnostics)} problem(s); nothing was written.", err=True)
 
 
 def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One problem in one source file."""
 
@@ -20,6 +20,10 @@ class Diagnostic:
     pointer: str | None
     message: str
 
+    def sort_key(self) -> tuple[str, int, str, str]:
+        """File, then line, then pointer: a diagnostic may lack either."""
+        return (self.file, self.line or 0, self.pointer or "", self.message)
+
     def __str__(self) -> str:
         where = self.file
         if self.line is not None:
@@ -27,14 +31,6 @@ class Diagnostic:
         if self.pointer is not None:
             where += f"#{self.pointer}"
         return f"{where}: {self.message}"
-
-
-class SourceError(Exception):
-    """Raised by the library API when the sources are invalid; carries every diagnostic."""
-
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
-        self.diagnostics = sorted(diagnostics)
-        super().__init__("\n".join(str(d) for d in self.diagnostics))
 
 
 def display_path(path: Path) -> str:

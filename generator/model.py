@@ -8,7 +8,7 @@ code, docs and manifest cannot disagree.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 # Metadata columns an error code may carry, in the order every output shows them.
@@ -72,7 +72,7 @@ class WarningCodeEntry:
 Entry = ErrorCodeEntry | ErrorTypeEntry | WarningCodeEntry
 
 
-def defined_columns(entries: tuple[Entry, ...], columns: tuple[str, ...]) -> tuple[str, ...]:
+def defined_columns(entries: tuple[object, ...], columns: tuple[str, ...]) -> tuple[str, ...]:
     """The columns that at least one entry sets, in canonical order."""
     return tuple(c for c in columns if any(getattr(e, c) is not None for e in entries))
 
@@ -128,7 +128,7 @@ class Manifest:
 
     @property
     def columns(self) -> tuple[str, ...]:
-        return tuple(c for c in TOOL_FIELDS if any(getattr(t, c) is not None for t in self.tools))
+        return defined_columns(self.tools, TOOL_FIELDS)
 
     def as_json(self) -> str:
         """The manifest file's text: two-space indents, keys in manifest order."""
@@ -181,6 +181,7 @@ class FieldRule:
     `exclude`: the value must not validate as `argument`, a model (`not: {$ref}`).
     `exact_bool`: the raw value must be a JSON boolean (`const: true` becomes
     `Literal[True]`, which pydantic also meets with `1` and `1.0`).
+    `not_bool`: the raw value must not be a boolean (`Literal[1]` also takes `true`).
     """
 
     model: str
@@ -224,7 +225,3 @@ class Contract:
 @dataclass(frozen=True, slots=True)
 class Project:
     contracts: tuple[Contract, ...]
-
-
-def field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 import re
 from pathlib import Path
 
@@ -27,6 +28,8 @@ def scaffold_contract(schemas_dir: Path, name: str, templates: Path | None = Non
         return Diagnostic(
             display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens"
         )
+    if keyword.iskeyword(name.replace("-", "_")):
+        return Diagnostic(display_path(folder), None, None, "a Python keyword cannot name the contract's module")
     if folder.exists():
         return Diagnostic(display_path(folder), None, None, "already exists")
     env = template_environment(templates)

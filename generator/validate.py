@@ -9,6 +9,7 @@ source-side diagnostics do.
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,23 +65,42 @@ class Judge:
             malformed = [e for e in errors if e["type"] == "json_invalid"]
             if malformed:
                 return Verdict(path, False, problem=f"malformed JSON: {malformed[0]['msg']}")
-            return Verdict(path, False, tuple(self._violations(errors)))
+            return Verdict(path, False, tuple(self._violations(errors, json.loads(text))))
         return Verdict(path, True)
 
     def _is_tag(self, item: object) -> bool:
         """A loc entry naming a union branch rather than a key of the document."""
         return isinstance(item, str) and (item in self.model_names or item in _TYPE_TAGS or "[" in item)
 
-    def _violations(self, errors: list[Any]) -> list[Violation]:
-        branches: dict[tuple[str, ...], list[Any]] = {}
+    def _split(self, loc: tuple[Any, ...], document: Any) -> tuple[list[Any], tuple[str, ...]]:
+        """A pydantic location as a path in the document and the union branches taken.
+
+        An entry is part of the path when the document has it at that point (or, last,
+        when it names a missing field); otherwise it names a branch.
+        """
+        path: list[Any] = []
+        tags: list[str] = []
+        node = document
+        for index, item in enumerate(loc):
+            in_object = isinstance(node, dict) and item in node
+            in_array = isinstance(node, list) and isinstance(item, int) and 0 <= item < len(node)
+            if in_object or in_array:
+                path.append(item)
+                node = node[item]
+            elif index == len(loc) - 1 and not self._is_tag(item):
+                path.append(item)
+            else:
+                tags.append(str(item))
+        return path, tuple(tags)
+
+    def _violations(self, errors: list[Any], document: Any) -> list[Violation]:
+        branches: dict[tuple[str, ...], list[tuple[list[Any], Any]]] = {}
         for error in errors:
-            tags = tuple(str(item) for item in error["loc"] if self._is_tag(item))
-            branches.setdefault(tags, []).append(error)
-        chosen = min(branches.values(), key=_branch_score)
-        found = {
-            Violation(json_pointer([i for i in e["loc"] if not self._is_tag(i)]), _message(e["msg"])) for e in chosen
-        }
-        return sorted(found, key=lambda v: (v.pointer, v.message))
+            path, tags = self._split(error["loc"], document)
+            branches.setdefault(tags, []).append((path, error))
+        chosen = min(branches.values(), key=lambda found: _branch_score([e for _, e in found]))
+        violations = {Violation(json_pointer(path), _message(e["msg"])) for path, e in chosen}
+        return sorted(violations, key=lambda v: (v.pointer, v.message))
 
 
 def _branch_score(errors: list[Any]) -> tuple[bool, int, int]:
@@ -95,11 +115,15 @@ def _message(text: str) -> str:
 
 def load_judge(contract: str, out_dir: Path) -> Judge:
     """The judge of `contract` from the generated package under `out_dir/python`."""
-    root = str((out_dir / "python").resolve())
-    if root not in sys.path:
-        sys.path.insert(0, root)
+    root = (out_dir / "python").resolve()
+    if not (root / PACKAGE / "__init__.py").is_file():
+        raise UnknownContract(contract)
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
     try:
         package = importlib.import_module(PACKAGE)
+        if Path(package.__file__ or "").resolve().parent != root / PACKAGE:
+            raise UnknownContract(f"{PACKAGE} was already imported from elsewhere")
         module_name = package.CONTRACTS[contract]
         models = importlib.import_module(f"{PACKAGE}.{module_name}.models")
         envelope = importlib.import_module(f"{PACKAGE}.{module_name}").Envelope

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.render.plan import Plan
+from generator.render.plan import MARKER, MARKER_LINE, Plan
 
 # Files that Python itself leaves in the output when the generated package is imported.
 _IGNORED_DIRS = {"__pycache__"}
@@ -69,10 +69,26 @@ def compare(plan: Plan, out_dir: Path) -> Drift:
     return Drift(changed, missing, extra, diffs)
 
 
+class UnsafeOutput(Exception):
+    """The output folder holds something `generate` did not write: it is not replaced."""
+
+
+def check_replaceable(out_dir: Path) -> None:
+    """Refuse a non-empty folder without our README: `--out .` must not erase a project."""
+    if not out_dir.exists() or (out_dir.is_dir() and not any(out_dir.iterdir())):
+        return
+    marker = out_dir / MARKER
+    if not out_dir.is_dir() or not marker.is_file() or not marker.read_bytes().startswith(MARKER_LINE):
+        raise UnsafeOutput(
+            f"{out_dir.as_posix()} was not written by mcp-contracts (no {MARKER} of ours): not replacing it"
+        )
+
+
 def write_plan(plan: Plan, out_dir: Path) -> Drift:
     """Make `out_dir` hold exactly the plan, in one swap; return what changed."""
     drift = compare(plan, out_dir)
     if not drift.clean:
+        check_replaceable(out_dir)
         replace_tree(plan, out_dir)
     return drift
 

@@ -19,7 +19,7 @@ from generator.model import (
     Tool,
     WarningCodeEntry,
 )
-from generator.naming import member_name
+from generator.naming import member_name, slug
 
 
 def _duplicates(document: Document, section: str, key: str, items: list[dict[str, Any]]) -> list[Diagnostic]:
@@ -28,7 +28,7 @@ def _duplicates(document: Document, section: str, key: str, items: list[dict[str
     seen: dict[str, str] = {}
     for index, item in enumerate(items):
         value = item[key]
-        member = member_name(value) if section != "tools" else value
+        member = member_name(value) if section != "tools" else slug(value) or value
         if member in seen:
             earlier = seen[member]
             what = (

@@ -79,9 +79,17 @@ def _field(name: str, node: Any, required: str, schema: dict[str, Any], titles: 
         type_parts=type_parts(node, titles),
         required=required,
         constraints=constraints(node, titles),
-        default=json.dumps(node["default"]) if isinstance(node, dict) and "default" in node else None,
+        default=json.dumps(node["default"], ensure_ascii=False)
+        if isinstance(node, dict) and "default" in node
+        else None,
         description=description(node, schema),
     )
+
+
+def _default(node: Any) -> str | None:
+    if isinstance(node, dict) and "default" in node:
+        return json.dumps(node["default"], ensure_ascii=False)
+    return None
 
 
 def description(node: Any, schema: dict[str, Any]) -> str:
@@ -200,7 +208,9 @@ def _merged_field(
         type_parts=kinds,
         required=required,
         constraints=merged_constraints,
-        default=json.dumps(first["default"]) if isinstance(first, dict) and "default" in first else None,
+        default=json.dumps(first["default"], ensure_ascii=False)
+        if isinstance(first, dict) and "default" in first
+        else None,
         description=next((d for d in descriptions if d), ""),
     )
 

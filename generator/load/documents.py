@@ -75,13 +75,29 @@ def read_yaml(path: Path) -> Document | Diagnostic:
     return Document(path, _plain(tree), tree)
 
 
+class DuplicateKeyError(ValueError):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """JSON allows repeated keys and keeps the last; in a source that hides a mistake."""
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise DuplicateKeyError(key)
+        document[key] = value
+    return document
+
+
 def read_json(path: Path) -> Document | Diagnostic:
-    """Parse a JSON file; a syntax error becomes a diagnostic with its line."""
+    """Parse a JSON file; a syntax error or a repeated key becomes a diagnostic."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return Diagnostic(display_path(path), None, None, f"cannot read: {exc}")
     try:
-        return Document(path, json.loads(text))
+        return Document(path, json.loads(text, object_pairs_hook=_no_duplicate_keys))
     except json.JSONDecodeError as exc:
         return Diagnostic(display_path(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
+    except DuplicateKeyError as exc:
+        return Diagnostic(display_path(path), None, None, f"invalid JSON: the key {exc} appears twice in one object")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import keyword
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -14,11 +15,13 @@ from generator.load.documents import Document
 from generator.load.violations import violations
 from generator.model import FieldRule
 
+_UNICODE_CLASSES = re.compile(r"(?<!\\)(\\\\)*\\[dDwWsSbB]")
 _DEFS_REF = re.compile(r"^#/\$defs/([^/]+)$")
 # Keywords datamodel-code-generator drops without a word: a schema using them would let
 # the generated models accept what the schema rejects. Rules that need them can be
 # stated as oneOf variants tagged by a const, which both sides enforce.
 UNENFORCEABLE_KEYWORDS = (
+    "allOf",
     "if",
     "then",
     "else",
@@ -49,14 +52,37 @@ def check_envelope(document: Document) -> list[Diagnostic]:
         problems.append(document.diagnostic(["$schema"], "must be https://json-schema.org/draft/2020-12/schema"))
     for path, message in violations(Draft202012Validator(Draft202012Validator.META_SCHEMA), schema):
         problems.append(document.diagnostic(path, message))
-    if not isinstance(schema.get("title"), str) or not schema["title"].isidentifier():
-        problems.append(document.diagnostic(["title"], "the root needs a title that is a Python class name"))
-    for key, definition in sorted(defs_of(schema).items()):
-        title = definition.get("title", key) if isinstance(definition, dict) else key
-        if not isinstance(title, str) or not title.isidentifier():
-            problems.append(document.diagnostic(["$defs", key, "title"], "must be a Python class name"))
+    if problems:
+        return problems
+    problems.extend(_check_names(document, schema))
     problems.extend(_check_refs(document, schema, []))
     problems.extend(_check_enforceable(document, schema, []))
+    return problems
+
+
+def _class_name_problem(name: object) -> str | None:
+    if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+        return "must be a Python class name"
+    return None
+
+
+def _check_names(document: Document, schema: dict[str, Any]) -> list[Diagnostic]:
+    """The root and every `$defs` entry are objects with distinct class names (their titles)."""
+    problems = []
+    if (problem := _class_name_problem(schema.get("title"))) is not None:
+        problems.append(document.diagnostic(["title"], f"the root's title {problem}"))
+    seen = {schema.get("title"): "the root"}
+    for key, definition in defs_of(schema).items():
+        if not isinstance(definition, dict):
+            problems.append(document.diagnostic(["$defs", key], "a definition must be a JSON object"))
+            continue
+        title = definition.get("title", key)
+        where = ["$defs", key, "title"] if "title" in definition else ["$defs", key]
+        if (problem := _class_name_problem(title)) is not None:
+            problems.append(document.diagnostic(where, f"the class name {title!r} {problem}"))
+        elif title in seen:
+            problems.append(document.diagnostic(where, f"the class name {title!r} is also used by {seen[title]}"))
+        seen.setdefault(title, f"$defs/{key}")
     return problems
 
 
@@ -95,8 +121,45 @@ def _check_refs(document: Document, node: Any, path: list[object]) -> list[Diagn
     return problems
 
 
+def _is_model_property(path: list[object]) -> bool:
+    """A property of the root or of a `$defs` entry: the fields the generated classes own."""
+    return (len(path) == 2 and path[0] == "properties") or (
+        len(path) == 4 and path[0] == "$defs" and path[2] == "properties"
+    )
+
+
+def _field_rule_problem(path: list[object]) -> str | None:
+    """Why a rule on the property at `path` could not be carried by a generated class."""
+    if not _is_model_property(path):
+        return "is enforced only on a property of the root or of a $defs entry; move this object to $defs"
+    name = path[-1]
+    if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+        return "is enforced only on a property whose name is a Python identifier"
+    return None
+
+
+def _keyword_problem(key: str, value: Any, node: dict[str, Any], path: list[object]) -> str | None:
+    if key in UNENFORCEABLE_KEYWORDS:
+        return f"{key!r} cannot be enforced by the generated models; state the rule as oneOf variants"
+    if key == "not":
+        if not (isinstance(value, dict) and set(value) == {"$ref"}):
+            return "'not' is supported only as {'$ref': ...}"
+        return _field_rule_problem(path)
+    if key in ("const", "enum"):
+        values = value if key == "enum" and isinstance(value, list) else [value]
+        if any(isinstance(v, dict | list) for v in values):
+            return f"{key!r} with an object or array value cannot be enforced by the generated models"
+        if any(isinstance(v, bool | int) and not isinstance(v, float) for v in values):
+            return _field_rule_problem(path)
+    if key == "pattern" and isinstance(value, str) and _UNICODE_CLASSES.search(value):
+        return (
+            "\\d, \\w, \\s and \\b match Unicode in the models but ASCII in ECMA-262: spell the class out, e.g. [0-9]"
+        )
+    return None
+
+
 def _check_enforceable(document: Document, node: Any, path: list[object]) -> list[Diagnostic]:
-    """Keywords the generated models could not enforce, and `not` where no rule can carry it."""
+    """Constructs whose rule the generated models could not enforce exactly as the schema does."""
     problems: list[Diagnostic] = []
     if isinstance(node, list):
         for index, value in enumerate(node):
@@ -106,15 +169,16 @@ def _check_enforceable(document: Document, node: Any, path: list[object]) -> lis
         return problems
     if path and path[-1] in ("properties", "$defs"):  # keys here are names, not keywords
         for name, value in node.items():
+            if value is False:
+                problems.append(
+                    document.diagnostic([*path, name], "a schema of false cannot be enforced by the models")
+                )
             problems.extend(_check_enforceable(document, value, [*path, name]))
         return problems
-    on_property = len(path) >= 2 and path[-2] == "properties"
     for key, value in node.items():
-        if key in UNENFORCEABLE_KEYWORDS:
-            message = f"{key!r} cannot be enforced by the generated models; state the rule as oneOf variants"
-            problems.append(document.diagnostic([*path, key], message))
-        elif key == "not" and not (on_property and isinstance(value, dict) and set(value) == {"$ref"}):
-            problems.append(document.diagnostic([*path, key], "'not' is supported only as {'$ref': ...} on a property"))
+        problem = _keyword_problem(key, value, node, path)
+        if problem is not None:
+            problems.append(document.diagnostic([*path, key], problem))
         if key not in ("const", "enum", "default", "examples"):
             problems.extend(_check_enforceable(document, value, [*path, key]))
     return problems
@@ -137,6 +201,12 @@ def field_rules(schema: dict[str, Any]) -> tuple[FieldRule, ...]:
                 forbidden = titles[sub["not"]["$ref"].rsplit("/", 1)[-1]]
                 rules.append(FieldRule(model, field, "exclude", forbidden, json_pointer([*where, "not"])))
     return tuple(rules)
+
+
+def _pins_integers(node: dict[str, Any]) -> bool:
+    """A const or enum of integers: pydantic's Literal[1] also takes `true`."""
+    values = [node["const"]] if "const" in node else node.get("enum", [])
+    return bool(values) and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
 def resolve_pointer(document: Any, pointer: str) -> Any:

@@ -5,19 +5,23 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 
 from generator.diagnostics import Diagnostic
 from generator.load.documents import Document
+from generator.load.jsonschema_judge import contract_validator
 from generator.load.violations import violations
 from generator.resources import META_SCHEMAS_DIR
 
 
 @cache
-def meta_validator(kind: str) -> Draft202012Validator:
-    """The validator of one source format: `contract`, `errors` or `tools`."""
+def meta_validator(kind: str) -> Validator:
+    """The validator of one source format: `contract`, `errors` or `tools`.
+
+    ECMA-262 patterns: with Python's `re`, `^[a-z_]+$` would accept "demo\n".
+    """
     schema = json.loads((META_SCHEMAS_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    return contract_validator(schema)
 
 
 def check_against_meta(document: Document, kind: str) -> list[Diagnostic]:

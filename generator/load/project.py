@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,7 +45,7 @@ def load_project(schemas_dir: Path) -> LoadResult:
             contracts.append(contract)
     diagnostics += _check_unique_modules(contracts, contracts_dir)
     if diagnostics:
-        return LoadResult(None, sorted(diagnostics))
+        return LoadResult(None, sorted(diagnostics, key=Diagnostic.sort_key))
     return LoadResult(Project(tuple(contracts)))
 
 
@@ -88,6 +89,8 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
     identity, envelope = documents["contract.yaml"], documents["envelope.schema.json"]
     if identity.data["name"] != folder.name:
         problems.append(identity.diagnostic(["name"], f"must equal the folder name {folder.name!r}"))
+    if keyword.iskeyword(identity.data["module"]):
+        problems.append(identity.diagnostic(["module"], "a Python keyword cannot name a module"))
     catalogue, found = build_catalogue(documents["errors.yaml"])
     problems += found
     manifest, found = build_manifest(documents["tools.yaml"], catalogue.codes())

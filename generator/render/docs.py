@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from generator.model import Contract, Entry, Project, TypePart
+from generator.naming import slug
 
 _TITLES = {
     "http_status": "HTTP status",
@@ -25,10 +26,6 @@ Cell = tuple[TypePart, ...]
 
 def column_title(name: str) -> str:
     return _TITLES.get(name, name.replace("_", " ").capitalize())
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-")
 
 
 def error_anchor(code: str) -> str:

@@ -15,6 +15,8 @@ _PY_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Markdown punctuation that could start emphasis, code, links or tables, or end a cell.
 _MD_PUNCTUATION = set("\\`*_[]|<>#!~$")
 _WHITESPACE = re.compile(r"\s+")
+# A leading "-", "+", "=" or "1." (after escaping) would start a list or underline a heading.
+_BLOCK_START = re.compile(r"^( *\d*)([.)]|[-+=])(?= |$)")
 _MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"}
 
 
@@ -68,7 +70,14 @@ def md(value: object) -> str:
             out.append("\\" + char)
         else:
             out.append(char)
-    return "".join(out)
+    return _BLOCK_START.sub(_escape_block_start, "".join(out), count=1)
+
+
+def _escape_block_start(match: re.Match[str]) -> str:
+    digits, marker = match.group(1), match.group(2)
+    if marker in ".)" and not digits.strip():
+        return match.group(0)  # "." or ")" start nothing without a number before them
+    return digits + "\\" + marker
 
 
 def yaml(value: object) -> str:

@@ -12,7 +12,6 @@ import black
 from datamodel_code_generator import DataModelType, Formatter, InputFileType, PythonVersion, generate
 from datamodel_code_generator.enums import StrictTypes
 
-from generator.diagnostics import Diagnostic
 from generator.model import Contract
 
 BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=88)
@@ -38,6 +37,7 @@ _OPTIONS = dict(
     use_schema_description=True,
     enum_field_as_literal="all",
     keep_model_order=True,
+    use_title_as_name=True,
     # JSON Schema treats `format` as an annotation: a date-time stays a string, as it does
     # for jsonschema, and round-trips unchanged.
     type_mappings=["date-time=string", "date=string", "time=string", "uri=string", "email=string"],
@@ -51,9 +51,10 @@ _STABLE_IMPORT = "from pydantic import MISSING\n"
 class ModelGenerationError(Exception):
     """datamodel-code-generator refused a schema that passed our checks."""
 
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        self.diagnostic = diagnostic
-        super().__init__(str(diagnostic))
+    def __init__(self, contract: str, message: str) -> None:
+        self.contract = contract
+        self.message = message
+        super().__init__(message)
 
 
 def header(contract: Contract) -> str:
@@ -67,7 +68,7 @@ def rule_base_name(model: str) -> str:
     return f"{model}Rules"
 
 
-def rule_bases(contract: Contract) -> dict[str, str]:
+def rule_base_map(contract: Contract) -> dict[str, str]:
     """Models that inherit checks from `rules.py`, mapped to their base class."""
     package = f"mcp_contracts.{contract.module}.rules"
     return {rule.model: f"{package}.{rule_base_name(rule.model)}" for rule in contract.field_rules}
@@ -81,13 +82,12 @@ def models_code(contract: Contract) -> str:
             code = generate(
                 contract.envelope_json,
                 custom_file_header=header(contract),
-                base_class_map=rule_bases(contract),
+                base_class_map=rule_base_map(contract),  # type: ignore[arg-type]
                 **_OPTIONS,  # type: ignore[arg-type]
             )
     except Exception as exc:  # it raises many unrelated classes; each names the problem
-        where = f"{contract.source_dir}/envelope.schema.json"
-        raise ModelGenerationError(Diagnostic(where, None, None, f"datamodel-code-generator: {exc}")) from exc
+        raise ModelGenerationError(contract.name, f"datamodel-code-generator: {exc}") from exc
     if not isinstance(code, str):
-        raise ModelGenerationError(Diagnostic(contract.source_dir, None, None, "no models were generated"))
+        raise ModelGenerationError(contract.name, "datamodel-code-generator generated no models")
     code = code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT)
     return black.format_str(code, mode=BLACK_MODE)

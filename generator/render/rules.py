@@ -33,6 +33,10 @@ def _check(rule: FieldRule) -> RuleCheck:
     if rule.kind == "exclude":
         method = f"_{rule.field}_is_not_{_snake(rule.argument)}"
         return RuleCheck(rule.kind, rule.field, method, rule.argument, f"must not match {rule.argument}")
+    if rule.kind == "not_bool":
+        return RuleCheck(
+            rule.kind, rule.field, f"_{rule.field}_is_not_a_boolean", rule.argument, "Input should be a number"
+        )
     method = f"_{rule.field}_is_a_boolean"
     return RuleCheck(rule.kind, rule.field, method, rule.argument, f"Input should be {rule.argument}")
 

@@ -59,11 +59,11 @@ class EnumTable:
 def _table(
     entries: tuple[Entry, ...],
     columns: tuple[str, ...],
-    names: tuple[str, str, str, str],
+    names: tuple[str, str, str, str, str],
     what: str,
     enum_columns: dict[str, str],
 ) -> EnumTable:
-    enum_name, info_name, table_name, lookup_name = names
+    enum_name, info_name, table_name, lookup_name, key = names
     typed = []
     for column in columns:
         base = enum_columns.get(column, _COLUMN_TYPES[column])
@@ -83,7 +83,7 @@ def _table(
         enum_doc=f"The {len(entries)} {what}s of the catalogue.",
         info_name=info_name,
         info_doc=f"Metadata of one {what}.",
-        key="code" if enum_name != "ErrorType" else "name",
+        key=key,
         table_name=table_name,
         lookup_name=lookup_name,
         lookup_doc=f"The metadata of a {what}; KeyError for one the catalogue lacks.",
@@ -100,12 +100,12 @@ def enum_tables(catalogue: Catalogue) -> tuple[EnumTable, ...]:
     tables = []
     type_refs: dict[str, str] = {}
     if catalogue.error_types:
-        names = ("ErrorType", "ErrorTypeInfo", "ERROR_TYPES", "error_type_info")
+        names = ("ErrorType", "ErrorTypeInfo", "ERROR_TYPES", "error_type_info", "name")
         tables.append(_table(catalogue.error_types, catalogue.error_type_columns, names, "error type", {}))
         type_refs = {"error_type": "ErrorType"}
-    names = ("ErrorCode", "ErrorInfo", "ERRORS", "error_info")
+    names = ("ErrorCode", "ErrorInfo", "ERRORS", "error_info", "code")
     tables.append(_table(catalogue.errors, catalogue.error_columns, names, "error code", type_refs))
     if catalogue.warnings:
-        names = ("WarningCode", "WarningInfo", "WARNINGS", "warning_info")
+        names = ("WarningCode", "WarningInfo", "WARNINGS", "warning_info", "code")
         tables.append(_table(catalogue.warnings, catalogue.warning_columns, names, "warning code", {}))
     return tuple(tables)
