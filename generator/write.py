@@ -80,7 +80,7 @@ def check_replaceable(out_dir: Path) -> None:
     marker = out_dir / MARKER
     if not out_dir.is_dir() or not marker.is_file() or not marker.read_bytes().startswith(MARKER_LINE):
         raise UnsafeOutput(
-            f"{out_dir.as_posix()} was not written by mcp-contracts (no {MARKER} of ours): not replacing it"
+            f"{out_dir.as_posix()} has no {MARKER} of mcp-contracts: not replacing a folder it did not write"
         )
 
 

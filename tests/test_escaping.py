@@ -27,6 +27,8 @@ HOSTILE = [
     "**strong** _em_ [link](http://x) ![img](y) # heading",
     "{{ jinja }} {% raw %} ${shell}",
     "'); import os; os.system('echo pwned') #",
+    "- a list item",
+    "1. a numbered item",
     "nul \x00 bell \x07 line-sep \u2028 emoji 😀 accent é",
 ]
 
@@ -46,6 +48,13 @@ def test_md_stays_one_inert_cell(text: str) -> None:
     assert "<" not in cell and ">" not in cell
     for char in "`*_[]":
         assert cell.count(char) == cell.count("\\" + char), char
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [("- item", "\\- item"), ("1. item", "1\\. item"), ("= x", "\\= x"), ("1.0", "1.0")]
+)
+def test_md_never_starts_a_block(text: str, expected: str) -> None:
+    assert md(text) == expected
 
 
 def test_hostile_strings_from_sources_cannot_break_outputs(tmp_path: Path) -> None:

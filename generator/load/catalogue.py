@@ -34,7 +34,7 @@ def _duplicates(document: Document, section: str, key: str, items: list[dict[str
             what = (
                 f"duplicate {key} {value!r}"
                 if earlier == value
-                else f"{value!r} and {earlier!r} map to one name {member}"
+                else f"{value!r} and {earlier!r} map to one name {member!r} in code and docs"
             )
             problems.append(document.diagnostic([section, index, key], what))
         seen.setdefault(member, value)

@@ -170,9 +170,7 @@ def _check_enforceable(document: Document, node: Any, path: list[object]) -> lis
     if path and path[-1] in ("properties", "$defs"):  # keys here are names, not keywords
         for name, value in node.items():
             if value is False:
-                problems.append(
-                    document.diagnostic([*path, name], "a schema of false cannot be enforced by the models")
-                )
+                problems.append(document.diagnostic([*path, name], "a false schema cannot be enforced by the models"))
             problems.extend(_check_enforceable(document, value, [*path, name]))
         return problems
     for key, value in node.items():

@@ -1,0 +1,167 @@
+"""Sources the generated models could not honour are refused, each named by file and pointer."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import GENERATED, run_cli, tree_bytes
+
+Schema = dict[str, Any]
+
+
+def _edit_schema(schemas: Path, contract: str, change: Callable[[Schema], None]) -> None:
+    path = schemas / "contracts" / contract / "envelope.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    change(schema)
+    path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+
+
+def _refused(schemas: Path, tmp_path: Path) -> str:
+    out = tmp_path / "generated"
+    if not out.exists():
+        shutil.copytree(GENERATED, out, ignore=shutil.ignore_patterns("__pycache__"))
+    before = tree_bytes(out)
+    result = run_cli("generate", "--schemas", str(schemas), "--out", str(out))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert tree_bytes(out) == before
+    return result.stderr
+
+
+CHANGES: dict[str, tuple[Callable[[Schema], None], str]] = {
+    "allOf": (
+        lambda s: s["properties"].update(extra={"allOf": [{"type": "string"}, {"minLength": 2}]}),
+        "#/properties/extra/allOf: 'allOf' cannot be enforced",
+    ),
+    "false schema": (lambda s: s["properties"].update(never=False), "#/properties/never: a false schema"),
+    "object const": (lambda s: s["properties"].update(pinned={"const": {"a": 1}}), "#/properties/pinned/const:"),
+    "unicode class": (
+        lambda s: s["properties"]["id"].update(pattern="^\\d+$"),
+        "#/properties/id/pattern: \\d, \\w, \\s and \\b match Unicode",
+    ),
+    "rule on a nested object": (
+        lambda s: s["$defs"].update(
+            Box={"type": "object", "properties": {"inner": {"type": "object", "properties": {"ok": {"const": True}}}}}
+        ),
+        "#/$defs/Box/properties/inner/properties/ok/const: is enforced only on a property of the root or of a $defs",
+    ),
+    "rule on a keyword field": (
+        lambda s: s["properties"].update({"class": {"const": True}}),
+        "#/properties/class/const: is enforced only on a property whose name is a Python identifier",
+    ),
+    "duplicate class name": (
+        lambda s: s["$defs"].update(Other={"title": "Params", "type": "object"}),
+        "#/$defs/Other/title: the class name 'Params' is also used by $defs/Params",
+    ),
+    "title of the root reused": (
+        lambda s: s["$defs"].update(JsonRpcEnvelope={"type": "object"}),
+        "#/$defs/JsonRpcEnvelope: the class name 'JsonRpcEnvelope' is also used by the root",
+    ),
+    "boolean definition": (
+        lambda s: s["$defs"].update(Anything=True),
+        "#/$defs/Anything: a definition must be a JSON object",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CHANGES))
+def test_construct_the_models_cannot_enforce_is_refused(case: str, schemas_copy: Path, tmp_path: Path) -> None:
+    change, expected = CHANGES[case]
+    _edit_schema(schemas_copy, "jsonrpc", change)
+    stderr = _refused(schemas_copy, tmp_path)
+    assert f"contracts/jsonrpc/envelope.schema.json{expected}" in stderr, stderr
+
+
+def test_integer_consts_refuse_booleans_in_the_models(schemas_copy: Path, tmp_path: Path) -> None:
+    _edit_schema(schemas_copy, "jsonrpc", lambda s: s["$defs"]["Params"].update(properties={"level": {"enum": [0, 2]}}))
+    out = tmp_path / "out"
+    assert run_cli("generate", "--schemas", str(schemas_copy), "--out", str(out)).returncode == 0
+    document = tmp_path / "doc.json"
+    for level, verdict in ((2, "valid"), (True, "invalid"), (1, "invalid")):
+        envelope = {"id": "1", "jsonrpc": "2.0", "method": "m", "params": {"level": level}}
+        document.write_text(json.dumps(envelope), encoding="utf-8")
+        result = run_cli("validate", "--contract", "jsonrpc", "--out", str(out), str(document))
+        assert result.stdout.startswith(f"{document}: {verdict}"), (level, result.stdout)
+
+
+def test_duplicate_json_keys_are_refused(schemas_copy: Path, tmp_path: Path) -> None:
+    path = schemas_copy / "contracts" / "jsonrpc" / "envelope.schema.json"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace('"title": "JsonRpcEnvelope",', '"title": "JsonRpcEnvelope", "title": "Other",', 1),
+        encoding="utf-8",
+    )
+    assert "the key title appears twice in one object" in _refused(schemas_copy, tmp_path)
+
+
+def test_problems_with_and_without_lines_are_reported_together(schemas_copy: Path, tmp_path: Path) -> None:
+    (schemas_copy / "contracts" / "jsonrpc" / "errors.yaml").write_text("error_types:\n  - name: 1\n", encoding="utf-8")
+    stderr = _refused(schemas_copy, tmp_path)
+    assert "errors.yaml:2:" in stderr and "'errors' is a required property" in stderr
+
+
+def test_module_names_are_checked_as_ecma_patterns_and_keywords(schemas_copy: Path, tmp_path: Path) -> None:
+    contract = schemas_copy / "contracts" / "jsonrpc" / "contract.yaml"
+    contract.write_text(
+        contract.read_text(encoding="utf-8").replace("module: jsonrpc", 'module: "demo\\n"'), encoding="utf-8"
+    )
+    assert "does not match" in _refused(schemas_copy, tmp_path)
+    contract.write_text(
+        contract.read_text(encoding="utf-8").replace('module: "demo\\n"', "module: class"), encoding="utf-8"
+    )
+    assert "a Python keyword cannot name a module" in _refused(schemas_copy, tmp_path)
+
+
+def test_tools_whose_docs_anchors_would_collide_are_refused(schemas_copy: Path, tmp_path: Path) -> None:
+    tools = schemas_copy / "contracts" / "foundry" / "tools.yaml"
+    tools.write_text(tools.read_text(encoding="utf-8") + "  - name: Health\n", encoding="utf-8")
+    assert "'Health' and 'health' map to one name 'health' in code and docs" in _refused(schemas_copy, tmp_path)
+
+
+def test_output_folder_that_is_not_ours_is_never_replaced(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "notes.txt").write_text("keep me\n", encoding="utf-8")
+    result = run_cli("generate", "--out", str(project))
+    assert result.returncode == 2 and "not replacing a folder it did not write" in result.stderr
+    assert [p.name for p in project.iterdir()] == ["notes.txt"]
+
+
+def test_output_folder_overlapping_the_sources_is_refused(schemas_copy: Path) -> None:
+    for out in (schemas_copy, schemas_copy / "generated", schemas_copy.parent):
+        result = run_cli("generate", "--schemas", str(schemas_copy), "--out", str(out))
+        assert result.returncode == 2 and "overlaps the sources folder" in result.stderr
+    assert (schemas_copy / "contracts" / "tuitbot" / "errors.yaml").is_file()
+
+
+def test_broken_custom_template_is_a_diagnostic(tmp_path: Path) -> None:
+    templates = tmp_path / "templates" / "docs"
+    templates.mkdir(parents=True)
+    (templates / "index.md.jinja").write_text("# x\n{% for entry in %}\n", encoding="utf-8")
+    result = run_cli("check", "--templates", str(tmp_path / "templates"))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "index.md.jinja:2: template:" in result.stderr
+    missing = run_cli("check", "--templates", str(tmp_path / "nowhere"))
+    assert missing.returncode == 2 and "no such templates folder" in missing.stderr
+
+
+def test_validate_refuses_an_output_folder_without_the_package(tmp_path: Path) -> None:
+    document = tmp_path / "doc.json"
+    document.write_text("{}", encoding="utf-8")
+    result = run_cli("validate", "--contract", "tuitbot", "--out", str(tmp_path / "nothing"), str(document))
+    assert result.returncode == 2 and "unknown contract 'tuitbot'" in result.stderr
+
+
+def test_validate_keeps_keys_that_look_like_type_names_in_pointers(tmp_path: Path) -> None:
+    document = tmp_path / "doc.json"
+    document.write_text(
+        json.dumps({"id": "1", "jsonrpc": "2.0", "method": "", "params": {"list": 1}}), encoding="utf-8"
+    )
+    result = run_cli("validate", "--contract", "jsonrpc", str(document))
+    assert result.returncode == 1
+    assert "  /method: String should have at least 1 character" in result.stdout
