@@ -12,6 +12,7 @@ import platform
 import subprocess
 import sys
 import timeit
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,10 +40,10 @@ def validation_rows() -> list[str]:
         schema = json.loads((ROOT / "schemas" / "contracts" / name / "envelope.schema.json").read_text())
         judge = contract_validator(schema)
         document = json.loads(text)
-        models = best_us(lambda: envelope.model_validate_json(text), 20000)
+        models = best_us(partial(envelope.model_validate_json, text), 20000)
         dumped = envelope.model_validate_json(text)
-        dump = best_us(lambda: dumped.model_dump_json(), 20000)
-        reference = best_us(lambda: judge.is_valid(document), 300)
+        dump = best_us(dumped.model_dump_json, 20000)
+        reference = best_us(partial(judge.is_valid, document), 300)
         rows.append(f"| {name} | {example.name} | {len(text)} | {models:.1f} | {dump:.1f} | {reference:.0f} |")
     return rows
 
@@ -66,7 +67,7 @@ def main() -> None:
         "",
         "## Judging one envelope (microseconds, best of 5)",
         "",
-        "| contract | example | bytes | generated model, `model_validate_json` | `model_dump_json` | jsonschema (reference) |",
+        "| contract | example | bytes | `model_validate_json` | `model_dump_json` | jsonschema (reference) |",
         "| --- | --- | --- | --- | --- | --- |",
         *rows,
         "",
