@@ -126,9 +126,11 @@ class ToolError(BaseModel):
         Field(description="A machine-parseable code from the error-code registry."),
     ]
     error_details: Annotated[
-        dict[str, Any] | None | MISSING,
-        Field(description="Optional structured details that are safe for clients."),
-    ] = MISSING
+        dict[str, Any] | None,
+        Field(
+            description="Structured details that are safe for clients, or null when there are none; always present."
+        ),
+    ]
 
 
 class UpgradeHint(BaseModel):
