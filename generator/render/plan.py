@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jinja2 import Environment
+from jinja2 import Environment, TemplateNotFound
 
 from generator.model import Contract, Project
 from generator.render.docs import doc_sections, example_blocks, index_entries
@@ -67,9 +67,12 @@ def _contract_files(env: Environment, contract: Contract) -> dict[str, str]:
             )
         ),
     }
-    builders = f"python/contracts/{contract.name}/builders.py.jinja"
-    if builders in env.list_templates():
-        files[f"{package}/builders.py"] = env.get_template(builders).render(contract=contract)
+    try:  # builders are hand-written per contract; a contract without a template has none
+        builders = env.get_template(f"python/contracts/{contract.name}/builders.py.jinja")
+    except TemplateNotFound:
+        builders = None
+    if builders is not None:
+        files[f"{package}/builders.py"] = builders.render(contract=contract)
     if contract.field_rules:
         files[f"{package}/rules.py"] = env.get_template("python/contract/rules.py.jinja").render(
             bases=rule_bases(contract)
