@@ -76,7 +76,7 @@ CASES: list[tuple[str, str, dict[str, Any], tuple[Any, ...], Any]] = [
     ("code-scalpel", "duration_ms never negative", SCALPEL, ("duration_ms",), -1),
     ("code-scalpel", "error_code is a registry code", SCALPEL_ERROR, ("error", "error_code"), "oops"),
     ("code-scalpel", "error carries a message", SCALPEL_ERROR, ("error", "error"), DELETE),
-    ("code-scalpel", "error carries error_details, null or an object", SCALPEL_ERROR, ("error", "error_details"), DELETE),
+    ("code-scalpel", "error carries error_details", SCALPEL_ERROR, ("error", "error_details"), DELETE),
     ("code-scalpel", "error_details is an object or null", SCALPEL_ERROR, ("error", "error_details"), "file.py"),
     ("code-scalpel", "upgrade hint carries feature", SCALPEL_HINT, ("upgrade_hints", 0, "feature"), DELETE),
     ("code-scalpel", "upgrade hint carries tier", SCALPEL_HINT, ("upgrade_hints", 0, "tier"), DELETE),

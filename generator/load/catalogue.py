@@ -87,6 +87,6 @@ def build_manifest(document: Document, known_codes: Iterable[str]) -> tuple[Mani
                         where, f"tool {raw['name']!r} names error code {code!r}, which errors.yaml lacks"
                     )
                 )
-        values = {k: tuple(v) if isinstance(v, list) else v for k, v in _pick(raw, TOOL_FIELDS).items()}
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in _pick(raw, TOOL_FIELDS).items()}
         tools.append(Tool(raw["name"], **values))
     return Manifest(data.get("version"), tuple(tools)), problems

@@ -127,7 +127,7 @@ def _tag(variants: list[tuple[str, dict[str, Any]]]) -> str | None:
         for prop in shared:
             nodes = [v["properties"][prop] for _, v in variants]
             if all(isinstance(n, dict) and any(k in n for k in keywords) for n in nodes):
-                return prop
+                return str(prop)
     return None
 
 
@@ -190,6 +190,7 @@ def _merged_field(
     by_type: dict[tuple[TypePart, ...], list[tuple[str, dict[str, Any]]]] = {}
     for variant in present:
         by_type.setdefault(type_parts(variant[1]["properties"][prop], titles), []).append(variant)
+    kinds: tuple[TypePart, ...]
     if prop == tag:
         kinds = (TypePart(" or ".join(json.dumps(v, ensure_ascii=False) for v in _tag_values(tag, present))),)
     elif len(by_type) == 1:

@@ -36,7 +36,7 @@ def _ecma_pattern(validator: Validator, pattern: str, instance: Any, schema: Any
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-ContractValidator = validators.extend(
+ContractValidator = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     validators={"pattern": _ecma_pattern},
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),

@@ -8,6 +8,7 @@ link. Anchors are derived here from codes and names, lower case and limited to
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from generator.model import Contract, Entry, Project, TypePart
@@ -79,19 +80,19 @@ def _text(value: object) -> Cell:
     return (TypePart(str(value)),)
 
 
-def _links(values: tuple[str, ...] | None, make_anchor: object) -> Cell:
+def _links(values: tuple[str, ...] | None, make_anchor: Callable[[str], str]) -> Cell:
     if not values:
         return ()
     parts: list[TypePart] = []
     for index, value in enumerate(values):
         if index:
             parts.append(TypePart(", "))
-        parts.append(TypePart(value, make_anchor(value)))  # type: ignore[operator]
+        parts.append(TypePart(value, make_anchor(value)))
     return tuple(parts)
 
 
 def _rows(
-    entries: tuple[Entry, ...], columns: tuple[str, ...], prefix: str, linked: dict[str, object]
+    entries: tuple[Entry, ...], columns: tuple[str, ...], prefix: str, linked: Mapping[str, Callable[[str], str]]
 ) -> tuple[Row, ...]:
     rows = []
     for entry in entries:

@@ -9,12 +9,19 @@ from __future__ import annotations
 import warnings
 
 import black
-from datamodel_code_generator import DataModelType, Formatter, InputFileType, PythonVersion, generate
+from black.mode import TargetVersion
+from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported at run time
+    DataModelType,
+    Formatter,
+    InputFileType,
+    PythonVersion,
+    generate,
+)
 from datamodel_code_generator.enums import StrictTypes
 
 from generator.model import Contract
 
-BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=88)
+BLACK_MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=88)
 
 # Strict types: the schema's "integer" must not accept "183", nor "boolean" accept "yes".
 # Strict nullability and the MISSING sentinel: an optional field may be absent, never null,
