@@ -166,6 +166,9 @@ def docs(
 def validate(
     files: Annotated[list[str], typer.Argument(help="JSON documents to judge; - reads standard input.")],
     contract: Annotated[str, typer.Option("--contract", help="The contract to judge against.")],
+    definition: Annotated[
+        str | None, typer.Option("--definition", help="Judge against this entry of the schema's $defs.")
+    ] = None,
     out: OutOption = Path("generated"),
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="Report as text or JSON.")
@@ -177,16 +180,21 @@ def validate(
     contract or a document that cannot be read or parsed.
     """
     try:
-        judge = load_judge(contract, out)
+        judge = load_judge(contract, out, definition)
     except UnknownContract:
         typer.echo(f"error: unknown contract {contract!r} (is it generated under {out.as_posix()}?)", err=True)
+        raise typer.Exit(EXIT_INVALID) from None
+    except KeyError:
+        typer.echo(f"error: contract {contract!r} has no definition {definition!r} in its $defs", err=True)
         raise typer.Exit(EXIT_INVALID) from None
     verdicts = []
     for name in files:
         document = read_document(name)
         label = "<stdin>" if name == "-" else name
         verdicts.append(
-            Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge(label, document)
+            Verdict(label, False, problem=document)
+            if isinstance(document, str)
+            else judge.judge_bytes(label, document)
         )
     if output_format is OutputFormat.json:
         typer.echo(json.dumps([v.as_json() for v in verdicts], indent=2))

@@ -175,20 +175,55 @@ class Definition:
 
 
 @dataclass(frozen=True, slots=True)
-class FieldRule:
-    """A check on one field that pydantic's types cannot state; the model inherits it.
+class ViewType:
+    """The Python type of a value in the typed view: never stricter than its schema.
 
-    `exclude`: the value must not validate as `argument`, a model (`not: {$ref}`).
-    `exact_bool`: the raw value must be a JSON boolean (`const: true` becomes
-    `Literal[True]`, which pydantic also meets with `1` and `1.0`).
-    `not_bool`: the raw value must not be a boolean (`Literal[1]` also takes `true`).
+    `kind` is a JSON type (`string`, `integer`, `number`, `boolean`, `null`), `any`,
+    `literal` (`values`), `list` or `dict` (of `items[0]`), `class` (`name`) or `union`
+    (of `items`).
     """
 
-    model: str
-    field: str
     kind: str
-    argument: str
-    pointer: str
+    values: tuple[str | bool, ...] = ()
+    items: tuple[ViewType, ...] = ()
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ViewField:
+    """A property of a class: its JSON name, type, whether required, and a scalar default
+    (as JSON) that the schema at `location` accepts."""
+
+    name: str
+    type: ViewType
+    required: bool
+    default: str | None
+    description: str
+    location: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ViewClass:
+    """A generated model: the schema at `location` ("" is the root) judges it when used alone.
+
+    An object class has `fields` (`closed` when no other property is allowed); a root
+    model, for a root that is not one object, has `root`, its type.
+    """
+
+    name: str
+    location: str
+    description: str
+    fields: tuple[ViewField, ...]
+    closed: bool
+    root: ViewType | None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The typed view of a contract's schema: its classes and the name of the root one."""
+
+    root: str
+    classes: tuple[ViewClass, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,18 +243,15 @@ class Contract:
     source_dir: str
     envelope_json: str
     definitions: tuple[Definition, ...]
-    field_rules: tuple[FieldRule, ...]
+    view: View
+    bundle_json: str
     catalogue: Catalogue
     manifest: Manifest
     examples: tuple[Example, ...]
 
-    def envelope_schema(self) -> dict[str, Any]:
-        """A fresh copy of the envelope schema, safe to mutate."""
-        return json.loads(self.envelope_json)  # type: ignore[no-any-return]
-
     @property
     def root_model(self) -> str:
-        return self.definitions[0].name
+        return self.view.root
 
 
 @dataclass(frozen=True, slots=True)

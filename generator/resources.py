@@ -21,3 +21,5 @@ def _first_existing(*candidates: Path) -> Path:
 
 TEMPLATES_DIR = _first_existing(_CHECKOUT / "templates", _PACKAGE / "_data" / "templates")
 META_SCHEMAS_DIR = _first_existing(_CHECKOUT / "schemas" / "meta", _PACKAGE / "_data" / "meta")
+# The runtime every generated package carries a copy of, as `_runtime.py`.
+RUNTIME_SOURCE = _PACKAGE / "runtime.py"

@@ -12,10 +12,11 @@ import json
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
 
 from generator.diagnostics import json_pointer
-from generator.load.envelope import definitions_of, defs_of, titles_of
-from generator.model import Definition, SchemaField, TypePart
+from generator.load.bundle import ROOT_URI
+from generator.model import Definition, SchemaField, TypePart, View
 
 _CONSTRAINT_KEYS = (
     ("minimum", "≥ {}"),
@@ -29,6 +30,22 @@ _CONSTRAINT_KEYS = (
     ("pattern", "matches {}"),
     ("format", "format {}"),
 )
+_MORE_KEYS = (
+    ("enum", "one of {}"),
+    ("multipleOf", "a multiple of {}"),
+    ("minProperties", "at least {} properties"),
+    ("maxProperties", "at most {} properties"),
+    ("minContains", "at least {} matching items"),
+    ("maxContains", "at most {} matching items"),
+    ("contentEncoding", "encoded as {}"),
+    ("contentMediaType", "media type {}"),
+)
+_SUBSCHEMA_KEYS = (
+    ("contains", "contains an item that is"),
+    ("propertyNames", "property names are"),
+    ("unevaluatedProperties", "other properties are"),
+    ("unevaluatedItems", "other items are"),
+)
 
 
 def anchor(name: str) -> str:
@@ -36,12 +53,47 @@ def anchor(name: str) -> str:
     return "def-" + re.sub(r"[^a-z0-9_-]", "", name.lower())
 
 
-def describe_definitions(schema: dict[str, Any]) -> tuple[Definition, ...]:
-    """The root and each `$defs` entry, in source order, as docs read them."""
-    titles = titles_of(schema)
-    return tuple(
-        _definition(name, json_pointer(path), node, schema, titles) for name, path, node in definitions_of(schema)
-    )
+_LOCAL_DEF = re.compile(r"^#/(\$defs|definitions)/([^/]+)$")
+
+
+def defs_of(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of `$defs` and of `definitions` (draft-07), keyed by name."""
+    found: dict[str, Any] = {}
+    for container in ("$defs", "definitions"):
+        entries = schema.get(container)
+        if isinstance(entries, dict):
+            for key, value in entries.items():
+                found.setdefault(key, value)
+    return found
+
+
+def _container(schema: Mapping[str, Any], key: str) -> str:
+    return "$defs" if isinstance(schema.get("$defs"), dict) and key in schema["$defs"] else "definitions"
+
+
+def titles_of(schema: Mapping[str, Any], view: View) -> dict[str, str]:
+    """Each definition's name on the page: its class's name when it is one, else its key."""
+    declared = schema.get("$id")
+    base = urldefrag(urljoin(ROOT_URI, declared))[0] if isinstance(declared, str) else ROOT_URI
+    classes = {unquote(c.location) for c in view.classes}
+    names = {unquote(c.location): c.name for c in view.classes}
+    titles = {}
+    for key in defs_of(schema):
+        location = f"{base}#{json_pointer([_container(schema, key), key])}"
+        titles[key] = names[location] if location in classes else key
+    return titles
+
+
+def describe_definitions(schema: Any, view: View) -> tuple[Definition, ...]:
+    """The root and each `$defs` (or `definitions`) entry, in source order, as docs read them."""
+    if not isinstance(schema, dict):
+        return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, {}),)
+    titles = titles_of(schema, view)
+    definitions = [_definition(view.root, "", schema, schema, titles)]
+    for key, node in defs_of(schema).items():
+        pointer = json_pointer([_container(schema, key), key])
+        definitions.append(_definition(titles[key], pointer, node if isinstance(node, dict) else {}, schema, titles))
+    return tuple(definitions)
 
 
 def _definition(
@@ -54,9 +106,10 @@ def _definition(
         fields = _merged_fields(variants, schema, titles)
     else:
         required = set(node.get("required", []))
+        properties = node.get("properties", {})
         fields = tuple(
             _field(key, sub, "yes" if key in required else "no", schema, titles)
-            for key, sub in node.get("properties", {}).items()
+            for key, sub in (properties.items() if isinstance(properties, dict) else ())
         )
     additional = node.get("additionalProperties")
     kind = (TypePart("one of" if keyword == "oneOf" else "any of"),) if keyword else type_parts(node, titles)
@@ -86,22 +139,25 @@ def _field(name: str, node: Any, required: str, schema: dict[str, Any], titles: 
     )
 
 
-def _default(node: Any) -> str | None:
-    if isinstance(node, dict) and "default" in node:
-        return json.dumps(node["default"], ensure_ascii=False)
-    return None
-
-
 def description(node: Any, schema: dict[str, Any]) -> str:
     """A field's description, or that of the definition it refers to."""
     if not isinstance(node, dict):
         return ""
     if node.get("description"):
         return str(node["description"])
-    if "$ref" in node:
-        target = defs_of(schema).get(node["$ref"].rsplit("/", 1)[-1], {})
-        return str(target.get("description", "")) if isinstance(target, dict) else ""
-    return ""
+    target = _local_target(node, schema)
+    return str(target.get("description", "")) if isinstance(target, dict) else ""
+
+
+def _local_key(node: Mapping[str, Any]) -> str | None:
+    """The definition a `$ref` names when it is one of this document's `$defs`."""
+    match = _LOCAL_DEF.match(node["$ref"]) if isinstance(node.get("$ref"), str) else None
+    return match.group(2).replace("~1", "/").replace("~0", "~") if match else None
+
+
+def _local_target(node: Mapping[str, Any], schema: Mapping[str, Any]) -> Any:
+    key = _local_key(node)
+    return defs_of(schema).get(key) if key is not None else None
 
 
 def _object_variants(
@@ -110,11 +166,11 @@ def _object_variants(
     """The variants of a oneOf/anyOf when every one is a `$ref` to an object with properties."""
     variants = []
     for option in options:
-        if not isinstance(option, dict) or "$ref" not in option:
+        key = _local_key(option) if isinstance(option, dict) else None
+        if key is None:
             return []
-        key = option["$ref"].rsplit("/", 1)[-1]
         target = defs_of(schema).get(key)
-        if not isinstance(target, dict) or "properties" not in target:
+        if not isinstance(target, dict) or not isinstance(target.get("properties"), dict):
             return []
         variants.append((titles.get(key, key), target))
     return variants
@@ -225,21 +281,28 @@ def _join(groups: list[tuple[TypePart, ...]], separator: str) -> tuple[TypePart,
     return tuple(parts)
 
 
-def type_parts(node: Any, titles: Mapping[str, str]) -> tuple[TypePart, ...]:
+_DEPTH = 8  # deeper parts of a type are described as "…"
+
+
+def type_parts(node: Any, titles: Mapping[str, str], depth: int = 0) -> tuple[TypePart, ...]:
     """A field's type in words, with links to the definitions it refers to."""
+    if depth > _DEPTH:
+        return (TypePart("…"),)
     if node is True or node == {} or (isinstance(node, dict) and set(node) <= {"description", "title", "default"}):
         return (TypePart("any"),)
     if not isinstance(node, dict):
         return (TypePart("nothing"),)
     if "$ref" in node:
-        key = node["$ref"].rsplit("/", 1)[-1]
+        key = _local_key(node)
+        if key is None:
+            return (TypePart(str(node["$ref"])),)
         title = titles.get(key, key)
         return (TypePart(title, anchor(title)),)
     if "const" in node:
         return (TypePart(json.dumps(node["const"], ensure_ascii=False)),)
-    for keyword in ("oneOf", "anyOf"):
-        if keyword in node:
-            return _join([type_parts(option, titles) for option in node[keyword]], " or ")
+    for keyword, separator in (("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")):
+        if isinstance(node.get(keyword), list) and node[keyword]:
+            return _join([type_parts(option, titles, depth + 1) for option in node[keyword]], separator)
     declared = node.get("type")
     if declared is None and "enum" in node:
         kinds = sorted({type(v).__name__ for v in node["enum"]})
@@ -247,26 +310,62 @@ def type_parts(node: Any, titles: Mapping[str, str]) -> tuple[TypePart, ...]:
     if declared is None:
         return (TypePart("any"),)
     names = declared if isinstance(declared, list) else [declared]
-    return _join([_one_type(name, node, titles) for name in names], " or ")
+    return _join([_one_type(name, node, titles, depth) for name in names], " or ")
 
 
-def _one_type(name: str, node: dict[str, Any], titles: Mapping[str, str]) -> tuple[TypePart, ...]:
-    if name == "array" and isinstance(node.get("items"), dict):
-        return (TypePart("array of "), *type_parts(node["items"], titles))
+def _one_type(name: str, node: dict[str, Any], titles: Mapping[str, str], depth: int) -> tuple[TypePart, ...]:
+    if name == "array" and isinstance(node.get("items"), dict) and "prefixItems" not in node:
+        return (TypePart("array of "), *type_parts(node["items"], titles, depth + 1))
     additional = node.get("additionalProperties")
     if name == "object" and isinstance(additional, dict) and not node.get("properties"):
-        return (TypePart("map of "), *type_parts(additional, titles))
+        return (TypePart("map of "), *type_parts(additional, titles, depth + 1))
     return (TypePart(name),)
 
 
-def constraints(node: Any, titles: Mapping[str, str]) -> tuple[str, ...]:
-    """Value constraints of a field in words: bounds, patterns, enums, exclusions."""
-    if not isinstance(node, dict):
+def _words(node: Any, titles: Mapping[str, str], depth: int) -> str:
+    """A subschema in one phrase: its type and its constraints."""
+    kind = "".join(part.text for part in type_parts(node, titles, depth + 1))
+    rules = constraints(node, titles, depth + 1)
+    return kind + (f" ({'; '.join(rules)})" if rules else "")
+
+
+def _listed(values: Any) -> str:
+    return ", ".join(json.dumps(v, ensure_ascii=False) for v in values) if isinstance(values, list) else str(values)
+
+
+def constraints(node: Any, titles: Mapping[str, str], depth: int = 0) -> tuple[str, ...]:
+    """Every assertion of a schema in words: bounds, patterns, enums, conditions, exclusions."""
+    if not isinstance(node, dict) or depth > _DEPTH:
         return ()
     found = [template.format(node[key]) for key, template in _CONSTRAINT_KEYS if key in node]
-    if "enum" in node:
-        found.append("one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in node["enum"]))
+    for key, template in _MORE_KEYS:
+        if key in node:
+            found.append(template.format(_listed(node[key]) if key in ("enum", "required") else node[key]))
+    if node.get("uniqueItems") is True:
+        found.append("items are unique")
+    if "allOf" in node and "type" in node:
+        found.append("and all of: " + "; ".join(_words(part, titles, depth) for part in node["allOf"]))
+    if "if" in node:
+        clause = f"if {_words(node['if'], titles, depth)}"
+        if "then" in node:
+            clause += f" then {_words(node['then'], titles, depth)}"
+        if "else" in node:
+            clause += f", otherwise {_words(node['else'], titles, depth)}"
+        found.append(clause)
     if "not" in node:
-        excluded = "".join(part.text for part in type_parts(node["not"], titles))
-        found.append(f"must not be a {excluded}")
+        found.append(f"must not be {_words(node['not'], titles, depth)}")
+    for key, label in _SUBSCHEMA_KEYS:
+        if key in node:
+            found.append(f"{label} {_words(node[key], titles, depth)}")
+    if isinstance(node.get("prefixItems"), list):
+        found.append("items in order: " + ", ".join(_words(item, titles, depth) for item in node["prefixItems"]))
+    if isinstance(node.get("patternProperties"), dict):
+        for pattern, sub in node["patternProperties"].items():
+            found.append(f"properties matching {pattern}: {_words(sub, titles, depth)}")
+    if isinstance(node.get("dependentRequired"), dict):
+        for name, needed in node["dependentRequired"].items():
+            found.append(f"with {name}, also {_listed(needed)}")
+    if isinstance(node.get("dependentSchemas"), dict):
+        for name, sub in node["dependentSchemas"].items():
+            found.append(f"with {name}: {_words(sub, titles, depth)}")
     return tuple(found)

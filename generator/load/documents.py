@@ -49,11 +49,14 @@ class Document:
 
 
 def _plain(node: Any) -> Any:
-    """ruamel's round-trip containers as plain dicts and lists."""
+    """ruamel's round-trip containers and scalars as plain dicts, lists, str, int and float."""
     if isinstance(node, dict):
         return {str(k): _plain(v) for k, v in node.items()}
     if isinstance(node, list):
         return [_plain(v) for v in node]
+    for kind in (bool, str, int, float):
+        if isinstance(node, kind):
+            return kind(node)
     return node
 
 

@@ -5,25 +5,19 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from jsonschema.protocols import Validator
-
 from generator.diagnostics import Diagnostic
 from generator.load.documents import Document
-from generator.load.jsonschema_judge import contract_validator
-from generator.load.violations import violations
 from generator.resources import META_SCHEMAS_DIR
+from generator.runtime import Judge
 
 
 @cache
-def meta_validator(kind: str) -> Validator:
-    """The validator of one source format: `contract`, `errors` or `tools`.
-
-    ECMA-262 patterns: with Python's `re`, `^[a-z_]+$` would accept "demo\n".
-    """
-    schema = json.loads((META_SCHEMAS_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
-    return contract_validator(schema)
+def meta_judge(kind: str) -> Judge:
+    """The judge of one source format: `contract`, `errors` or `tools` (ECMA-262 patterns)."""
+    uri = f"urn:mcp-contracts:meta:{kind}"
+    return Judge(uri, {uri: json.loads((META_SCHEMAS_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))})
 
 
 def check_against_meta(document: Document, kind: str) -> list[Diagnostic]:
     """Every way `document` breaks its meta-schema, each at the line of the bad value."""
-    return [document.diagnostic(path, message) for path, message in violations(meta_validator(kind), document.data)]
+    return [document.diagnostic(v.path, v.message) for v in meta_judge(kind).violations(document.data)]

@@ -11,11 +11,10 @@ from generator.diagnostics import Diagnostic, display_path
 from generator.load.catalogue import build_catalogue, build_manifest
 from generator.load.describe import describe_definitions
 from generator.load.documents import Document, read_json, read_yaml
-from generator.load.envelope import check_envelope, field_rules, resolve_pointer
-from generator.load.jsonschema_judge import contract_validator
+from generator.load.envelope import Envelope, compile_envelope, resolve_pointer
 from generator.load.meta import check_against_meta
-from generator.load.violations import violations
 from generator.model import Catalogue, Contract, Example, Project
+from generator.runtime import Judge
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
 
@@ -77,9 +76,13 @@ def _read(folder: Path) -> tuple[dict[str, Document], list[Diagnostic]]:
     for name, kind in (("contract.yaml", "contract"), ("errors.yaml", "errors"), ("tools.yaml", "tools")):
         if name in documents:
             problems += check_against_meta(documents[name], kind)
-    if "envelope.schema.json" in documents:
-        problems += check_envelope(documents["envelope.schema.json"])
     return documents, problems
+
+
+def _references(identity: Document) -> dict[str, Path]:
+    """`references:` of contract.yaml: URI prefixes mapped to folders, relative to the file."""
+    folder = identity.path.parent
+    return {prefix: folder / target for prefix, target in identity.data.get("references", {}).items()}
 
 
 def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
@@ -87,6 +90,10 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
     if problems:
         return None, problems
     identity, envelope = documents["contract.yaml"], documents["envelope.schema.json"]
+    formats = identity.data.get("formats", "annotate") == "assert"
+    compiled = compile_envelope(envelope, folder.name, _references(identity), formats)
+    if isinstance(compiled, Diagnostic):
+        return None, [compiled]
     if identity.data["name"] != folder.name:
         problems.append(identity.diagnostic(["name"], f"must equal the folder name {folder.name!r}"))
     if keyword.iskeyword(identity.data["module"]):
@@ -96,7 +103,7 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
     manifest, found = build_manifest(documents["tools.yaml"], catalogue.codes())
     problems += found
     problems += _check_bindings(identity, envelope, catalogue)
-    examples, found = _load_examples(folder / "examples", envelope.data)
+    examples, found = _load_examples(folder / "examples", compiled.judge)
     problems += found
     if problems:
         return None, problems
@@ -110,8 +117,9 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
         seed=meta.get("seed"),
         source_dir=f"schemas/contracts/{folder.name}",
         envelope_json=json.dumps(envelope.data, indent=2, ensure_ascii=False),
-        definitions=describe_definitions(envelope.data),
-        field_rules=field_rules(envelope.data),
+        definitions=describe_definitions(envelope.data, compiled.view),
+        view=compiled.view,
+        bundle_json=compiled.bundle_json,
         catalogue=catalogue,
         manifest=manifest,
         examples=examples,
@@ -164,18 +172,17 @@ def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue
     return problems
 
 
-def _load_examples(folder: Path, schema: dict[str, object]) -> tuple[tuple[Example, ...], list[Diagnostic]]:
+def _load_examples(folder: Path, judge: Judge) -> tuple[tuple[Example, ...], list[Diagnostic]]:
     """Example envelopes: each must be valid JSON that the envelope schema accepts."""
     if not folder.is_dir():
         return (), []
-    validator = contract_validator(schema)
     examples, problems = [], []
     for path in sorted(folder.glob("*.json")):
         document = read_json(path)
         if isinstance(document, Diagnostic):
             problems.append(document)
             continue
-        for where, message in violations(validator, document.data):
-            problems.append(document.diagnostic(where, "example breaks the envelope schema: " + message))
+        for violation in judge.violations(document.data):
+            problems.append(document.diagnostic(violation.path, "example breaks the envelope schema: " + violation.message))
         examples.append(Example(path.stem, json.dumps(document.data, indent=2, ensure_ascii=False)))
     return tuple(examples), problems

@@ -1,12 +1,17 @@
-"""`models.py` of a contract: pydantic v2 models from its envelope schema.
+"""`models.py` of a contract: pydantic v2 models of its typed view.
 
-datamodel-code-generator runs in process (its CLI costs a process start per schema);
-its output is then formatted by the pinned black so that the file is stable.
+The view (see `load/view.py`) is written as a small JSON Schema that says only what
+the models state: types, properties, required, closed objects. datamodel-code-generator
+renders it in process (its CLI costs a process start per schema); the pinned black then
+formats it so that the file is stable. The rules themselves stay with the judge.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import warnings
+from typing import Any
 
 import black
 from black.mode import TargetVersion
@@ -17,37 +22,31 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported
     PythonVersion,
     generate,
 )
-from datamodel_code_generator.enums import StrictTypes
 
-from generator.model import Contract
+from generator.model import Contract, View, ViewClass, ViewType
+from generator.resources import TEMPLATES_DIR
 
 BLACK_MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=88)
+# The root model template: a root that is not one object still judges before it builds.
+_DATAMODEL_TEMPLATES = TEMPLATES_DIR / "python" / "datamodel"
 
-# Strict types: the schema's "integer" must not accept "183", nor "boolean" accept "yes".
-# Strict nullability and the MISSING sentinel: an optional field may be absent, never null,
-# unless the schema says null is allowed. Field descriptions stay in `Field(description=...)`
-# so that `model_json_schema()` keeps them.
 _OPTIONS = dict(
     input_file_type=InputFileType.JsonSchema,
     output_model_type=DataModelType.PydanticV2BaseModel,
     target_python_version=PythonVersion.PY_311,
     disable_timestamp=True,
     formatters=[Formatter.BUILTIN],
-    strict_types=list(StrictTypes),
     strict_nullable=True,
     use_missing_sentinel=True,
     use_annotated=True,
     use_standard_collections=True,
     use_union_operator=True,
-    field_constraints=True,
     use_double_quotes=True,
     use_schema_description=True,
     enum_field_as_literal="all",
     keep_model_order=True,
     use_title_as_name=True,
-    # JSON Schema treats `format` as an annotation: a date-time stays a string, as it does
-    # for jsonschema, and round-trips unchanged.
-    type_mappings=["date-time=string", "date=string", "time=string", "uri=string", "email=string"],
+    custom_template_dir=str(_DATAMODEL_TEMPLATES),
 )
 # datamodel-code-generator 0.89 imports MISSING from its experimental home, which
 # pydantic 2.14 deprecates; the sentinel itself is the same object.
@@ -56,7 +55,7 @@ _STABLE_IMPORT = "from pydantic import MISSING\n"
 
 
 class ModelGenerationError(Exception):
-    """datamodel-code-generator refused a schema that passed our checks."""
+    """datamodel-code-generator refused a view, or renamed one of its classes."""
 
     def __init__(self, contract: str, message: str) -> None:
         self.contract = contract
@@ -71,30 +70,77 @@ def header(contract: Contract) -> str:
     )
 
 
-def rule_base_name(model: str) -> str:
-    return f"{model}Rules"
+def _type_schema(view: ViewType, root: str, runtime: str) -> dict[str, Any]:
+    kind = view.kind
+    if kind == "any":
+        return {}
+    if kind == "integer":
+        return {"customTypePath": f"{runtime}.Integer"}
+    if kind == "number":  # a JSON number is a Python int or float: no rounding, no overflow
+        return {"anyOf": [{"type": "integer"}, {"type": "number"}]}
+    if kind in ("string", "boolean", "null"):
+        return {"type": kind}
+    if kind == "literal":
+        return {"enum": list(view.values)}
+    if kind == "list":
+        return {"type": "array", "items": _type_schema(view.items[0], root, runtime)}
+    if kind == "dict":
+        return {"type": "object", "additionalProperties": _type_schema(view.items[0], root, runtime)}
+    if kind == "class":
+        return {"$ref": "#" if view.name == root else f"#/$defs/{view.name}"}
+    return {"anyOf": [_type_schema(member, root, runtime) for member in view.items]}
 
 
-def rule_base_map(contract: Contract) -> dict[str, str]:
-    """Models that inherit checks from `rules.py`, mapped to their base class."""
-    package = f"mcp_contracts.{contract.module}.rules"
-    return {rule.model: f"{package}.{rule_base_name(rule.model)}" for rule in contract.field_rules}
+def _class_schema(model: ViewClass, root: str, runtime: str) -> dict[str, Any]:
+    schema: dict[str, Any] = {"title": model.name}
+    if model.description:
+        schema["description"] = model.description
+    if model.root is not None:
+        return {**schema, **_type_schema(model.root, root, runtime)}
+    properties = {}
+    for field in model.fields:
+        node = _type_schema(field.type, root, runtime)
+        if field.description:
+            node = {**node, "description": field.description} if "$ref" not in node else {"allOf": [node], "description": field.description}
+        if field.default is not None:
+            node["default"] = json.loads(field.default)
+        properties[field.name] = node
+    return {
+        **schema,
+        "type": "object",
+        "properties": properties,
+        "required": [f.name for f in model.fields if f.required],
+        "additionalProperties": not model.closed,
+    }
 
 
-def models_code(contract: Contract) -> str:
+def view_schema(view: View, runtime: str) -> dict[str, Any]:
+    """The view as the JSON Schema datamodel-code-generator reads: the root class on top."""
+    by_name = {c.name: c for c in view.classes}
+    schema = _class_schema(by_name[view.root], view.root, runtime)
+    schema["$defs"] = {c.name: _class_schema(c, view.root, runtime) for c in view.classes if c.name != view.root}
+    return schema
+
+
+def models_code(contract: Contract, package: str) -> str:
     """The formatted source of `models.py` for one contract."""
+    runtime = f"{package}._runtime"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # notices about future defaults; our options are explicit
             code = generate(
-                contract.envelope_json,
+                json.dumps(view_schema(contract.view, runtime)),
                 custom_file_header=header(contract),
-                base_class_map=rule_base_map(contract),  # type: ignore[arg-type]
+                base_class=f"{runtime}.JudgedModel",
+                additional_imports=[f"{runtime}.JudgedRootModel"],
                 **_OPTIONS,  # type: ignore[arg-type]
             )
     except Exception as exc:  # it raises many unrelated classes; each names the problem
         raise ModelGenerationError(contract.name, f"datamodel-code-generator: {exc}") from exc
     if not isinstance(code, str):
         raise ModelGenerationError(contract.name, "datamodel-code-generator generated no models")
+    missing = [c.name for c in contract.view.classes if not re.search(rf"^class {c.name}\(", code, re.M)]
+    if missing:
+        raise ModelGenerationError(contract.name, f"datamodel-code-generator did not name classes {missing}")
     code = code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT)
     return black.format_str(code, mode=BLACK_MODE)

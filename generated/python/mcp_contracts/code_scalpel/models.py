@@ -5,38 +5,38 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, RootModel, StrictFloat, StrictStr
+from mcp_contracts._runtime import JudgedModel, JudgedRootModel
+from pydantic import ConfigDict, Field, RootModel
 from pydantic import MISSING
 
 
-class CommunityEnvelope(BaseModel):
+class CommunityEnvelope(JudgedModel):
     """
     A response at the community tier: `duration_ms` is recommended, not required.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     tier: Annotated[
         Literal["community"],
         Field(description="The tier that served the call: `community`."),
     ]
     tool_version: Annotated[
-        StrictStr, Field(description="Semantic version of the tool implementation.")
+        str, Field(description="Semantic version of the tool implementation.")
     ]
     tool_id: Annotated[
-        StrictStr,
-        Field(description="Canonical MCP tool id, for example `security_scan`."),
+        str, Field(description="Canonical MCP tool id, for example `security_scan`.")
     ]
     request_id: Annotated[
-        StrictStr,
-        Field(description="Correlation id, caller-provided or server-generated."),
+        str, Field(description="Correlation id, caller-provided or server-generated.")
     ]
     capabilities: Annotated[
-        list[StrictStr], Field(description="What this invocation supports.")
+        list[str], Field(description="What this invocation supports.")
     ]
     duration_ms: Annotated[
-        StrictFloat | MISSING,
-        Field(
-            description="End-to-end runtime in milliseconds, never negative.", ge=0.0
-        ),
+        int | float | MISSING,
+        Field(description="End-to-end runtime in milliseconds, never negative."),
     ] = MISSING
     error: Annotated[
         ToolError | None,
@@ -51,34 +51,33 @@ class CommunityEnvelope(BaseModel):
     ]
 
 
-class PaidTierEnvelope(BaseModel):
+class PaidTierEnvelope(JudgedModel):
     """
     A response at the pro or enterprise tier: `duration_ms` is required.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     tier: Annotated[
         Literal["pro", "enterprise"],
         Field(description="The tier that served the call: `pro` or `enterprise`."),
     ]
     tool_version: Annotated[
-        StrictStr, Field(description="Semantic version of the tool implementation.")
+        str, Field(description="Semantic version of the tool implementation.")
     ]
     tool_id: Annotated[
-        StrictStr,
-        Field(description="Canonical MCP tool id, for example `security_scan`."),
+        str, Field(description="Canonical MCP tool id, for example `security_scan`.")
     ]
     request_id: Annotated[
-        StrictStr,
-        Field(description="Correlation id, caller-provided or server-generated."),
+        str, Field(description="Correlation id, caller-provided or server-generated.")
     ]
     capabilities: Annotated[
-        list[StrictStr], Field(description="What this invocation supports.")
+        list[str], Field(description="What this invocation supports.")
     ]
     duration_ms: Annotated[
-        StrictFloat,
-        Field(
-            description="End-to-end runtime in milliseconds, never negative.", ge=0.0
-        ),
+        int | float,
+        Field(description="End-to-end runtime in milliseconds, never negative."),
     ]
     error: Annotated[
         ToolError | None,
@@ -93,22 +92,19 @@ class PaidTierEnvelope(BaseModel):
     ]
 
 
-class CodeScalpelEnvelope(RootModel[CommunityEnvelope | PaidTierEnvelope]):
-    root: Annotated[
-        CommunityEnvelope | PaidTierEnvelope,
-        Field(
-            description="The JSON object every Code Scalpel MCP tool returns. `duration_ms` is required for the pro and enterprise tiers and optional for community.",
-            title="CodeScalpelEnvelope",
-        ),
-    ]
+class CodeScalpelEnvelope(JudgedRootModel[CommunityEnvelope | PaidTierEnvelope]):
+    root: CommunityEnvelope | PaidTierEnvelope
 
 
-class ToolError(BaseModel):
+class ToolError(JudgedModel):
     """
     The standardized error model. It never includes code contents.
     """
 
-    error: Annotated[StrictStr, Field(description="A human-readable message.")]
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    error: Annotated[str, Field(description="A human-readable message.")]
     error_code: Annotated[
         Literal[
             "invalid_argument",
@@ -133,11 +129,14 @@ class ToolError(BaseModel):
     ]
 
 
-class UpgradeHint(BaseModel):
+class UpgradeHint(JudgedModel):
     """
     A feature that is unavailable at the current tier.
     """
 
-    feature: Annotated[StrictStr, Field(description="The feature that is unavailable.")]
-    tier: Annotated[StrictStr, Field(description="The tier that offers it.")]
-    reason: Annotated[StrictStr, Field(description="Why it is unavailable.")]
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    feature: Annotated[str, Field(description="The feature that is unavailable.")]
+    tier: Annotated[str, Field(description="The tier that offers it.")]
+    reason: Annotated[str, Field(description="Why it is unavailable.")]

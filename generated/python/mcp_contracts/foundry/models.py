@@ -5,42 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mcp_contracts.foundry.rules import FailureEnvelopeRules, SuccessEnvelopeRules
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    RootModel,
-    StrictBool,
-    StrictFloat,
-    StrictInt,
-    StrictStr,
-)
+from mcp_contracts._runtime import Integer, JudgedModel, JudgedRootModel
+from pydantic import ConfigDict, Field, RootModel
 from pydantic import MISSING
 
 
-class ContentFidelity(
-    RootModel[Literal["full", "partial", "summary", "reference_only"]]
-):
-    root: Annotated[
-        Literal["full", "partial", "summary", "reference_only"],
-        Field(
-            description="How complete the response content is.", title="ContentFidelity"
-        ),
-    ]
-
-
-class Data(BaseModel):
-    """
-    The operation payload; `{}` when there is none. On failure it may hold `error_code`, `error_type`, `remediation` and `details`.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-
-
-class FailureEnvelope(FailureEnvelopeRules):
+class FailureEnvelope(JudgedModel):
     """
     An operation that failed.
     """
@@ -49,18 +19,25 @@ class FailureEnvelope(FailureEnvelopeRules):
         extra="forbid",
     )
     success: Annotated[Literal[False], Field(description="Always false for a failure.")]
-    data: Data
-    error: Annotated[
-        StrictStr,
+    data: Annotated[
+        dict[str, Any],
         Field(
-            description="A human-readable description of the failure, never empty.",
-            min_length=1,
+            description="The operation payload; `{}` when there is none. On failure it may hold `error_code`, `error_type`, `remediation` and `details`."
         ),
     ]
-    meta: Meta
+    error: Annotated[
+        str,
+        Field(description="A human-readable description of the failure, never empty."),
+    ]
+    meta: Annotated[
+        Meta,
+        Field(
+            description="Response metadata: always the schema version, plus the reserved optional keys. Other keys are allowed."
+        ),
+    ]
 
 
-class Meta(BaseModel):
+class Meta(JudgedModel):
     """
     Response metadata: always the schema version, plus the reserved optional keys. Other keys are allowed.
     """
@@ -73,96 +50,102 @@ class Meta(BaseModel):
         Field(description="The response schema version: `response-v2`."),
     ]
     request_id: Annotated[
-        StrictStr | MISSING,
-        Field(
-            description="Correlation identifier propagated through logs and traces.",
-            pattern="^[a-zA-Z0-9_-]+$",
-        ),
+        str | MISSING,
+        Field(description="Correlation identifier propagated through logs and traces."),
     ] = MISSING
     warnings: Annotated[
-        list[StrictStr] | MISSING,
-        Field(description="Non-fatal issues, as plain messages."),
+        list[str] | MISSING, Field(description="Non-fatal issues, as plain messages.")
     ] = MISSING
     warning_details: Annotated[
         list[WarningDetail] | MISSING,
         Field(description="Structured warnings with severity and context."),
     ] = MISSING
-    pagination: Pagination | MISSING = MISSING
-    rate_limit: RateLimit | MISSING = MISSING
-    telemetry: Telemetry | MISSING = MISSING
-    content_fidelity: ContentFidelity | MISSING = MISSING
+    pagination: Annotated[
+        Pagination | MISSING, Field(description="Cursor-based pagination.")
+    ] = MISSING
+    rate_limit: Annotated[
+        RateLimit | MISSING, Field(description="Rate limiting state and retry hints.")
+    ] = MISSING
+    telemetry: Annotated[
+        Telemetry | MISSING, Field(description="Timing and performance metrics.")
+    ] = MISSING
+    content_fidelity: Annotated[
+        Literal["full", "partial", "summary", "reference_only"] | MISSING,
+        Field(description="How complete the response content is."),
+    ] = MISSING
     content_fidelity_schema_version: Annotated[
-        StrictStr | MISSING,
+        str | MISSING,
         Field(
             description="Schema version of the content fidelity metadata; currently `1.0`."
         ),
     ] = MISSING
     dropped_content_ids: Annotated[
-        list[StrictStr] | MISSING,
+        list[str] | MISSING,
         Field(description="Identifiers of content items that were omitted."),
     ] = MISSING
     content_archive_hashes: Annotated[
-        dict[str, StrictStr] | MISSING,
+        dict[str, str] | MISSING,
         Field(
             description="Archive identifiers mapped to content hashes, for retrieving dropped content."
         ),
     ] = MISSING
 
 
-class Pagination(BaseModel):
+class Pagination(JudgedModel):
     """
     Cursor-based pagination.
     """
 
     model_config = ConfigDict(
         extra="allow",
+        arbitrary_types_allowed=True,
     )
     cursor: Annotated[
-        StrictStr | None | MISSING, Field(description="Opaque cursor of the next page.")
+        str | None | MISSING, Field(description="Opaque cursor of the next page.")
     ] = MISSING
     has_more: Annotated[
-        StrictBool | MISSING, Field(description="Whether more results are available.")
+        bool | MISSING, Field(description="Whether more results are available.")
     ] = MISSING
     total_count: Annotated[
-        StrictInt | MISSING, Field(description="Total number of items, if known.", ge=0)
+        Integer | MISSING, Field(description="Total number of items, if known.")
     ] = MISSING
     page_size: Annotated[
-        StrictInt | MISSING, Field(description="Number of items per page.", ge=1)
+        Integer | MISSING, Field(description="Number of items per page.")
     ] = MISSING
     page: Annotated[
-        StrictInt | MISSING, Field(description="Current page number, from 1.", ge=1)
+        Integer | MISSING, Field(description="Current page number, from 1.")
     ] = MISSING
 
 
-class RateLimit(BaseModel):
+class RateLimit(JudgedModel):
     """
     Rate limiting state and retry hints.
     """
 
     model_config = ConfigDict(
         extra="allow",
+        arbitrary_types_allowed=True,
     )
     limit: Annotated[
-        StrictInt | MISSING, Field(description="Requests allowed in the period.", ge=0)
+        Integer | MISSING, Field(description="Requests allowed in the period.")
     ] = MISSING
     remaining: Annotated[
-        StrictInt | MISSING,
-        Field(description="Requests remaining in the current window.", ge=0),
+        Integer | MISSING,
+        Field(description="Requests remaining in the current window."),
     ] = MISSING
     reset_at: Annotated[
-        StrictStr | MISSING, Field(description="ISO 8601 time when the limit resets.")
+        str | MISSING, Field(description="ISO 8601 time when the limit resets.")
     ] = MISSING
     period: Annotated[
-        StrictStr | MISSING,
+        str | MISSING,
         Field(description="The time window, for example `minute` or `hour`."),
     ] = MISSING
     retry_after: Annotated[
-        StrictInt | MISSING,
-        Field(description="Seconds until a retry is allowed.", ge=0),
+        Integer | MISSING, Field(description="Seconds until a retry is allowed.")
     ] = MISSING
 
 
-class SuccessEnvelope(SuccessEnvelopeRules):
+class SuccessEnvelope(JudgedModel):
     """
     An operation that succeeded.
     """
@@ -171,67 +154,67 @@ class SuccessEnvelope(SuccessEnvelopeRules):
         extra="forbid",
     )
     success: Annotated[Literal[True], Field(description="Always true for a success.")]
-    data: Data
-    error: Annotated[None, Field(description="Always null for a success.")]
-    meta: Meta
-
-
-class FoundryEnvelope(RootModel[SuccessEnvelope | FailureEnvelope]):
-    root: Annotated[
-        SuccessEnvelope | FailureEnvelope,
+    data: Annotated[
+        dict[str, Any],
         Field(
-            description="The response-v2 envelope every Foundry MCP operation returns. `error` is null exactly when `success` is true; a failure carries a non-empty error message.",
-            title="FoundryEnvelope",
+            description="The operation payload; `{}` when there is none. On failure it may hold `error_code`, `error_type`, `remediation` and `details`."
+        ),
+    ]
+    error: Annotated[None, Field(description="Always null for a success.")]
+    meta: Annotated[
+        Meta,
+        Field(
+            description="Response metadata: always the schema version, plus the reserved optional keys. Other keys are allowed."
         ),
     ]
 
 
-class Telemetry(BaseModel):
+class FoundryEnvelope(JudgedRootModel[SuccessEnvelope | FailureEnvelope]):
+    root: SuccessEnvelope | FailureEnvelope
+
+
+class Telemetry(JudgedModel):
     """
     Timing and performance metrics.
     """
 
     model_config = ConfigDict(
         extra="allow",
+        arbitrary_types_allowed=True,
     )
     duration_ms: Annotated[
-        StrictFloat | MISSING,
-        Field(description="Operation duration in milliseconds.", ge=0.0),
+        int | float | MISSING, Field(description="Operation duration in milliseconds.")
     ] = MISSING
     downstream_calls: Annotated[
-        StrictInt | MISSING,
-        Field(description="Number of downstream service calls.", ge=0),
+        Integer | MISSING, Field(description="Number of downstream service calls.")
     ] = MISSING
     cache_hit: Annotated[
-        StrictBool | MISSING, Field(description="Whether the result came from a cache.")
+        bool | MISSING, Field(description="Whether the result came from a cache.")
     ] = MISSING
 
 
-class WarningDetail(BaseModel):
+class WarningDetail(JudgedModel):
     """
     A structured warning; only its message is required.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     code: Annotated[
-        StrictStr | MISSING,
+        str | MISSING,
         Field(
             description="Machine-readable warning classification, for example `CONTENT_TRUNCATED`."
         ),
     ] = MISSING
-    severity: WarningSeverity | MISSING = MISSING
+    severity: Annotated[
+        Literal["info", "warning", "error"] | MISSING,
+        Field(description="How serious a structured warning is."),
+    ] = MISSING
     message: Annotated[
-        StrictStr, Field(description="A human-readable description of the warning.")
+        str, Field(description="A human-readable description of the warning.")
     ]
     context: Annotated[
         dict[str, Any] | MISSING,
         Field(description="Context specific to the warning type."),
     ] = MISSING
-
-
-class WarningSeverity(RootModel[Literal["info", "warning", "error"]]):
-    root: Annotated[
-        Literal["info", "warning", "error"],
-        Field(
-            description="How serious a structured warning is.", title="WarningSeverity"
-        ),
-    ]

@@ -5,46 +5,44 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from mcp_contracts._runtime import JudgedModel, JudgedRootModel
+from pydantic import ConfigDict, Field
 
 
-class JsonRpcEnvelope(BaseModel):
+class JsonRpcEnvelope(JudgedModel):
     """
     A JSON-RPC 2.0 request envelope, validated identically over HTTP and stdio.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     id: Annotated[
-        StrictStr,
+        str,
         Field(description="The request id; a UUID when deterministic ids are enabled."),
     ]
     jsonrpc: Annotated[
         Literal["2.0"], Field(description="The protocol version: exactly `2.0`.")
     ]
     method: Annotated[
-        StrictStr,
+        str, Field(description="The RPC verb, never empty, such as `mcp.tool.invoke`.")
+    ]
+    params: Annotated[
+        dict[str, Any],
         Field(
-            description="The RPC verb, never empty, such as `mcp.tool.invoke`.",
-            min_length=1,
+            description="The call's parameters: a JSON object that may carry any keys, as JSON-RPC 2.0 allows."
         ),
     ]
-    params: Params
 
 
-class Params(BaseModel):
+class ToolIo(JudgedModel):
     """
-    The call's parameters: a JSON object that may carry any keys, as JSON-RPC 2.0 allows.
+    A tool call's input and output as the registry records them: both are JSON objects.
     """
 
     model_config = ConfigDict(
         extra="allow",
     )
-
-
-class ToolIo(BaseModel):
-    """
-    A tool call's input and output as the registry records them: both are JSON objects.
-    """
-
-    tool: Annotated[StrictStr, Field(description="The tool id the caller requested.")]
+    tool: Annotated[str, Field(description="The tool id the caller requested.")]
     input: Annotated[dict[str, Any], Field(description="The tool's input.")]
     output: Annotated[dict[str, Any], Field(description="The tool's response payload.")]

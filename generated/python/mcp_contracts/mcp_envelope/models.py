@@ -5,61 +5,49 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mcp_contracts.mcp_envelope.rules import McpEnvelopeRules
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    RootModel,
-    StrictBool,
-    StrictFloat,
-    StrictInt,
-    StrictStr,
-)
+from mcp_contracts._runtime import Integer, JudgedModel, JudgedRootModel
+from pydantic import ConfigDict, Field
 from pydantic import MISSING
-from typing_extensions import TypeAliasType
 
 
-class Artifact(BaseModel):
+class Artifact(JudgedModel):
     """
     An artifact.v0.1: an input or output of a run, identified and optionally digested.
     """
 
     model_config = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     schema_version: Literal["artifact.v0.1"]
     artifact_id: Annotated[
-        StrictStr,
+        str,
         Field(
-            description="Identifies the artifact: a UUID or a content address such as `sha256:<hex>`.",
-            min_length=1,
+            description="Identifies the artifact: a UUID or a content address such as `sha256:<hex>`."
         ),
     ]
     media_type: Annotated[
-        StrictStr,
-        Field(
-            description="The IANA media type, such as `application/json`.", min_length=1
-        ),
+        str, Field(description="The IANA media type, such as `application/json`.")
     ]
     locator: Annotated[
-        StrictStr | MISSING,
+        str | MISSING,
         Field(
-            description="Where the artifact can be found: a path, a URL or an MCP resource key.",
-            min_length=1,
+            description="Where the artifact can be found: a path, a URL or an MCP resource key."
         ),
     ] = MISSING
-    size_bytes: Annotated[
-        StrictInt | MISSING, Field(description="Size in bytes.", ge=0)
+    size_bytes: Annotated[Integer | MISSING, Field(description="Size in bytes.")] = (
+        MISSING
+    )
+    digest: Annotated[
+        Digest | MISSING, Field(description="A digest to check the artifact against.")
     ] = MISSING
-    digest: Digest | MISSING = MISSING
     labels: Annotated[
-        dict[str, LabelsAdditionalProperty] | MISSING,
+        dict[str, str] | MISSING,
         Field(description="Short string labels for consumers."),
     ] = MISSING
 
 
-class Digest(BaseModel):
+class Digest(JudgedModel):
     """
     A digest to check the artifact against.
     """
@@ -71,17 +59,10 @@ class Digest(BaseModel):
         Literal["sha256", "sha512", "blake3"],
         Field(description="The digest algorithm."),
     ]
-    value: Annotated[
-        StrictStr,
-        Field(
-            description="The digest in hexadecimal.",
-            min_length=16,
-            pattern="^[0-9a-fA-F]+$",
-        ),
-    ]
+    value: Annotated[str, Field(description="The digest in hexadecimal.")]
 
 
-class EnvelopeError(BaseModel):
+class EnvelopeError(JudgedModel):
     """
     A structured error emitted by the tool or the adapter.
     """
@@ -90,24 +71,18 @@ class EnvelopeError(BaseModel):
         extra="forbid",
     )
     code: Annotated[
-        StrictStr,
+        str,
         Field(
-            description="A namespaced error code that does not change between releases, such as `ADAPTER.EXECUTION.FAILED`.",
-            max_length=200,
-            min_length=1,
+            description="A namespaced error code that does not change between releases, such as `ADAPTER.EXECUTION.FAILED`."
         ),
     ]
-    message: Annotated[
-        StrictStr,
-        Field(description="The error, for people.", max_length=2000, min_length=1),
-    ]
+    message: Annotated[str, Field(description="The error, for people.")]
     details: Annotated[
-        dict[str, StrictStr | StrictFloat | StrictBool | None] | MISSING,
+        dict[str, str | int | float | bool | None] | MISSING,
         Field(description="A small map of scalar details."),
     ] = MISSING
     retryable: Annotated[
-        StrictBool,
-        Field(description="True when the same call may succeed if tried again."),
+        bool, Field(description="True when the same call may succeed if tried again.")
     ] = False
     evidence: Annotated[
         list[Evidence] | MISSING,
@@ -115,36 +90,32 @@ class EnvelopeError(BaseModel):
     ] = MISSING
 
 
-class EnvelopeMeta(BaseModel):
+class EnvelopeMeta(JudgedModel):
     """
     Adapter and runtime metadata, outside the tool's meaning.
     """
 
     model_config = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     adapter: Annotated[
-        StrictStr | MISSING,
-        Field(
-            description="The adapter's name, such as `mcp`, `cli` or `api`.",
-            max_length=100,
-        ),
+        str | MISSING,
+        Field(description="The adapter's name, such as `mcp`, `cli` or `api`."),
     ] = MISSING
     request_id: Annotated[
-        StrictStr | MISSING,
-        Field(description="Correlates the call with its request.", max_length=200),
+        str | MISSING, Field(description="Correlates the call with its request.")
     ] = MISSING
     duration_ms: Annotated[
-        StrictInt | MISSING,
-        Field(description="How long the call took, in milliseconds.", ge=0),
+        Integer | MISSING, Field(description="How long the call took, in milliseconds.")
     ] = MISSING
     schema_hints: Annotated[
-        dict[str, SchemaHintsAdditionalProperty] | MISSING,
+        dict[str, str] | MISSING,
         Field(description="Names of the schemas that parts of `result` follow."),
     ] = MISSING
 
 
-class EnvelopeWarning(BaseModel):
+class EnvelopeWarning(JudgedModel):
     """
     A non-fatal warning.
     """
@@ -153,19 +124,14 @@ class EnvelopeWarning(BaseModel):
         extra="forbid",
     )
     code: Annotated[
-        StrictStr,
+        str,
         Field(
-            description="A namespaced warning code that does not change between releases.",
-            max_length=200,
-            min_length=1,
+            description="A namespaced warning code that does not change between releases."
         ),
     ]
-    message: Annotated[
-        StrictStr,
-        Field(description="The warning, for people.", max_length=2000, min_length=1),
-    ]
+    message: Annotated[str, Field(description="The warning, for people.")]
     details: Annotated[
-        dict[str, StrictStr | StrictFloat | StrictBool | None] | MISSING,
+        dict[str, str | int | float | bool | None] | MISSING,
         Field(description="A small map of scalar details."),
     ] = MISSING
     evidence: Annotated[
@@ -174,7 +140,7 @@ class EnvelopeWarning(BaseModel):
     ] = MISSING
 
 
-class Evidence(BaseModel):
+class Evidence(JudgedModel):
     """
     An evidence.v0.1 anchor from an output field back to an input source.
     """
@@ -184,36 +150,26 @@ class Evidence(BaseModel):
     )
     schema_version: Literal["evidence.v0.1"]
     field: Annotated[
-        StrictStr,
+        str,
         Field(
-            description="The output field this anchor backs, such as `summary` or `plan[0]`.",
-            max_length=200,
-            min_length=1,
+            description="The output field this anchor backs, such as `summary` or `plan[0]`."
         ),
     ]
     source: Annotated[
-        StrictStr,
+        str,
         Field(
-            description="Where the supporting input lies: an artifact, optionally with a fragment such as `artifact:<id>#json:/path`.",
-            max_length=1000,
-            min_length=1,
+            description="Where the supporting input lies: an artifact, optionally with a fragment such as `artifact:<id>#json:/path`."
         ),
     ]
     method: Annotated[
-        StrictStr | MISSING,
-        Field(
-            description="The method that derived this mapping.",
-            max_length=200,
-            min_length=1,
-        ),
+        str | MISSING, Field(description="The method that derived this mapping.")
     ] = MISSING
     note: Annotated[
-        StrictStr | MISSING,
-        Field(description="A short note on the mapping.", max_length=400),
+        str | MISSING, Field(description="A short note on the mapping.")
     ] = MISSING
 
 
-class Integrity(BaseModel):
+class Integrity(JudgedModel):
     """
     Integrity data for this record.
     """
@@ -221,16 +177,19 @@ class Integrity(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    record_digest: RecordDigest | MISSING = MISSING
-    signature: Signature | MISSING = MISSING
+    record_digest: Annotated[
+        RecordDigest | MISSING,
+        Field(
+            description="A digest of this record's canonical form, signatures left out."
+        ),
+    ] = MISSING
+    signature: Annotated[
+        Signature | MISSING,
+        Field(description="A signature over `record_digest`, for audits."),
+    ] = MISSING
 
 
-LabelsAdditionalProperty = TypeAliasType(
-    "LabelsAdditionalProperty", Annotated[StrictStr, Field(max_length=200)]
-)
-
-
-class McpEnvelope(McpEnvelopeRules):
+class McpEnvelope(JudgedModel):
     """
     An mcp.envelope.v0.1: a tool's result, kept intact, with optional provenance, structured errors and warnings, and adapter metadata.
     """
@@ -243,7 +202,7 @@ class McpEnvelope(McpEnvelopeRules):
         Field(description="The envelope version: `mcp.envelope.v0.1`."),
     ]
     result: Annotated[
-        dict[str, Any] | list[Any] | StrictStr | StrictFloat | StrictBool | None,
+        Any,
         Field(
             description="The tool-specific payload, kept intact; it is never itself an mcp.envelope.v0.1 (no double wrapping)."
         ),
@@ -264,21 +223,13 @@ class McpEnvelope(McpEnvelopeRules):
         list[EnvelopeWarning] | MISSING,
         Field(description="Non-fatal warnings, such as partial parsing."),
     ] = MISSING
-    meta: EnvelopeMeta | MISSING = MISSING
+    meta: Annotated[
+        EnvelopeMeta | MISSING,
+        Field(description="Adapter and runtime metadata, outside the tool's meaning."),
+    ] = MISSING
 
 
-class Method(RootModel[StrictStr]):
-    root: Annotated[
-        StrictStr,
-        Field(max_length=200, min_length=1, pattern="^[a-z0-9]+([._-][a-z0-9]+)*$"),
-    ]
-
-
-class Parent(RootModel[StrictStr]):
-    root: Annotated[StrictStr, Field(max_length=200, min_length=1)]
-
-
-class ProvenanceRecord(BaseModel):
+class ProvenanceRecord(JudgedModel):
     """
     A prov.record.v0.1 record: the run, the tool, its input and output artifacts, the methods applied, evidence and lineage.
     """
@@ -288,20 +239,19 @@ class ProvenanceRecord(BaseModel):
     )
     schema_version: Literal["prov.record.v0.1"]
     run_id: Annotated[
-        StrictStr,
-        Field(
-            description="Identifies this run; a UUID is a good choice.", min_length=1
-        ),
+        str, Field(description="Identifies this run; a UUID is a good choice.")
     ]
-    tool: ToolIdentity
+    tool: Annotated[
+        ToolIdentity, Field(description="Which tool ran, and which version of it.")
+    ]
     time: Annotated[
-        StrictStr | MISSING,
+        str | MISSING,
         Field(description="An RFC 3339 time; left out for deterministic output."),
     ] = MISSING
     inputs: Annotated[list[Artifact], Field(description="What the run read.")]
     outputs: Annotated[list[Artifact], Field(description="What the run produced.")]
     methods: Annotated[
-        list[Method],
+        list[str],
         Field(
             description="Identifiers of the methods this run applied, in dotted lower case."
         ),
@@ -311,12 +261,14 @@ class ProvenanceRecord(BaseModel):
         Field(description="Anchors from outputs back to their input sources."),
     ]
     parents: Annotated[
-        list[Parent], Field(description="Run ids of earlier runs this one builds on.")
+        list[str], Field(description="Run ids of earlier runs this one builds on.")
     ]
-    integrity: Integrity | MISSING = MISSING
+    integrity: Annotated[
+        Integrity | MISSING, Field(description="Integrity data for this record.")
+    ] = MISSING
 
 
-class RecordDigest(BaseModel):
+class RecordDigest(JudgedModel):
     """
     A digest of this record's canonical form, signatures left out.
     """
@@ -325,15 +277,10 @@ class RecordDigest(BaseModel):
         extra="forbid",
     )
     alg: Literal["sha256", "sha512", "blake3"]
-    value: Annotated[StrictStr, Field(min_length=16, pattern="^[0-9a-fA-F]+$")]
+    value: str
 
 
-SchemaHintsAdditionalProperty = TypeAliasType(
-    "SchemaHintsAdditionalProperty", Annotated[StrictStr, Field(max_length=200)]
-)
-
-
-class Signature(BaseModel):
+class Signature(JudgedModel):
     """
     A signature over `record_digest`, for audits.
     """
@@ -341,31 +288,14 @@ class Signature(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    alg: Annotated[
-        StrictStr,
-        Field(
-            description="Names the signature algorithm.", max_length=100, min_length=1
-        ),
-    ]
+    alg: Annotated[str, Field(description="Names the signature algorithm.")]
     key_id: Annotated[
-        StrictStr,
-        Field(
-            description="Names the public key that verifies the signature.",
-            max_length=200,
-            min_length=1,
-        ),
+        str, Field(description="Names the public key that verifies the signature.")
     ]
-    value: Annotated[
-        StrictStr,
-        Field(
-            description="The signature itself, preferably base64.",
-            max_length=5000,
-            min_length=16,
-        ),
-    ]
+    value: Annotated[str, Field(description="The signature itself, preferably base64.")]
 
 
-class ToolIdentity(BaseModel):
+class ToolIdentity(JudgedModel):
     """
     Which tool ran, and which version of it.
     """
@@ -373,29 +303,20 @@ class ToolIdentity(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    name: Annotated[
-        StrictStr, Field(description="The tool's name.", max_length=200, min_length=1)
-    ]
-    version: Annotated[
-        StrictStr,
-        Field(
-            description="The tool's version, such as `v0.3.1`.",
-            max_length=100,
-            min_length=1,
-        ),
-    ]
+    name: Annotated[str, Field(description="The tool's name.")]
+    version: Annotated[str, Field(description="The tool's version, such as `v0.3.1`.")]
     adapter: Annotated[
-        StrictStr | MISSING,
-        Field(
-            description="The adapter that ran the tool, such as `cli` or `mcp`.",
-            max_length=100,
-        ),
+        str | MISSING,
+        Field(description="The adapter that ran the tool, such as `cli` or `mcp`."),
     ] = MISSING
 
 
-class WrappedEnvelopeMarker(BaseModel):
+class WrappedEnvelopeMarker(JudgedModel):
     """
     Matches an object that is itself an mcp.envelope.v0.1, so that a result can refuse it.
     """
 
+    model_config = ConfigDict(
+        extra="allow",
+    )
     schema_version: Literal["mcp.envelope.v0.1"]

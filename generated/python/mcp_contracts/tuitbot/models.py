@@ -5,42 +5,29 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mcp_contracts.tuitbot.rules import (
-    FailureEnvelopeRules,
-    PermanentToolErrorRules,
-    RetryableToolErrorRules,
-    SuccessEnvelopeRules,
-)
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    RootModel,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-)
+from mcp_contracts._runtime import Integer, JudgedModel, JudgedRootModel
+from pydantic import ConfigDict, Field, RootModel
 from pydantic import MISSING
 
 
-class ApiToolMeta(BaseModel):
+class ApiToolMeta(JudgedModel):
     """
     API profile metadata: `mode` and `approval_mode` are never present.
     """
 
     model_config = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     tool_version: Annotated[
-        StrictStr, Field(description="Version of the tool contract, for example `1.0`.")
+        str, Field(description="Version of the tool contract, for example `1.0`.")
     ]
     elapsed_ms: Annotated[
-        StrictInt,
-        Field(description="Wall time of the call in milliseconds (u64).", ge=0),
+        Integer, Field(description="Wall time of the call in milliseconds (u64).")
     ]
 
 
-class FailureEnvelope(FailureEnvelopeRules):
+class FailureEnvelope(JudgedModel):
     """
     A tool call that failed: `error` is present.
     """
@@ -55,11 +42,21 @@ class FailureEnvelope(FailureEnvelopeRules):
             description="The tool's payload, any JSON value (often null on failure)."
         ),
     ]
-    error: ToolError
-    meta: ToolMeta | MISSING = MISSING
+    error: Annotated[
+        RetryableToolError | PermanentToolError,
+        Field(
+            description="A typed error. Its `retryable` flag is derived from its code: a retryable code always carries true, every other code false."
+        ),
+    ]
+    meta: Annotated[
+        ApiToolMeta | WorkflowToolMeta | MISSING,
+        Field(
+            description="Metadata a tool attaches: the API profile's shape, or the workflow profile's with mode and approval_mode both present."
+        ),
+    ] = MISSING
 
 
-class PermanentToolError(PermanentToolErrorRules):
+class PermanentToolError(JudgedModel):
     """
     An error whose code is not retryable.
     """
@@ -92,23 +89,23 @@ class PermanentToolError(PermanentToolErrorRules):
         ],
         Field(description="An error code of the catalogue that is not retryable."),
     ]
-    message: Annotated[StrictStr, Field(description="A human-readable message.")]
+    message: Annotated[str, Field(description="A human-readable message.")]
     retryable: Annotated[
         Literal[False], Field(description="Derived from the code: false.")
     ]
     rate_limit_reset: Annotated[
-        StrictStr | MISSING,
+        str | MISSING,
         Field(description="When the rate limit resets, ISO-8601 or epoch."),
     ] = MISSING
     policy_decision: Annotated[
-        StrictStr | MISSING,
+        str | MISSING,
         Field(
             description="A policy outcome, for example `denied` or `routed_to_approval`."
         ),
     ] = MISSING
 
 
-class RetryableToolError(RetryableToolErrorRules):
+class RetryableToolError(JudgedModel):
     """
     An error whose code is retryable.
     """
@@ -128,23 +125,23 @@ class RetryableToolError(RetryableToolErrorRules):
         ],
         Field(description="An error code of the catalogue that is retryable."),
     ]
-    message: Annotated[StrictStr, Field(description="A human-readable message.")]
+    message: Annotated[str, Field(description="A human-readable message.")]
     retryable: Annotated[
         Literal[True], Field(description="Derived from the code: true.")
     ]
     rate_limit_reset: Annotated[
-        StrictStr | MISSING,
+        str | MISSING,
         Field(description="When the rate limit resets, ISO-8601 or epoch."),
     ] = MISSING
     policy_decision: Annotated[
-        StrictStr | MISSING,
+        str | MISSING,
         Field(
             description="A policy outcome, for example `denied` or `routed_to_approval`."
         ),
     ] = MISSING
 
 
-class SuccessEnvelope(SuccessEnvelopeRules):
+class SuccessEnvelope(JudgedModel):
     """
     A tool call that succeeded: `error` is absent.
     """
@@ -154,58 +151,37 @@ class SuccessEnvelope(SuccessEnvelopeRules):
     )
     success: Annotated[Literal[True], Field(description="Always true for a success.")]
     data: Annotated[Any, Field(description="The tool's payload, any JSON value.")]
-    meta: ToolMeta | MISSING = MISSING
-
-
-class ToolError(RootModel[RetryableToolError | PermanentToolError]):
-    root: Annotated[
-        RetryableToolError | PermanentToolError,
+    meta: Annotated[
+        ApiToolMeta | WorkflowToolMeta | MISSING,
         Field(
-            description="A typed error. Its `retryable` flag is derived from its code: a retryable code always carries true, every other code false.",
-            title="ToolError",
+            description="Metadata a tool attaches: the API profile's shape, or the workflow profile's with mode and approval_mode both present."
         ),
-    ]
+    ] = MISSING
 
 
-class TuitbotEnvelope(RootModel[SuccessEnvelope | FailureEnvelope]):
-    root: Annotated[
-        SuccessEnvelope | FailureEnvelope,
-        Field(
-            description="The JSON object every TuitBot MCP tool returns: a success shape without error, or a failure shape with a typed error.",
-            title="TuitbotEnvelope",
-        ),
-    ]
+class TuitbotEnvelope(JudgedRootModel[SuccessEnvelope | FailureEnvelope]):
+    root: SuccessEnvelope | FailureEnvelope
 
 
-class WorkflowToolMeta(BaseModel):
+class WorkflowToolMeta(JudgedModel):
     """
     Workflow profile metadata: `mode` and `approval_mode` are always present.
     """
 
     model_config = ConfigDict(
         extra="forbid",
+        arbitrary_types_allowed=True,
     )
     tool_version: Annotated[
-        StrictStr, Field(description="Version of the tool contract, for example `1.0`.")
+        str, Field(description="Version of the tool contract, for example `1.0`.")
     ]
     elapsed_ms: Annotated[
-        StrictInt,
-        Field(description="Wall time of the call in milliseconds (u64).", ge=0),
+        Integer, Field(description="Wall time of the call in milliseconds (u64).")
     ]
     mode: Annotated[
-        StrictStr,
+        str,
         Field(
             description="Runtime operating mode, for example `autopilot` or `composer`."
         ),
     ]
-    approval_mode: Annotated[StrictBool, Field(description="Effective approval state.")]
-
-
-class ToolMeta(RootModel[ApiToolMeta | WorkflowToolMeta]):
-    root: Annotated[
-        ApiToolMeta | WorkflowToolMeta,
-        Field(
-            description="Metadata a tool attaches: the API profile's shape, or the workflow profile's with mode and approval_mode both present.",
-            title="ToolMeta",
-        ),
-    ]
+    approval_mode: Annotated[bool, Field(description="Effective approval state.")]

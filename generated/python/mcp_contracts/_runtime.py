@@ -1,0 +1,281 @@
+# Copied by mcp-contracts from its generator/runtime.py. Do not edit.
+"""The runtime of generated contracts: the schema as the judge, models as typed views.
+
+A contract's schema, bundled with every resource it refers to, is compiled by
+jsonschema-rs (a conforming, compiled validator) into a `Judge`. The generated models
+inherit `JudgedModel` or `JudgedRootModel`: `model_validate` and `model_validate_json`
+ask the judge first, so they accept exactly what the schema accepts, then build the
+typed view, which is never stricter than the schema.
+
+This module is the generator's own and is copied, byte for byte, into every generated
+package as `_runtime.py`: generated code needs pydantic, jsonschema-rs and orjson, and
+not the generator. It must import nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
+
+import jsonschema_rs
+import orjson
+from pydantic import BaseModel, BeforeValidator, RootModel, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+# orjson reads integers of 19 digits and more as floats (silently rounded); such
+# documents are read by `json` instead, which keeps every integer exact.
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+_BOM = b"\xef\xbb\xbf"
+_LOCATION_BASE = "urn:mcp-contracts:location"
+_MAX_MESSAGE = 200
+
+
+class NotJson(ValueError):
+    """Bytes that are not one JSON document; the message says why."""
+
+
+def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
+    """One JSON document (RFC 8259): no BOM, no NaN or Infinity, nested at most 1,024 deep."""
+    if isinstance(data, str):
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError:
+            raise NotJson("not valid UTF-8: the text holds a lone surrogate") from None
+    else:
+        raw = bytes(data)
+    if raw.startswith(_BOM):
+        raise NotJson("starts with a UTF-8 byte order mark, which JSON text must not have")
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise NotJson(_json_problem(str(exc))) from None
+    if _LONG_DIGITS.search(raw):
+        value = json.loads(raw)  # valid JSON, as orjson said: now with exact integers
+    return value
+
+
+def _json_problem(message: str) -> str:
+    if message.startswith("depth limit exceeded"):
+        return "nested deeper than 1,024 arrays and objects: " + message
+    if message.startswith("Input is a zero-length"):
+        return "empty: a JSON document holds one value"
+    return message
+
+
+def short(message: str) -> str:
+    """A message cut to a readable length: some quote whole instances."""
+    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 3] + "..."
+
+
+def json_pointer(parts: Sequence[object]) -> str:
+    """RFC 6901 pointer for a sequence of keys and indexes ("" is the whole document)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One way a document breaks the schema: where in the document, and what."""
+
+    path: tuple[str | int, ...]
+    message: str
+
+    @property
+    def pointer(self) -> str:
+        return json_pointer(self.path)
+
+
+def _branch_score(errors: list[jsonschema_rs.ValidationError], depth: int) -> tuple[bool, bool, int, int]:
+    """Lower is likelier the branch meant: the type fits, the tag (a const) matches, few
+    errors, deep ones. `depth` is the length of the branching value's path."""
+    wrong_type = any(e.kind.name == "type" and len(e.instance_path) == depth for e in errors)
+    tag_missed = any(e.kind.name in ("const", "enum") for e in errors)
+    return (wrong_type, tag_missed, len(errors), -max(len(e.instance_path) for e in errors))
+
+
+def _specific(error: jsonschema_rs.ValidationError) -> Iterator[jsonschema_rs.ValidationError]:
+    """For a failed oneOf/anyOf, the errors of the branch the document most likely meant."""
+    branches = getattr(error.kind, "context", None)
+    if error.kind.name in ("oneOf", "anyOf") and branches and all(branches):
+        depth = len(error.instance_path)
+        for sub in min(branches, key=lambda branch: _branch_score(branch, depth)):
+            yield from _specific(sub)
+        return
+    yield error
+
+
+def _violation(error: jsonschema_rs.ValidationError) -> Violation:
+    if error.kind.name == "required":
+        return Violation((*error.instance_path, error.kind.property), "is required")
+    return Violation(tuple(error.instance_path), short(error.message))
+
+
+class Judge:
+    """The validators of one bundled schema, compiled on first use, one per location.
+
+    `resources` maps each URI to a schema resource: the contract's schema and everything
+    it refers to, so that nothing is fetched. A location is a URI with a JSON pointer
+    fragment, such as `json-schema:///envelope.schema.json#/$defs/Meta`.
+    """
+
+    def __init__(self, root: str, resources: Mapping[str, Any], *, formats: bool = False) -> None:
+        self.root = root
+        self.resources = resources
+        self.formats = formats
+        self._validators: dict[str, jsonschema_rs.Validator] = {}
+        self._registry: jsonschema_rs.Registry | None = None
+
+    @classmethod
+    def from_bundle(cls, bundle: Mapping[str, Any]) -> Judge:
+        """A judge of a bundle as `generate` writes it: `root`, `formats`, `resources`."""
+        return cls(bundle["root"], bundle["resources"], formats=bundle["formats"])
+
+    @classmethod
+    def from_package(cls, package: str, name: str = "schema.json") -> Judge:
+        """The judge of a generated contract package, from its bundled schema file."""
+        return cls.from_bundle(json.loads(resources.files(package).joinpath(name).read_bytes()))
+
+    def validator(self, location: str = "") -> jsonschema_rs.Validator:
+        """The compiled validator of the schema at `location` ("" is the root)."""
+        found = self._validators.get(location)
+        if found is None:
+            found = self._validators[location] = self._compile(location)
+        return found
+
+    def _compile(self, location: str) -> jsonschema_rs.Validator:
+        root = self.resources[self.root]
+        if self._registry is None:
+            self._registry = jsonschema_rs.Registry(sorted(self.resources.items()))
+        schema: Any = root
+        base = self.root
+        if location:  # a schema of its own that refers to the location, under a base of its own
+            schema, base = {"$ref": location}, _LOCATION_BASE
+            if isinstance(root, dict) and "$schema" in root:
+                schema["$schema"] = root["$schema"]
+        return jsonschema_rs.validator_for(
+            schema,
+            registry=self._registry,
+            base_uri=base,
+            validate_formats=self.formats,
+            offline=True,
+        )
+
+    def definition(self, name: str) -> str:
+        """The location of an entry of the root's `$defs` (or `definitions`); KeyError if none."""
+        root = self.resources[self.root]
+        for container in ("$defs", "definitions"):
+            entries = root.get(container) if isinstance(root, dict) else None
+            if isinstance(entries, dict) and name in entries:
+                return f"{self.root}#{json_pointer([container, name])}"
+        raise KeyError(name)
+
+    def definitions(self) -> list[str]:
+        """The names of the root's `$defs` (or `definitions`) entries."""
+        root = self.resources[self.root]
+        names: list[str] = []
+        for container in ("$defs", "definitions"):
+            entries = root.get(container) if isinstance(root, dict) else None
+            names += list(entries) if isinstance(entries, dict) else []
+        return names
+
+    def is_valid(self, instance: Any, location: str = "") -> bool:
+        return self.validator(location).is_valid(instance)
+
+    def violations(self, instance: Any, location: str = "") -> list[Violation]:
+        """Every way `instance` breaks the schema at `location`, most specific first."""
+        try:
+            errors = list(self.validator(location).iter_errors(instance))
+        except ValueError as exc:  # a Python value that is not JSON, such as a set
+            return [Violation((), f"not a JSON value: {exc}")]
+        found = {_violation(specific) for error in errors for specific in _specific(error)}
+        return sorted(found, key=lambda v: (tuple(map(str, v.path)), v.message))
+
+    def check(self, instance: Any, location: str, title: str) -> None:
+        """Raise pydantic's ValidationError, one line per violation, unless `instance` is valid."""
+        try:
+            if self.is_valid(instance, location):
+                return
+        except ValueError:
+            pass  # not JSON: `violations` says so
+        raise ValidationError.from_exception_data(
+            title,
+            [
+                InitErrorDetails(
+                    type=PydanticCustomError("json_schema", "{message}", {"message": v.message}),
+                    loc=v.path,
+                    input=instance,
+                )
+                for v in self.violations(instance, location)
+            ],
+        )
+
+
+def _not_json(title: str, problem: NotJson, data: object) -> ValidationError:
+    error = PydanticCustomError("json_invalid", "Invalid JSON: {error}", {"error": str(problem)})
+    return ValidationError.from_exception_data(title, [InitErrorDetails(type=error, loc=(), input=data)])
+
+
+def _integral(value: Any) -> Any:
+    """JSON Schema's integer includes 1.0 and 1e300: any number without a fraction."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Integer = Annotated[int, BeforeValidator(_integral)]
+"""A JSON Schema integer as a Python int, whichever way the document wrote it."""
+
+
+class _Judged:
+    """`model_validate` and `model_validate_json`: the judge first, then the typed view.
+
+    `bind` sets the judge and the location of the class's own schema, so that a class
+    used alone judges by its own subschema. Construction by keywords builds a view only.
+    """
+
+    __judge__: ClassVar[Judge]
+    __location__: ClassVar[str]
+
+    @classmethod
+    def _judged(cls, value: Any) -> None:
+        judge = getattr(cls, "__judge__", None)
+        if judge is None:
+            raise TypeError(f"{cls.__name__} has no judge: import it through its contract package")
+        judge.check(value, cls.__location__, cls.__name__)
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Any:
+        if isinstance(obj, BaseModel):
+            obj = obj.model_dump(mode="json", by_alias=True)
+        cls._judged(obj)
+        return super().model_validate(obj, **options)  # type: ignore[misc]
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Any:
+        try:
+            value = parse_json(json_data)
+        except NotJson as problem:
+            raise _not_json(cls.__name__, problem, json_data) from None
+        cls._judged(value)
+        return super().model_validate(value, **options)  # type: ignore[misc]
+
+
+class JudgedModel(_Judged, BaseModel):
+    """A generated object model: it accepts exactly what its schema accepts."""
+
+
+RootT = TypeVar("RootT")
+
+
+class JudgedRootModel(_Judged, RootModel[RootT], Generic[RootT]):
+    """A generated model whose value is not one object: a union, a list or a scalar."""
+
+
+def bind(judge: Judge, locations: Mapping[type[_Judged], str]) -> None:
+    """Give each generated model the judge and the location of its own schema."""
+    for model, location in locations.items():
+        model.__judge__ = judge
+        model.__location__ = location
