@@ -192,9 +192,7 @@ def validate(
         document = read_document(name)
         label = "<stdin>" if name == "-" else name
         verdicts.append(
-            Verdict(label, False, problem=document)
-            if isinstance(document, str)
-            else judge.judge_bytes(label, document)
+            Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge_bytes(label, document)
         )
     if output_format is OutputFormat.json:
         typer.echo(json.dumps([v.as_json() for v in verdicts], indent=2))

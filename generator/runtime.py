@@ -6,7 +6,7 @@ inherit `JudgedModel` or `JudgedRootModel`: `model_validate` and `model_validate
 ask the judge first, so they accept exactly what the schema accepts, then build the
 typed view, which is never stricter than the schema.
 
-This module is the generator's own and is copied, byte for byte, into every generated
+This module is the generator's own and is copied (black-formatted) into every generated
 package as `_runtime.py`: generated code needs pydantic, jsonschema-rs and orjson, and
 not the generator. It must import nothing else.
 """
@@ -14,7 +14,6 @@ not the generator. It must import nothing else.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -26,8 +25,10 @@ from pydantic import BaseModel, BeforeValidator, RootModel, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 # orjson reads integers of 19 digits and more as floats (silently rounded); such
-# documents are read by `json` instead, which keeps every integer exact.
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+# documents are read by `json` instead, which keeps every integer exact. The test maps
+# every digit to "0" and looks for nineteen in a row: a regular expression costs 5 x more.
+_DIGITS_AS_ZEROS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_NUMBER = b"0" * 19
 _BOM = b"\xef\xbb\xbf"
 _LOCATION_BASE = "urn:mcp-contracts:location"
 _MAX_MESSAGE = 200
@@ -52,7 +53,7 @@ def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise NotJson(_json_problem(str(exc))) from None
-    if _LONG_DIGITS.search(raw):
+    if _LONG_NUMBER in raw.translate(_DIGITS_AS_ZEROS):
         value = json.loads(raw)  # valid JSON, as orjson said: now with exact integers
     return value
 
@@ -108,8 +109,25 @@ def _specific(error: jsonschema_rs.ValidationError) -> Iterator[jsonschema_rs.Va
 
 def _violation(error: jsonschema_rs.ValidationError) -> Violation:
     if error.kind.name == "required":
-        return Violation((*error.instance_path, error.kind.property), "is required")
+        return Violation((*error.instance_path, error.kind.property), short(error.message))  # type: ignore[attr-defined]
     return Violation(tuple(error.instance_path), short(error.message))
+
+
+_DIALECTS = {
+    "draft-04": jsonschema_rs.Draft4,
+    "draft-06": jsonschema_rs.Draft6,
+    "draft-07": jsonschema_rs.Draft7,
+    "draft/2019-09": jsonschema_rs.Draft201909,
+    "draft/2020-12": jsonschema_rs.Draft202012,
+}
+
+
+def dialect(schema: Any) -> int | None:
+    """The draft a schema's `$schema` names, when it names a standard one."""
+    declared = schema.get("$schema") if isinstance(schema, dict) else None
+    if isinstance(declared, str) and "json-schema.org/" in declared:
+        return next((draft for name, draft in _DIALECTS.items() if name in declared), None)
+    return None
 
 
 class Judge:
@@ -146,8 +164,8 @@ class Judge:
 
     def _compile(self, location: str) -> jsonschema_rs.Validator:
         root = self.resources[self.root]
-        if self._registry is None:
-            self._registry = jsonschema_rs.Registry(sorted(self.resources.items()))
+        if self._registry is None:  # a resource without `$schema` is read in the root's dialect
+            self._registry = jsonschema_rs.Registry(sorted(self.resources.items()), draft=dialect(root))
         schema: Any = root
         base = self.root
         if location:  # a schema of its own that refers to the location, under a base of its own

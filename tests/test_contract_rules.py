@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from conftest import REFERENCE, SCHEMAS, load_json
 from pydantic import ValidationError
+from reference_judge import reference_validator
 from test_reference_fixtures import root_model
-
-from generator.load.jsonschema_judge import contract_validator
 
 SCALPEL = {
     "tier": "pro",
@@ -150,7 +149,7 @@ def _changed(envelope: dict[str, Any], path: tuple[Any, ...], value: Any) -> dic
 
 def _verdicts(contract: str, instance: Any) -> tuple[bool, bool]:
     schema = load_json(SCHEMAS / "contracts" / contract / "envelope.schema.json")
-    by_schema = contract_validator(schema).is_valid(instance)
+    by_schema = reference_validator(schema).is_valid(instance)
     try:
         root_model(contract).model_validate(instance)
         by_model = True

@@ -14,17 +14,16 @@ from conftest import CONTRACTS, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
+from reference_judge import reference_validator
 from schema_strategies import from_schema, mutations
 from test_reference_fixtures import root_model
-
-from generator.load.jsonschema_judge import contract_validator
 
 EXAMPLES_PER_CONTRACT = 1000
 
 
 def _judges(contract: str) -> tuple[Any, Any]:
     schema = load_json(SCHEMAS / "contracts" / contract / "envelope.schema.json")
-    return contract_validator(schema), root_model(contract)
+    return reference_validator(schema), root_model(contract)
 
 
 def _model_accepts(model: Any, text: str) -> bool:

@@ -121,8 +121,8 @@ def refs_in(node: Any, path: tuple[object, ...] = ()) -> Iterator[tuple[tuple[ob
 def blame(schema: Any, message: str) -> tuple[object, ...]:
     """The path of the reference an engine's message is most likely about."""
     for path, value in refs_in(schema):
-        target = urldefrag(value)[0]
-        if target and target in message:
+        target, fragment = urldefrag(value)
+        if (target and target in message) or (fragment and f"'{fragment}'" in message):
             return path
     return ()
 

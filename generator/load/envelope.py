@@ -20,7 +20,7 @@ from generator.load.bundle import ROOT_URI, Resources, blame, dumps
 from generator.load.documents import Document
 from generator.load.view import ViewBuilder, class_name_from
 from generator.model import View, ViewClass, ViewField
-from generator.runtime import Judge, short
+from generator.runtime import Judge, dialect, short
 
 _LOCATION_BASE = "urn:mcp-contracts:location"
 
@@ -44,14 +44,16 @@ def root_name(schema: Any, contract: str) -> str:
 
 def _compile(schema: Any, resources: Resources, formats: bool, location: str = "") -> None:
     """Compile with retrieval from the contract folder, so that what is read is recorded."""
-    if location:
-        wrapper = {"$ref": location}
-        if isinstance(schema, dict) and "$schema" in schema:
-            wrapper["$schema"] = schema["$schema"]
-        schema, base = wrapper, _LOCATION_BASE
-    else:
-        base = ROOT_URI
-    jsonschema_rs.validator_for(schema, retriever=resources.retrieve, base_uri=base, validate_formats=formats)
+    if not location:
+        jsonschema_rs.validator_for(schema, retriever=resources.retrieve, base_uri=ROOT_URI, validate_formats=formats)
+        return
+    wrapper = {"$ref": location}
+    if isinstance(schema, dict) and "$schema" in schema:
+        wrapper["$schema"] = schema["$schema"]
+    registry = jsonschema_rs.Registry(
+        [(ROOT_URI, schema), *resources.read.items()], draft=dialect(schema), retriever=resources.retrieve
+    )
+    jsonschema_rs.validator_for(wrapper, registry=registry, base_uri=_LOCATION_BASE, validate_formats=formats)
 
 
 def _problem(document: Document, exc: Exception) -> Diagnostic:
@@ -80,8 +82,13 @@ def compile_envelope(
         return _problem(document, exc)
     bundle = resources.bundle(schema)
     judge = Judge(ROOT_URI, bundle, formats=formats)
-    for model in view.classes:
-        judge.validator(model.location)  # compiles offline: the bundle is complete
+    try:
+        for model in view.classes:
+            judge.validator(model.location)  # offline: the bundle holds all it needs
+    except Exception as exc:
+        return document.diagnostic(
+            [], f"the bundled schema does not compile offline at {model.location}: {short(str(exc))}"
+        )
     view = View(view.root, tuple(_with_valid_defaults(model, judge) for model in view.classes))
     return Envelope(judge, view, dumps(bundle, formats=formats))
 

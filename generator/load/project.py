@@ -11,7 +11,7 @@ from generator.diagnostics import Diagnostic, display_path
 from generator.load.catalogue import build_catalogue, build_manifest
 from generator.load.describe import describe_definitions
 from generator.load.documents import Document, read_json, read_yaml
-from generator.load.envelope import Envelope, compile_envelope, resolve_pointer
+from generator.load.envelope import compile_envelope, resolve_pointer
 from generator.load.meta import check_against_meta
 from generator.model import Catalogue, Contract, Example, Project
 from generator.runtime import Judge
@@ -183,6 +183,8 @@ def _load_examples(folder: Path, judge: Judge) -> tuple[tuple[Example, ...], lis
             problems.append(document)
             continue
         for violation in judge.violations(document.data):
-            problems.append(document.diagnostic(violation.path, "example breaks the envelope schema: " + violation.message))
+            problems.append(
+                document.diagnostic(violation.path, "example breaks the envelope schema: " + violation.message)
+            )
         examples.append(Example(path.stem, json.dumps(document.data, indent=2, ensure_ascii=False)))
     return tuple(examples), problems

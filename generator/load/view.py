@@ -107,9 +107,9 @@ def _camel(text: str) -> str:
 
 
 def class_name_from(text: str) -> str:
-    """A title or key as a class name: kept when it is one, CamelCased otherwise."""
+    """A title or key as a class name: kept when it is one (capitalised), CamelCased otherwise."""
     if text.isidentifier() and text.isascii() and not text.startswith("_") and not keyword.iskeyword(text):
-        return text
+        return text[0].upper() + text[1:]
     return _camel(text)
 
 
@@ -241,7 +241,7 @@ class ViewBuilder:
         parts = list(self.conjuncts(node, depth))
         choices = [p for p in parts if isinstance(p.get("anyOf") or p.get("oneOf"), list)]
         if len(choices) == 1 and not any(self._has_properties(p) for p in parts):
-            options = choices[0].get("anyOf") or choices[0].get("oneOf")
+            options: list[Any] = choices[0].get("anyOf") or choices[0].get("oneOf") or []
             union = _union([self.view_type(option, depth + 1, hint) for option in options])
             if union.kind != "any":
                 return union
@@ -258,7 +258,9 @@ class ViewBuilder:
     def _has_properties(part: dict[str, Any]) -> bool:
         return isinstance(part.get("properties"), dict) and bool(part["properties"])
 
-    def _type_part(self, name: str, node: dict[str, Any], parts: list[dict[str, Any]], depth: int, hint: str) -> ViewType:
+    def _type_part(
+        self, name: str, node: dict[str, Any], parts: list[dict[str, Any]], depth: int, hint: str
+    ) -> ViewType:
         if name in ("string", "boolean"):
             literals = _literals(parts, str if name == "string" else bool)
             return ViewType("literal", values=literals) if literals else ViewType(name)
@@ -335,7 +337,9 @@ class ViewBuilder:
         view = self.view_type(sub, depth + 1, owner + _camel(key))
         default = sub.get("default") if isinstance(sub, dict) else None
         scalar_default = isinstance(default, str | int | float | bool) and not required
-        where = self.place(canonical).location if isinstance(canonical, dict) and id(canonical) in self._places else None
+        where = (
+            self.place(canonical).location if isinstance(canonical, dict) and id(canonical) in self._places else None
+        )
         return ViewField(key, view, required, json.dumps(default) if scalar_default else None, description, where)
 
     def build(self) -> View:
@@ -409,7 +413,7 @@ def _literals(parts: list[dict[str, Any]], kind: type) -> tuple[str | bool, ...]
     for part in parts:
         values = [part["const"]] if "const" in part else part.get("enum")
         if isinstance(values, list):
-            return tuple(dict.fromkeys(v for v in values if type(v) is kind))
+            return tuple(dict.fromkeys(v for v in values if type(v) is kind and isinstance(v, str | bool)))
     return ()
 
 

@@ -101,7 +101,11 @@ def _class_schema(model: ViewClass, root: str, runtime: str) -> dict[str, Any]:
     for field in model.fields:
         node = _type_schema(field.type, root, runtime)
         if field.description:
-            node = {**node, "description": field.description} if "$ref" not in node else {"allOf": [node], "description": field.description}
+            node = (
+                {**node, "description": field.description}
+                if "$ref" not in node
+                else {"allOf": [node], "description": field.description}
+            )
         if field.default is not None:
             node["default"] = json.loads(field.default)
         properties[field.name] = node
@@ -142,5 +146,9 @@ def models_code(contract: Contract, package: str) -> str:
     missing = [c.name for c in contract.view.classes if not re.search(rf"^class {c.name}\(", code, re.M)]
     if missing:
         raise ModelGenerationError(contract.name, f"datamodel-code-generator did not name classes {missing}")
-    code = code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT)
+    return format_python(code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT))
+
+
+def format_python(code: str) -> str:
+    """Generated Python as the pinned black writes it, so that the bytes are stable."""
     return black.format_str(code, mode=BLACK_MODE)

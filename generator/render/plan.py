@@ -13,7 +13,7 @@ from jinja2 import Environment, TemplateNotFound
 from generator.model import Contract, Project
 from generator.render.docs import doc_sections, example_blocks, index_entries
 from generator.render.environment import template_environment
-from generator.render.models_code import models_code
+from generator.render.models_code import format_python, models_code
 from generator.render.tables import enum_tables
 from generator.resources import RUNTIME_SOURCE
 
@@ -35,7 +35,7 @@ def build_plan(project: Project, templates: Path | None = None) -> Plan:
         ),
         "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries)),
         "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries),
-        f"python/{PACKAGE}/_runtime.py": RUNTIME_HEADER + RUNTIME_SOURCE.read_text(encoding="utf-8"),
+        f"python/{PACKAGE}/_runtime.py": format_python(RUNTIME_HEADER + RUNTIME_SOURCE.read_text(encoding="utf-8")),
         MARKER: env.get_template("README.md.jinja").render(),
     }
     for contract in project.contracts:

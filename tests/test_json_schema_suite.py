@@ -1,0 +1,50 @@
+"""The official JSON Schema Test Suite, through the generator: the schema is the judge.
+
+Every group of the required files of draft 2020-12 and draft-07 generates, and both
+`validate` and the root model's `model_validate_json` give the suite's verdict on every
+instance; with `formats: assert`, so do the optional format files. The run happens in
+a process of its own (tests/suite/run_suite.py): its generated package is not the
+built-in one this process imports.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, SHARED
+
+SUITE = SHARED / "jsts"
+pytestmark = pytest.mark.skipif(
+    not SUITE.is_dir(), reason=f"the JSON Schema Test Suite is not beside the repository: {SUITE}"
+)
+
+
+def run_suite(tmp_path: Path, *flags: str) -> dict[str, object]:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "suite" / "run_suite.py"), str(SUITE), str(tmp_path), *flags],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+def test_required_files_of_both_drafts_give_the_suites_verdict(tmp_path: Path) -> None:
+    report = run_suite(tmp_path)
+    assert report["problems"] == []
+    assert report["wrong"] == []
+    # 1,299 instances of draft 2020-12 and 927 of draft-07 in this copy of the suite
+    assert report["instances"] == 1299 + 927, report["instances"]
+
+
+def test_format_files_give_the_suites_verdict_when_formats_are_asserted(tmp_path: Path) -> None:
+    report = run_suite(tmp_path, "--formats")
+    assert report["problems"] == []
+    assert report["wrong"] == []
+    assert report["instances"] == 764 + 676, report["instances"]
