@@ -22,6 +22,12 @@ REFERENCE = SHARED / "reference"
 SEEDS = SHARED / "seeds"
 
 
+def require_shared() -> None:
+    """Skip the calling test module, with the reason shown, when ../shared is not beside the clone."""
+    if not SHARED.is_dir():
+        pytest.skip(f"needs the upstream data beside the repository: {SHARED} is missing", allow_module_level=True)
+
+
 def load_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 

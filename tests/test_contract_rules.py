@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 import pytest
-from conftest import REFERENCE, SCHEMAS, load_json
+from conftest import REFERENCE, SCHEMAS, load_json, require_shared
 from pydantic import ValidationError
 from reference_judge import reference_validator
 from test_reference_fixtures import root_model
@@ -47,6 +47,7 @@ FOUNDRY_META = {
     },
 }
 ENVELOPE = {"schema_version": "mcp.envelope.v0.1", "result": {"ok": True}}
+require_shared()
 PROVENANCE = load_json(REFERENCE / "prov-spec" / "examples" / "mcp.envelope.example.json")
 REQUEST = {"id": "123e4567", "jsonrpc": "2.0", "method": "mcp.tool.invoke", "params": {"tool": "x"}}
 TUIT_OK = {"success": True, "data": None, "meta": {"tool_version": "1.0", "elapsed_ms": 12}}
