@@ -69,8 +69,9 @@ def main() -> None:
         "",
         "## Judging one envelope from its JSON bytes (microseconds, best of 5)",
         "",
-        "`judge` is `JUDGE.is_valid(parse_json(raw))`, what `validate` runs: the contract's bundled schema",
-        "compiled by jsonschema-rs. `model_validate_json` runs the judge, then builds the typed view.",
+        "`judge` is `JUDGE.is_valid(parse_json(raw))`, what `validate` runs: msgspec reads the bytes (integers",
+        "exact), then the contract's bundled schema compiled by jsonschema-rs judges them.",
+        "`model_validate_json` runs the judge, then builds the typed view.",
         "Ratios are against `orjson.loads` of the same bytes in the same run; the target for the judge is 3 x.",
         "",
         "| contract | example | bytes | `orjson.loads` | judge | judge / loads"

@@ -17,7 +17,7 @@ import typer
 from generator import api
 from generator.diagnostics import Diagnostic
 from generator.scaffold import scaffold_contract
-from generator.validate import UnknownContract, Verdict, load_judge, read_document
+from generator.validate import UnknownContract, UnknownDefinition, Verdict, load_judge, read_document
 from generator.write import Drift
 
 app = typer.Typer(
@@ -184,8 +184,8 @@ def validate(
     except UnknownContract:
         typer.echo(f"error: unknown contract {contract!r} (is it generated under {out.as_posix()}?)", err=True)
         raise typer.Exit(EXIT_INVALID) from None
-    except KeyError:
-        typer.echo(f"error: contract {contract!r} has no definition {definition!r} in its $defs", err=True)
+    except UnknownDefinition as problem:
+        typer.echo(f"error: {problem}", err=True)
         raise typer.Exit(EXIT_INVALID) from None
     verdicts = []
     for name in files:

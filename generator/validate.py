@@ -22,6 +22,10 @@ class UnknownContract(LookupError):
     """No generated module for the contract: unknown name, or never generated."""
 
 
+class UnknownDefinition(LookupError):
+    """A `--definition` the contract's schema does not define; the message names those it does."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     """One document's judgement; `problem` is set when it could not be judged at all."""
@@ -51,14 +55,15 @@ class ContractJudge:
             document = parse_json(data)
         except NotJson as problem:
             return Verdict(path, False, problem=f"not JSON: {problem}")
-        errors = self.judge.violations(document, self.location)
-        return Verdict(path, not errors, tuple(errors))
+        if self.judge.is_valid(document, self.location):  # the fast answer for the common case
+            return Verdict(path, True)
+        return Verdict(path, False, tuple(self.judge.violations(document, self.location)))
 
 
 def load_judge(contract: str, out_dir: Path, definition: str | None = None) -> ContractJudge:
     """The judge of `contract` from the generated package under `out_dir/python`.
 
-    UnknownContract for a contract that is not generated there, KeyError for a
+    UnknownContract for a contract that is not generated there, UnknownDefinition for a
     definition its schema lacks.
     """
     root = (out_dir / "python").resolve()
@@ -75,7 +80,13 @@ def load_judge(contract: str, out_dir: Path, definition: str | None = None) -> C
         raise UnknownContract(contract) from exc
     if definition is None:
         return ContractJudge(contract, judge)
-    return ContractJudge(contract, judge, judge.definition(definition))
+    try:
+        return ContractJudge(contract, judge, judge.definition(definition))
+    except KeyError:
+        known = ", ".join(sorted(judge.definitions())) or "none"
+        raise UnknownDefinition(
+            f"contract {contract!r} has no definition {definition!r} in its $defs (it has: {known})"
+        ) from None
 
 
 def read_document(path: str) -> bytes | str:

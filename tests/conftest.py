@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -56,3 +60,27 @@ def schemas_copy(tmp_path: Path) -> Path:
 
 def tree_bytes(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@contextmanager
+def generated_package(out: Path, module: str) -> Iterator[ModuleType]:
+    """`mcp_contracts.<module>` imported from the output folder `out`, for the time of a block.
+
+    The built-in generated package is set aside meanwhile and restored after, so that a
+    test can import a contract it generated into a temporary folder.
+    """
+
+    def ours() -> dict[str, ModuleType]:
+        return {name: m for name, m in sys.modules.items() if name.partition(".")[0] == "mcp_contracts"}
+
+    saved = ours()
+    for name in saved:
+        del sys.modules[name]
+    sys.path.insert(0, str(out / "python"))
+    try:
+        yield importlib.import_module(f"mcp_contracts.{module}")
+    finally:
+        sys.path.remove(str(out / "python"))
+        for name in ours():
+            del sys.modules[name]
+        sys.modules.update(saved)

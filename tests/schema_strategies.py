@@ -57,6 +57,8 @@ def from_schema(root: dict[str, Any]) -> st.SearchStrategy[Any]:
         if node is True or node == {} or (isinstance(node, dict) and set(node) <= {"description", "title"}):
             return JSON_VALUES
         if "$ref" in node:
+            if not node["$ref"].startswith("#/$defs/"):
+                return JSON_VALUES  # another file, or an anchor: mutations of examples reach those
             key = node["$ref"].rsplit("/", 1)[-1]
             if key not in cache:
                 cache[key] = st.deferred(lambda key=key: build(defs[key], depth + 1))

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT, SCHEMAS, run_cli
+from mcp_contracts.jsonrpc import Envelope
+from pydantic import ValidationError
 
 EXAMPLES = SCHEMAS / "contracts"
 
@@ -91,3 +93,43 @@ def test_unknown_contract_exits_two() -> None:
     result = run_cli("validate", "--contract", "nope", str(EXAMPLES / "jsonrpc" / "examples" / "tool-invoke.json"))
     assert result.returncode == 2
     assert "unknown contract 'nope'" in result.stderr
+
+
+HOSTILE = {
+    "bom.json": (b'\xef\xbb\xbf{"id": "1"}', "not JSON: starts with a UTF-8 byte order mark"),
+    "latin1.json": (b'{"id": "caf\xe9"}', "not JSON: not valid UTF-8"),
+    "nan.json": (b'{"id": NaN}', "not JSON: NaN and Infinity are not JSON numbers at line 1, column 8"),
+    "infinity.json": (b'{"id": -Infinity}', "not JSON: NaN and Infinity are not JSON numbers"),
+    "deep.json": (b"[" * 100_000 + b"]" * 100_000, "not JSON: nested too deeply"),
+    "empty.json": (b"", "not JSON: empty"),
+    "blank.json": (b" \n\t", "not JSON: empty"),
+    "trailing.json": (b'{"id": "1"}\n{}', "not JSON: trailing characters at line 2, column 1"),
+}
+
+
+def test_hostile_documents_get_a_message_each_and_exit_two(tmp_path: Path) -> None:
+    for name, (data, _) in HOSTILE.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "folder.json").mkdir()
+    valid = EXAMPLES / "jsonrpc" / "examples" / "tool-invoke.json"
+    names = [*HOSTILE, "folder.json"]
+    result = run_cli("validate", "--contract", "jsonrpc", *(str(tmp_path / n) for n in names), str(valid))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stdout.splitlines()
+    for line, name in zip(lines, names, strict=False):
+        expected = HOSTILE[name][1] if name in HOSTILE else "cannot read"
+        assert line.startswith(f"{tmp_path / name}: error: {expected}"), line
+    assert lines[len(names) :] == [f"{valid}: valid"]
+
+
+def test_hostile_bytes_are_a_validation_error_of_the_models() -> None:
+    for data, expected in HOSTILE.values():
+        try:
+            Envelope.model_validate_json(data)
+        except ValidationError as error:
+            [detail] = error.errors()
+            assert detail["type"] == "json_invalid"
+            assert expected.removeprefix("not JSON: ") in detail["msg"]
+        else:
+            raise AssertionError(f"accepted {data[:20]!r}")
