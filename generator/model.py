@@ -161,11 +161,12 @@ class SchemaField:
 
 @dataclass(frozen=True, slots=True)
 class Definition:
-    """One object or value schema of an envelope: the root or an entry of `$defs`."""
+    """One object or value schema of an envelope, at `location` (a URI and a pointer): the root,
+    an entry of `$defs`, or a class taken from another file."""
 
     name: str
     anchor: str
-    pointer: str
+    location: str
     kind: tuple[TypePart, ...]
     constraints: tuple[str, ...]
     description: str

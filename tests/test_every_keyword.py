@@ -191,3 +191,27 @@ def test_validate_definition_judges_one_entry(out: Path, tmp_path: Path) -> None
     assert unknown.returncode == 2
     assert "Nope" in unknown.stderr and "Failure" in unknown.stderr
     assert "Traceback" not in unknown.stderr
+
+
+def test_the_docs_page_describes_every_definition_and_builds_strictly(out: Path, tmp_path: Path) -> None:
+    page = (out / "docs" / "every-keyword.md").read_text(encoding="utf-8")
+    for linked in ("Results", "Hit", "Failure", "Outline", "Named", "Meta", "Provenance", "Signature"):
+        assert f'<a id="def-{linked.lower()}"></a>' in page  # documented, from whichever file
+        assert f"[{linked}](#def-{linked.lower()})" in page  # and linked where a `$ref` names it
+    for words in (
+        "Rules: if ok: false then requires error, otherwise requires data",  # if/then/else
+        "properties no other keyword covers: not allowed",  # unevaluatedProperties
+        "Exactly one of: (code: ",  # oneOf branches that are not references
+        "at least one of: (requires code)",  # anyOf beside oneOf
+        "items in order: number, number",  # prefixItems
+        "contains an item: matches ^top:",
+        "at most 2 matching items",
+        "property names: matches",
+        "with card, also requires cvv, with iban: requires bic",
+        "must not match: string",
+        "content: object",
+        "deprecated, read-only, for example",
+    ):
+        assert words.replace("_", "\\_") in page, words
+    result = run_cli("docs", "--out", str(out), "--site", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -23,29 +24,60 @@ _CONSTRAINT_KEYS = (
     ("exclusiveMinimum", "> {}"),
     ("maximum", "≤ {}"),
     ("exclusiveMaximum", "< {}"),
-    ("minLength", "at least {} characters"),
-    ("maxLength", "at most {} characters"),
-    ("minItems", "at least {} items"),
-    ("maxItems", "at most {} items"),
+    ("minLength", "at least {} character(s)"),
+    ("maxLength", "at most {} character(s)"),
+    ("minItems", "at least {} item(s)"),
+    ("maxItems", "at most {} item(s)"),
     ("pattern", "matches {}"),
     ("format", "format {}"),
 )
 _MORE_KEYS = (
     ("enum", "one of {}"),
     ("multipleOf", "a multiple of {}"),
-    ("minProperties", "at least {} properties"),
-    ("maxProperties", "at most {} properties"),
-    ("minContains", "at least {} matching items"),
-    ("maxContains", "at most {} matching items"),
+    ("minProperties", "at least {} propert(ies)"),
+    ("maxProperties", "at most {} propert(ies)"),
+    ("minContains", "at least {} matching item(s)"),
+    ("maxContains", "at most {} matching item(s)"),
     ("contentEncoding", "encoded as {}"),
     ("contentMediaType", "media type {}"),
 )
+_FLAGS = (("deprecated", "deprecated"), ("readOnly", "read-only"), ("writeOnly", "write-only"))
 _SUBSCHEMA_KEYS = (
-    ("contains", "contains an item that is"),
-    ("propertyNames", "property names are"),
-    ("unevaluatedProperties", "other properties are"),
-    ("unevaluatedItems", "other items are"),
+    ("contains", "contains an item:"),
+    ("propertyNames", "property names:"),
+    ("unevaluatedProperties", "properties no other keyword covers:"),
+    ("unevaluatedItems", "items no other keyword covers:"),
 )
+
+
+def _counted(template: str, value: Any) -> str:
+    """A template filled in, "(s)" and "(ies)" agreeing with the value: "1 item", "2 items"."""
+    one = value == 1 and not isinstance(value, bool)
+    return template.replace("(ies)", "y" if one else "ies").replace("(s)", "" if one else "s").format(value)
+
+
+@dataclass(frozen=True)
+class Links:
+    """The definitions a `$ref` can link to on the page, by absolute location.
+
+    `names` maps a location (a URI and an unescaped JSON pointer fragment) to the name of
+    the definition documented there; `aliases` maps other ways to write a location (an
+    `$anchor`, or a file's path where the view used its `$id`) to it; `base` is the URI
+    that relative `$ref`s resolve against: the resource of the schema being described.
+    """
+
+    base: str
+    names: Mapping[str, str]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def title(self, ref: str) -> str | None:
+        uri, fragment = urldefrag(self.base + ref if ref.startswith("#") else urljoin(self.base, ref))
+        location = f"{uri}#{unquote(fragment)}"
+        location = self.aliases.get(location, location)
+        return self.names.get(location)
+
+    def at(self, base: str) -> Links:
+        return replace(self, base=base)
 
 
 def anchor(name: str) -> str:
@@ -71,67 +103,157 @@ def _container(schema: Mapping[str, Any], key: str) -> str:
     return "$defs" if isinstance(schema.get("$defs"), dict) and key in schema["$defs"] else "definitions"
 
 
-def titles_of(schema: Mapping[str, Any], view: View) -> dict[str, str]:
-    """Each definition's name on the page: its class's name when it is one, else its key."""
+def _root_base(schema: Mapping[str, Any]) -> str:
     declared = schema.get("$id")
-    base = urldefrag(urljoin(ROOT_URI, declared))[0] if isinstance(declared, str) else ROOT_URI
-    classes = {unquote(c.location) for c in view.classes}
-    names = {unquote(c.location): c.name for c in view.classes}
-    titles = {}
-    for key in defs_of(schema):
-        location = f"{base}#{json_pointer([_container(schema, key), key])}"
-        titles[key] = names[location] if location in classes else key
-    return titles
+    return urldefrag(urljoin(ROOT_URI, declared))[0] if isinstance(declared, str) else ROOT_URI
 
 
-def describe_definitions(schema: Any, view: View) -> tuple[Definition, ...]:
-    """The root and each `$defs` (or `definitions`) entry, in source order, as docs read them."""
-    if not isinstance(schema, dict):
-        return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, {}),)
-    titles = titles_of(schema, view)
-    definitions = [_definition(view.root, "", schema, schema, titles)]
+def _resolve(resource: Any, fragment: str) -> Any:
+    """The node at a JSON pointer fragment of a resource; None when it is not a pointer or misses."""
+    if fragment and not fragment.startswith("/"):
+        return None
+    node = resource
+    for token in fragment.split("/")[1:]:
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return None
+    return node
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A definition to document: its name, where it is, its schema and the resource holding it."""
+
+    name: str
+    location: str
+    node: dict[str, Any]
+    resource: dict[str, Any]
+    base: str
+
+
+def _entries(schema: dict[str, Any], view: View, resources: Mapping[str, Any]) -> list[_Entry]:
+    """The root, each root `$defs` (or `definitions`) entry in source order (under its class's
+    name when it is one), then each class the view took from another file, by location."""
+    base = _root_base(schema)
+    classes = {unquote(c.location): c.name for c in view.classes if c.location}
+    entries = [_Entry(view.root, f"{base}#", schema, schema, base)]
     for key, node in defs_of(schema).items():
-        pointer = json_pointer([_container(schema, key), key])
-        definitions.append(_definition(titles[key], pointer, node if isinstance(node, dict) else {}, schema, titles))
-    return tuple(definitions)
+        location = f"{base}#{json_pointer([_container(schema, key), key])}"
+        entries.append(
+            _Entry(classes.get(location, key), location, node if isinstance(node, dict) else {}, schema, base)
+        )
+    for location, name in sorted(classes.items()):
+        uri, fragment = urldefrag(location)
+        resource = resources.get(uri)
+        node = _resolve(resource, fragment)
+        if uri != base and isinstance(resource, dict) and isinstance(node, dict):
+            entries.append(_Entry(name, location, node, resource, uri))
+    return entries
 
 
-def _definition(
-    name: str, pointer: str, node: dict[str, Any], schema: dict[str, Any], titles: dict[str, str]
-) -> Definition:
+def _aliases(resources: Mapping[str, Any]) -> dict[str, str]:
+    """Other names of locations: `uri#anchor` for each `$anchor`, and each location of a
+    resource under the URI it is filed at, where it declares an `$id` of its own."""
+    found: dict[str, str] = {}
+    for uri, resource in sorted(resources.items()):
+        declared = resource.get("$id") if isinstance(resource, dict) else None
+        canonical = urldefrag(urljoin(uri, declared))[0] if isinstance(declared, str) else uri
+        for pointer, anchor_name in _anchors(resource):
+            for name in {uri, canonical}:
+                found.setdefault(f"{name}#{anchor_name}", f"{canonical}#{pointer}")
+        if canonical != uri:
+            for pointer in _pointers(resource):
+                found.setdefault(f"{uri}#{pointer}", f"{canonical}#{pointer}")
+    return found
+
+
+def _anchors(node: Any, pointer: str = "") -> list[tuple[str, str]]:
+    """(pointer, name) of every `$anchor` within a resource."""
+    found: list[tuple[str, str]] = []
+    if isinstance(node, dict):
+        if isinstance(node.get("$anchor"), str):
+            found.append((pointer, node["$anchor"]))
+        for key, value in node.items():
+            if key not in ("const", "enum", "examples", "default"):
+                found += _anchors(value, pointer + json_pointer([key]))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _anchors(value, pointer + json_pointer([index]))
+    return found
+
+
+def _pointers(node: Any, pointer: str = "") -> list[str]:
+    """The pointer of every object within a resource: where a definition could be."""
+    found = [pointer] if isinstance(node, dict) else []
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in children:
+        if isinstance(value, dict | list):
+            found += _pointers(value, pointer + json_pointer([key]))
+    return found
+
+
+def describe_definitions(schema: Any, view: View, resources: Mapping[str, Any]) -> tuple[Definition, ...]:
+    """Every definition of the schema a page documents, as docs read them (see `_entries`)."""
+    if not isinstance(schema, dict):
+        return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, Links(ROOT_URI, {})),)
+    entries = _entries(schema, view, resources)
+    links = Links(_root_base(schema), {entry.location: entry.name for entry in entries}, _aliases(resources))
+    return tuple(
+        _definition(entry.name, entry.location, entry.node, entry.resource, links.at(entry.base)) for entry in entries
+    )
+
+
+def _definition(name: str, location: str, node: dict[str, Any], schema: dict[str, Any], links: Links) -> Definition:
     keyword = "oneOf" if "oneOf" in node else "anyOf" if "anyOf" in node else None
     options = node.get(keyword, []) if keyword else []
-    variants = _object_variants(options, schema, titles)
+    variants = _object_variants(options, schema, links)
     if variants:
-        fields = _merged_fields(variants, schema, titles)
+        fields = _merged_fields(variants, schema, links)
     else:
         required = set(node.get("required", []))
         properties = node.get("properties", {})
         fields = tuple(
-            _field(key, sub, "yes" if key in required else "no", schema, titles)
+            _field(key, sub, "yes" if key in required else "no", schema, links)
             for key, sub in (properties.items() if isinstance(properties, dict) else ())
         )
     additional = node.get("additionalProperties")
-    kind = (TypePart("one of" if keyword == "oneOf" else "any of"),) if keyword else type_parts(node, titles)
+    kind = (
+        (TypePart("Exactly one of" if keyword == "oneOf" else "At least one of"),)
+        if keyword
+        else type_parts(node, links)
+    )
+    rules = constraints(node, links)
+    if keyword == "oneOf" and isinstance(node.get("anyOf"), list):  # the anyOf the variants do not show
+        rules += ("at least one of: " + ", ".join("".join(p.text for p in _variant(o, links)) for o in node["anyOf"]),)
     return Definition(
         name=name,
         anchor=anchor(name),
-        pointer=pointer,
+        location=location,
         kind=kind,
-        constraints=constraints(node, titles),
+        constraints=rules,
         description=node.get("description", ""),
         fields=fields,
-        variants=_join([type_parts(option, titles) for option in options], ", "),
+        variants=_join([_variant(option, links) for option in options], ", "),
         additional_properties=additional if isinstance(additional, bool) else None,
     )
 
 
-def _field(name: str, node: Any, required: str, schema: dict[str, Any], titles: Mapping[str, str]) -> SchemaField:
+def _variant(option: Any, links: Links) -> tuple[TypePart, ...]:
+    """A branch of a oneOf or anyOf: its type, or in words when its type says nothing."""
+    parts = type_parts(option, links)
+    return (TypePart(f"({_words(option, links, 0)})"),) if parts == (TypePart("any"),) and option else parts
+
+
+def _field(name: str, node: Any, required: str, schema: dict[str, Any], links: Links) -> SchemaField:
     return SchemaField(
         name=name,
-        type_parts=type_parts(node, titles),
+        type_parts=type_parts(node, links),
         required=required,
-        constraints=constraints(node, titles),
+        constraints=constraints(node, links),
         default=json.dumps(node["default"], ensure_ascii=False)
         if isinstance(node, dict) and "default" in node
         else None,
@@ -160,9 +282,7 @@ def _local_target(node: Mapping[str, Any], schema: Mapping[str, Any]) -> Any:
     return defs_of(schema).get(key) if key is not None else None
 
 
-def _object_variants(
-    options: list[Any], schema: dict[str, Any], titles: Mapping[str, str]
-) -> list[tuple[str, dict[str, Any]]]:
+def _object_variants(options: list[Any], schema: dict[str, Any], links: Links) -> list[tuple[str, dict[str, Any]]]:
     """The variants of a oneOf/anyOf when every one is a `$ref` to an object with properties."""
     variants = []
     for option in options:
@@ -172,7 +292,7 @@ def _object_variants(
         target = defs_of(schema).get(key)
         if not isinstance(target, dict) or not isinstance(target.get("properties"), dict):
             return []
-        variants.append((titles.get(key, key), target))
+        variants.append((links.title(option["$ref"]) or key, target))
     return variants
 
 
@@ -211,7 +331,7 @@ def _status(variant: dict[str, Any], prop: str) -> str:
 
 
 def _merged_fields(
-    variants: list[tuple[str, dict[str, Any]]], schema: dict[str, Any], titles: Mapping[str, str]
+    variants: list[tuple[str, dict[str, Any]]], schema: dict[str, Any], links: Links
 ) -> tuple[SchemaField, ...]:
     tag = _tag(variants)
     names = list(dict.fromkeys(p for _, v in variants for p in v["properties"]))
@@ -230,7 +350,7 @@ def _merged_fields(
                     clauses.append(f"{status} {_condition(tag, chosen)}")
             required = "; ".join(clauses)
         present = [(name, v) for name, v in variants if prop in v["properties"]]
-        fields.append(_merged_field(prop, present, required, tag, schema, titles))
+        fields.append(_merged_field(prop, present, required, tag, schema, links))
     return tuple(fields)
 
 
@@ -240,12 +360,12 @@ def _merged_field(
     required: str,
     tag: str | None,
     schema: dict[str, Any],
-    titles: Mapping[str, str],
+    links: Links,
 ) -> SchemaField:
     """One field across the variants that have it; differing types name their condition."""
     by_type: dict[tuple[TypePart, ...], list[tuple[str, dict[str, Any]]]] = {}
     for variant in present:
-        by_type.setdefault(type_parts(variant[1]["properties"][prop], titles), []).append(variant)
+        by_type.setdefault(type_parts(variant[1]["properties"][prop], links), []).append(variant)
     kinds: tuple[TypePart, ...]
     if prop == tag:
         kinds = (TypePart(" or ".join(json.dumps(v, ensure_ascii=False) for v in _tag_values(tag, present))),)
@@ -256,7 +376,7 @@ def _merged_field(
             [(*parts, TypePart(f" ({_condition(tag, chosen)})")) for parts, chosen in by_type.items()], " or "
         )
     first = present[0][1]["properties"][prop]
-    merged_constraints = tuple(dict.fromkeys(c for _, v in present for c in constraints(v["properties"][prop], titles)))
+    merged_constraints = tuple(dict.fromkeys(c for _, v in present for c in constraints(v["properties"][prop], links)))
     if prop == tag:
         merged_constraints = ()
     descriptions = [description(v["properties"][prop], schema) for _, v in present]
@@ -284,7 +404,7 @@ def _join(groups: list[tuple[TypePart, ...]], separator: str) -> tuple[TypePart,
 _DEPTH = 8  # deeper parts of a type are described as "…"
 
 
-def type_parts(node: Any, titles: Mapping[str, str], depth: int = 0) -> tuple[TypePart, ...]:
+def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
     """A field's type in words, with links to the definitions it refers to."""
     if depth > _DEPTH:
         return (TypePart("…"),)
@@ -292,17 +412,16 @@ def type_parts(node: Any, titles: Mapping[str, str], depth: int = 0) -> tuple[Ty
         return (TypePart("any"),)
     if not isinstance(node, dict):
         return (TypePart("nothing"),)
-    if "$ref" in node:
-        key = _local_key(node)
-        if key is None:
-            return (TypePart(str(node["$ref"])),)
-        title = titles.get(key, key)
-        return (TypePart(title, anchor(title)),)
+    if isinstance(node.get("$ref"), str):
+        title = links.title(node["$ref"])
+        return (TypePart(title, anchor(title)),) if title else (TypePart(node["$ref"]),)
+    if isinstance(node.get("$dynamicRef"), str):
+        return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
     if "const" in node:
         return (TypePart(json.dumps(node["const"], ensure_ascii=False)),)
     for keyword, separator in (("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")):
         if isinstance(node.get(keyword), list) and node[keyword]:
-            return _join([type_parts(option, titles, depth + 1) for option in node[keyword]], separator)
+            return _join([type_parts(option, links, depth + 1) for option in node[keyword]], separator)
     declared = node.get("type")
     if declared is None and "enum" in node:
         kinds = sorted({type(v).__name__ for v in node["enum"]})
@@ -310,22 +429,32 @@ def type_parts(node: Any, titles: Mapping[str, str], depth: int = 0) -> tuple[Ty
     if declared is None:
         return (TypePart("any"),)
     names = declared if isinstance(declared, list) else [declared]
-    return _join([_one_type(name, node, titles, depth) for name in names], " or ")
+    return _join([_one_type(name, node, links, depth) for name in names], " or ")
 
 
-def _one_type(name: str, node: dict[str, Any], titles: Mapping[str, str], depth: int) -> tuple[TypePart, ...]:
+def _one_type(name: str, node: dict[str, Any], links: Links, depth: int) -> tuple[TypePart, ...]:
     if name == "array" and isinstance(node.get("items"), dict) and "prefixItems" not in node:
-        return (TypePart("array of "), *type_parts(node["items"], titles, depth + 1))
+        return (TypePart("array of "), *type_parts(node["items"], links, depth + 1))
     additional = node.get("additionalProperties")
     if name == "object" and isinstance(additional, dict) and not node.get("properties"):
-        return (TypePart("map of "), *type_parts(additional, titles, depth + 1))
+        return (TypePart("map of "), *type_parts(additional, links, depth + 1))
     return (TypePart(name),)
 
 
-def _words(node: Any, titles: Mapping[str, str], depth: int) -> str:
-    """A subschema in one phrase: its type and its constraints."""
-    kind = "".join(part.text for part in type_parts(node, titles, depth + 1))
-    rules = constraints(node, titles, depth + 1)
+def _words(node: Any, links: Links, depth: int) -> str:
+    """A subschema in one phrase: its type, its properties and its constraints."""
+    if node is False:
+        return "not allowed"
+    kind = "".join(part.text for part in type_parts(node, links, depth + 1))
+    rules = list(constraints(node, links, depth + 1))
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict) and properties:
+            rules.insert(0, ", ".join(f"{k}: {_words(v, links, depth + 1)}" for k, v in properties.items()))
+        if isinstance(node.get("required"), list) and node["required"]:
+            rules.append("requires " + ", ".join(map(str, node["required"])))
+    if kind == "any" and rules:
+        return "; ".join(rules)
     return kind + (f" ({'; '.join(rules)})" if rules else "")
 
 
@@ -333,39 +462,44 @@ def _listed(values: Any) -> str:
     return ", ".join(json.dumps(v, ensure_ascii=False) for v in values) if isinstance(values, list) else str(values)
 
 
-def constraints(node: Any, titles: Mapping[str, str], depth: int = 0) -> tuple[str, ...]:
+def constraints(node: Any, links: Links, depth: int = 0) -> tuple[str, ...]:
     """Every assertion of a schema in words: bounds, patterns, enums, conditions, exclusions."""
     if not isinstance(node, dict) or depth > _DEPTH:
         return ()
-    found = [template.format(node[key]) for key, template in _CONSTRAINT_KEYS if key in node]
+    found = [_counted(template, node[key]) for key, template in _CONSTRAINT_KEYS if key in node]
     for key, template in _MORE_KEYS:
         if key in node:
-            found.append(template.format(_listed(node[key]) if key in ("enum", "required") else node[key]))
+            found.append(_counted(template, _listed(node[key]) if key == "enum" else node[key]))
     if node.get("uniqueItems") is True:
         found.append("items are unique")
+    if "contentSchema" in node:
+        found.append(f"content: {_words(node['contentSchema'], links, depth)}")
+    found += [words for key, words in _FLAGS if node.get(key) is True]
+    if isinstance(node.get("examples"), list) and node["examples"]:
+        found.append("for example " + _listed(node["examples"]))
     if "allOf" in node and "type" in node:
-        found.append("and all of: " + "; ".join(_words(part, titles, depth) for part in node["allOf"]))
+        found.append("all of: " + "; ".join(_words(part, links, depth) for part in node["allOf"]))
     if "if" in node:
-        clause = f"if {_words(node['if'], titles, depth)}"
+        clause = f"if {_words(node['if'], links, depth)}"
         if "then" in node:
-            clause += f" then {_words(node['then'], titles, depth)}"
+            clause += f" then {_words(node['then'], links, depth)}"
         if "else" in node:
-            clause += f", otherwise {_words(node['else'], titles, depth)}"
+            clause += f", otherwise {_words(node['else'], links, depth)}"
         found.append(clause)
     if "not" in node:
-        found.append(f"must not be {_words(node['not'], titles, depth)}")
+        found.append(f"must not match: {_words(node['not'], links, depth)}")
     for key, label in _SUBSCHEMA_KEYS:
         if key in node:
-            found.append(f"{label} {_words(node[key], titles, depth)}")
+            found.append(f"{label} {_words(node[key], links, depth)}")
     if isinstance(node.get("prefixItems"), list):
-        found.append("items in order: " + ", ".join(_words(item, titles, depth) for item in node["prefixItems"]))
+        found.append("items in order: " + ", ".join(_words(item, links, depth) for item in node["prefixItems"]))
     if isinstance(node.get("patternProperties"), dict):
         for pattern, sub in node["patternProperties"].items():
-            found.append(f"properties matching {pattern}: {_words(sub, titles, depth)}")
+            found.append(f"properties matching {pattern}: {_words(sub, links, depth)}")
     if isinstance(node.get("dependentRequired"), dict):
         for name, needed in node["dependentRequired"].items():
-            found.append(f"with {name}, also {_listed(needed)}")
+            found.append(f"with {name}, also requires {', '.join(map(str, needed))}")
     if isinstance(node.get("dependentSchemas"), dict):
         for name, sub in node["dependentSchemas"].items():
-            found.append(f"with {name}: {_words(sub, titles, depth)}")
+            found.append(f"with {name}: {_words(sub, links, depth)}")
     return tuple(found)

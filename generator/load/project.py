@@ -117,7 +117,7 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
         seed=meta.get("seed"),
         source_dir=f"schemas/contracts/{folder.name}",
         envelope_json=json.dumps(envelope.data, indent=2, ensure_ascii=False),
-        definitions=describe_definitions(envelope.data, compiled.view),
+        definitions=describe_definitions(envelope.data, compiled.view, compiled.judge.resources),
         view=compiled.view,
         bundle_json=compiled.bundle_json,
         catalogue=catalogue,
