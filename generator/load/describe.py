@@ -17,6 +17,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from generator.diagnostics import json_pointer
 from generator.load.bundle import ROOT_URI
+from generator.load.envelope import resolve_pointer
 from generator.model import Definition, SchemaField, TypePart, View
 
 _CONSTRAINT_KEYS = (
@@ -112,16 +113,10 @@ def _resolve(resource: Any, fragment: str) -> Any:
     """The node at a JSON pointer fragment of a resource; None when it is not a pointer or misses."""
     if fragment and not fragment.startswith("/"):
         return None
-    node = resource
-    for token in fragment.split("/")[1:]:
-        key = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            return None
-    return node
+    try:
+        return resolve_pointer(resource, fragment)
+    except KeyError:
+        return None
 
 
 @dataclass(frozen=True)
