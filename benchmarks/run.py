@@ -31,8 +31,7 @@ def best_us(call: object, number: int) -> float:
 def validation_rows() -> list[str]:
     """Per contract and example: orjson alone, the judge on the bytes, the models on the bytes."""
     import orjson
-
-    from generator.runtime import parse_json
+    from mcp_contracts_generator.runtime import parse_json
 
     rows = []
     for name, module in CONTRACTS.items():
@@ -54,7 +53,9 @@ def command_seconds(*args: str) -> float:
     timings = []
     for _ in range(3):
         start = timeit.default_timer()
-        subprocess.run([sys.executable, "-m", "generator", *args], cwd=ROOT, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "mcp_contracts_generator", *args], cwd=ROOT, check=True, capture_output=True
+        )
         timings.append(timeit.default_timer() - start)
     return min(timings)
 

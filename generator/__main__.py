@@ -1,5 +1,5 @@
 """`python -m generator` runs the `mcp-contracts` command."""
 
-from generator.cli import main
+from .cli import main
 
 main()

@@ -7,6 +7,7 @@ line for YAML and JSON syntax, a JSON pointer for a place in a document.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,11 +35,16 @@ class Diagnostic:
 
 
 def display_path(path: Path) -> str:
-    """A path as the user should read it: relative to the working directory when below it."""
+    """A path as the user should read it: relative to the working directory when the two
+    share a folder (`../generated` from a sibling), else as given."""
+    target, here = path.resolve(), Path.cwd().resolve()
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
+        shared = Path(os.path.commonpath([target, here]))
+    except ValueError:  # another drive
         return path.as_posix()
+    if shared == Path(shared.anchor):
+        return path.as_posix()
+    return Path(os.path.relpath(target, here)).as_posix()
 
 
 def json_pointer(parts: object) -> str:

@@ -1,14 +1,21 @@
-"""`mcp-contracts init`: a new contract folder that `generate` accepts at once."""
+"""`mcp-contracts init`: a new contract folder that `generate` accepts at once.
+
+A project without a `[tool.mcp-contracts]` section gets one, in the pyproject.toml of
+its root (made when there is none), so that every later command finds the same folders.
+"""
 
 from __future__ import annotations
 
+import json
 import keyword
+import os
 import re
 from pathlib import Path
 
-from generator.diagnostics import Diagnostic, display_path
-from generator.render.environment import template_environment
-from generator.write import replace_tree
+from .config import PYPROJECT, Settings, section_text
+from .diagnostics import Diagnostic, display_path
+from .render.environment import template_environment
+from .write import replace_tree
 
 NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 # template -> file, relative to the new contract folder
@@ -21,9 +28,10 @@ FILES = {
 }
 
 
-def scaffold_contract(schemas_dir: Path, name: str, templates: Path | None = None) -> list[Path] | Diagnostic:
-    """Write `schemas_dir/contracts/NAME/`; nothing is written when it cannot be."""
-    folder = schemas_dir / "contracts" / name
+def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
+    """Write `<schemas>/contracts/NAME/` (and the settings section when the project has none);
+    nothing is written when it cannot be."""
+    folder = settings.schemas / "contracts" / name
     if not NAME.match(name):
         return Diagnostic(
             display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens"
@@ -32,7 +40,7 @@ def scaffold_contract(schemas_dir: Path, name: str, templates: Path | None = Non
         return Diagnostic(display_path(folder), None, None, "a Python keyword cannot name the contract's module")
     if folder.exists():
         return Diagnostic(display_path(folder), None, None, "already exists")
-    env = template_environment(templates)
+    env = template_environment(settings.templates)
     context = {
         "name": name,
         "module": name.replace("-", "_"),
@@ -41,4 +49,19 @@ def scaffold_contract(schemas_dir: Path, name: str, templates: Path | None = Non
     }
     files = {relative: env.get_template(template).render(**context).encode() for template, relative in FILES.items()}
     replace_tree(files, folder)
-    return [folder / relative for relative in FILES.values()]
+    created = [folder / relative for relative in FILES.values()]
+    if settings.config is None:
+        created.append(_add_section(settings))
+    return created
+
+
+def _add_section(settings: Settings) -> Path:
+    """Append `[tool.mcp-contracts]`, with the folders these settings use, to the root's pyproject."""
+    pyproject = settings.root / PYPROJECT
+    before = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
+    section = section_text(settings.package)
+    schemas = Path(os.path.relpath(settings.schemas.resolve(), settings.root.resolve())).as_posix()
+    section = section.replace('schemas = "schemas"', f"schemas = {json.dumps(schemas)}")
+    text = before.rstrip("\n") + "\n" + section if before.strip() else section.lstrip("\n")
+    pyproject.write_text(text, encoding="utf-8")
+    return pyproject

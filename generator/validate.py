@@ -7,15 +7,14 @@ for a failed `oneOf` or `anyOf` the errors of the branch the document most likel
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.runtime import Judge, NotJson, Violation, parse_json
-
-PACKAGE = "mcp_contracts"
+from .runtime import Judge, NotJson, Violation, parse_json
 
 
 class UnknownContract(LookupError):
@@ -60,32 +59,37 @@ class ContractJudge:
         return Verdict(path, False, tuple(self.judge.violations(document, self.location)))
 
 
-def load_judge(contract: str, out_dir: Path, definition: str | None = None) -> ContractJudge:
-    """The judge of `contract` from the generated package under `out_dir/python`.
+def load_judge(contract: str, out_dir: Path, package_name: str, definition: str | None = None) -> ContractJudge:
+    """The judge of `contract` from the generated package `package_name` under `out_dir/python`.
 
-    UnknownContract for a contract that is not generated there, UnknownDefinition for a
-    definition its schema lacks.
+    UnknownContract for a contract that is not generated there (its message names those
+    that are), UnknownDefinition for a definition its schema lacks.
     """
     root = (out_dir / "python").resolve()
-    if not (root / PACKAGE / "__init__.py").is_file():
-        raise UnknownContract(contract)
+    if not (root / package_name / "__init__.py").is_file():
+        raise UnknownContract(f"no generated package {package_name!r} under {root.parent.as_posix()}/python")
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     try:
-        package = importlib.import_module(PACKAGE)
-        if Path(package.__file__ or "").resolve().parent != root / PACKAGE:
-            raise UnknownContract(f"{PACKAGE} was already imported from elsewhere")
-        judge = importlib.import_module(f"{PACKAGE}.{package.CONTRACTS[contract]}").JUDGE
-    except (ImportError, KeyError, AttributeError) as exc:
-        raise UnknownContract(contract) from exc
+        package = importlib.import_module(package_name)
+    except ImportError as exc:
+        raise UnknownContract(f"{package_name} cannot be imported: {exc}") from exc
+    if Path(package.__file__ or "").resolve().parent != root / package_name:
+        raise UnknownContract(f"{package_name} was already imported from elsewhere")
+    known: dict[str, str] = getattr(package, "CONTRACTS", {})
+    if contract not in known:
+        close = difflib.get_close_matches(contract, known, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise UnknownContract(f"{hint}generated contracts: {', '.join(sorted(known)) or 'none'}")
+    judge = importlib.import_module(f"{package_name}.{known[contract]}").JUDGE
     if definition is None:
         return ContractJudge(contract, judge)
     try:
         return ContractJudge(contract, judge, judge.definition(definition))
     except KeyError:
-        known = ", ".join(sorted(judge.definitions())) or "none"
+        names = ", ".join(sorted(judge.definitions())) or "none"
         raise UnknownDefinition(
-            f"contract {contract!r} has no definition {definition!r} in its $defs (it has: {known})"
+            f"contract {contract!r} has no definition {definition!r} in its $defs (it has: {names})"
         ) from None
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.render.plan import MARKER, MARKER_LINE, Plan
+from .render.plan import MARKER, MARKER_LINE, Plan
 
 # Files that Python itself leaves in the output when the generated package is imported.
 _IGNORED_DIRS = {"__pycache__"}

@@ -37,10 +37,15 @@ def load_json(path: Path) -> Any:
 
 
 def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `python -m generator` as a user would, in a separate process."""
+    """Run `python -m mcp_contracts_generator` as a user would, in a separate process."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, env=full_env, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "mcp_contracts_generator", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
@@ -63,22 +68,22 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
 
 
 @contextmanager
-def generated_package(out: Path, module: str) -> Iterator[ModuleType]:
-    """`mcp_contracts.<module>` imported from the output folder `out`, for the time of a block.
+def generated_package(out: Path, module: str, package: str = "mcp_contracts") -> Iterator[ModuleType]:
+    """`<package>.<module>` imported from the output folder `out`, for the time of a block.
 
-    The built-in generated package is set aside meanwhile and restored after, so that a
-    test can import a contract it generated into a temporary folder.
+    A package of that name imported before is set aside meanwhile and restored after, so
+    that a test can import a contract it generated into a temporary folder.
     """
 
     def ours() -> dict[str, ModuleType]:
-        return {name: m for name, m in sys.modules.items() if name.partition(".")[0] == "mcp_contracts"}
+        return {name: m for name, m in sys.modules.items() if name.partition(".")[0] == package}
 
     saved = ours()
     for name in saved:
         del sys.modules[name]
     sys.path.insert(0, str(out / "python"))
     try:
-        yield importlib.import_module(f"mcp_contracts.{module}")
+        yield importlib.import_module(f"{package}.{module}")
     finally:
         sys.path.remove(str(out / "python"))
         for name in ours():

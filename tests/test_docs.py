@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json, run_cli
+from mcp_contracts_generator import api
+from mcp_contracts_generator.render.docs import error_anchor, slug
 from test_contract_rules import _verdicts
-
-from generator import api
-from generator.render.docs import error_anchor, slug
 
 
 @pytest.fixture(scope="module")

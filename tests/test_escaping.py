@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SCHEMAS, run_cli
+from conftest import SCHEMAS, generated_package, run_cli
+from mcp_contracts_generator import api
+from mcp_contracts_generator.render.escape import md, py
 from ruamel.yaml import YAML
-
-from generator import api
-from generator.render.escape import md, py
 
 HOSTILE = [
     'quote " and triple """ and \'\'\'',
@@ -81,16 +78,15 @@ def test_hostile_strings_from_sources_cannot_break_outputs(tmp_path: Path) -> No
     (folder / "examples" / "hostile.json").write_text(json.dumps(example), encoding="utf-8")
 
     out = tmp_path / "generated"
-    outcome = api.generate(schemas, out)
+    outcome = api.generate(schemas, out, package="hostile")
     assert outcome.diagnostics == []
 
-    package = out / "python" / "mcp_contracts" / "jsonrpc"
+    package = out / "python" / "hostile" / "jsonrpc"
     for name in ("errors.py", "models.py", "__init__.py"):
         ast.parse((package / name).read_text(encoding="utf-8"))
-    errors_module = _import(package / "errors.py", "hostile_errors")
-    assert all(info.message == hostile and info.description == hostile for info in errors_module.ERRORS.values())
-    models_module = _import(package / "models.py", "hostile_models")
-    assert models_module.JsonRpcEnvelope.model_fields["method"].description == hostile
+    with generated_package(out, "jsonrpc", package="hostile") as module:
+        assert all(info.message == hostile and info.description == hostile for info in module.ERRORS.values())
+        assert module.models.JsonRpcEnvelope.model_fields["method"].description == hostile
 
     manifest = json.loads((out / "manifests" / "jsonrpc.json").read_text(encoding="utf-8"))
     assert manifest["tools"][0]["description"] == hostile
@@ -121,12 +117,3 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 def _write_yaml(path: Path, data: dict[str, Any]) -> None:
     """JSON is YAML: this writes any string without depending on a YAML emitter's quoting."""
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
-
-
-def _import(path: Path, name: str) -> object:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module

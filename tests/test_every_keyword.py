@@ -21,12 +21,11 @@ import pytest
 from conftest import ROOT, generated_package, load_json, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mcp_contracts_generator.runtime import Judge
+from mcp_contracts_generator.validate import ContractJudge
 from pydantic import ValidationError
 from reference_judge import reference_validator
 from schema_strategies import from_schema, mutations
-
-from generator.runtime import Judge
-from generator.validate import ContractJudge
 
 FOLDER = ROOT / "tests" / "contracts" / "every-keyword"
 ROOT_URI = "file:///envelope.schema.json"

@@ -9,9 +9,8 @@ import mcp_contracts
 import pytest
 from conftest import GENERATED, REFERENCE, SEEDS
 from mcp_contracts import code_scalpel, foundry, jsonrpc, mcp_envelope, tuitbot
+from mcp_contracts_generator.render.models_code import BLACK_MODE
 from pydantic import ValidationError
-
-from generator.render.models_code import BLACK_MODE
 
 
 def seed_text(number: str) -> str:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import GENERATED, ROOT, SCHEMAS, run_cli, tree_bytes
-
-from generator import api
-from generator.write import read_tree
+from mcp_contracts_generator import api
+from mcp_contracts_generator.write import read_tree
 
 UPDATE = "run `mcp-contracts generate` and commit generated/"
 

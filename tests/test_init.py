@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 from conftest import run_cli
@@ -20,10 +21,15 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
         "tools.yaml",
     ]
     assert "# The error codes of billing-api" in (folder / "errors.yaml").read_text(encoding="utf-8")
+    config = tomllib.loads((tmp_path / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["tool"]["mcp-contracts"] == {"schemas": "schemas", "output": "generated", "package": "contracts"}
 
-    generated = run_cli("generate", cwd=tmp_path)
+    subfolder = tmp_path / "src" / "deep"
+    subfolder.mkdir(parents=True)
+    generated = run_cli("generate", cwd=subfolder)  # the settings are found from below
     assert generated.returncode == 0, generated.stderr
-    package = tmp_path / "generated" / "python" / "mcp_contracts" / "billing_api"
+    assert "created  ../../generated/python/contracts/billing_api/models.py" in generated.stdout
+    package = tmp_path / "generated" / "python" / "contracts" / "billing_api"
     assert {p.name for p in package.iterdir()} >= {"__init__.py", "models.py", "errors.py"}
     assert json.loads((tmp_path / "generated" / "manifests" / "billing-api.json").read_text(encoding="utf-8")) == {
         "tools": [
@@ -47,10 +53,15 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
     assert judged.stdout.splitlines()[0] == f"{failure}: valid"
     assert "/error/code:" in judged.stdout
 
-    site = run_cli("docs", cwd=tmp_path)
+    site = run_cli("docs", cwd=subfolder)
     assert site.returncode == 0, site.stderr
     assert (tmp_path / "site" / "billing-api" / "index.html").is_file()
-    assert run_cli("check", cwd=tmp_path).returncode == 0
+    assert run_cli("check", cwd=subfolder).returncode == 0
+    second = run_cli("init", "orders", cwd=subfolder)  # into the same sources, not a new schemas/
+    assert second.returncode == 0, second.stderr
+    assert (tmp_path / "schemas" / "contracts" / "orders" / "contract.yaml").is_file()
+    assert not (subfolder / "schemas").exists()
+    assert (tmp_path / "pyproject.toml").read_text(encoding="utf-8").count("[tool.mcp-contracts]") == 1
 
 
 def test_init_beside_the_built_in_contracts(schemas_copy: Path, tmp_path: Path) -> None:

@@ -43,14 +43,17 @@ def test_json_format_reports_one_object_per_file(tmp_path: Path) -> None:
     valid = EXAMPLES / "tuitbot" / "examples" / "rate-limited.json"
     result = run_cli("validate", "--contract", "tuitbot", "--format", "json", str(wrong_flag), str(valid))
     assert result.returncode == 1
-    assert json.loads(result.stdout) == [
-        {
-            "path": str(wrong_flag),
-            "valid": False,
-            "errors": [{"pointer": "/error/retryable", "message": "true was expected"}],
-        },
-        {"path": str(valid), "valid": True, "errors": []},
-    ]
+    assert json.loads(result.stdout) == {
+        "version": 1,
+        "documents": [
+            {
+                "path": str(wrong_flag),
+                "valid": False,
+                "errors": [{"pointer": "/error/retryable", "message": "true was expected"}],
+            },
+            {"path": str(valid), "valid": True, "errors": []},
+        ],
+    }
 
 
 def test_double_wrapped_envelope_is_refused(reference: Path, tmp_path: Path) -> None:
@@ -65,7 +68,7 @@ def test_double_wrapped_envelope_is_refused(reference: Path, tmp_path: Path) -> 
 def test_standard_input() -> None:
     document = (EXAMPLES / "foundry" / "examples" / "validation-error.json").read_bytes()
     result = subprocess.run(
-        [sys.executable, "-m", "generator", "validate", "--contract", "foundry", "-"],
+        [sys.executable, "-m", "mcp_contracts_generator", "validate", "--contract", "foundry", "-"],
         input=document,
         cwd=ROOT,
         capture_output=True,

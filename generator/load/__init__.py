@@ -1,5 +1,5 @@
 """Load stage: read `schemas/`, validate every source, build the intermediate model."""
 
-from generator.load.project import load_project
+from .project import load_project
 
 __all__ = ["load_project"]

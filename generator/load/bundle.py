@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
-from generator.load.documents import Document, read_json
+from .documents import Document, read_json
 
 VIRTUAL_ROOT = "file:///"
 ENVELOPE = "envelope.schema.json"

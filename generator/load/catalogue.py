@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from generator.diagnostics import Diagnostic
-from generator.load.documents import Document
-from generator.model import (
+from ..diagnostics import Diagnostic
+from ..model import (
     ERROR_COLUMNS,
     ERROR_TYPE_COLUMNS,
     TOOL_FIELDS,
@@ -19,7 +18,8 @@ from generator.model import (
     Tool,
     WarningCodeEntry,
 )
-from generator.naming import member_name, slug
+from ..naming import member_name, slug
+from .documents import Document
 
 
 def _duplicates(document: Document, section: str, key: str, items: list[dict[str, Any]]) -> list[Diagnostic]:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from generator.diagnostics import json_pointer
-from generator.load.bundle import ROOT_URI
-from generator.load.envelope import resolve_pointer
-from generator.model import Definition, SchemaField, TypePart, View
+from ..diagnostics import json_pointer
+from ..model import Definition, SchemaField, TypePart, View
+from .bundle import ROOT_URI
+from .envelope import resolve_pointer
 
 _CONSTRAINT_KEYS = (
     ("minimum", "≥ {}"),

@@ -12,7 +12,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
-from generator.diagnostics import Diagnostic, display_path, json_pointer
+from ..diagnostics import Diagnostic, display_path, json_pointer
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,12 @@ from typing import Any
 
 import jsonschema_rs
 
-from generator.diagnostics import Diagnostic
-from generator.load.bundle import ROOT_URI, Resources, blame, dumps
-from generator.load.documents import Document
-from generator.load.view import ViewBuilder, class_name_from
-from generator.model import View, ViewClass, ViewField
-from generator.runtime import Judge, dialect, short
+from ..diagnostics import Diagnostic
+from ..model import View, ViewClass, ViewField
+from ..runtime import Judge, dialect, short
+from .bundle import ROOT_URI, Resources, blame, dumps
+from .documents import Document
+from .view import ViewBuilder, class_name_from
 
 _LOCATION_BASE = "urn:mcp-contracts:location"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from generator.diagnostics import Diagnostic
-from generator.load.documents import Document
-from generator.resources import META_SCHEMAS_DIR
-from generator.runtime import Judge
+from ..diagnostics import Diagnostic
+from ..resources import META_SCHEMAS_DIR
+from ..runtime import Judge
+from .documents import Document
 
 
 @cache

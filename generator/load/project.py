@@ -7,14 +7,14 @@ import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.diagnostics import Diagnostic, display_path
-from generator.load.catalogue import build_catalogue, build_manifest
-from generator.load.describe import describe_definitions
-from generator.load.documents import Document, read_json, read_yaml
-from generator.load.envelope import compile_envelope, resolve_pointer
-from generator.load.meta import check_against_meta
-from generator.model import Catalogue, Contract, Example, Project
-from generator.runtime import Judge
+from ..diagnostics import Diagnostic, display_path
+from ..model import Catalogue, Contract, Example, Project
+from ..runtime import Judge
+from .catalogue import build_catalogue, build_manifest
+from .describe import describe_definitions
+from .documents import Document, read_json, read_yaml
+from .envelope import compile_envelope, resolve_pointer
+from .meta import check_against_meta
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
 

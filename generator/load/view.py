@@ -25,9 +25,9 @@ from referencing import Registry, Resource
 from referencing import jsonschema as specifications
 from referencing.exceptions import Unresolvable
 
-from generator.load.bundle import ROOT_URI, Retriever
-from generator.model import View, ViewClass, ViewField, ViewType
-from generator.runtime import json_pointer
+from ..model import View, ViewClass, ViewField, ViewType
+from ..runtime import json_pointer
+from .bundle import ROOT_URI, Retriever
 
 ANY = ViewType("any")
 _TYPE_NAMES = ("string", "integer", "number", "boolean", "null", "array", "object")

@@ -11,8 +11,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from generator.model import Contract, Entry, Project, TypePart
-from generator.naming import slug
+from ..model import Contract, Entry, Project, TypePart
+from ..naming import slug
 
 _TITLES = {
     "http_status": "HTTP status",

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from generator.render.escape import md, py, yaml
-from generator.resources import TEMPLATES_DIR
+from ..resources import TEMPLATES_DIR
+from .escape import md, py, yaml
 
 
 def template_environment(overrides: Path | None = None) -> Environment:

@@ -23,8 +23,8 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported
     generate,
 )
 
-from generator.model import Contract, View, ViewClass, ViewType
-from generator.resources import TEMPLATES_DIR
+from ..model import Contract, View, ViewClass, ViewType
+from ..resources import TEMPLATES_DIR
 
 BLACK_MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=88)
 # The root model template: a root that is not one object still judges before it builds.
@@ -126,9 +126,14 @@ def view_schema(view: View, runtime: str) -> dict[str, Any]:
     return schema
 
 
-def models_code(contract: Contract, package: str) -> str:
+# datamodel-code-generator imports base classes absolutely; the models import the
+# package's runtime relatively, so this stand-in module name is replaced after rendering.
+_RUNTIME_STAND_IN = "mcp_contracts_runtime_stand_in"
+
+
+def models_code(contract: Contract) -> str:
     """The formatted source of `models.py` for one contract."""
-    runtime = f"{package}._runtime"
+    runtime = _RUNTIME_STAND_IN
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # notices about future defaults; our options are explicit
@@ -146,7 +151,10 @@ def models_code(contract: Contract, package: str) -> str:
     missing = [c.name for c in contract.view.classes if not re.search(rf"^class {c.name}\(", code, re.M)]
     if missing:
         raise ModelGenerationError(contract.name, f"datamodel-code-generator did not name classes {missing}")
-    return format_python(code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT))
+    code = code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT).replace(
+        f"from {runtime} import", "from .._runtime import"
+    )
+    return format_python(code)
 
 
 def format_python(code: str) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.model import Catalogue, Entry
-from generator.naming import member_name
-from generator.render.escape import EnumRef
+from ..model import Catalogue, Entry
+from ..naming import member_name
+from .escape import EnumRef
 
 _COLUMN_TYPES = {
     "category": "str",

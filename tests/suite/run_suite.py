@@ -17,16 +17,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mcp_contracts_generator import api
+from mcp_contracts_generator.validate import load_judge
 from pydantic import ValidationError
-
-from generator import api
-from generator.validate import load_judge
 
 DRAFTS = {
     "draft2020-12": "https://json-schema.org/draft/2020-12/schema",
     "draft7": "http://json-schema.org/draft-07/schema#",
 }
 REMOTES = "http://localhost:1234/"
+PACKAGE = "suite_contracts"
 
 
 def groups(suite: Path, formats: bool) -> list[tuple[str, str, dict[str, Any]]]:
@@ -77,13 +77,13 @@ def main() -> None:
     cases = groups(suite, formats)
     for draft, name, group in cases:
         write_contract(schemas, draft, name, group, suite, formats)
-    outcome = api.generate(schemas, out)
+    outcome = api.generate(schemas, out, package=PACKAGE)
     report: dict[str, Any] = {"groups": len(cases), "instances": 0, "problems": [str(d) for d in outcome.diagnostics]}
     wrong: list[str] = []
     if outcome.drift is not None:
         for draft, name, group in cases:
-            judge = load_judge(name, out)
-            module = importlib.import_module(f"mcp_contracts.{name.replace('-', '_')}")
+            judge = load_judge(name, out, PACKAGE)
+            module = importlib.import_module(f"{PACKAGE}.{name.replace('-', '_')}")
             for test in group["tests"]:
                 data = json.dumps(test["data"]).encode()
                 by_validate = judge.judge_bytes("instance", data).valid

@@ -1,4 +1,5 @@
 # Copied by mcp-contracts from its generator/runtime.py. Do not edit.
+# Needs at run time: pydantic>=2.14, jsonschema-rs>=0.60, msgspec>=0.19.
 """The runtime of generated contracts: the schema as the judge, models as typed views.
 
 A contract's schema, bundled with every resource it refers to, is compiled by

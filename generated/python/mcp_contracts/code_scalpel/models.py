@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from mcp_contracts._runtime import JudgedModel, JudgedRootModel
+from .._runtime import JudgedModel, JudgedRootModel
 from pydantic import ConfigDict, Field, RootModel
 from pydantic import MISSING
 
