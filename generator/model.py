@@ -234,6 +234,29 @@ class Example:
 
 
 @dataclass(frozen=True, slots=True)
+class Builders:
+    """What a contract's success and error builders fill in (see `load/builders.py`).
+
+    Constants are (document pointer, JSON value); `code` and `message` are document
+    pointers; `derived` maps a document pointer to a catalogue column of the code.
+    """
+
+    success_constants: tuple[tuple[str, str], ...]
+    error_constants: tuple[tuple[str, str], ...]
+    code: str
+    message: str | None
+    derived: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """A hand-written Python module a contract declares, copied beside its generated code."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Contract:
     name: str
     title: str
@@ -249,6 +272,8 @@ class Contract:
     catalogue: Catalogue
     manifest: Manifest
     examples: tuple[Example, ...]
+    builders: Builders | None = None
+    modules: tuple[Module, ...] = ()
 
     @property
     def root_model(self) -> str:

@@ -10,8 +10,9 @@ import pytest
 from conftest import load_json
 from mcp_contracts.code_scalpel import builders as scalpel
 from mcp_contracts.foundry import builders as foundry
-from mcp_contracts.jsonrpc import builders as jsonrpc
-from mcp_contracts.mcp_envelope import builders as envelope
+from mcp_contracts.jsonrpc import canonical as jsonrpc
+from mcp_contracts.mcp_envelope import adapters as envelope
+from mcp_contracts.mcp_envelope import builders as envelope_builders
 from mcp_contracts.tuitbot import builders as tuitbot
 from pydantic import ValidationError
 from test_contract_rules import _verdicts
@@ -23,22 +24,26 @@ def dumped(model: Any) -> dict[str, Any]:
 
 class TestTuitbot:
     def test_retryable_is_derived_from_the_code(self) -> None:
-        assert dumped(tuitbot.error_response("db_error", "locked"))["error"]["retryable"] is True
-        assert dumped(tuitbot.error_response("not_found", "gone"))["error"]["retryable"] is False
+        assert dumped(tuitbot.error_response("db_error", "locked", data=None))["error"]["retryable"] is True
+        assert dumped(tuitbot.error_response("not_found", "gone", data=None))["error"]["retryable"] is False
 
-    def test_retryable_cannot_be_passed(self) -> None:
-        with pytest.raises(TypeError):
-            tuitbot.error_response("db_error", "locked", retryable=False)  # type: ignore[call-arg]
+    def test_a_retryable_flag_that_contradicts_the_code_is_refused(self) -> None:
+        with pytest.raises(ValueError, match="/error/retryable is True"):
+            tuitbot.error_response("db_error", "locked", data=None, error={"retryable": False})
 
     def test_unknown_code_is_refused_at_the_call(self) -> None:
         with pytest.raises(KeyError):
-            tuitbot.error_response("x_teapot", "short and stout")
+            tuitbot.error_response("x_teapot", "short and stout", data=None)
 
     def test_envelopes_are_valid_and_omit_what_is_absent(self) -> None:
-        ok = dumped(tuitbot.success_response({"n": 1}, meta=tuitbot.api_meta(5)))
+        ok = dumped(tuitbot.success_response(data={"n": 1}, meta={"tool_version": "1.0", "elapsed_ms": 5}))
         assert ok == {"success": True, "data": {"n": 1}, "meta": {"tool_version": "1.0", "elapsed_ms": 5}}
-        meta = tuitbot.workflow_meta(7, mode="composer", approval_mode=False)
-        failed = dumped(tuitbot.error_response("policy_denied_blocked", "no", policy_decision="denied", meta=meta))
+        meta = {"tool_version": "1.0", "elapsed_ms": 7, "mode": "composer", "approval_mode": False}
+        failed = dumped(
+            tuitbot.error_response(
+                "policy_denied_blocked", "no", data=None, error={"policy_decision": "denied"}, meta=meta
+            )
+        )
         assert failed["error"] == {
             "code": "policy_denied_blocked",
             "message": "no",
@@ -50,31 +55,25 @@ class TestTuitbot:
 
     def test_negative_elapsed_time_is_refused(self) -> None:
         with pytest.raises(ValidationError):
-            tuitbot.success_response(meta=tuitbot.api_meta(-1))
+            tuitbot.success_response(data=None, meta={"tool_version": "1.0", "elapsed_ms": -1})
 
 
 class TestFoundry:
-    def test_success_derives_version_and_empty_data(self) -> None:
-        assert dumped(foundry.success_response()) == {
+    def test_success_constants_come_from_the_schema(self) -> None:
+        assert dumped(foundry.success_response(data={})) == {
             "success": True,
             "data": {},
             "error": None,
             "meta": {"version": "response-v2"},
         }
 
-    def test_content_fidelity_brings_its_schema_version(self) -> None:
-        meta = dumped(foundry.success_response({"r": 1}, content_fidelity="partial", dropped_content_ids=["f-3"]))[
-            "meta"
-        ]
-        assert meta["content_fidelity_schema_version"] == "1.0"
-        assert meta["version"] == "response-v2"
-
-    def test_meta_cannot_override_the_version(self) -> None:
-        assert dumped(foundry.success_response(meta={"version": "response-v1"}))["meta"]["version"] == "response-v2"
+    def test_meta_cannot_contradict_the_version(self) -> None:
+        with pytest.raises(ValueError, match="/meta/version is 'response-v2'"):
+            foundry.success_response(data={}, meta={"version": "response-v1"})
 
     def test_error_type_is_derived_from_the_code(self) -> None:
         envelope = dumped(
-            foundry.error_response("Spec 'x' not found", error_code="SPEC_NOT_FOUND", remediation="List specs.")
+            foundry.error_response("SPEC_NOT_FOUND", "Spec 'x' not found", data={"remediation": "List specs."})
         )
         assert envelope["success"] is False and envelope["error"] == "Spec 'x' not found"
         assert envelope["data"] == {
@@ -86,23 +85,35 @@ class TestFoundry:
 
     def test_unknown_code_and_wrong_type_are_refused(self) -> None:
         with pytest.raises(KeyError):
-            foundry.error_response("boom", error_code="TEAPOT")
+            foundry.error_response("TEAPOT", "boom", data={})
         with pytest.raises(ValueError, match="not_found"):
-            foundry.error_response("boom", error_code="SPEC_NOT_FOUND", error_type="validation")
+            foundry.error_response("SPEC_NOT_FOUND", "boom", data={"error_type": "validation"})
 
     def test_a_failure_needs_a_message(self) -> None:
         with pytest.raises(ValidationError):
-            foundry.error_response("", error_code="INTERNAL_ERROR")
+            foundry.error_response("INTERNAL_ERROR", "", data={})
 
 
-SCALPEL_IDS: Final = MappingProxyType({"tool_id": "extract_code", "tool_version": "3.2.8", "request_id": "0a46"})
+SCALPEL_IDS: Final = MappingProxyType(
+    {"tool_id": "extract_code", "tool_version": "3.2.8", "request_id": "0a46", "capabilities": []}
+)
 
 
 class TestCodeScalpel:
     IDS = SCALPEL_IDS
 
     def test_error_envelope_with_registry_code(self) -> None:
-        envelope = dumped(scalpel.error_response("not_found", "File not found.", tier="community", **self.IDS))
+        envelope = dumped(
+            scalpel.error_response(
+                "not_found",
+                "File not found.",
+                tier="community",
+                error={"error_details": None},
+                upgrade_hints=[],
+                data=None,
+                **self.IDS,
+            )
+        )
         assert envelope["error"] == {"error": "File not found.", "error_code": "not_found", "error_details": None}
         assert _verdicts("code-scalpel", envelope) == (True, True)
 
@@ -111,11 +122,20 @@ class TestCodeScalpel:
             scalpel.error_response("nope", "x", tier="community", **self.IDS)
 
     def test_paid_tiers_need_a_duration(self) -> None:
+        fields = {"error": None, "upgrade_hints": [], "data": {}, **self.IDS}
         with pytest.raises(ValidationError):
-            scalpel.success_response({}, tier="pro", **self.IDS)
-        hint = scalpel.upgrade_hint("symbolic", "enterprise", "Enterprise only.")
-        envelope = dumped(scalpel.success_response({}, tier="pro", duration_ms=3, upgrade_hints=[hint], **self.IDS))
-        assert envelope["duration_ms"] == 3 and envelope["upgrade_hints"] == [hint]
+            scalpel.success_response(tier="pro", **fields)
+        envelope = dumped(scalpel.success_response(tier="pro", duration_ms=3, **fields))
+        assert envelope["duration_ms"] == 3
+
+
+class TestMcpEnvelope:
+    def test_the_code_and_message_go_into_the_first_error(self) -> None:
+        envelope = dumped(envelope_builders.error_response("ADAPTER.EXECUTION.FAILED", "boom", result=None))
+        assert envelope["schema_version"] == "mcp.envelope.v0.1"
+        assert envelope["errors"][0]["code"] == "ADAPTER.EXECUTION.FAILED"
+        assert envelope["errors"][0]["message"] == "boom"
+        assert _verdicts("mcp-envelope", envelope) == (True, True)
 
 
 class TestJsonRpc:

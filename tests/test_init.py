@@ -6,7 +6,8 @@ import json
 import tomllib
 from pathlib import Path
 
-from conftest import run_cli
+import pytest
+from conftest import generated_package, run_cli
 
 
 def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
@@ -77,3 +78,21 @@ def test_init_refuses_a_bad_name_or_an_existing_folder(schemas_copy: Path) -> No
     existing = run_cli("init", "tuitbot", "--schemas", str(schemas_copy))
     assert existing.returncode == 2 and "already exists" in existing.stderr
     assert not (schemas_copy / "contracts" / "Bad_Name").exists()
+
+
+def test_contracts_named_like_built_ins_get_builders_that_work(tmp_path: Path) -> None:
+    for name in ("foundry", "mcp-envelope"):
+        assert run_cli("init", name, cwd=tmp_path).returncode == 0
+    generated = run_cli("generate", cwd=tmp_path)
+    assert generated.returncode == 0, generated.stderr
+    for module in ("foundry", "mcp_envelope"):
+        with generated_package(tmp_path / "generated", module, package="contracts") as contract:
+            ok = contract.builders.success_response(data=[1]).model_dump(mode="json")
+            assert ok == {"success": True, "data": [1]}
+            failed = contract.builders.error_response("example_error").model_dump(mode="json")
+            assert failed == {
+                "success": False,
+                "error": {"code": "example_error", "message": "Example error"},  # the catalogue's message
+            }
+            with pytest.raises(KeyError):
+                contract.builders.error_response("not_a_code")

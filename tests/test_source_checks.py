@@ -115,6 +115,28 @@ def test_module_names_are_checked_as_ecma_patterns_and_keywords(schemas_copy: Pa
     assert "a Python keyword cannot name a module" in _refused(schemas_copy, tmp_path)
 
 
+def test_builders_and_modules_are_checked_together(schemas_copy: Path, tmp_path: Path) -> None:
+    folder = schemas_copy / "contracts" / "tuitbot"
+    contract = folder / "contract.yaml"
+    text = contract.read_text(encoding="utf-8")
+    text = text.replace("  error: /$defs/FailureEnvelope", "  error: /$defs/Nowhere")
+    text = text.replace("/error/retryable: retryable", "/error/retryable: retryabel")
+    contract.write_text(text + "modules:\n  - models.py\n  - broken.py\n", encoding="utf-8")
+    (folder / "broken.py").write_text("def f(:\n", encoding="utf-8")
+    stderr = _refused(schemas_copy, tmp_path)
+    lines = contract.read_text(encoding="utf-8").splitlines()
+
+    def line(text: str) -> int:  # each problem is reported at its own line
+        return lines.index(text) + 1
+
+    assert f"contract.yaml:{line('  error: /$defs/Nowhere')}: '/$defs/Nowhere' is not in envelope.schema.json" in stderr
+    assert (
+        f"contract.yaml:{line('    /error/retryable: retryabel')}: 'retryabel' is not a column of errors.yaml" in stderr
+    )
+    assert f"contract.yaml:{line('  - models.py')}: models.py is a module `generate` writes" in stderr
+    assert "broken.py:1: not Python" in stderr
+
+
 def test_tools_whose_docs_anchors_would_collide_are_refused(schemas_copy: Path, tmp_path: Path) -> None:
     tools = schemas_copy / "contracts" / "foundry" / "tools.yaml"
     tools.write_text(tools.read_text(encoding="utf-8") + "  - name: Health\n", encoding="utf-8")

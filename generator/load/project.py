@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, display_path
-from ..model import Catalogue, Contract, Example, Project
+from ..model import Catalogue, Contract, Example, Module, Project
 from ..runtime import Judge
+from .builders import build_builders
 from .catalogue import build_catalogue, build_manifest
 from .describe import describe_definitions
 from .documents import Document, read_json, read_yaml
@@ -105,6 +107,10 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
     problems += _check_bindings(identity, envelope, catalogue)
     examples, found = _load_examples(folder / "examples", compiled.judge)
     problems += found
+    builders, found = build_builders(identity, envelope.data, catalogue)
+    problems += found
+    modules, found = _load_modules(identity)
+    problems += found
     if problems:
         return None, problems
     meta = identity.data
@@ -123,8 +129,36 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
         catalogue=catalogue,
         manifest=manifest,
         examples=examples,
+        builders=builders,
+        modules=modules,
     )
     return contract, []
+
+
+# The modules `generate` writes into every contract package: a hand-written one may not replace them.
+GENERATED_MODULES = ("__init__.py", "models.py", "errors.py", "judge.py", "builders.py")
+
+
+def _load_modules(identity: Document) -> tuple[tuple[Module, ...], list[Diagnostic]]:
+    """`modules:` of contract.yaml: Python files beside it, checked to parse, not to clash."""
+    modules, problems = [], []
+    for index, name in enumerate(identity.data.get("modules", [])):
+        path = identity.path.parent / name
+        if name in GENERATED_MODULES:
+            problems.append(identity.diagnostic(["modules", index], f"{name} is a module `generate` writes"))
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+            ast.parse(text, filename=name)
+        except OSError as exc:
+            problems.append(Diagnostic(display_path(path), None, None, f"cannot read: {exc.strerror}"))
+            continue
+        except (SyntaxError, UnicodeDecodeError, ValueError) as exc:
+            line = exc.lineno if isinstance(exc, SyntaxError) else None
+            problems.append(Diagnostic(display_path(path), line, None, f"not Python: {exc}"))
+            continue
+        modules.append(Module(name, text))
+    return tuple(modules), problems
 
 
 def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue) -> list[Diagnostic]:

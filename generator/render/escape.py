@@ -38,13 +38,22 @@ def _py_char(char: str) -> str:
 
 
 def py(value: object) -> str:
-    """A Python literal for a str, int, bool, None, tuple of those, or an EnumRef."""
+    """A Python literal for a JSON value (str, int, float, bool, None, list, dict with str
+    keys), a tuple of those, or an EnumRef."""
     if isinstance(value, EnumRef):
         return f"{value.enum}.{value.member}"
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise TypeError("no Python literal for a float that is not finite")
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(py(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py(str(k))}: {py(v)}" for k, v in value.items()) + "}"
     if isinstance(value, str):
         return '"' + "".join(_py_char(c) for c in value) + '"'
     if isinstance(value, tuple):

@@ -151,10 +151,21 @@ def models_code(contract: Contract) -> str:
     missing = [c.name for c in contract.view.classes if not re.search(rf"^class {c.name}\(", code, re.M)]
     if missing:
         raise ModelGenerationError(contract.name, f"datamodel-code-generator did not name classes {missing}")
-    code = code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT).replace(
-        f"from {runtime} import", "from .._runtime import"
-    )
-    return format_python(code)
+    code = code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT)
+    code = code.replace(f"from {runtime} import", "from .._runtime import")
+    return format_python(_without_unused(code, ("RootModel", "JudgedRootModel")))
+
+
+def _without_unused(code: str, names: tuple[str, ...]) -> str:
+    """`code` without the named imports it never uses (datamodel-code-generator imports the
+    root model classes whether or not a class needs them)."""
+    for name in names:
+        if len(re.findall(rf"\b{name}\b", code)) == 1:
+            for alone in (rf"^from \S+ import {name}\n", rf"(?<=import ){name}, ", rf", {name}\b(?=[,\n])"):
+                code, found = re.subn(alone, "", code, count=1, flags=re.M)
+                if found:
+                    break
+    return code
 
 
 def format_python(code: str) -> str:

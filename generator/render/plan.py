@@ -6,14 +6,16 @@ never disagree about what the sources produce.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from jinja2 import Environment, TemplateNotFound
+from jinja2 import Environment
 
 from ..model import Contract, Project
 from ..resources import RUNTIME_SOURCE
 from .docs import doc_sections, example_blocks, index_entries
 from .environment import template_environment
+from .escape import py
 from .models_code import format_python, models_code
 from .tables import enum_tables
 
@@ -57,7 +59,10 @@ def _contract_files(env: Environment, contract: Contract, python_package: str) -
         f"{package}/__init__.py": env.get_template("python/contract/__init__.py.jinja").render(
             contract=contract,
             error_exports=error_exports,
-            all_exports=sorted({*error_exports, contract.root_model, "Envelope", "JUDGE"}),
+            all_exports=sorted(
+                {*error_exports, contract.root_model, "Envelope", "JUDGE"}
+                | ({"success_response", "error_response"} if contract.builders else set())
+            ),
         ),
         f"{package}/judge.py": env.get_template("python/contract/judge.py.jinja").render(classes=contract.view.classes),
         f"{package}/schema.json": contract.bundle_json,
@@ -77,13 +82,27 @@ def _contract_files(env: Environment, contract: Contract, python_package: str) -
             )
         ),
     }
-    try:  # builders are hand-written per contract; a contract without a template has none
-        builders = env.get_template(f"python/contracts/{contract.name}/builders.py.jinja")
-    except TemplateNotFound:
-        builders = None
-    if builders is not None:
-        files[f"{package}/builders.py"] = builders.render(contract=contract)
+    if contract.builders is not None:
+        files[f"{package}/builders.py"] = format_python(
+            env.get_template("python/contract/builders.py.jinja").render(
+                contract=contract, builders=contract.builders, **builder_literals(contract)
+            )
+        )
+    for module in contract.modules:  # hand-written, copied as they are
+        files[f"{package}/{module.name}"] = module.text
     return files
+
+
+def builder_literals(contract: Contract) -> dict[str, object]:
+    """The Python literals the builders template places: constants and derived fields."""
+    assert contract.builders is not None
+    builders = contract.builders
+    return {
+        "success_constants": py({p: json.loads(v) for p, v in builders.success_constants}),
+        "error_constants": py({p: json.loads(v) for p, v in builders.error_constants}),
+        "derived": py(dict(builders.derived)),
+        "message_column": "message" in contract.catalogue.error_columns,
+    }
 
 
 def _markdown(text: str) -> str:

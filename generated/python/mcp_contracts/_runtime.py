@@ -15,12 +15,14 @@ not the generator. It must import nothing else.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from importlib import resources
-from typing import Annotated, Any, ClassVar, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 
 import jsonschema_rs
 import msgspec
@@ -329,22 +331,22 @@ class _Judged:
         judge.check(value, cls.__location__, cls.__name__)
 
     @classmethod
-    def model_validate(cls, obj: Any, **options: Any) -> Any:
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
         if isinstance(obj, BaseModel):
             obj = obj.model_dump(mode="json", by_alias=True)
         cls._judged(obj)
-        return super().model_validate(obj, **options)  # type: ignore[misc]
+        return super().model_validate(obj, **options)  # type: ignore[misc, no-any-return]
 
     @classmethod
     def model_validate_json(
         cls, json_data: str | bytes | bytearray, **options: Any
-    ) -> Any:
+    ) -> Self:
         try:
             value = parse_json(json_data)
         except NotJson as problem:
             raise _not_json(cls.__name__, problem, json_data) from None
         cls._judged(value)
-        return super().model_validate(value, **options)  # type: ignore[misc]
+        return super().model_validate(value, **options)  # type: ignore[misc, no-any-return]
 
 
 class JudgedModel(_Judged, BaseModel):
@@ -363,3 +365,43 @@ def bind(judge: Judge, locations: Mapping[type[_Judged], str]) -> None:
     for model, location in locations.items():
         model.__judge__ = judge
         model.__location__ = location
+
+
+def plain(value: Any) -> Any:
+    """A catalogue value as JSON has it: an enum member's value, anything else as it is."""
+    return value.value if isinstance(value, Enum) else value
+
+
+def filled(fields: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of `fields` with each value put at its JSON pointer, for the generated builders.
+
+    Missing objects and arrays on the way are made (an array where the next token is an
+    index); a value already there that differs is a ValueError, not overwritten.
+    """
+    document = copy.deepcopy(dict(fields))
+    for pointer, value in values.items():
+        _put(document, pointer, value)
+    return document
+
+
+def _put(document: dict[str, Any], pointer: str, value: Any) -> None:
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    node: Any = document
+    for index, token in enumerate(tokens[:-1]):
+        key: Any = int(token) if isinstance(node, list) else token
+        if (isinstance(node, list) and key == len(node)) or (
+            isinstance(node, dict) and key not in node
+        ):
+            made: Any = [] if tokens[index + 1].isdigit() else {}
+            if isinstance(node, list):
+                node.append(made)
+            else:
+                node[key] = made
+        node = node[key]
+    last: Any = int(tokens[-1]) if isinstance(node, list) else tokens[-1]
+    if isinstance(node, list) and last == len(node):
+        node.append(value)
+    elif isinstance(node, dict) and last not in node:
+        node[last] = value
+    elif node[last] != value or type(node[last]) is not type(value):
+        raise ValueError(f"{pointer} is {value!r} in this contract, not {node[last]!r}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from .._runtime import JudgedModel, JudgedRootModel
+from .._runtime import JudgedModel
 from pydantic import ConfigDict, Field
 
 

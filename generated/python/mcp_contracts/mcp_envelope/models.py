@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from .._runtime import Integer, JudgedModel, JudgedRootModel
+from .._runtime import Integer, JudgedModel
 from pydantic import ConfigDict, Field
 from pydantic import MISSING
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from .._runtime import Integer, JudgedModel, JudgedRootModel
-from pydantic import ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field
 from pydantic import MISSING
 
 
