@@ -11,131 +11,98 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-# Metadata columns an error code may carry, in the order every output shows them.
-ERROR_COLUMNS = (
-    "category",
-    "retryable",
-    "http_status",
-    "jsonrpc_code",
-    "error_type",
-    "message",
-    "remediation",
-    "description",
-)
-ERROR_TYPE_COLUMNS = ("http_status", "retry", "retry_advice", "description")
-WARNING_COLUMNS = ("severity", "description")
-# Manifest fields of a tool after its name, in seed 004's order; description comes last.
-TOOL_FIELDS = (
-    "category",
-    "mutation",
-    "requires_x_client",
-    "requires_llm",
-    "requires_db",
-    "profiles",
-    "possible_error_codes",
-    "description",
-)
+# The columns every catalogue table has, after those the contract declares (see
+# `columns:` in contract.yaml); an error's `error_type` names an entry of `error_types`.
+CORE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "errors": (
+        ("error_type", "string", "The error type the code belongs to (see the error types)."),
+        ("message", "string", "The default message for people."),
+        ("description", "string", "What the code means."),
+    ),
+    "error_types": (("description", "string", "What the error type means."),),
+    "warnings": (("description", "string", "What the warning means."),),
+    "tools": (
+        ("possible_error_codes", "array", "The error codes the tool may return."),
+        ("inputSchema", "object", "The MCP input schema of the tool's arguments."),
+        ("outputSchema", "object", "The MCP output schema of the tool's structured result."),
+        ("description", "string", "What the tool does."),
+    ),
+}
+TABLES = ("errors", "error_types", "warnings", "tools")
+# The key of each table's entries.
+KEYS = {"errors": "code", "error_types": "name", "warnings": "code", "tools": "name"}
 
 
 @dataclass(frozen=True, slots=True)
-class ErrorCodeEntry:
-    code: str
-    member: str
-    category: str | None = None
-    retryable: bool | None = None
-    http_status: int | None = None
-    jsonrpc_code: int | None = None
-    error_type: str | None = None
-    message: str | None = None
-    remediation: str | None = None
-    description: str | None = None
+class Column:
+    """A column of a catalogue table: its JSON type (`array` is of strings) and its meaning."""
+
+    name: str
+    type: str
+    description: str
+    title: str
+    enum: tuple[object, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class ErrorTypeEntry:
+class Entry:
+    """One row of a catalogue table: its key (a code or a name) and the values it sets."""
+
     code: str
     member: str
-    http_status: int | None = None
-    retry: str | None = None
-    retry_advice: str | None = None
-    description: str | None = None
+    values: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, column: str) -> Any:
+        return dict(self.values).get(column)
 
 
 @dataclass(frozen=True, slots=True)
-class WarningCodeEntry:
-    code: str
-    member: str
-    severity: str | None = None
-    description: str | None = None
+class Table:
+    """A catalogue section: its columns in order, and its entries."""
 
+    columns: tuple[Column, ...]
+    entries: tuple[Entry, ...]
 
-Entry = ErrorCodeEntry | ErrorTypeEntry | WarningCodeEntry
+    @property
+    def defined(self) -> tuple[Column, ...]:
+        """The columns at least one entry sets, in order."""
+        return tuple(c for c in self.columns if any(e.get(c.name) is not None for e in self.entries))
 
-
-def defined_columns(entries: tuple[object, ...], columns: tuple[str, ...]) -> tuple[str, ...]:
-    """The columns that at least one entry sets, in canonical order."""
-    return tuple(c for c in columns if any(getattr(e, c) is not None for e in entries))
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.defined)
 
 
 @dataclass(frozen=True, slots=True)
 class Catalogue:
-    errors: tuple[ErrorCodeEntry, ...]
-    error_types: tuple[ErrorTypeEntry, ...] = ()
-    warnings: tuple[WarningCodeEntry, ...] = ()
+    errors: Table
+    error_types: Table = Table((), ())
+    warnings: Table = Table((), ())
 
     @property
     def error_columns(self) -> tuple[str, ...]:
-        return defined_columns(self.errors, ERROR_COLUMNS)
-
-    @property
-    def error_type_columns(self) -> tuple[str, ...]:
-        return defined_columns(self.error_types, ERROR_TYPE_COLUMNS)
-
-    @property
-    def warning_columns(self) -> tuple[str, ...]:
-        return defined_columns(self.warnings, WARNING_COLUMNS)
+        return self.errors.column_names()
 
     def codes(self) -> tuple[str, ...]:
-        return tuple(e.code for e in self.errors)
-
-
-@dataclass(frozen=True, slots=True)
-class Tool:
-    name: str
-    category: str | None = None
-    mutation: bool | None = None
-    requires_x_client: bool | None = None
-    requires_llm: bool | None = None
-    requires_db: bool | None = None
-    profiles: tuple[str, ...] | None = None
-    possible_error_codes: tuple[str, ...] | None = None
-    description: str | None = None
-
-    def manifest_entry(self) -> dict[str, Any]:
-        """The tool as a manifest object: name first, then every set field in order."""
-        entry: dict[str, Any] = {"name": self.name}
-        for name in TOOL_FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                entry[name] = list(value) if isinstance(value, tuple) else value
-        return entry
+        return tuple(e.code for e in self.errors.entries)
 
 
 @dataclass(frozen=True, slots=True)
 class Manifest:
     version: str | None
-    tools: tuple[Tool, ...]
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        return defined_columns(self.tools, TOOL_FIELDS)
+    tools: Table
 
     def as_json(self) -> str:
-        """The manifest file's text: two-space indents, keys in manifest order."""
+        """The manifest file's text: two-space indents; a tool's name, then its set columns in order."""
         document: dict[str, Any] = {}
         if self.version is not None:
             document["version"] = self.version
-        document["tools"] = [t.manifest_entry() for t in self.tools]
+        document["tools"] = [
+            {
+                "name": tool.code,
+                **{c.name: tool.get(c.name) for c in self.tools.columns if tool.get(c.name) is not None},
+            }
+            for tool in self.tools.entries
+        ]
         return json.dumps(document, indent=2, ensure_ascii=False)
 
 

@@ -123,10 +123,18 @@ def _specific(error: jsonschema_rs.ValidationError) -> Iterator[jsonschema_rs.Va
     yield error
 
 
-def _violation(error: jsonschema_rs.ValidationError) -> Violation:
-    if error.kind.name == "required":
-        return Violation((*error.instance_path, error.kind.property), short(error.message))  # type: ignore[attr-defined]
-    return Violation(tuple(error.instance_path), short(error.message))
+def _violations(error: jsonschema_rs.ValidationError) -> list[Violation]:
+    """The violations of one engine error, each at the member it is about: a missing
+    required property, or each property that is not allowed."""
+    path = tuple(error.instance_path)
+    kind = error.kind.name
+    if kind == "required":
+        return [Violation((*path, error.kind.property), short(error.message))]  # type: ignore[attr-defined]
+    if kind in ("additionalProperties", "unevaluatedProperties"):
+        what = "additional" if kind == "additionalProperties" else "unevaluated"
+        unexpected = error.kind.unexpected  # type: ignore[attr-defined]
+        return [Violation((*path, key), short(f"{key!r} is not allowed here ({what} property)")) for key in unexpected]
+    return [Violation(path, short(error.message))]
 
 
 _DIALECTS = {
@@ -227,7 +235,7 @@ class Judge:
             errors = list(self.validator(location).iter_errors(instance))
         except ValueError as exc:  # a Python value that is not JSON, such as a set
             return [Violation((), f"not a JSON value: {exc}")]
-        found = {_violation(specific) for error in errors for specific in _specific(error)}
+        found = {v for error in errors for specific in _specific(error) for v in _violations(specific)}
         return sorted(found, key=lambda v: (tuple(map(str, v.path)), v.message))
 
     def check(self, instance: Any, location: str, title: str) -> None:

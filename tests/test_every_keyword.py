@@ -214,3 +214,27 @@ def test_the_docs_page_describes_every_definition_and_builds_strictly(out: Path,
         assert words.replace("_", "\\_") in page, words
     result = run_cli("docs", "--out", str(out), "--site", str(tmp_path / "site"))
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_declared_columns_flow_into_code_docs_and_manifest(out: Path, package: ModuleType) -> None:
+    manifest = load_json(out / "manifests" / "every-keyword.json")
+    [tool] = manifest["tools"]
+    assert list(tool) == ["name", "requires_auth", "possible_error_codes", "inputSchema", "outputSchema", "description"]
+    assert tool["inputSchema"]["required"] == ["query"]
+    assert {code.value for code in package.errors.RETRYABLE_CODES} == {"RATE_LIMITED", "INTERNAL"}
+    assert package.error_info("NOT_FOUND").retryable is False
+    page = (out / "docs" / "every-keyword.md").read_text(encoding="utf-8")
+    assert "| Tool | Requires auth | Possible error codes | Input schema | Output schema | Description |" in page
+    assert "- Requires auth: Whether the caller must be signed in." in page
+
+
+def test_an_undeclared_column_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    schemas = tmp_path / "schemas" / "contracts" / "every-keyword"
+    shutil.copytree(FOLDER, schemas)
+    tools = schemas / "tools.yaml"
+    text = tools.read_text(encoding="utf-8").replace("requires_auth: true", "requires_auht: true")
+    tools.write_text(text, encoding="utf-8")
+    result = run_cli("generate", "--schemas", str(tmp_path / "schemas"), "--out", str(tmp_path / "generated"))
+    assert result.returncode == 2
+    line = text.splitlines().index("    requires_auht: true") + 1
+    assert f"tools.yaml:{line}: 'requires_auht' is not allowed here (additional property)" in result.stderr

@@ -122,7 +122,7 @@ def test_example_that_breaks_the_schema_is_an_error(schemas_copy: Path, out_copy
     document["meta"]["mode"] = "autopilot"
     example.write_text(json.dumps(document), encoding="utf-8")
     stderr = _generate_fails(schemas_copy, out_copy)
-    assert "tuitbot/examples/api-success.json#/meta: example breaks the envelope schema" in stderr, stderr
+    assert "tuitbot/examples/api-success.json#/meta/mode: example breaks the envelope schema" in stderr, stderr
 
 
 def test_every_problem_is_reported_in_one_run(schemas_copy: Path, out_copy: Path) -> None:

@@ -12,7 +12,7 @@ from ..diagnostics import Diagnostic, display_path
 from ..model import Catalogue, Contract, Example, Module, Project
 from ..runtime import Judge
 from .builders import build_builders
-from .catalogue import build_catalogue, build_manifest
+from .catalogue import build_catalogue, build_manifest, declared_columns
 from .describe import describe_definitions
 from .documents import Document, read_json, read_yaml
 from .envelope import compile_envelope, resolve_pointer
@@ -75,10 +75,27 @@ def _read(folder: Path) -> tuple[dict[str, Document], list[Diagnostic]]:
             problems.append(result)
         else:
             documents[name] = result
-    for name, kind in (("contract.yaml", "contract"), ("errors.yaml", "errors"), ("tools.yaml", "tools")):
+    identity = documents.get("contract.yaml")
+    if identity is not None:
+        problems += check_against_meta(identity, "contract")
+    columns = declared_columns(identity.data if identity is not None else {})
+    for name, kind in (("errors.yaml", "errors"), ("tools.yaml", "tools")):
         if name in documents:
-            problems += check_against_meta(documents[name], kind)
+            problems += check_against_meta(documents[name], kind, columns)
+    if identity is not None:
+        problems += _column_names(identity)
     return documents, problems
+
+
+def _column_names(identity: Document) -> list[Diagnostic]:
+    """Declared columns become dataclass fields of `errors.py`: no Python keyword may name one."""
+    declared = identity.data.get("columns", {}) if isinstance(identity.data, dict) else {}
+    return [
+        identity.diagnostic(["columns", table, name], f"a Python keyword cannot name a column: {name!r}")
+        for table, names in (declared.items() if isinstance(declared, dict) else ())
+        for name in (names if isinstance(names, dict) else ())
+        if keyword.iskeyword(name)
+    ]
 
 
 def _references(identity: Document) -> dict[str, Path]:
@@ -100,9 +117,10 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
         problems.append(identity.diagnostic(["name"], f"must equal the folder name {folder.name!r}"))
     if keyword.iskeyword(identity.data["module"]):
         problems.append(identity.diagnostic(["module"], "a Python keyword cannot name a module"))
-    catalogue, found = build_catalogue(documents["errors.yaml"])
+    columns = declared_columns(identity.data)
+    catalogue, found = build_catalogue(documents["errors.yaml"], columns)
     problems += found
-    manifest, found = build_manifest(documents["tools.yaml"], catalogue.codes())
+    manifest, found = build_manifest(documents["tools.yaml"], columns["tools"], catalogue.codes())
     problems += found
     problems += _check_bindings(identity, envelope, catalogue)
     examples, found = _load_examples(folder / "examples", compiled.judge)
@@ -180,7 +198,11 @@ def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue
                 Diagnostic(envelope.name, None, pointer, "a catalogue binding must point to a schema with an enum")
             )
             continue
-        wanted = [e.code for e in catalogue.errors if all(getattr(e, k, None) == v for k, v in select.items())]
+        wanted = [
+            e.code
+            for e in catalogue.errors.entries
+            if all(e.get(k) == v and type(e.get(k)) is type(v) for k, v in select.items())
+        ]
         listed = target["enum"]
         missing = [c for c in wanted if c not in listed]
         extra = [c for c in listed if c not in wanted]

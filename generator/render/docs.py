@@ -11,22 +11,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..model import Contract, Entry, Project, TypePart
+from ..model import Column, Contract, Project, Table, TypePart
 from ..naming import slug
 
-_TITLES = {
-    "http_status": "HTTP status",
-    "jsonrpc_code": "JSON-RPC code",
-    "requires_x_client": "Requires X client",
-    "requires_llm": "Requires LLM",
-    "requires_db": "Requires DB",
-}
-
 Cell = tuple[TypePart, ...]
-
-
-def column_title(name: str) -> str:
-    return _TITLES.get(name, name.replace("_", " ").capitalize())
 
 
 def error_anchor(code: str) -> str:
@@ -49,6 +37,7 @@ class TableSection:
     headers: tuple[str, ...]
     rows: tuple[Row, ...]
     empty_text: str
+    legend: tuple[tuple[str, str], ...] = ()  # (column title, what the column means)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +66,12 @@ def _text(value: object) -> Cell:
         return (TypePart("yes" if value else "no"),)
     if isinstance(value, tuple):
         return (TypePart(", ".join(str(v) for v in value)),)
+    if isinstance(value, dict):  # an MCP input or output schema: its properties
+        properties = value.get("properties")
+        required = set(value.get("required", []))
+        if not isinstance(properties, dict) or not properties:
+            return (TypePart("object"),)
+        return (TypePart(", ".join(f"{name}{'' if name in required else '?'}" for name in properties)),)
     return (TypePart(str(value)),)
 
 
@@ -91,59 +86,42 @@ def _links(values: tuple[str, ...] | None, make_anchor: Callable[[str], str]) ->
     return tuple(parts)
 
 
-def _rows(
-    entries: tuple[Entry, ...], columns: tuple[str, ...], prefix: str, linked: Mapping[str, Callable[[str], str]]
-) -> tuple[Row, ...]:
+def _section(
+    title: str, key_title: str, table: Table, prefix: str, linked: Mapping[str, Callable[[str], str]], empty: str
+) -> TableSection:
+    """One catalogue or tool table: a row per entry, a column per column some entry sets."""
+    columns = table.defined
     rows = []
-    for entry in entries:
+    for entry in table.entries:
         cells: list[Cell] = [(TypePart(entry.code),)]
         for column in columns:
-            value = getattr(entry, column)
-            cells.append(_links((value,), linked[column]) if column in linked and value else _text(value))
+            value = entry.get(column.name)
+            if column.name in linked and value:
+                cells.append(_links(value if isinstance(value, tuple) else (value,), linked[column.name]))
+            else:
+                cells.append(_text(value))
         rows.append(Row(f"{prefix}-{slug(entry.code)}", tuple(cells)))
-    return tuple(rows)
+    headers = (key_title, *(c.title for c in columns))
+    return TableSection(title, headers, tuple(rows), empty, _legend(columns))
+
+
+def _legend(columns: tuple[Column, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((c.title, c.description) for c in columns)
 
 
 def doc_sections(contract: Contract) -> tuple[TableSection, ...]:
     """Error codes, then error types and warning codes when defined, then tools."""
     catalogue, manifest = contract.catalogue, contract.manifest
-    type_links = {"error_type": error_type_anchor} if catalogue.error_types else {}
+    type_links = {"error_type": error_type_anchor} if catalogue.error_types.entries else {}
     sections = [
-        TableSection(
-            "Error codes",
-            ("Code", *(column_title(c) for c in catalogue.error_columns)),
-            _rows(catalogue.errors, catalogue.error_columns, "error", type_links),
-            "This contract defines no error codes.",
-        )
+        _section("Error codes", "Code", catalogue.errors, "error", type_links, "This contract defines no error codes.")
     ]
-    if catalogue.error_types:
-        headers = ("Error type", *(column_title(c) for c in catalogue.error_type_columns))
-        rows = _rows(catalogue.error_types, catalogue.error_type_columns, "error-type", {})
-        sections.append(TableSection("Error types", headers, rows, ""))
-    if catalogue.warnings:
-        headers = ("Code", *(column_title(c) for c in catalogue.warning_columns))
-        sections.append(
-            TableSection(
-                "Warning codes", headers, _rows(catalogue.warnings, catalogue.warning_columns, "warning", {}), ""
-            )
-        )
-    tool_rows = tuple(
-        Row(
-            f"tool-{slug(tool.name)}",
-            (
-                (TypePart(tool.name),),
-                *(
-                    _links(tool.possible_error_codes, error_anchor)
-                    if c == "possible_error_codes"
-                    else _text(getattr(tool, c))
-                    for c in manifest.columns
-                ),
-            ),
-        )
-        for tool in manifest.tools
-    )
-    headers = ("Tool", *(column_title(c) for c in manifest.columns))
-    sections.append(TableSection("Tools", headers, tool_rows, "This contract registers no tools."))
+    if catalogue.error_types.entries:
+        sections.append(_section("Error types", "Error type", catalogue.error_types, "error-type", {}, ""))
+    if catalogue.warnings.entries:
+        sections.append(_section("Warning codes", "Code", catalogue.warnings, "warning", {}, ""))
+    links = {"possible_error_codes": error_anchor}
+    sections.append(_section("Tools", "Tool", manifest.tools, "tool", links, "This contract registers no tools."))
     return tuple(sections)
 
 
@@ -170,8 +148,8 @@ def index_entries(project: Project) -> tuple[IndexEntry, ...]:
             version=c.version,
             summary=c.summary,
             fields=field_count(c),
-            error_codes=len(c.catalogue.errors),
-            tools=len(c.manifest.tools),
+            error_codes=len(c.catalogue.errors.entries),
+            tools=len(c.manifest.tools.entries),
         )
         for c in project.contracts
     )

@@ -9,22 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Catalogue, Entry
+from ..model import Catalogue, Table
 from ..naming import member_name
 from .escape import EnumRef
 
-_COLUMN_TYPES = {
-    "category": "str",
-    "error_type": "str",
-    "retryable": "bool",
-    "http_status": "int",
-    "jsonrpc_code": "int",
-    "message": "str",
-    "remediation": "str",
-    "description": "str",
-    "retry": "str",
-    "retry_advice": "str",
-    "severity": "str",
+# The Python type of a column's values, by its JSON type.
+_PYTHON_TYPES = {
+    "string": "str",
+    "integer": "int",
+    "number": "int | float",
+    "boolean": "bool",
+    "array": "tuple[str, ...]",
 }
 
 
@@ -42,6 +37,14 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
+class FlagSet:
+    """The members whose boolean column is true, as `<COLUMN>_CODES`."""
+
+    name: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class EnumTable:
     enum_name: str
     enum_doc: str
@@ -53,34 +56,39 @@ class EnumTable:
     lookup_doc: str
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
-    retryable_members: tuple[str, ...] | None
+    flag_sets: tuple[FlagSet, ...]
 
 
 def _table(
-    entries: tuple[Entry, ...],
-    columns: tuple[str, ...],
+    table: Table,
     names: tuple[str, str, str, str, str],
     what: str,
     enum_columns: dict[str, str],
 ) -> EnumTable:
     enum_name, info_name, table_name, lookup_name, key = names
+    defined = table.defined
     typed = []
-    for column in columns:
-        base = enum_columns.get(column, _COLUMN_TYPES[column])
-        optional = any(getattr(e, column) is None for e in entries)
-        typed.append(Column(column, f"{base} | None" if optional else base))
+    for column in defined:
+        base = enum_columns.get(column.name, _PYTHON_TYPES[column.type])
+        optional = any(e.get(column.name) is None for e in table.entries)
+        typed.append(Column(column.name, f"{base} | None" if optional else base))
     rows = []
-    for entry in entries:
+    for entry in table.entries:
         values: list[tuple[str, object]] = []
-        for column in columns:
-            value = getattr(entry, column)
-            if column in enum_columns and value is not None:
-                value = EnumRef(enum_columns[column], member_name(value))
-            values.append((column, value))
+        for column in defined:
+            value = entry.get(column.name)
+            if column.name in enum_columns and value is not None:
+                value = EnumRef(enum_columns[column.name], member_name(value))
+            values.append((column.name, value))
         rows.append(Row(entry.member, entry.code, tuple(values)))
+    flag_sets = tuple(
+        FlagSet(f"{column.name.upper()}_CODES", tuple(e.member for e in table.entries if e.get(column.name) is True))
+        for column in defined
+        if column.type == "boolean"
+    )
     return EnumTable(
         enum_name=enum_name,
-        enum_doc=f"The {len(entries)} {what}s of the catalogue.",
+        enum_doc=f"The {len(table.entries)} {what}s of the catalogue.",
         info_name=info_name,
         info_doc=f"Metadata of one {what}.",
         key=key,
@@ -89,9 +97,7 @@ def _table(
         lookup_doc=f"The metadata of a {what}; KeyError for one the catalogue lacks.",
         columns=tuple(typed),
         rows=tuple(rows),
-        retryable_members=(
-            tuple(e.member for e in entries if getattr(e, "retryable", None)) if "retryable" in columns else None
-        ),
+        flag_sets=flag_sets,
     )
 
 
@@ -99,13 +105,13 @@ def enum_tables(catalogue: Catalogue) -> tuple[EnumTable, ...]:
     """The tables of one catalogue: error types first, since error codes refer to them."""
     tables = []
     type_refs: dict[str, str] = {}
-    if catalogue.error_types:
+    if catalogue.error_types.entries:
         names = ("ErrorType", "ErrorTypeInfo", "ERROR_TYPES", "error_type_info", "name")
-        tables.append(_table(catalogue.error_types, catalogue.error_type_columns, names, "error type", {}))
+        tables.append(_table(catalogue.error_types, names, "error type", {}))
         type_refs = {"error_type": "ErrorType"}
     names = ("ErrorCode", "ErrorInfo", "ERRORS", "error_info", "code")
-    tables.append(_table(catalogue.errors, catalogue.error_columns, names, "error code", type_refs))
-    if catalogue.warnings:
+    tables.append(_table(catalogue.errors, names, "error code", type_refs))
+    if catalogue.warnings.entries:
         names = ("WarningCode", "WarningInfo", "WARNINGS", "warning_info", "code")
-        tables.append(_table(catalogue.warnings, catalogue.warning_columns, names, "warning code", {}))
+        tables.append(_table(catalogue.warnings, names, "warning code", {}))
     return tuple(tables)
