@@ -230,7 +230,6 @@ class Contract:
     version: str
     summary: str
     module: str
-    seed: str | None
     source_dir: str
     envelope_json: str
     definitions: tuple[Definition, ...]

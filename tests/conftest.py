@@ -96,3 +96,12 @@ def generated_package(out: Path, module: str, package: str = "mcp_contracts") ->
         for name in ours():
             del sys.modules[name]
         sys.modules.update(saved)
+
+
+def assert_report(report: Any, kind: str) -> None:
+    """`report` meets the published schema of its JSON output (`schemas/meta/<kind>.schema.json`)."""
+    from jsonschema import Draft202012Validator
+
+    schema = load_json(SCHEMAS / "meta" / f"{kind}.schema.json")
+    errors = [e.message for e in Draft202012Validator(schema).iter_errors(report)]
+    assert errors == [], errors

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import GENERATED, run_cli
+from conftest import GENERATED, assert_report, run_cli
 
 
 @pytest.fixture
@@ -35,6 +35,7 @@ def test_check_json_format_lists_drift(out_copy: Path) -> None:
     result = run_cli("check", "--out", str(out_copy), "--format", "json")
     assert result.returncode == 1
     report = json.loads(result.stdout)
+    assert_report(report, "check-report")
     assert report["clean"] is False
     assert report["changed"] == ["manifests/tuitbot.json"]
     assert report["missing"] == [] and report["extra"] == []

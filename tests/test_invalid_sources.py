@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import GENERATED, run_cli, tree_bytes
+from conftest import GENERATED, assert_report, run_cli, tree_bytes
 
 
 @pytest.fixture
@@ -151,6 +151,7 @@ def test_check_json_format_lists_source_errors(schemas_copy: Path, out_copy: Pat
     result = run_cli("check", "--schemas", str(schemas_copy), "--out", str(out_copy), "--format", "json")
     assert result.returncode == 2
     report = json.loads(result.stdout)
+    assert_report(report, "check-report")
     assert report["valid"] is False
     [error] = report["errors"]
     assert error["file"].endswith("contracts/jsonrpc/contract.yaml")

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, SCHEMAS, run_cli
+from conftest import ROOT, SCHEMAS, assert_report, run_cli
 from mcp_contracts.jsonrpc import Envelope
 from pydantic import ValidationError
 
@@ -43,6 +43,7 @@ def test_json_format_reports_one_object_per_file(tmp_path: Path) -> None:
     valid = EXAMPLES / "tuitbot" / "examples" / "rate-limited.json"
     result = run_cli("validate", "--contract", "tuitbot", "--format", "json", str(wrong_flag), str(valid))
     assert result.returncode == 1
+    assert_report(json.loads(result.stdout), "validate-report")
     assert json.loads(result.stdout) == {
         "version": 1,
         "documents": [

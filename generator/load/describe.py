@@ -1,7 +1,7 @@
 """The envelope schema described for people: definitions, fields, types and conditions.
 
 A definition that is a `oneOf` of object variants is also shown as one table of all its
-fields, where "required" can be a condition: "when tier is "pro" or "enterprise"".
+fields, where "required" can be a condition: "when plan is "pro" or "team"".
 The condition names the variants' tag (a property that is a `const` or an `enum` in
 every variant) or, without one, the variants themselves.
 """

@@ -138,7 +138,6 @@ def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
         version=meta["version"],
         summary=meta["summary"],
         module=meta["module"],
-        seed=meta.get("seed"),
         source_dir=f"schemas/contracts/{folder.name}",
         envelope_json=json.dumps(envelope.data, indent=2, ensure_ascii=False),
         definitions=describe_definitions(envelope.data, compiled.view, compiled.judge.resources),

@@ -1,0 +1,78 @@
+"""`[tool.mcp-contracts]` in pyproject.toml: found from any subfolder, checked, overridden by flags."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import SCHEMAS
+from mcp_contracts_generator import __version__, api
+from mcp_contracts_generator.cli import app
+from mcp_contracts_generator.config import load_settings
+from typer.testing import CliRunner
+
+RUNNER = CliRunner()
+SECTION = '[tool.mcp-contracts]\nschemas = "contracts"\noutput = "build/out"\npackage = "demo_api"\n'
+
+
+def _project(tmp_path: Path, section: str) -> Path:
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "demo"\n\n{section}', encoding="utf-8")
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", tmp_path / "contracts" / "contracts" / "jsonrpc")
+    return tmp_path
+
+
+def test_settings_are_found_from_a_subfolder_and_relative_to_the_file(tmp_path: Path) -> None:
+    root = _project(tmp_path, SECTION)
+    deep = root / "src" / "demo"
+    deep.mkdir(parents=True)
+    settings = load_settings(deep)
+    assert not isinstance(settings, list)
+    assert (settings.schemas, settings.output, settings.package) == (root / "contracts", root / "build/out", "demo_api")
+    assert settings.with_flags(package="other", output=Path("x")).package == "other"
+
+
+def test_generate_and_check_from_a_subfolder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _project(tmp_path, SECTION)
+    deep = root / "src"
+    deep.mkdir()
+    monkeypatch.chdir(deep)
+    generated = RUNNER.invoke(app, ["generate"])
+    assert generated.exit_code == 0, generated.output
+    assert "created  ../build/out/python/demo_api/jsonrpc/models.py" in generated.output
+    assert (root / "build" / "out" / "python" / "demo_api" / "jsonrpc" / "canonical.py").is_file()
+    assert api.check().drift is not None and api.check().drift.clean  # type: ignore[union-attr]
+    assert RUNNER.invoke(app, ["check"]).exit_code == 0
+    # A flag overrides the file: another package is drift against the output folder.
+    assert RUNNER.invoke(app, ["check", "--package", "elsewhere"]).exit_code == 1
+
+
+def test_a_misspelt_key_is_reported_at_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _project(tmp_path, '[tool.mcp-contracts]\nschemas = "contracts"\npakage = "demo_api"\n')
+    monkeypatch.chdir(tmp_path)
+    result = RUNNER.invoke(app, ["generate"])
+    assert result.exit_code == 2
+    assert "pyproject.toml:6: unknown key 'pakage' in [tool.mcp-contracts]; did you mean 'package'?" in result.output
+
+
+def test_a_package_that_python_cannot_import_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _project(tmp_path, '[tool.mcp-contracts]\npackage = "class"\n')
+    monkeypatch.chdir(tmp_path)
+    result = RUNNER.invoke(app, ["check"])
+    assert result.exit_code == 2
+    assert "pyproject.toml:5: 'class' is not a Python package name" in result.output
+
+
+def test_version() -> None:
+    result = RUNNER.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output == f"mcp-contracts {__version__}\n"
+    assert __version__[0].isdigit()
+
+
+def test_an_unknown_contract_names_the_known_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(SCHEMAS.parent / "generated")
+    result = api.validate("tuitbt", ["-"])
+    assert result.problem is not None
+    assert "did you mean 'tuitbot'?" in result.problem
+    assert "code-scalpel, foundry, jsonrpc, mcp-envelope, tuitbot" in result.problem
