@@ -15,6 +15,7 @@ working folder up, and takes its arguments in their place. Problems come back as
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ from .diagnostics import Diagnostic, display_path
 from .load import load_project
 from .render.models_code import ModelGenerationError
 from .render.plan import Plan, build_plan
+from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
 from .validate import UnknownContract, UnknownDefinition, Verdict, load_judge, read_document
 from .write import Drift, UnsafeOutput, compare, write_plan
 
@@ -82,10 +84,44 @@ def render(
     return _render(chosen)
 
 
+# Plans of valid sources, by a digest of every byte they depend on: a long-lived process
+# (the API, a test suite, an editor) renders the same sources once.
+_PLANS: dict[str, Plan] = {}
+_MAX_PLANS = 8
+
+
+def _digest(chosen: Settings) -> str:
+    """A digest of what a render reads: the sources, the templates, the meta-schemas and the runtime."""
+    digest = hashlib.sha256(chosen.package.encode())
+    folders = [chosen.schemas, TEMPLATES_DIR, META_SCHEMAS_DIR] + ([chosen.templates] if chosen.templates else [])
+    for folder in folders:
+        digest.update(b"\0folder\0" + str(folder.resolve()).encode())
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(b"\0" + path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    digest.update(RUNTIME_SOURCE.read_bytes())
+    return digest.hexdigest()
+
+
 def _render(chosen: Settings) -> RenderResult:
     templates = chosen.templates
     if templates is not None and not templates.is_dir():
         return RenderResult(None, [Diagnostic(display_path(templates), None, None, "no such templates folder")])
+    if not chosen.schemas.is_dir():
+        return _render_sources(chosen)  # the loader says what is missing
+    key = _digest(chosen)
+    if key not in _PLANS:
+        rendered = _render_sources(chosen)
+        if rendered.plan is None:
+            return rendered
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.pop(next(iter(_PLANS)))
+        _PLANS[key] = rendered.plan
+    return RenderResult(dict(_PLANS[key]))
+
+
+def _render_sources(chosen: Settings) -> RenderResult:
+    templates = chosen.templates
     loaded = load_project(chosen.schemas)
     if loaded.project is None:
         return RenderResult(None, loaded.diagnostics)

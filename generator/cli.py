@@ -209,8 +209,9 @@ def docs(
         typer.echo(f"error: {display_path(config)} is missing: run `mcp-contracts generate` first", err=True)
         raise typer.Exit(EXIT_INVALID)
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir"]
-    result = subprocess.run([*command, str(site.resolve())], check=False)
+    result = subprocess.run([*command, str(site.resolve())], check=False, capture_output=True, text=True)
     if result.returncode != 0:
+        typer.echo(result.stdout + result.stderr, err=True, nl=False)
         typer.echo("error: mkdocs build --strict failed", err=True)
         raise typer.Exit(EXIT_INVALID)
     typer.echo(f"Site written to {display_path(site)}/index.html")

@@ -8,10 +8,13 @@ for a failed `oneOf` or `anyOf` the errors of the branch the document most likel
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib
+import importlib.util
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from .runtime import Judge, NotJson, Violation, parse_json
@@ -62,26 +65,27 @@ class ContractJudge:
 def load_judge(contract: str, out_dir: Path, package_name: str, definition: str | None = None) -> ContractJudge:
     """The judge of `contract` from the generated package `package_name` under `out_dir/python`.
 
+    The package is imported under a private name of its folder's, so that any number of
+    output folders can be judged in one process, beside a package of the same name that
+    the process imported itself (generated code imports itself relatively).
     UnknownContract for a contract that is not generated there (its message names those
     that are), UnknownDefinition for a definition its schema lacks.
     """
-    root = (out_dir / "python").resolve()
-    if not (root / package_name / "__init__.py").is_file():
-        raise UnknownContract(f"no generated package {package_name!r} under {root.parent.as_posix()}/python")
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
+    folder = (out_dir / "python" / package_name).resolve()
+    if not (folder / "__init__.py").is_file():
+        raise UnknownContract(f"no generated package {package_name!r} under {out_dir.as_posix()}/python")
     try:
-        package = importlib.import_module(package_name)
-    except ImportError as exc:
+        package = _import_package(folder)
+        known: dict[str, str] = getattr(package, "CONTRACTS", {})
+        if contract not in known:
+            close = difflib.get_close_matches(contract, known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise UnknownContract(f"{hint}generated contracts: {', '.join(sorted(known)) or 'none'}")
+        judge = importlib.import_module(f"{package.__name__}.{known[contract]}").JUDGE
+    except UnknownContract:
+        raise
+    except Exception as exc:  # a broken or foreign package: a message, not a traceback
         raise UnknownContract(f"{package_name} cannot be imported: {exc}") from exc
-    if Path(package.__file__ or "").resolve().parent != root / package_name:
-        raise UnknownContract(f"{package_name} was already imported from elsewhere")
-    known: dict[str, str] = getattr(package, "CONTRACTS", {})
-    if contract not in known:
-        close = difflib.get_close_matches(contract, known, n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
-        raise UnknownContract(f"{hint}generated contracts: {', '.join(sorted(known)) or 'none'}")
-    judge = importlib.import_module(f"{package_name}.{known[contract]}").JUDGE
     if definition is None:
         return ContractJudge(contract, judge)
     try:
@@ -91,6 +95,26 @@ def load_judge(contract: str, out_dir: Path, package_name: str, definition: str 
         raise UnknownDefinition(
             f"contract {contract!r} has no definition {definition!r} in its $defs (it has: {names})"
         ) from None
+
+
+def _import_package(folder: Path) -> ModuleType:
+    """The generated package in `folder`, imported (once) under a name made from its path."""
+    alias = "_mcp_contracts_judged_" + hashlib.sha256(str(folder).encode()).hexdigest()[:16]
+    if alias in sys.modules:
+        return sys.modules[alias]
+    spec = importlib.util.spec_from_file_location(
+        alias, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no package at {folder}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[alias] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[alias]
+        raise
+    return module
 
 
 def read_document(path: str) -> bytes | str:

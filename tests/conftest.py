@@ -15,6 +15,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from mcp_contracts_generator.cli import app
+from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"
@@ -43,7 +45,22 @@ def load_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """Run the `mcp-contracts` command in this process (typer's CliRunner), from `cwd`.
+
+    A real process costs a second of imports per run; `run_process` is for the few tests
+    whose point is the process itself (hash seeds, `python -m`, standard input).
+    """
+    before = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(app, list(args), catch_exceptions=False)
+    finally:
+        os.chdir(before)
+    return subprocess.CompletedProcess(list(args), result.exit_code, result.stdout, result.stderr)
+
+
+def run_process(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run `python -m mcp_contracts_generator` as a user would, in a separate process."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(
@@ -67,6 +84,14 @@ def schemas_copy(tmp_path: Path) -> Path:
     """A private copy of the built-in schemas that a test may break."""
     target = tmp_path / "schemas"
     shutil.copytree(SCHEMAS, target)
+    return target
+
+
+@pytest.fixture
+def jsonrpc_schemas(tmp_path: Path) -> Path:
+    """A sources folder with one built-in contract, jsonrpc, for tests that render often."""
+    target = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", target / "contracts" / "jsonrpc")
     return target
 
 
@@ -105,3 +130,12 @@ def assert_report(report: Any, kind: str) -> None:
     schema = load_json(SCHEMAS / "meta" / f"{kind}.schema.json")
     errors = [e.message for e in Draft202012Validator(schema).iter_errors(report)]
     assert errors == [], errors
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "first: a long test, started before the others")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Long tests first, so that the workers do not wait on one at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("first") is None)

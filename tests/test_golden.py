@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import GENERATED, ROOT, SCHEMAS, run_cli, tree_bytes
+from conftest import GENERATED, ROOT, SCHEMAS, run_process, tree_bytes
 from mcp_contracts_generator import api
 from mcp_contracts_generator.write import read_tree
 
@@ -22,7 +22,7 @@ def test_output_is_byte_identical_under_different_hash_seeds(tmp_path: Path) -> 
     outputs = {}
     for seed in ("0", "1"):
         out = tmp_path / f"seed-{seed}"
-        result = run_cli("generate", "--out", str(out), env={"PYTHONHASHSEED": seed})
+        result = run_process("generate", "--out", str(out), env={"PYTHONHASHSEED": seed})
         assert result.returncode == 0, result.stderr
         outputs[seed] = tree_bytes(out)
     assert outputs["0"] == outputs["1"]
@@ -38,6 +38,6 @@ def test_outputs_hold_no_timestamp_or_absolute_path() -> None:
 
 
 def test_python_dash_m_generator_checks_like_the_console_script() -> None:
-    result = run_cli("check")
+    result = run_process("check")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "up to date" in result.stdout

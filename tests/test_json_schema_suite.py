@@ -15,12 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SHARED
+from conftest import ROOT, SHARED, require_shared
 
+require_shared()
 SUITE = SHARED / "jsts"
-pytestmark = pytest.mark.skipif(
-    not SUITE.is_dir(), reason=f"the JSON Schema Test Suite is not beside the repository: {SUITE}"
-)
+pytestmark = pytest.mark.first  # a long test: start it before the short ones
 
 
 def run_suite(tmp_path: Path, *flags: str) -> dict[str, object]:

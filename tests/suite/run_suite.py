@@ -81,6 +81,7 @@ def main() -> None:
     report: dict[str, Any] = {"groups": len(cases), "instances": 0, "problems": [str(d) for d in outcome.diagnostics]}
     wrong: list[str] = []
     if outcome.drift is not None:
+        sys.path.insert(0, str(out / "python"))
         for draft, name, group in cases:
             judge = load_judge(name, out, PACKAGE)
             module = importlib.import_module(f"{PACKAGE}.{name.replace('-', '_')}")

@@ -1,0 +1,5 @@
+"""`python -m generator` runs the `mcp-contracts` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,214 @@
+"""The library API behind the CLI: load, render, then write or compare; judge documents.
+
+Each function reads the project's `[tool.mcp-contracts]` settings (see `config`) from the
+working folder up, and takes its arguments in their place. Problems come back as values
+(`Diagnostic`s, or a message), never as exceptions.
+
+    from mcp_contracts_generator import api
+
+    outcome = api.generate()            # like `mcp-contracts generate`
+    assert outcome.drift is not None, outcome.diagnostics
+    drift = api.check().drift           # like `mcp-contracts check`: drift.clean
+    result = api.validate("billing-api", ["response.json"])
+    assert result.problem is None and all(v.valid for v in result.verdicts)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jinja2 import TemplateError, TemplateSyntaxError
+
+from .config import Settings, load_settings, package_problem
+from .diagnostics import Diagnostic, display_path
+from .load import load_project
+from .render.models_code import ModelGenerationError
+from .render.plan import Plan, build_plan
+from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
+from .validate import UnknownContract, UnknownDefinition, Verdict, load_judge, read_document
+from .write import Drift, UnsafeOutput, compare, write_plan
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """The plan when the sources are valid; otherwise every diagnostic."""
+
+    plan: Plan | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What `generate` changed or `check` found; `drift` is None when the sources are invalid."""
+
+    drift: Drift | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Validation:
+    """One verdict per document; `problem` says why none could be given (unknown contract...)."""
+
+    verdicts: list[Verdict]
+    problem: str | None = None
+
+
+def settings(
+    schemas_dir: Path | None = None,
+    out_dir: Path | None = None,
+    templates: Path | None = None,
+    *,
+    package: str | None = None,
+) -> Settings | list[Diagnostic]:
+    """The project's settings with the given arguments in place of the file's values."""
+    loaded = load_settings()
+    if isinstance(loaded, list):
+        return loaded
+    chosen = loaded.with_flags(schemas=schemas_dir, output=out_dir, templates=templates, package=package)
+    problem = package_problem(chosen.package)
+    if problem is not None:
+        return [Diagnostic(display_path(chosen.config or Path("--package")), None, None, problem)]
+    return chosen
+
+
+def render(
+    schemas_dir: Path | None = None, templates: Path | None = None, *, package: str | None = None
+) -> RenderResult:
+    """Load and render in memory; nothing touches the disk."""
+    chosen = settings(schemas_dir, None, templates, package=package)
+    if isinstance(chosen, list):
+        return RenderResult(None, chosen)
+    return _render(chosen)
+
+
+# Plans of valid sources, by a digest of every byte they depend on: a long-lived process
+# (the API, a test suite, an editor) renders the same sources once.
+_PLANS: dict[str, Plan] = {}
+_MAX_PLANS = 8
+
+
+def _digest(chosen: Settings) -> str:
+    """A digest of what a render reads: the sources, the templates, the meta-schemas and the runtime."""
+    digest = hashlib.sha256(chosen.package.encode())
+    folders = [chosen.schemas, TEMPLATES_DIR, META_SCHEMAS_DIR] + ([chosen.templates] if chosen.templates else [])
+    for folder in folders:
+        digest.update(b"\0folder\0" + str(folder.resolve()).encode())
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(b"\0" + path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    digest.update(RUNTIME_SOURCE.read_bytes())
+    return digest.hexdigest()
+
+
+def _render(chosen: Settings) -> RenderResult:
+    templates = chosen.templates
+    if templates is not None and not templates.is_dir():
+        return RenderResult(None, [Diagnostic(display_path(templates), None, None, "no such templates folder")])
+    if not chosen.schemas.is_dir():
+        return _render_sources(chosen)  # the loader says what is missing
+    key = _digest(chosen)
+    if key not in _PLANS:
+        rendered = _render_sources(chosen)
+        if rendered.plan is None:
+            return rendered
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.pop(next(iter(_PLANS)))
+        _PLANS[key] = rendered.plan
+    return RenderResult(dict(_PLANS[key]))
+
+
+def _render_sources(chosen: Settings) -> RenderResult:
+    templates = chosen.templates
+    loaded = load_project(chosen.schemas)
+    if loaded.project is None:
+        return RenderResult(None, loaded.diagnostics)
+    try:
+        return RenderResult(build_plan(loaded.project, chosen.package, templates))
+    except ModelGenerationError as exc:
+        where = display_path(chosen.schemas / "contracts" / exc.contract / "envelope.schema.json")
+        return RenderResult(None, [Diagnostic(where, None, None, exc.message)])
+    except TemplateSyntaxError as exc:
+        return RenderResult(
+            None, [Diagnostic(exc.filename or str(exc.name), exc.lineno, None, f"template: {exc.message}")]
+        )
+    except TemplateError as exc:
+        return RenderResult(None, [Diagnostic(str(templates or "templates"), None, None, f"template: {exc}")])
+
+
+def generate(
+    schemas_dir: Path | None = None,
+    out_dir: Path | None = None,
+    templates: Path | None = None,
+    *,
+    package: str | None = None,
+) -> Outcome:
+    """Write every output atomically; on invalid sources write nothing."""
+    chosen = settings(schemas_dir, out_dir, templates, package=package)
+    if isinstance(chosen, list):
+        return Outcome(None, chosen)
+    overlap = _overlap(chosen.schemas, chosen.output)
+    if overlap is not None:
+        return Outcome(None, [overlap])
+    rendered = _render(chosen)
+    if rendered.plan is None:
+        return Outcome(None, rendered.diagnostics)
+    try:
+        return Outcome(write_plan(rendered.plan, chosen.output))
+    except UnsafeOutput as exc:
+        return Outcome(None, [Diagnostic(display_path(chosen.output), None, None, str(exc))])
+
+
+def _overlap(schemas_dir: Path, out_dir: Path) -> Diagnostic | None:
+    """The output replaces its folder whole: it must neither hold nor sit inside the sources."""
+    schemas, out = schemas_dir.resolve(), out_dir.resolve()
+    if schemas == out or out in schemas.parents or schemas in out.parents:
+        return Diagnostic(display_path(out_dir), None, None, "the output folder overlaps the sources folder")
+    return None
+
+
+def check(
+    schemas_dir: Path | None = None,
+    out_dir: Path | None = None,
+    templates: Path | None = None,
+    *,
+    package: str | None = None,
+) -> Outcome:
+    """Compare the output folder with what the sources produce."""
+    chosen = settings(schemas_dir, out_dir, templates, package=package)
+    if isinstance(chosen, list):
+        return Outcome(None, chosen)
+    rendered = _render(chosen)
+    if rendered.plan is None:
+        return Outcome(None, rendered.diagnostics)
+    return Outcome(compare(rendered.plan, chosen.output))
+
+
+def validate(
+    contract: str,
+    documents: Sequence[str],
+    *,
+    out_dir: Path | None = None,
+    package: str | None = None,
+    definition: str | None = None,
+) -> Validation:
+    """Judge JSON files (`-` is standard input) with the contract's generated judge."""
+    chosen = settings(None, out_dir, package=package)
+    if isinstance(chosen, list):
+        return Validation([], "; ".join(map(str, chosen)))
+    try:
+        judge = load_judge(contract, chosen.output, chosen.package, definition)
+    except UnknownContract as exc:
+        return Validation([], f"unknown contract {contract!r}: {exc}")
+    except UnknownDefinition as exc:
+        return Validation([], str(exc))
+    verdicts = []
+    for name in documents:
+        document = read_document(name)
+        label = "<stdin>" if name == "-" else name
+        verdicts.append(
+            Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge_bytes(label, document)
+        )
+    return Validation(verdicts)

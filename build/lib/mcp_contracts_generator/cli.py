@@ -1,0 +1,267 @@
+"""The `mcp-contracts` command: parse flags, call `generator.api`, map results to exit codes.
+
+Exit codes: 0 success, 1 drift (check), 2 invalid sources or usage.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from . import __version__, api
+from .config import Settings
+from .diagnostics import Diagnostic, display_path
+from .scaffold import scaffold_contract
+from .validate import Verdict
+from .write import Drift
+
+app = typer.Typer(
+    name="mcp-contracts",
+    help="Schema-first code generator for the response contracts of MCP tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_DRIFT = 1
+EXIT_INVALID = 2
+
+SchemasOption = Annotated[
+    Path | None, typer.Option("--schemas", help="Folder of canonical sources. [config: schemas; default: schemas]")
+]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", help="Folder of generated outputs. [config: output; default: generated]")
+]
+TemplatesOption = Annotated[
+    Path | None,
+    typer.Option("--templates", help="Folder of templates that override built-in ones by path. [config: templates]"),
+]
+PackageOption = Annotated[
+    str | None,
+    typer.Option("--package", help="Import package of the generated Python. [config: package; default: contracts]"),
+]
+# The version of the JSON that `check --format json` and `validate --format json` print.
+JSON_FORMAT_VERSION = 1
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"mcp-contracts {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Schema-first code generator for the response contracts of MCP tools."""
+
+
+def _settings(
+    schemas: Path | None = None, out: Path | None = None, templates: Path | None = None, package: str | None = None
+) -> Settings:
+    """The project's settings with the flags in their place; exit 2 when they are invalid."""
+    chosen = api.settings(schemas, out, templates, package=package)
+    if isinstance(chosen, list):
+        _report_invalid(chosen, OutputFormat.text)
+        raise typer.Exit(EXIT_INVALID)
+    return chosen
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def _report_invalid(diagnostics: list[Diagnostic], output: OutputFormat) -> None:
+    if output is OutputFormat.json:
+        payload = {"version": JSON_FORMAT_VERSION, "valid": False, "errors": [_diagnostic_json(d) for d in diagnostics]}
+        typer.echo(json.dumps(payload, indent=2))
+    for diagnostic in diagnostics:
+        typer.echo(f"error: {diagnostic}", err=True)
+    typer.echo(f"{len(diagnostics)} problem(s); nothing was written.", err=True)
+
+
+def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:
+    return {
+        "file": diagnostic.file,
+        "line": diagnostic.line,
+        "pointer": diagnostic.pointer,
+        "message": diagnostic.message,
+    }
+
+
+def _summary_lines(drift: Drift) -> list[str]:
+    return (
+        [f"changed  {p}" for p in drift.changed]
+        + [f"missing  {p}" for p in drift.missing]
+        + [f"extra    {p}" for p in drift.extra]
+    )
+
+
+@app.command()
+def generate(
+    schemas: SchemasOption = None,
+    out: OutOption = None,
+    templates: TemplatesOption = None,
+    package: PackageOption = None,
+) -> None:
+    """Render every output from the sources and write them atomically."""
+    chosen = _settings(schemas, out, templates, package)
+    outcome = api.generate(chosen.schemas, chosen.output, chosen.templates, package=chosen.package)
+    if outcome.drift is None:
+        _report_invalid(outcome.diagnostics, OutputFormat.text)
+        raise typer.Exit(EXIT_INVALID)
+    drift = outcome.drift
+    shown = display_path(chosen.output)
+    for path in drift.missing:
+        typer.echo(f"created  {shown}/{path}")
+    for path in drift.changed:
+        typer.echo(f"updated  {shown}/{path}")
+    for path in drift.extra:
+        typer.echo(f"removed  {shown}/{path}")
+    count = len(drift.changed) + len(drift.missing) + len(drift.extra)
+    typer.echo(f"{count} file(s) changed in {shown}." if count else f"{shown} is up to date.")
+
+
+@app.command()
+def check(
+    schemas: SchemasOption = None,
+    out: OutOption = None,
+    templates: TemplatesOption = None,
+    package: PackageOption = None,
+    output_format: Annotated[
+        OutputFormat,
+        typer.Option("--format", help="Report as text or JSON (see schemas/meta/check-report.schema.json)."),
+    ] = OutputFormat.text,
+) -> None:
+    """Fail when the output folder is not exactly what the sources produce."""
+    chosen = _settings(schemas, out, templates, package)
+    outcome = api.check(chosen.schemas, chosen.output, chosen.templates, package=chosen.package)
+    shown = display_path(chosen.output)
+    if outcome.drift is None:
+        _report_invalid(outcome.diagnostics, output_format)
+        raise typer.Exit(EXIT_INVALID)
+    drift = outcome.drift
+    if output_format is OutputFormat.json:
+        payload = {
+            "version": JSON_FORMAT_VERSION,
+            "valid": True,
+            "clean": drift.clean,
+            "changed": list(drift.changed),
+            "missing": list(drift.missing),
+            "extra": list(drift.extra),
+            "diffs": drift.diffs,
+        }
+        typer.echo(json.dumps(payload, indent=2))
+    elif drift.clean:
+        typer.echo(f"{shown} is up to date.")
+    else:
+        for line in _summary_lines(drift):
+            typer.echo(line)
+        for diff in drift.diffs.values():
+            sys.stdout.write(diff)
+        typer.echo(f"{shown} has drifted from the sources: run `mcp-contracts generate`.")
+    if not drift.clean:
+        raise typer.Exit(EXIT_DRIFT)
+
+
+@app.command()
+def init(
+    name: Annotated[str, typer.Argument(help="The new contract's name, in kebab case.")],
+    schemas: SchemasOption = None,
+    templates: TemplatesOption = None,
+) -> None:
+    """Scaffold a new contract folder that `generate` accepts at once.
+
+    A project without a `[tool.mcp-contracts]` section gets one in its pyproject.toml.
+    """
+    chosen = _settings(schemas, None, templates)
+    created = scaffold_contract(chosen, name)
+    if isinstance(created, Diagnostic):
+        typer.echo(f"error: {created}", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    for path in created:
+        typer.echo(f"created  {display_path(path)}")
+    typer.echo("Edit them, then run `mcp-contracts generate`.")
+
+
+@app.command()
+def docs(
+    out: OutOption = None,
+    site: Annotated[
+        Path | None, typer.Option("--site", help="Folder the HTML site is written to. [default: site]")
+    ] = None,
+) -> None:
+    """Build the generated Markdown into an HTML site with `mkdocs build --strict`."""
+    chosen = _settings(None, out)
+    site = site if site is not None else chosen.root / "site"
+    config = chosen.output / "mkdocs.yml"
+    if not config.is_file():
+        typer.echo(f"error: {display_path(config)} is missing: run `mcp-contracts generate` first", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir"]
+    result = subprocess.run([*command, str(site.resolve())], check=False, capture_output=True, text=True)
+    if result.returncode != 0:
+        typer.echo(result.stdout + result.stderr, err=True, nl=False)
+        typer.echo("error: mkdocs build --strict failed", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    typer.echo(f"Site written to {display_path(site)}/index.html")
+
+
+@app.command()
+def validate(
+    files: Annotated[list[str], typer.Argument(help="JSON documents to judge; - reads standard input.")],
+    contract: Annotated[str, typer.Option("--contract", help="The contract to judge against.")],
+    definition: Annotated[
+        str | None, typer.Option("--definition", help="Judge against this entry of the schema's $defs.")
+    ] = None,
+    out: OutOption = None,
+    package: PackageOption = None,
+    output_format: Annotated[
+        OutputFormat,
+        typer.Option("--format", help="Report as text or JSON (see schemas/meta/validate-report.schema.json)."),
+    ] = OutputFormat.text,
+) -> None:
+    """Judge JSON documents with a contract's generated validators.
+
+    Exit 0 when every document is valid, 1 when any is invalid, 2 for an unknown
+    contract or a document that cannot be read or parsed.
+    """
+    chosen = _settings(None, out, None, package)
+    result = api.validate(contract, files, out_dir=chosen.output, package=chosen.package, definition=definition)
+    if result.problem is not None:
+        typer.echo(f"error: {result.problem}", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    verdicts = result.verdicts
+    if output_format is OutputFormat.json:
+        payload = {"version": JSON_FORMAT_VERSION, "documents": [v.as_json() for v in verdicts]}
+        typer.echo(json.dumps(payload, indent=2))
+    else:
+        for verdict in verdicts:
+            _print_verdict(verdict)
+    if any(v.problem is not None for v in verdicts):
+        raise typer.Exit(EXIT_INVALID)
+    if not all(v.valid for v in verdicts):
+        raise typer.Exit(EXIT_DRIFT)
+
+
+def _print_verdict(verdict: Verdict) -> None:
+    if verdict.problem is not None:
+        typer.echo(f"{verdict.path}: error: {verdict.problem}")
+        return
+    typer.echo(f"{verdict.path}: {'valid' if verdict.valid else 'invalid'}")
+    for violation in verdict.errors:
+        typer.echo(f"  {violation.pointer or '(root)'}: {violation.message}")
+
+
+def main() -> None:
+    app()

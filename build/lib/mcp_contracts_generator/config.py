@@ -1,0 +1,151 @@
+"""Project settings: `[tool.mcp-contracts]` in the nearest pyproject.toml, then flags.
+
+Like black, ruff and datamodel-code-generator, the configuration lives in
+`pyproject.toml`, found by walking up from the working folder; its paths are relative
+to that file, so every command does the same from any subfolder of the project. Without
+a section, the project root is the nearest folder holding a pyproject.toml or `.git`
+(else the working folder) and the defaults apply there. Flags override the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import keyword
+import re
+import tomllib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic, display_path
+
+SECTION = "mcp-contracts"
+PYPROJECT = "pyproject.toml"
+DEFAULT_PACKAGE = "contracts"
+# key -> what its value is, for messages
+KEYS = {
+    "schemas": "the folder of canonical sources (default: schemas)",
+    "output": "the folder `generate` writes (default: generated)",
+    "package": f"the import package of the generated Python (default: {DEFAULT_PACKAGE})",
+    "templates": "a folder of templates that override built-in ones by path",
+}
+PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where the sources and outputs are, and what the generated package is called."""
+
+    root: Path
+    schemas: Path
+    output: Path
+    package: str
+    templates: Path | None
+    config: Path | None  # the pyproject.toml they came from, when one has the section
+
+    def with_flags(
+        self,
+        *,
+        schemas: Path | None = None,
+        output: Path | None = None,
+        package: str | None = None,
+        templates: Path | None = None,
+    ) -> Settings:
+        """These settings with each flag that was given in place of the file's value."""
+        changes: dict[str, Any] = {
+            key: value
+            for key, value in (("schemas", schemas), ("output", output), ("package", package), ("templates", templates))
+            if value is not None
+        }
+        return replace(self, **changes)
+
+
+def _has_section(path: Path) -> bool:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(data.get("tool"), dict) and SECTION in data["tool"]
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest pyproject.toml with a `[tool.mcp-contracts]` section, from `start` up."""
+    for folder in (start, *start.parents):
+        candidate = folder / PYPROJECT
+        if candidate.is_file() and _has_section(candidate):
+            return candidate
+    return None
+
+
+def project_root(start: Path) -> Path:
+    """The nearest folder holding a pyproject.toml or `.git`; `start` when there is none."""
+    for folder in (start, *start.parents):
+        if (folder / PYPROJECT).is_file() or (folder / ".git").exists():
+            return folder
+    return start
+
+
+def _line_of(text: str, key: str) -> int | None:
+    """The line of `key = ...` inside the section: tomllib does not keep positions."""
+    in_section = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            in_section = stripped.replace(" ", "") in (f"[tool.{SECTION}]", f'[tool."{SECTION}"]')
+        elif in_section and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+            return number
+    return None
+
+
+def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
+    where = display_path(path)
+    if not isinstance(section, dict):
+        return [Diagnostic(where, None, None, f"[tool.{SECTION}] must be a table")]
+    problems = []
+    for key, value in section.items():
+        line = _line_of(text, key)
+        if key not in KEYS:
+            close = difflib.get_close_matches(key, KEYS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(KEYS)}"
+            problems.append(Diagnostic(where, line, None, f"unknown key {key!r} in [tool.{SECTION}]{hint}"))
+        elif not isinstance(value, str) or not value:
+            problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {KEYS[key]}"))
+        elif key == "package" and (not PACKAGE_NAME.match(value) or keyword.iskeyword(value)):
+            problems.append(Diagnostic(where, line, None, f"{value!r} is not a Python package name"))
+    return problems
+
+
+def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
+    """The settings of the project around `start` (the working folder by default)."""
+    here = (start or Path.cwd()).resolve()
+    config = find_config(here)
+    if config is None:
+        root = project_root(here)
+        return Settings(root, root / "schemas", root / "generated", DEFAULT_PACKAGE, None, None)
+    text = config.read_text(encoding="utf-8")
+    section = tomllib.loads(text)["tool"][SECTION]
+    problems = _problems(section, config, text)
+    if problems:
+        return problems
+    root = config.parent
+    templates = section.get("templates")
+    return Settings(
+        root=root,
+        schemas=root / section.get("schemas", "schemas"),
+        output=root / section.get("output", "generated"),
+        package=section.get("package", DEFAULT_PACKAGE),
+        templates=root / templates if templates else None,
+        config=config,
+    )
+
+
+def section_text(package: str = DEFAULT_PACKAGE) -> str:
+    """The section `init` adds to a project that has none."""
+    return f'\n[tool.{SECTION}]\nschemas = "schemas"\noutput = "generated"\npackage = "{package}"\n'
+
+
+def package_problem(package: str) -> str | None:
+    """Why `package` cannot name the generated package, if it cannot."""
+    if not PACKAGE_NAME.match(package) or keyword.iskeyword(package):
+        return f"{package!r} is not a Python package name"
+    return None

@@ -1,0 +1,52 @@
+"""Problems found in the sources, as values.
+
+Every stage collects `Diagnostic`s instead of raising on the first problem, so that a
+user sees every mistake in one run. Each names the file and a location inside it: a
+line for YAML and JSON syntax, a JSON pointer for a place in a document.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem in one source file."""
+
+    file: str
+    line: int | None
+    pointer: str | None
+    message: str
+
+    def sort_key(self) -> tuple[str, int, str, str]:
+        """File, then line, then pointer: a diagnostic may lack either."""
+        return (self.file, self.line or 0, self.pointer or "", self.message)
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.pointer is not None:
+            where += f"#{self.pointer}"
+        return f"{where}: {self.message}"
+
+
+def display_path(path: Path) -> str:
+    """A path as the user should read it: relative to the working directory when the two
+    share a folder (`../generated` from a sibling), else as given."""
+    target, here = path.resolve(), Path.cwd().resolve()
+    try:
+        shared = Path(os.path.commonpath([target, here]))
+    except ValueError:  # another drive
+        return path.as_posix()
+    if shared == Path(shared.anchor):
+        return path.as_posix()
+    return Path(os.path.relpath(target, here)).as_posix()
+
+
+def json_pointer(parts: object) -> str:
+    """RFC 6901 pointer for a sequence of keys and indexes ("" is the whole document)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)  # type: ignore[attr-defined]

@@ -1,0 +1,135 @@
+"""A contract's schema and every resource it refers to, read from disk, never the network.
+
+The envelope schema lives at a virtual URI, `file:///envelope.schema.json`: the contract
+folder is the root of a small file system. A `$ref` finds another file of the folder by
+its path, or by the `$id` the file declares; `references:` in contract.yaml maps URI
+prefixes to other folders (a vendored copy of a published schema set). Anything else is
+refused with the reference that asked for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+from .documents import Document, read_json
+
+VIRTUAL_ROOT = "file:///"
+ENVELOPE = "envelope.schema.json"
+ROOT_URI = VIRTUAL_ROOT + ENVELOPE
+
+
+class Unreachable(LookupError):
+    """A URI that names no file of the contract folder nor of a mapped folder."""
+
+
+def _inside(base: Path, relative: str) -> Path | None:
+    """`base/relative` when it stays inside `base` and is a file."""
+    if not relative or relative.startswith("/"):
+        return None
+    candidate = (base / relative).resolve()
+    root = base.resolve()
+    if root not in candidate.parents or not candidate.is_file():
+        return None
+    return candidate
+
+
+@dataclass
+class Resources:
+    """Resolves URIs to the JSON files of one contract folder and records what it read."""
+
+    folder: Path
+    references: Mapping[str, Path]
+    root: Any = None
+    read: dict[str, Any] = field(default_factory=dict)
+    _ids: dict[str, Path] | None = None
+
+    def _declared_ids(self) -> dict[str, Path]:
+        """Each JSON file of the folder (examples aside) under the `$id` it declares."""
+        if self._ids is None:
+            self._ids = {}
+            for path in sorted(self.folder.rglob("*.json")):
+                relative = path.relative_to(self.folder).as_posix()
+                if relative.startswith("examples/") or relative == ENVELOPE:
+                    continue
+                document = read_json(path)
+                if isinstance(document, Document) and isinstance(document.data, dict):
+                    declared = document.data.get("$id")
+                    if isinstance(declared, str):
+                        self._ids.setdefault(urldefrag(urljoin(VIRTUAL_ROOT + relative, declared))[0], path)
+        return self._ids
+
+    def locate(self, uri: str) -> Path:
+        """The file behind `uri`; Unreachable when there is none."""
+        uri = urldefrag(uri)[0]
+        found: Path | None = None
+        if uri.startswith(VIRTUAL_ROOT):
+            found = _inside(self.folder, uri[len(VIRTUAL_ROOT) :])
+        for prefix in sorted(self.references, key=len, reverse=True):
+            if found is None and uri.startswith(prefix):
+                found = _inside(self.references[prefix], uri[len(prefix) :])
+        if found is None:
+            found = self._declared_ids().get(uri)
+        if found is None:
+            raise Unreachable(
+                f"{uri} is neither a file of the contract folder nor under a prefix of `references:` in contract.yaml"
+            )
+        return found
+
+    def root_uris(self) -> set[str]:
+        """The envelope schema's URIs: its virtual path, and its `$id` when it declares one."""
+        declared = self.root.get("$id") if isinstance(self.root, dict) else None
+        uris = {ROOT_URI}
+        if isinstance(declared, str):
+            uris.add(urldefrag(urljoin(ROOT_URI, declared))[0])
+        return uris
+
+    def retrieve(self, uri: str) -> Any:
+        """The parsed JSON behind `uri`, recorded for the bundle."""
+        uri = urldefrag(uri)[0]
+        if uri in self.root_uris():
+            return self.root
+        if uri not in self.read:
+            document = read_json(self.locate(uri))
+            if not isinstance(document, Document):
+                raise Unreachable(str(document))
+            self.read[uri] = document.data
+        return self.read[uri]
+
+    def bundle(self, root: Any) -> dict[str, Any]:
+        """The root schema and every resource read so far, by URI, sorted."""
+        return {ROOT_URI: root, **{uri: self.read[uri] for uri in sorted(self.read) if uri != ROOT_URI}}
+
+
+def refs_in(node: Any, path: tuple[object, ...] = ()) -> Iterator[tuple[tuple[object, ...], str]]:
+    """Every `$ref`, `$dynamicRef` and `$schema` string in a schema, with its path."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("$ref", "$dynamicRef", "$recursiveRef", "$schema") and isinstance(value, str):
+                yield (*path, key), value
+            elif key not in ("const", "enum", "examples", "default"):
+                yield from refs_in(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from refs_in(value, (*path, index))
+
+
+def blame(schema: Any, message: str) -> tuple[object, ...]:
+    """The path of the reference an engine's message is most likely about."""
+    for path, value in refs_in(schema):
+        target, fragment = urldefrag(value)
+        if (target and target in message) or (fragment and f"'{fragment}'" in message):
+            return path
+    return ()
+
+
+def dumps(bundle: Mapping[str, Any], *, formats: bool) -> str:
+    """The bundle file a generated package judges with (see `runtime.Judge.from_bundle`)."""
+    return json.dumps({"root": ROOT_URI, "formats": formats, "resources": bundle}, indent=2, ensure_ascii=False) + "\n"
+
+
+Retriever = Callable[[str], Any]

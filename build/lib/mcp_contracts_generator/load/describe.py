@@ -1,0 +1,500 @@
+"""The envelope schema described for people: definitions, fields, types and conditions.
+
+A definition that is a `oneOf` of object variants is also shown as one table of all its
+fields, where "required" can be a condition: "when plan is "pro" or "team"".
+The condition names the variants' tag (a property that is a `const` or an `enum` in
+every variant) or, without one, the variants themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
+
+from ..diagnostics import json_pointer
+from ..model import Definition, SchemaField, TypePart, View
+from .bundle import ROOT_URI
+from .envelope import resolve_pointer
+
+_CONSTRAINT_KEYS = (
+    ("minimum", "≥ {}"),
+    ("exclusiveMinimum", "> {}"),
+    ("maximum", "≤ {}"),
+    ("exclusiveMaximum", "< {}"),
+    ("minLength", "at least {} character(s)"),
+    ("maxLength", "at most {} character(s)"),
+    ("minItems", "at least {} item(s)"),
+    ("maxItems", "at most {} item(s)"),
+    ("pattern", "matches {}"),
+    ("format", "format {}"),
+)
+_MORE_KEYS = (
+    ("enum", "one of {}"),
+    ("multipleOf", "a multiple of {}"),
+    ("minProperties", "at least {} propert(ies)"),
+    ("maxProperties", "at most {} propert(ies)"),
+    ("minContains", "at least {} matching item(s)"),
+    ("maxContains", "at most {} matching item(s)"),
+    ("contentEncoding", "encoded as {}"),
+    ("contentMediaType", "media type {}"),
+)
+_FLAGS = (("deprecated", "deprecated"), ("readOnly", "read-only"), ("writeOnly", "write-only"))
+_SUBSCHEMA_KEYS = (
+    ("contains", "contains an item:"),
+    ("propertyNames", "property names:"),
+    ("unevaluatedProperties", "properties no other keyword covers:"),
+    ("unevaluatedItems", "items no other keyword covers:"),
+)
+
+
+def _counted(template: str, value: Any) -> str:
+    """A template filled in, "(s)" and "(ies)" agreeing with the value: "1 item", "2 items"."""
+    one = value == 1 and not isinstance(value, bool)
+    return template.replace("(ies)", "y" if one else "ies").replace("(s)", "" if one else "s").format(value)
+
+
+@dataclass(frozen=True)
+class Links:
+    """The definitions a `$ref` can link to on the page, by absolute location.
+
+    `names` maps a location (a URI and an unescaped JSON pointer fragment) to the name of
+    the definition documented there; `aliases` maps other ways to write a location (an
+    `$anchor`, or a file's path where the view used its `$id`) to it; `base` is the URI
+    that relative `$ref`s resolve against: the resource of the schema being described.
+    """
+
+    base: str
+    names: Mapping[str, str]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def title(self, ref: str) -> str | None:
+        uri, fragment = urldefrag(self.base + ref if ref.startswith("#") else urljoin(self.base, ref))
+        location = f"{uri}#{unquote(fragment)}"
+        location = self.aliases.get(location, location)
+        return self.names.get(location)
+
+    def at(self, base: str) -> Links:
+        return replace(self, base=base)
+
+
+def anchor(name: str) -> str:
+    """The anchor of a definition on its page: `def-` and the lower-cased name."""
+    return "def-" + re.sub(r"[^a-z0-9_-]", "", name.lower())
+
+
+_LOCAL_DEF = re.compile(r"^#/(\$defs|definitions)/([^/]+)$")
+
+
+def defs_of(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The entries of `$defs` and of `definitions` (draft-07), keyed by name."""
+    found: dict[str, Any] = {}
+    for container in ("$defs", "definitions"):
+        entries = schema.get(container)
+        if isinstance(entries, dict):
+            for key, value in entries.items():
+                found.setdefault(key, value)
+    return found
+
+
+def _container(schema: Mapping[str, Any], key: str) -> str:
+    return "$defs" if isinstance(schema.get("$defs"), dict) and key in schema["$defs"] else "definitions"
+
+
+def _root_base(schema: Mapping[str, Any]) -> str:
+    declared = schema.get("$id")
+    return urldefrag(urljoin(ROOT_URI, declared))[0] if isinstance(declared, str) else ROOT_URI
+
+
+def _resolve(resource: Any, fragment: str) -> Any:
+    """The node at a JSON pointer fragment of a resource; None when it is not a pointer or misses."""
+    if fragment and not fragment.startswith("/"):
+        return None
+    try:
+        return resolve_pointer(resource, fragment)
+    except KeyError:
+        return None
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A definition to document: its name, where it is, its schema and the resource holding it."""
+
+    name: str
+    location: str
+    node: dict[str, Any]
+    resource: dict[str, Any]
+    base: str
+
+
+def _entries(schema: dict[str, Any], view: View, resources: Mapping[str, Any]) -> list[_Entry]:
+    """The root, each root `$defs` (or `definitions`) entry in source order (under its class's
+    name when it is one), then each class the view took from another file, by location."""
+    base = _root_base(schema)
+    classes = {unquote(c.location): c.name for c in view.classes if c.location}
+    entries = [_Entry(view.root, f"{base}#", schema, schema, base)]
+    for key, node in defs_of(schema).items():
+        location = f"{base}#{json_pointer([_container(schema, key), key])}"
+        entries.append(
+            _Entry(classes.get(location, key), location, node if isinstance(node, dict) else {}, schema, base)
+        )
+    for location, name in sorted(classes.items()):
+        uri, fragment = urldefrag(location)
+        resource = resources.get(uri)
+        node = _resolve(resource, fragment)
+        if uri != base and isinstance(resource, dict) and isinstance(node, dict):
+            entries.append(_Entry(name, location, node, resource, uri))
+    return entries
+
+
+def _aliases(resources: Mapping[str, Any]) -> dict[str, str]:
+    """Other names of locations: `uri#anchor` for each `$anchor`, and each location of a
+    resource under the URI it is filed at, where it declares an `$id` of its own."""
+    found: dict[str, str] = {}
+    for uri, resource in sorted(resources.items()):
+        declared = resource.get("$id") if isinstance(resource, dict) else None
+        canonical = urldefrag(urljoin(uri, declared))[0] if isinstance(declared, str) else uri
+        for pointer, anchor_name in _anchors(resource):
+            for name in {uri, canonical}:
+                found.setdefault(f"{name}#{anchor_name}", f"{canonical}#{pointer}")
+        if canonical != uri:
+            for pointer in _pointers(resource):
+                found.setdefault(f"{uri}#{pointer}", f"{canonical}#{pointer}")
+    return found
+
+
+def _anchors(node: Any, pointer: str = "") -> list[tuple[str, str]]:
+    """(pointer, name) of every `$anchor` within a resource."""
+    found: list[tuple[str, str]] = []
+    if isinstance(node, dict):
+        if isinstance(node.get("$anchor"), str):
+            found.append((pointer, node["$anchor"]))
+        for key, value in node.items():
+            if key not in ("const", "enum", "examples", "default"):
+                found += _anchors(value, pointer + json_pointer([key]))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _anchors(value, pointer + json_pointer([index]))
+    return found
+
+
+def _pointers(node: Any, pointer: str = "") -> list[str]:
+    """The pointer of every object within a resource: where a definition could be."""
+    found = [pointer] if isinstance(node, dict) else []
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in children:
+        if isinstance(value, dict | list):
+            found += _pointers(value, pointer + json_pointer([key]))
+    return found
+
+
+def describe_definitions(schema: Any, view: View, resources: Mapping[str, Any]) -> tuple[Definition, ...]:
+    """Every definition of the schema a page documents, as docs read them (see `_entries`)."""
+    if not isinstance(schema, dict):
+        return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, Links(ROOT_URI, {})),)
+    entries = _entries(schema, view, resources)
+    links = Links(_root_base(schema), {entry.location: entry.name for entry in entries}, _aliases(resources))
+    return tuple(
+        _definition(entry.name, entry.location, entry.node, entry.resource, links.at(entry.base)) for entry in entries
+    )
+
+
+def _definition(name: str, location: str, node: dict[str, Any], schema: dict[str, Any], links: Links) -> Definition:
+    keyword = "oneOf" if "oneOf" in node else "anyOf" if "anyOf" in node else None
+    options = node.get(keyword, []) if keyword else []
+    variants = _object_variants(options, schema, links)
+    if variants:
+        fields = _merged_fields(variants, schema, links)
+    else:
+        required = set(node.get("required", []))
+        properties = node.get("properties", {})
+        fields = tuple(
+            _field(key, sub, "yes" if key in required else "no", schema, links)
+            for key, sub in (properties.items() if isinstance(properties, dict) else ())
+        )
+    additional = node.get("additionalProperties")
+    kind = (
+        (TypePart("Exactly one of" if keyword == "oneOf" else "At least one of"),)
+        if keyword
+        else type_parts(node, links)
+    )
+    rules = constraints(node, links)
+    if keyword == "oneOf" and isinstance(node.get("anyOf"), list):  # the anyOf the variants do not show
+        rules += ("at least one of: " + ", ".join("".join(p.text for p in _variant(o, links)) for o in node["anyOf"]),)
+    return Definition(
+        name=name,
+        anchor=anchor(name),
+        location=location,
+        kind=kind,
+        constraints=rules,
+        description=node.get("description", ""),
+        fields=fields,
+        variants=_join([_variant(option, links) for option in options], ", "),
+        additional_properties=additional if isinstance(additional, bool) else None,
+    )
+
+
+def _variant(option: Any, links: Links) -> tuple[TypePart, ...]:
+    """A branch of a oneOf or anyOf: its type, or in words when its type says nothing."""
+    parts = type_parts(option, links)
+    return (TypePart(f"({_words(option, links, 0)})"),) if parts == (TypePart("any"),) and option else parts
+
+
+def _field(name: str, node: Any, required: str, schema: dict[str, Any], links: Links) -> SchemaField:
+    return SchemaField(
+        name=name,
+        type_parts=type_parts(node, links),
+        required=required,
+        constraints=constraints(node, links),
+        default=json.dumps(node["default"], ensure_ascii=False)
+        if isinstance(node, dict) and "default" in node
+        else None,
+        description=description(node, schema),
+    )
+
+
+def description(node: Any, schema: dict[str, Any]) -> str:
+    """A field's description, or that of the definition it refers to."""
+    if not isinstance(node, dict):
+        return ""
+    if node.get("description"):
+        return str(node["description"])
+    target = _local_target(node, schema)
+    return str(target.get("description", "")) if isinstance(target, dict) else ""
+
+
+def _local_key(node: Mapping[str, Any]) -> str | None:
+    """The definition a `$ref` names when it is one of this document's `$defs`."""
+    match = _LOCAL_DEF.match(node["$ref"]) if isinstance(node.get("$ref"), str) else None
+    return match.group(2).replace("~1", "/").replace("~0", "~") if match else None
+
+
+def _local_target(node: Mapping[str, Any], schema: Mapping[str, Any]) -> Any:
+    key = _local_key(node)
+    return defs_of(schema).get(key) if key is not None else None
+
+
+def _object_variants(options: list[Any], schema: dict[str, Any], links: Links) -> list[tuple[str, dict[str, Any]]]:
+    """The variants of a oneOf/anyOf when every one is a `$ref` to an object with properties."""
+    variants = []
+    for option in options:
+        key = _local_key(option) if isinstance(option, dict) else None
+        if key is None:
+            return []
+        target = defs_of(schema).get(key)
+        if not isinstance(target, dict) or not isinstance(target.get("properties"), dict):
+            return []
+        variants.append((links.title(option["$ref"]) or key, target))
+    return variants
+
+
+def _tag(variants: list[tuple[str, dict[str, Any]]]) -> str | None:
+    """A property every variant pins with a const (preferred), or with a const or an enum."""
+    shared = [p for p in variants[0][1]["properties"] if all(p in v["properties"] for _, v in variants)]
+    for keywords in (("const",), ("const", "enum")):
+        for prop in shared:
+            nodes = [v["properties"][prop] for _, v in variants]
+            if all(isinstance(n, dict) and any(k in n for k in keywords) for n in nodes):
+                return str(prop)
+    return None
+
+
+def _tag_values(tag: str, chosen: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    values: list[Any] = []
+    for _, variant in chosen:
+        node = variant["properties"][tag]
+        values += [node["const"]] if "const" in node else list(node["enum"])
+    return values
+
+
+def _condition(tag: str | None, chosen: list[tuple[str, dict[str, Any]]]) -> str:
+    if tag is None:
+        return "in " + " or ".join(name for name, _ in chosen)
+    values = _tag_values(tag, chosen)
+    return f"when {tag} is " + " or ".join(json.dumps(v, ensure_ascii=False) for v in values)
+
+
+def _status(variant: dict[str, Any], prop: str) -> str:
+    if prop in variant.get("required", []):
+        return "required"
+    if prop in variant["properties"]:
+        return "optional"
+    return "absent" if variant.get("additionalProperties") is False else "unstated"
+
+
+def _merged_fields(
+    variants: list[tuple[str, dict[str, Any]]], schema: dict[str, Any], links: Links
+) -> tuple[SchemaField, ...]:
+    tag = _tag(variants)
+    names = list(dict.fromkeys(p for _, v in variants for p in v["properties"]))
+    fields = []
+    for prop in names:
+        statuses = [_status(v, prop) for _, v in variants]
+        if set(statuses) == {"required"}:
+            required = "yes"
+        elif set(statuses) <= {"optional", "unstated"}:
+            required = "no"
+        else:
+            clauses = []
+            for status in ("required", "optional", "absent"):
+                chosen = [variant for variant, s in zip(variants, statuses, strict=True) if s == status]
+                if chosen:
+                    clauses.append(f"{status} {_condition(tag, chosen)}")
+            required = "; ".join(clauses)
+        present = [(name, v) for name, v in variants if prop in v["properties"]]
+        fields.append(_merged_field(prop, present, required, tag, schema, links))
+    return tuple(fields)
+
+
+def _merged_field(
+    prop: str,
+    present: list[tuple[str, dict[str, Any]]],
+    required: str,
+    tag: str | None,
+    schema: dict[str, Any],
+    links: Links,
+) -> SchemaField:
+    """One field across the variants that have it; differing types name their condition."""
+    by_type: dict[tuple[TypePart, ...], list[tuple[str, dict[str, Any]]]] = {}
+    for variant in present:
+        by_type.setdefault(type_parts(variant[1]["properties"][prop], links), []).append(variant)
+    kinds: tuple[TypePart, ...]
+    if prop == tag:
+        kinds = (TypePart(" or ".join(json.dumps(v, ensure_ascii=False) for v in _tag_values(tag, present))),)
+    elif len(by_type) == 1:
+        kinds = _join(list(by_type), " or ")
+    else:
+        kinds = _join(
+            [(*parts, TypePart(f" ({_condition(tag, chosen)})")) for parts, chosen in by_type.items()], " or "
+        )
+    first = present[0][1]["properties"][prop]
+    merged_constraints = tuple(dict.fromkeys(c for _, v in present for c in constraints(v["properties"][prop], links)))
+    if prop == tag:
+        merged_constraints = ()
+    descriptions = [description(v["properties"][prop], schema) for _, v in present]
+    return SchemaField(
+        name=prop,
+        type_parts=kinds,
+        required=required,
+        constraints=merged_constraints,
+        default=json.dumps(first["default"], ensure_ascii=False)
+        if isinstance(first, dict) and "default" in first
+        else None,
+        description=next((d for d in descriptions if d), ""),
+    )
+
+
+def _join(groups: list[tuple[TypePart, ...]], separator: str) -> tuple[TypePart, ...]:
+    parts: list[TypePart] = []
+    for index, group in enumerate(groups):
+        if index:
+            parts.append(TypePart(separator))
+        parts.extend(group)
+    return tuple(parts)
+
+
+_DEPTH = 8  # deeper parts of a type are described as "…"
+
+
+def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
+    """A field's type in words, with links to the definitions it refers to."""
+    if depth > _DEPTH:
+        return (TypePart("…"),)
+    if node is True or node == {} or (isinstance(node, dict) and set(node) <= {"description", "title", "default"}):
+        return (TypePart("any"),)
+    if not isinstance(node, dict):
+        return (TypePart("nothing"),)
+    if isinstance(node.get("$ref"), str):
+        title = links.title(node["$ref"])
+        return (TypePart(title, anchor(title)),) if title else (TypePart(node["$ref"]),)
+    if isinstance(node.get("$dynamicRef"), str):
+        return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
+    if "const" in node:
+        return (TypePart(json.dumps(node["const"], ensure_ascii=False)),)
+    for keyword, separator in (("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")):
+        if isinstance(node.get(keyword), list) and node[keyword]:
+            return _join([type_parts(option, links, depth + 1) for option in node[keyword]], separator)
+    declared = node.get("type")
+    if declared is None and "enum" in node:
+        kinds = sorted({type(v).__name__ for v in node["enum"]})
+        declared = "string" if kinds == ["str"] else None
+    if declared is None:
+        return (TypePart("any"),)
+    names = declared if isinstance(declared, list) else [declared]
+    return _join([_one_type(name, node, links, depth) for name in names], " or ")
+
+
+def _one_type(name: str, node: dict[str, Any], links: Links, depth: int) -> tuple[TypePart, ...]:
+    if name == "array" and isinstance(node.get("items"), dict) and "prefixItems" not in node:
+        return (TypePart("array of "), *type_parts(node["items"], links, depth + 1))
+    additional = node.get("additionalProperties")
+    if name == "object" and isinstance(additional, dict) and not node.get("properties"):
+        return (TypePart("map of "), *type_parts(additional, links, depth + 1))
+    return (TypePart(name),)
+
+
+def _words(node: Any, links: Links, depth: int) -> str:
+    """A subschema in one phrase: its type, its properties and its constraints."""
+    if node is False:
+        return "not allowed"
+    kind = "".join(part.text for part in type_parts(node, links, depth + 1))
+    rules = list(constraints(node, links, depth + 1))
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict) and properties:
+            rules.insert(0, ", ".join(f"{k}: {_words(v, links, depth + 1)}" for k, v in properties.items()))
+        if isinstance(node.get("required"), list) and node["required"]:
+            rules.append("requires " + ", ".join(map(str, node["required"])))
+    if kind == "any" and rules:
+        return "; ".join(rules)
+    return kind + (f" ({'; '.join(rules)})" if rules else "")
+
+
+def _listed(values: Any) -> str:
+    return ", ".join(json.dumps(v, ensure_ascii=False) for v in values) if isinstance(values, list) else str(values)
+
+
+def constraints(node: Any, links: Links, depth: int = 0) -> tuple[str, ...]:
+    """Every assertion of a schema in words: bounds, patterns, enums, conditions, exclusions."""
+    if not isinstance(node, dict) or depth > _DEPTH:
+        return ()
+    found = [_counted(template, node[key]) for key, template in _CONSTRAINT_KEYS if key in node]
+    for key, template in _MORE_KEYS:
+        if key in node:
+            found.append(_counted(template, _listed(node[key]) if key == "enum" else node[key]))
+    if node.get("uniqueItems") is True:
+        found.append("items are unique")
+    if "contentSchema" in node:
+        found.append(f"content: {_words(node['contentSchema'], links, depth)}")
+    found += [words for key, words in _FLAGS if node.get(key) is True]
+    if isinstance(node.get("examples"), list) and node["examples"]:
+        found.append("for example " + _listed(node["examples"]))
+    if "allOf" in node and "type" in node:
+        found.append("all of: " + "; ".join(_words(part, links, depth) for part in node["allOf"]))
+    if "if" in node:
+        clause = f"if {_words(node['if'], links, depth)}"
+        if "then" in node:
+            clause += f" then {_words(node['then'], links, depth)}"
+        if "else" in node:
+            clause += f", otherwise {_words(node['else'], links, depth)}"
+        found.append(clause)
+    if "not" in node:
+        found.append(f"must not match: {_words(node['not'], links, depth)}")
+    for key, label in _SUBSCHEMA_KEYS:
+        if key in node:
+            found.append(f"{label} {_words(node[key], links, depth)}")
+    if isinstance(node.get("prefixItems"), list):
+        found.append("items in order: " + ", ".join(_words(item, links, depth) for item in node["prefixItems"]))
+    if isinstance(node.get("patternProperties"), dict):
+        for pattern, sub in node["patternProperties"].items():
+            found.append(f"properties matching {pattern}: {_words(sub, links, depth)}")
+    if isinstance(node.get("dependentRequired"), dict):
+        for name, needed in node["dependentRequired"].items():
+            found.append(f"with {name}, also requires {', '.join(map(str, needed))}")
+    if isinstance(node.get("dependentSchemas"), dict):
+        for name, sub in node["dependentSchemas"].items():
+            found.append(f"with {name}: {_words(sub, links, depth)}")
+    return tuple(found)

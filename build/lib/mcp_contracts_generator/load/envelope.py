@@ -1,0 +1,120 @@
+"""The envelope schema: compiled by the judge's engine, bundled, and viewed as classes.
+
+Nothing the JSON Schema specification defines is refused. The schema must compile (it
+is checked against its own meta-schema, every `$ref` must resolve without the network),
+and its bundle must judge every generated class's location offline.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+
+from ..diagnostics import Diagnostic
+from ..model import View, ViewClass, ViewField
+from ..runtime import Judge, dialect, short
+from .bundle import ROOT_URI, Resources, blame, dumps
+from .documents import Document
+from .view import ViewBuilder, class_name_from
+
+_LOCATION_BASE = "urn:mcp-contracts:location"
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A compiled envelope: its judge, its view and the bundle file that carries both."""
+
+    judge: Judge
+    view: View
+    bundle_json: str
+
+
+def root_name(schema: Any, contract: str) -> str:
+    """The root class: the schema's title, or the contract's name and `Envelope`."""
+    title = schema.get("title") if isinstance(schema, dict) else None
+    if isinstance(title, str) and title.strip():
+        return class_name_from(title)
+    return class_name_from(contract.replace("-", " ") + " Envelope")
+
+
+def _compile(schema: Any, resources: Resources, formats: bool, location: str = "") -> None:
+    """Compile with retrieval from the contract folder, so that what is read is recorded."""
+    if not location:
+        jsonschema_rs.validator_for(schema, retriever=resources.retrieve, base_uri=ROOT_URI, validate_formats=formats)
+        return
+    wrapper = {"$ref": location}
+    if isinstance(schema, dict) and "$schema" in schema:
+        wrapper["$schema"] = schema["$schema"]
+    registry = jsonschema_rs.Registry(
+        [(ROOT_URI, schema), *resources.read.items()], draft=dialect(schema), retriever=resources.retrieve
+    )
+    jsonschema_rs.validator_for(wrapper, registry=registry, base_uri=_LOCATION_BASE, validate_formats=formats)
+
+
+def _problem(document: Document, exc: Exception) -> Diagnostic:
+    """An engine's refusal, at the pointer it names or at the reference it is about."""
+    if isinstance(exc, jsonschema_rs.ValidationError) and exc.instance_path:
+        return document.diagnostic(list(exc.instance_path), "not a valid schema: " + short(exc.message))
+    message = str(getattr(exc, "message", None) or exc).split("\n", 1)[0]
+    return document.diagnostic(list(blame(document.data, message)), short(message))
+
+
+def compile_envelope(
+    document: Document, contract: str, references: Mapping[str, Path], formats: bool
+) -> Envelope | Diagnostic:
+    """Compile, view and bundle the envelope schema of one contract folder."""
+    schema = document.data
+    if not isinstance(schema, dict | bool):
+        return document.diagnostic([], "a schema is a JSON object or a boolean")
+    resources = Resources(document.path.parent, references, schema)
+    try:
+        _compile(schema, resources, formats)
+        view = ViewBuilder(schema, resources.retrieve, root_name(schema, contract)).build()
+        for model in view.classes:
+            if model.location:
+                _compile(schema, resources, formats, model.location)
+    except Exception as exc:  # the engine and the retriever raise several classes; each names the problem
+        return _problem(document, exc)
+    bundle = resources.bundle(schema)
+    judge = Judge(ROOT_URI, bundle, formats=formats)
+    try:
+        for model in view.classes:
+            judge.validator(model.location)  # offline: the bundle holds all it needs
+    except Exception as exc:
+        return document.diagnostic(
+            [], f"the bundled schema does not compile offline at {model.location}: {short(str(exc))}"
+        )
+    view = View(view.root, tuple(_with_valid_defaults(model, judge) for model in view.classes))
+    return Envelope(judge, view, dumps(bundle, formats=formats))
+
+
+def _with_valid_defaults(model: ViewClass, judge: Judge) -> ViewClass:
+    """Keep a field's default only where its own schema accepts it."""
+    fields = tuple(
+        field if field.default is None or _accepts(judge, field) else replace(field, default=None)
+        for field in model.fields
+    )
+    return replace(model, fields=fields)
+
+
+def _accepts(judge: Judge, field: ViewField) -> bool:
+    return field.location is not None and judge.is_valid(json.loads(field.default or "null"), field.location)
+
+
+def resolve_pointer(document: Any, pointer: str) -> Any:
+    """The value at an RFC 6901 pointer; KeyError when there is none."""
+    node = document
+    for token in pointer.split("/")[1:] if pointer else []:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise KeyError(pointer)
+    return node

@@ -1,0 +1,245 @@
+"""Reading one `schemas/` folder into a `Project`, collecting every problem on the way."""
+
+from __future__ import annotations
+
+import ast
+import json
+import keyword
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, display_path
+from ..model import Catalogue, Contract, Example, Module, Project
+from ..runtime import Judge
+from .builders import build_builders
+from .catalogue import build_catalogue, build_manifest, declared_columns
+from .describe import describe_definitions
+from .documents import Document, read_json, read_yaml
+from .envelope import compile_envelope, resolve_pointer
+from .meta import check_against_meta
+
+CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
+
+
+@dataclass
+class LoadResult:
+    """The model when the sources are valid, and every diagnostic found either way."""
+
+    project: Project | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def load_project(schemas_dir: Path) -> LoadResult:
+    """Load every contract under `schemas_dir/contracts/`; no model if anything is wrong."""
+    contracts_dir = schemas_dir / "contracts"
+    if not contracts_dir.is_dir():
+        return LoadResult(None, [Diagnostic(display_path(contracts_dir), None, None, "no such folder")])
+    diagnostics: list[Diagnostic] = []
+    contracts: list[Contract] = []
+    folders = sorted(p for p in contracts_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not folders:
+        diagnostics.append(Diagnostic(display_path(contracts_dir), None, None, "holds no contract folder"))
+    for folder in folders:
+        contract, problems = _load_contract(folder)
+        diagnostics += problems
+        if contract is not None:
+            contracts.append(contract)
+    diagnostics += _check_unique_modules(contracts, contracts_dir)
+    if diagnostics:
+        return LoadResult(None, sorted(diagnostics, key=Diagnostic.sort_key))
+    return LoadResult(Project(tuple(contracts)))
+
+
+def _check_unique_modules(contracts: list[Contract], contracts_dir: Path) -> list[Diagnostic]:
+    seen: dict[str, str] = {}
+    problems = []
+    for contract in contracts:
+        if contract.module in seen:
+            where = display_path(contracts_dir / contract.name / "contract.yaml")
+            message = f"module {contract.module!r} is already used by contract {seen[contract.module]!r}"
+            problems.append(Diagnostic(where, None, None, message))
+        seen.setdefault(contract.module, contract.name)
+    return problems
+
+
+def _read(folder: Path) -> tuple[dict[str, Document], list[Diagnostic]]:
+    documents: dict[str, Document] = {}
+    problems: list[Diagnostic] = []
+    for name in CONTRACT_FILES:
+        path = folder / name
+        if not path.is_file():
+            problems.append(Diagnostic(display_path(path), None, None, "missing: every contract folder needs it"))
+            continue
+        result = read_json(path) if name.endswith(".json") else read_yaml(path)
+        if isinstance(result, Diagnostic):
+            problems.append(result)
+        else:
+            documents[name] = result
+    identity = documents.get("contract.yaml")
+    if identity is not None:
+        problems += check_against_meta(identity, "contract")
+    columns = declared_columns(identity.data if identity is not None else {})
+    for name, kind in (("errors.yaml", "errors"), ("tools.yaml", "tools")):
+        if name in documents:
+            problems += check_against_meta(documents[name], kind, columns)
+    if identity is not None:
+        problems += _column_names(identity)
+    return documents, problems
+
+
+def _column_names(identity: Document) -> list[Diagnostic]:
+    """Declared columns become dataclass fields of `errors.py`: no Python keyword may name one."""
+    declared = identity.data.get("columns", {}) if isinstance(identity.data, dict) else {}
+    return [
+        identity.diagnostic(["columns", table, name], f"a Python keyword cannot name a column: {name!r}")
+        for table, names in (declared.items() if isinstance(declared, dict) else ())
+        for name in (names if isinstance(names, dict) else ())
+        if keyword.iskeyword(name)
+    ]
+
+
+def _references(identity: Document) -> dict[str, Path]:
+    """`references:` of contract.yaml: URI prefixes mapped to folders, relative to the file."""
+    folder = identity.path.parent
+    return {prefix: folder / target for prefix, target in identity.data.get("references", {}).items()}
+
+
+def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
+    documents, problems = _read(folder)
+    if problems:
+        return None, problems
+    identity, envelope = documents["contract.yaml"], documents["envelope.schema.json"]
+    formats = identity.data.get("formats", "annotate") == "assert"
+    compiled = compile_envelope(envelope, folder.name, _references(identity), formats)
+    if isinstance(compiled, Diagnostic):
+        return None, [compiled]
+    if identity.data["name"] != folder.name:
+        problems.append(identity.diagnostic(["name"], f"must equal the folder name {folder.name!r}"))
+    if keyword.iskeyword(identity.data["module"]):
+        problems.append(identity.diagnostic(["module"], "a Python keyword cannot name a module"))
+    columns = declared_columns(identity.data)
+    catalogue, found = build_catalogue(documents["errors.yaml"], columns)
+    problems += found
+    manifest, found = build_manifest(documents["tools.yaml"], columns["tools"], catalogue.codes())
+    problems += found
+    problems += _check_bindings(identity, envelope, catalogue)
+    examples, found = _load_examples(folder / "examples", compiled.judge)
+    problems += found
+    builders, found = build_builders(identity, envelope.data, catalogue)
+    problems += found
+    modules, found = _load_modules(identity)
+    problems += found
+    if problems:
+        return None, problems
+    meta = identity.data
+    contract = Contract(
+        name=meta["name"],
+        title=meta["title"],
+        version=meta["version"],
+        summary=meta["summary"],
+        module=meta["module"],
+        source_dir=f"schemas/contracts/{folder.name}",
+        envelope_json=json.dumps(envelope.data, indent=2, ensure_ascii=False),
+        definitions=describe_definitions(envelope.data, compiled.view, compiled.judge.resources),
+        view=compiled.view,
+        bundle_json=compiled.bundle_json,
+        catalogue=catalogue,
+        manifest=manifest,
+        examples=examples,
+        builders=builders,
+        modules=modules,
+    )
+    return contract, []
+
+
+# The modules `generate` writes into every contract package: a hand-written one may not replace them.
+GENERATED_MODULES = ("__init__.py", "models.py", "errors.py", "judge.py", "builders.py")
+
+
+def _load_modules(identity: Document) -> tuple[tuple[Module, ...], list[Diagnostic]]:
+    """`modules:` of contract.yaml: Python files beside it, checked to parse, not to clash."""
+    modules, problems = [], []
+    for index, name in enumerate(identity.data.get("modules", [])):
+        path = identity.path.parent / name
+        if name in GENERATED_MODULES:
+            problems.append(identity.diagnostic(["modules", index], f"{name} is a module `generate` writes"))
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+            ast.parse(text, filename=name)
+        except OSError as exc:
+            problems.append(Diagnostic(display_path(path), None, None, f"cannot read: {exc.strerror}"))
+            continue
+        except (SyntaxError, UnicodeDecodeError, ValueError) as exc:
+            line = exc.lineno if isinstance(exc, SyntaxError) else None
+            problems.append(Diagnostic(display_path(path), line, None, f"not Python: {exc}"))
+            continue
+        modules.append(Module(name, text))
+    return tuple(modules), problems
+
+
+def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue) -> list[Diagnostic]:
+    """Each bound enum of the envelope lists exactly the catalogue codes its selection picks."""
+    problems = []
+    for index, binding in enumerate(identity.data.get("catalogue_bindings", [])):
+        pointer, select = binding["pointer"], binding.get("select", {})
+        try:
+            target = resolve_pointer(envelope.data, pointer)
+        except KeyError:
+            problems.append(
+                identity.diagnostic(
+                    ["catalogue_bindings", index, "pointer"], f"{pointer} is not in envelope.schema.json"
+                )
+            )
+            continue
+        if not isinstance(target, dict) or not isinstance(target.get("enum"), list):
+            problems.append(
+                Diagnostic(envelope.name, None, pointer, "a catalogue binding must point to a schema with an enum")
+            )
+            continue
+        wanted = [
+            e.code
+            for e in catalogue.errors.entries
+            if all(e.get(k) == v and type(e.get(k)) is type(v) for k, v in select.items())
+        ]
+        listed = target["enum"]
+        missing = [c for c in wanted if c not in listed]
+        extra = [c for c in listed if c not in wanted]
+        selection = " with " + ", ".join(f"{k}={v}" for k, v in sorted(select.items())) if select else ""
+        if missing:
+            problems.append(
+                Diagnostic(
+                    envelope.name,
+                    None,
+                    pointer + "/enum",
+                    f"lacks the codes of errors.yaml{selection}: {', '.join(missing)}",
+                )
+            )
+        if extra:
+            problems.append(
+                Diagnostic(
+                    envelope.name,
+                    None,
+                    pointer + "/enum",
+                    f"lists codes that are not in errors.yaml{selection}: {', '.join(map(str, extra))}",
+                )
+            )
+    return problems
+
+
+def _load_examples(folder: Path, judge: Judge) -> tuple[tuple[Example, ...], list[Diagnostic]]:
+    """Example envelopes: each must be valid JSON that the envelope schema accepts."""
+    if not folder.is_dir():
+        return (), []
+    examples, problems = [], []
+    for path in sorted(folder.glob("*.json")):
+        document = read_json(path)
+        if isinstance(document, Diagnostic):
+            problems.append(document)
+            continue
+        for violation in judge.violations(document.data):
+            problems.append(
+                document.diagnostic(violation.path, "example breaks the envelope schema: " + violation.message)
+            )
+        examples.append(Example(path.stem, json.dumps(document.data, indent=2, ensure_ascii=False)))
+    return tuple(examples), problems

@@ -1,0 +1,251 @@
+"""The intermediate model: one frozen tree that every output reads.
+
+`load` builds it from `schemas/`; `render` turns it into files. One catalogue entry
+yields its enum member, its docs row and its manifest entry from the same object, so
+code, docs and manifest cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+# The columns every catalogue table has, after those the contract declares (see
+# `columns:` in contract.yaml); an error's `error_type` names an entry of `error_types`.
+CORE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "errors": (
+        ("error_type", "string", "The error type the code belongs to (see the error types)."),
+        ("message", "string", "The default message for people."),
+        ("description", "string", "What the code means."),
+    ),
+    "error_types": (("description", "string", "What the error type means."),),
+    "warnings": (("description", "string", "What the warning means."),),
+    "tools": (
+        ("possible_error_codes", "array", "The error codes the tool may return."),
+        ("inputSchema", "object", "The MCP input schema of the tool's arguments."),
+        ("outputSchema", "object", "The MCP output schema of the tool's structured result."),
+        ("description", "string", "What the tool does."),
+    ),
+}
+TABLES = ("errors", "error_types", "warnings", "tools")
+# The key of each table's entries.
+KEYS = {"errors": "code", "error_types": "name", "warnings": "code", "tools": "name"}
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column of a catalogue table: its JSON type (`array` is of strings) and its meaning."""
+
+    name: str
+    type: str
+    description: str
+    title: str
+    enum: tuple[object, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One row of a catalogue table: its key (a code or a name) and the values it sets."""
+
+    code: str
+    member: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, column: str) -> Any:
+        return dict(self.values).get(column)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A catalogue section: its columns in order, and its entries."""
+
+    columns: tuple[Column, ...]
+    entries: tuple[Entry, ...]
+
+    @property
+    def defined(self) -> tuple[Column, ...]:
+        """The columns at least one entry sets, in order."""
+        return tuple(c for c in self.columns if any(e.get(c.name) is not None for e in self.entries))
+
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.defined)
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    errors: Table
+    error_types: Table = Table((), ())
+    warnings: Table = Table((), ())
+
+    @property
+    def error_columns(self) -> tuple[str, ...]:
+        return self.errors.column_names()
+
+    def codes(self) -> tuple[str, ...]:
+        return tuple(e.code for e in self.errors.entries)
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    version: str | None
+    tools: Table
+
+    def as_json(self) -> str:
+        """The manifest file's text: two-space indents; a tool's name, then its set columns in order."""
+        document: dict[str, Any] = {}
+        if self.version is not None:
+            document["version"] = self.version
+        document["tools"] = [
+            {
+                "name": tool.code,
+                **{c.name: tool.get(c.name) for c in self.tools.columns if tool.get(c.name) is not None},
+            }
+            for tool in self.tools.entries
+        ]
+        return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TypePart:
+    """A piece of a field's type as docs show it; `anchor` links to a definition."""
+
+    text: str
+    anchor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaField:
+    """A field as docs state it; `required` is "yes", "no" or a condition in words."""
+
+    name: str
+    type_parts: tuple[TypePart, ...]
+    required: str
+    constraints: tuple[str, ...]
+    default: str | None
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """One object or value schema of an envelope, at `location` (a URI and a pointer): the root,
+    an entry of `$defs`, or a class taken from another file."""
+
+    name: str
+    anchor: str
+    location: str
+    kind: tuple[TypePart, ...]
+    constraints: tuple[str, ...]
+    description: str
+    fields: tuple[SchemaField, ...]
+    variants: tuple[TypePart, ...]
+    additional_properties: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class ViewType:
+    """The Python type of a value in the typed view: never stricter than its schema.
+
+    `kind` is a JSON type (`string`, `integer`, `number`, `boolean`, `null`), `any`,
+    `literal` (`values`), `list` or `dict` (of `items[0]`), `class` (`name`) or `union`
+    (of `items`).
+    """
+
+    kind: str
+    values: tuple[str | bool, ...] = ()
+    items: tuple[ViewType, ...] = ()
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ViewField:
+    """A property of a class: its JSON name, type, whether required, and a scalar default
+    (as JSON) that the schema at `location` accepts."""
+
+    name: str
+    type: ViewType
+    required: bool
+    default: str | None
+    description: str
+    location: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ViewClass:
+    """A generated model: the schema at `location` ("" is the root) judges it when used alone.
+
+    An object class has `fields` (`closed` when no other property is allowed); a root
+    model, for a root that is not one object, has `root`, its type.
+    """
+
+    name: str
+    location: str
+    description: str
+    fields: tuple[ViewField, ...]
+    closed: bool
+    root: ViewType | None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The typed view of a contract's schema: its classes and the name of the root one."""
+
+    root: str
+    classes: tuple[ViewClass, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Builders:
+    """What a contract's success and error builders fill in (see `load/builders.py`).
+
+    Constants are (document pointer, JSON value); `code` and `message` are document
+    pointers; `derived` maps a document pointer to a catalogue column of the code.
+    """
+
+    success_constants: tuple[tuple[str, str], ...]
+    error_constants: tuple[tuple[str, str], ...]
+    code: str
+    message: str | None
+    derived: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """A hand-written Python module a contract declares, copied beside its generated code."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    name: str
+    title: str
+    version: str
+    summary: str
+    module: str
+    source_dir: str
+    envelope_json: str
+    definitions: tuple[Definition, ...]
+    view: View
+    bundle_json: str
+    catalogue: Catalogue
+    manifest: Manifest
+    examples: tuple[Example, ...]
+    builders: Builders | None = None
+    modules: tuple[Module, ...] = ()
+
+    @property
+    def root_model(self) -> str:
+        return self.view.root
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    contracts: tuple[Contract, ...]

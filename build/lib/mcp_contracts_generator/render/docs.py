@@ -1,0 +1,155 @@
+"""What the docs pages show: catalogue and tool tables with anchors, examples, the index.
+
+Every cell is a sequence of `TypePart`s: text that the template escapes, optionally a
+link. Anchors are derived here from codes and names, lower case and limited to
+`[a-z0-9._-]`, so they are safe as HTML ids and stable across runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..model import Column, Contract, Project, Table, TypePart
+from ..naming import slug
+
+Cell = tuple[TypePart, ...]
+
+
+def error_anchor(code: str) -> str:
+    return f"error-{slug(code)}"
+
+
+def error_type_anchor(name: str) -> str:
+    return f"error-type-{slug(name)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    anchor: str
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableSection:
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[Row, ...]
+    empty_text: str
+    legend: tuple[tuple[str, str], ...] = ()  # (column title, what the column means)
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleBlock:
+    name: str
+    fence: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    name: str
+    page: str
+    title: str
+    version: str
+    summary: str
+    fields: int
+    error_codes: int
+    tools: int
+
+
+def _text(value: object) -> Cell:
+    if value is None:
+        return ()
+    if isinstance(value, bool):
+        return (TypePart("yes" if value else "no"),)
+    if isinstance(value, tuple):
+        return (TypePart(", ".join(str(v) for v in value)),)
+    if isinstance(value, dict):  # an MCP input or output schema: its properties
+        properties = value.get("properties")
+        required = set(value.get("required", []))
+        if not isinstance(properties, dict) or not properties:
+            return (TypePart("object"),)
+        return (TypePart(", ".join(f"{name}{'' if name in required else '?'}" for name in properties)),)
+    return (TypePart(str(value)),)
+
+
+def _links(values: tuple[str, ...] | None, make_anchor: Callable[[str], str]) -> Cell:
+    if not values:
+        return ()
+    parts: list[TypePart] = []
+    for index, value in enumerate(values):
+        if index:
+            parts.append(TypePart(", "))
+        parts.append(TypePart(value, make_anchor(value)))
+    return tuple(parts)
+
+
+def _section(
+    title: str, key_title: str, table: Table, prefix: str, linked: Mapping[str, Callable[[str], str]], empty: str
+) -> TableSection:
+    """One catalogue or tool table: a row per entry, a column per column some entry sets."""
+    columns = table.defined
+    rows = []
+    for entry in table.entries:
+        cells: list[Cell] = [(TypePart(entry.code),)]
+        for column in columns:
+            value = entry.get(column.name)
+            if column.name in linked and value:
+                cells.append(_links(value if isinstance(value, tuple) else (value,), linked[column.name]))
+            else:
+                cells.append(_text(value))
+        rows.append(Row(f"{prefix}-{slug(entry.code)}", tuple(cells)))
+    headers = (key_title, *(c.title for c in columns))
+    return TableSection(title, headers, tuple(rows), empty, _legend(columns))
+
+
+def _legend(columns: tuple[Column, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((c.title, c.description) for c in columns)
+
+
+def doc_sections(contract: Contract) -> tuple[TableSection, ...]:
+    """Error codes, then error types and warning codes when defined, then tools."""
+    catalogue, manifest = contract.catalogue, contract.manifest
+    type_links = {"error_type": error_type_anchor} if catalogue.error_types.entries else {}
+    sections = [
+        _section("Error codes", "Code", catalogue.errors, "error", type_links, "This contract defines no error codes.")
+    ]
+    if catalogue.error_types.entries:
+        sections.append(_section("Error types", "Error type", catalogue.error_types, "error-type", {}, ""))
+    if catalogue.warnings.entries:
+        sections.append(_section("Warning codes", "Code", catalogue.warnings, "warning", {}, ""))
+    links = {"possible_error_codes": error_anchor}
+    sections.append(_section("Tools", "Tool", manifest.tools, "tool", links, "This contract registers no tools."))
+    return tuple(sections)
+
+
+def example_blocks(contract: Contract) -> tuple[ExampleBlock, ...]:
+    """Each example as a fenced JSON block whose fence no backtick run inside can close."""
+    blocks = []
+    for example in contract.examples:
+        longest = max((len(run) for run in re.findall(r"`+", example.text)), default=0)
+        blocks.append(ExampleBlock(example.name, "`" * max(3, longest + 1), example.text))
+    return tuple(blocks)
+
+
+def field_count(contract: Contract) -> int:
+    """Fields of the object definitions (a union's merged table repeats its variants')."""
+    return sum(len(d.fields) for d in contract.definitions if not d.variants)
+
+
+def index_entries(project: Project) -> tuple[IndexEntry, ...]:
+    return tuple(
+        IndexEntry(
+            name=c.name,
+            page=f"{c.name}.md",
+            title=c.title,
+            version=c.version,
+            summary=c.summary,
+            fields=field_count(c),
+            error_codes=len(c.catalogue.errors.entries),
+            tools=len(c.manifest.tools.entries),
+        )
+        for c in project.contracts
+    )

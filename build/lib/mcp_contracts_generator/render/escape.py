@@ -1,0 +1,94 @@
+"""The escaping filters: the only way a string from a source reaches an output.
+
+`py` turns a value into a Python literal that cannot end its string early or run code;
+`md` turns text into Markdown that renders as that text, inside a table cell or not,
+and never as HTML; `yaml` turns text into a YAML scalar (for `mkdocs.yml`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+_PY_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Markdown punctuation that could start emphasis, code, links or tables, or end a cell.
+_MD_PUNCTUATION = set("\\`*_[]|<>#!~$")
+_WHITESPACE = re.compile(r"\s+")
+# A leading "-", "+", "=" or "1." (after escaping) would start a list or underline a heading.
+_BLOCK_START = re.compile(r"^( *\d*)([.)]|[-+=])(?= |$)")
+_MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"}
+
+
+@dataclass(frozen=True, slots=True)
+class EnumRef:
+    """A member of a generated enum, written as `Class.MEMBER` rather than as a literal."""
+
+    enum: str
+    member: str
+
+
+def _py_char(char: str) -> str:
+    if char in _PY_ESCAPES:
+        return _PY_ESCAPES[char]
+    if char.isprintable():
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def py(value: object) -> str:
+    """A Python literal for a JSON value (str, int, float, bool, None, list, dict with str
+    keys), a tuple of those, or an EnumRef."""
+    if isinstance(value, EnumRef):
+        return f"{value.enum}.{value.member}"
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise TypeError("no Python literal for a float that is not finite")
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(py(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py(str(k))}: {py(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str):
+        return '"' + "".join(_py_char(c) for c in value) + '"'
+    if isinstance(value, tuple):
+        items = [py(v) for v in value]
+        return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+    raise TypeError(f"no Python literal for {type(value).__name__}")
+
+
+def md(value: object) -> str:
+    """Text as Markdown inline content: one line, no HTML, no markup of its own."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(md(v) for v in value)
+    text = _WHITESPACE.sub(" ", str(value))
+    out = []
+    for char in text:
+        if char in _MD_ENTITIES:
+            out.append(_MD_ENTITIES[char])
+        elif char in _MD_PUNCTUATION:
+            out.append("\\" + char)
+        else:
+            out.append(char)
+    return _BLOCK_START.sub(_escape_block_start, "".join(out), count=1)
+
+
+def _escape_block_start(match: re.Match[str]) -> str:
+    digits, marker = match.group(1), match.group(2)
+    if marker in ".)" and not digits.strip():
+        return match.group(0)  # "." or ")" start nothing without a number before them
+    return digits + "\\" + marker
+
+
+def yaml(value: object) -> str:
+    """A YAML double-quoted scalar: JSON's string syntax is a subset of YAML's."""
+    return json.dumps(str(value), ensure_ascii=False)

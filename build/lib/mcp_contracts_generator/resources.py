@@ -1,0 +1,25 @@
+"""Where the generator's own files live: built-in templates and meta-schemas.
+
+An installed wheel carries them under `mcp_contracts_generator/_data/`; in a checkout
+(and an editable install) they are the repository's `templates/` and `schemas/meta/`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+_CHECKOUT = _PACKAGE.parent
+
+
+def _first_existing(*candidates: Path) -> Path:
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    return candidates[-1]
+
+
+TEMPLATES_DIR = _first_existing(_PACKAGE / "_data" / "templates", _CHECKOUT / "templates")
+META_SCHEMAS_DIR = _first_existing(_PACKAGE / "_data" / "meta", _CHECKOUT / "schemas" / "meta")
+# The runtime every generated package carries a copy of, as `_runtime.py`.
+RUNTIME_SOURCE = _PACKAGE / "runtime.py"

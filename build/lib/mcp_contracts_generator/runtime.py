@@ -1,0 +1,364 @@
+"""The runtime of generated contracts: the schema as the judge, models as typed views.
+
+A contract's schema, bundled with every resource it refers to, is compiled by
+jsonschema-rs (a conforming, compiled validator) into a `Judge`. The generated models
+inherit `JudgedModel` or `JudgedRootModel`: `model_validate` and `model_validate_json`
+ask the judge first, so they accept exactly what the schema accepts, then build the
+typed view, which is never stricter than the schema.
+
+This module is the generator's own and is copied (black-formatted) into every generated
+package as `_runtime.py`: generated code needs pydantic, jsonschema-rs and msgspec, and
+not the generator. It must import nothing else.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from importlib import resources
+from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
+
+import jsonschema_rs
+import msgspec
+from pydantic import BaseModel, BeforeValidator, RootModel, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+_BOM = b"\xef\xbb\xbf"
+_LOCATION_BASE = "urn:mcp-contracts:location"
+_MAX_MESSAGE = 200
+
+
+class NotJson(ValueError):
+    """Bytes that are not one JSON document; the message says why."""
+
+
+_decode = msgspec.json.Decoder().decode
+
+
+def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
+    """One JSON document (RFC 8259), every integer exact: no BOM, no NaN or Infinity.
+
+    msgspec reads as fast as orjson and, unlike it, keeps integers beyond 64 bits exact.
+    """
+    try:
+        return _decode(data)
+    except (ValueError, RecursionError) as exc:  # msgspec.DecodeError and UnicodeError are ValueErrors
+        raise NotJson(_json_problem(data, exc)) from None
+
+
+def _json_problem(data: bytes | bytearray | memoryview | str, error: Exception) -> str:
+    """What is wrong with a text that is not JSON, located by line and column where it can be."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    if isinstance(error, RecursionError):
+        return "nested too deeply: more arrays and objects inside each other than the parser can follow"
+    if isinstance(error, (UnicodeDecodeError, UnicodeEncodeError)):
+        return f"not valid UTF-8: {error.reason}"
+    if raw.startswith(_BOM):
+        return "starts with a UTF-8 byte order mark, which JSON text must not have"
+    if not raw.strip(b" \t\r\n"):
+        return "empty: a JSON document holds one value"
+    message = str(error)
+    if message == "Input data was truncated":
+        line, column = _line_and_column(raw, len(raw))
+        return f"unexpected end of data at line {line}, column {column}: a string, array or object is not closed"
+    offset = re.search(r"\(byte (\d+)\)$", message)
+    if offset is None:
+        return message
+    at = int(offset.group(1)) - message.startswith("JSON is malformed: trailing")  # msgspec counts past it
+    line, column = _line_and_column(raw, at)
+    what = message[: offset.start()].removeprefix("JSON is malformed: ").rstrip()
+    if raw.startswith((b"NaN", b"Infinity", b"-Infinity"), at):
+        what = "NaN and Infinity are not JSON numbers"
+    return f"{what} at line {line}, column {column}"
+
+
+def _line_and_column(raw: bytes, at: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of byte offset `at`."""
+    line_start = raw.rfind(b"\n", 0, at) + 1
+    return raw.count(b"\n", 0, at) + 1, len(raw[line_start:at].decode("utf-8", "replace")) + 1
+
+
+def short(message: str) -> str:
+    """A message cut to a readable length: some quote whole instances."""
+    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 3] + "..."
+
+
+def json_pointer(parts: Sequence[object]) -> str:
+    """RFC 6901 pointer for a sequence of keys and indexes ("" is the whole document)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One way a document breaks the schema: where in the document, and what."""
+
+    path: tuple[str | int, ...]
+    message: str
+
+    @property
+    def pointer(self) -> str:
+        return json_pointer(self.path)
+
+
+def _branch_score(errors: list[jsonschema_rs.ValidationError], depth: int) -> tuple[bool, bool, int, int]:
+    """Lower is likelier the branch meant: the type fits, the tag (a const) matches, few
+    errors, deep ones. `depth` is the length of the branching value's path."""
+    wrong_type = any(e.kind.name == "type" and len(e.instance_path) == depth for e in errors)
+    tag_missed = any(e.kind.name in ("const", "enum") for e in errors)
+    return (wrong_type, tag_missed, len(errors), -max(len(e.instance_path) for e in errors))
+
+
+def _specific(error: jsonschema_rs.ValidationError) -> Iterator[jsonschema_rs.ValidationError]:
+    """For a failed oneOf/anyOf, the errors of the branch the document most likely meant."""
+    branches = getattr(error.kind, "context", None)
+    if error.kind.name in ("oneOf", "anyOf") and branches and all(branches):
+        depth = len(error.instance_path)
+        for sub in min(branches, key=lambda branch: _branch_score(branch, depth)):
+            yield from _specific(sub)
+        return
+    yield error
+
+
+def _violations(error: jsonschema_rs.ValidationError) -> list[Violation]:
+    """The violations of one engine error, each at the member it is about: a missing
+    required property, or each property that is not allowed."""
+    path = tuple(error.instance_path)
+    kind = error.kind.name
+    if kind == "required":
+        return [Violation((*path, error.kind.property), short(error.message))]  # type: ignore[attr-defined]
+    if kind in ("additionalProperties", "unevaluatedProperties"):
+        what = "additional" if kind == "additionalProperties" else "unevaluated"
+        unexpected = error.kind.unexpected  # type: ignore[attr-defined]
+        return [Violation((*path, key), short(f"{key!r} is not allowed here ({what} property)")) for key in unexpected]
+    return [Violation(path, short(error.message))]
+
+
+_DIALECTS = {
+    "draft-04": jsonschema_rs.Draft4,
+    "draft-06": jsonschema_rs.Draft6,
+    "draft-07": jsonschema_rs.Draft7,
+    "draft/2019-09": jsonschema_rs.Draft201909,
+    "draft/2020-12": jsonschema_rs.Draft202012,
+}
+
+
+def dialect(schema: Any) -> int | None:
+    """The draft a schema's `$schema` names, when it names a standard one."""
+    declared = schema.get("$schema") if isinstance(schema, dict) else None
+    if isinstance(declared, str) and "json-schema.org/" in declared:
+        return next((draft for name, draft in _DIALECTS.items() if name in declared), None)
+    return None
+
+
+class Judge:
+    """The validators of one bundled schema, compiled on first use, one per location.
+
+    `resources` maps each URI to a schema resource: the contract's schema and everything
+    it refers to, so that nothing is fetched. A location is a URI with a JSON pointer
+    fragment, such as `json-schema:///envelope.schema.json#/$defs/Meta`.
+    """
+
+    def __init__(self, root: str, resources: Mapping[str, Any], *, formats: bool = False) -> None:
+        self.root = root
+        self.resources = resources
+        self.formats = formats
+        self._validators: dict[str, jsonschema_rs.Validator] = {}
+        self._registry: jsonschema_rs.Registry | None = None
+
+    @classmethod
+    def from_bundle(cls, bundle: Mapping[str, Any]) -> Judge:
+        """A judge of a bundle as `generate` writes it: `root`, `formats`, `resources`."""
+        return cls(bundle["root"], bundle["resources"], formats=bundle["formats"])
+
+    @classmethod
+    def from_package(cls, package: str, name: str = "schema.json") -> Judge:
+        """The judge of a generated contract package, from its bundled schema file."""
+        return cls.from_bundle(json.loads(resources.files(package).joinpath(name).read_bytes()))
+
+    def validator(self, location: str = "") -> jsonschema_rs.Validator:
+        """The compiled validator of the schema at `location` ("" is the root)."""
+        found = self._validators.get(location)
+        if found is None:
+            found = self._validators[location] = self._compile(location)
+        return found
+
+    def _compile(self, location: str) -> jsonschema_rs.Validator:
+        root = self.resources[self.root]
+        if self._registry is None:  # a resource without `$schema` is read in the root's dialect
+            self._registry = jsonschema_rs.Registry(sorted(self.resources.items()), draft=dialect(root))
+        schema: Any = root
+        base = self.root
+        if location:  # a schema of its own that refers to the location, under a base of its own
+            schema, base = {"$ref": location}, _LOCATION_BASE
+            if isinstance(root, dict) and "$schema" in root:
+                schema["$schema"] = root["$schema"]
+        return jsonschema_rs.validator_for(
+            schema,
+            registry=self._registry,
+            base_uri=base,
+            validate_formats=self.formats,
+            offline=True,
+        )
+
+    def definition(self, name: str) -> str:
+        """The location of an entry of the root's `$defs` (or `definitions`); KeyError if none."""
+        root = self.resources[self.root]
+        for container in ("$defs", "definitions"):
+            entries = root.get(container) if isinstance(root, dict) else None
+            if isinstance(entries, dict) and name in entries:
+                return f"{self.root}#{json_pointer([container, name])}"
+        raise KeyError(name)
+
+    def definitions(self) -> list[str]:
+        """The names of the root's `$defs` (or `definitions`) entries."""
+        root = self.resources[self.root]
+        names: list[str] = []
+        for container in ("$defs", "definitions"):
+            entries = root.get(container) if isinstance(root, dict) else None
+            names += list(entries) if isinstance(entries, dict) else []
+        return names
+
+    def is_valid(self, instance: Any, location: str = "") -> bool:
+        """Whether the schema at `location` accepts `instance`: the hot path, kept short."""
+        validator = self._validators.get(location)
+        if validator is None:
+            validator = self.validator(location)
+        return validator.is_valid(instance)
+
+    def violations(self, instance: Any, location: str = "") -> list[Violation]:
+        """Every way `instance` breaks the schema at `location`, most specific first."""
+        try:
+            errors = list(self.validator(location).iter_errors(instance))
+        except ValueError as exc:  # a Python value that is not JSON, such as a set
+            return [Violation((), f"not a JSON value: {exc}")]
+        found = {v for error in errors for specific in _specific(error) for v in _violations(specific)}
+        return sorted(found, key=lambda v: (tuple(map(str, v.path)), v.message))
+
+    def check(self, instance: Any, location: str, title: str) -> None:
+        """Raise pydantic's ValidationError, one line per violation, unless `instance` is valid."""
+        try:
+            if self.is_valid(instance, location):
+                return
+        except ValueError:
+            pass  # not JSON: `violations` says so
+        raise ValidationError.from_exception_data(
+            title,
+            [
+                InitErrorDetails(
+                    type=PydanticCustomError("json_schema", "{message}", {"message": v.message}),
+                    loc=v.path,
+                    input=instance,
+                )
+                for v in self.violations(instance, location)
+            ],
+        )
+
+
+def _not_json(title: str, problem: NotJson, data: object) -> ValidationError:
+    error = PydanticCustomError("json_invalid", "Invalid JSON: {error}", {"error": str(problem)})
+    return ValidationError.from_exception_data(title, [InitErrorDetails(type=error, loc=(), input=data)])
+
+
+def _integral(value: Any) -> Any:
+    """JSON Schema's integer includes 1.0 and 1e300: any number without a fraction."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Integer = Annotated[int, BeforeValidator(_integral)]
+"""A JSON Schema integer as a Python int, whichever way the document wrote it."""
+
+
+class _Judged:
+    """`model_validate` and `model_validate_json`: the judge first, then the typed view.
+
+    `bind` sets the judge and the location of the class's own schema, so that a class
+    used alone judges by its own subschema. Construction by keywords builds a view only.
+    """
+
+    __judge__: ClassVar[Judge]
+    __location__: ClassVar[str]
+
+    @classmethod
+    def _judged(cls, value: Any) -> None:
+        judge = getattr(cls, "__judge__", None)
+        if judge is None:
+            raise TypeError(f"{cls.__name__} has no judge: import it through its contract package")
+        judge.check(value, cls.__location__, cls.__name__)
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        if isinstance(obj, BaseModel):
+            obj = obj.model_dump(mode="json", by_alias=True)
+        cls._judged(obj)
+        return super().model_validate(obj, **options)  # type: ignore[misc, no-any-return]
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
+        try:
+            value = parse_json(json_data)
+        except NotJson as problem:
+            raise _not_json(cls.__name__, problem, json_data) from None
+        cls._judged(value)
+        return super().model_validate(value, **options)  # type: ignore[misc, no-any-return]
+
+
+class JudgedModel(_Judged, BaseModel):
+    """A generated object model: it accepts exactly what its schema accepts."""
+
+
+RootT = TypeVar("RootT")
+
+
+class JudgedRootModel(_Judged, RootModel[RootT], Generic[RootT]):
+    """A generated model whose value is not one object: a union, a list or a scalar."""
+
+
+def bind(judge: Judge, locations: Mapping[type[_Judged], str]) -> None:
+    """Give each generated model the judge and the location of its own schema."""
+    for model, location in locations.items():
+        model.__judge__ = judge
+        model.__location__ = location
+
+
+def plain(value: Any) -> Any:
+    """A catalogue value as JSON has it: an enum member's value, anything else as it is."""
+    return value.value if isinstance(value, Enum) else value
+
+
+def filled(fields: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of `fields` with each value put at its JSON pointer, for the generated builders.
+
+    Missing objects and arrays on the way are made (an array where the next token is an
+    index); a value already there that differs is a ValueError, not overwritten.
+    """
+    document = copy.deepcopy(dict(fields))
+    for pointer, value in values.items():
+        _put(document, pointer, value)
+    return document
+
+
+def _put(document: dict[str, Any], pointer: str, value: Any) -> None:
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    node: Any = document
+    for index, token in enumerate(tokens[:-1]):
+        key: Any = int(token) if isinstance(node, list) else token
+        if (isinstance(node, list) and key == len(node)) or (isinstance(node, dict) and key not in node):
+            made: Any = [] if tokens[index + 1].isdigit() else {}
+            if isinstance(node, list):
+                node.append(made)
+            else:
+                node[key] = made
+        node = node[key]
+    last: Any = int(tokens[-1]) if isinstance(node, list) else tokens[-1]
+    if isinstance(node, list) and last == len(node):
+        node.append(value)
+    elif isinstance(node, dict) and last not in node:
+        node[last] = value
+    elif node[last] != value or type(node[last]) is not type(value):
+        raise ValueError(f"{pointer} is {value!r} in this contract, not {node[last]!r}")

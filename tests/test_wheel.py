@@ -1,0 +1,134 @@
+"""The README's walkthrough, as a user runs it: the wheel, a fresh environment, a repository of theirs.
+
+The wheel is built from this checkout and installed into a new virtual environment
+(its dependencies from the package index); the walkthrough then runs in a scratch git
+repository with a `[tool.mcp-contracts]` section, from the repository and from a
+subfolder. Nothing of this checkout is on that environment's path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+pytestmark = pytest.mark.first  # the longest test: start it before the short ones
+
+PYPROJECT = """[project]
+name = "billing-server"
+version = "0.1.0"
+
+[tool.mcp-contracts]
+schemas = "contracts"
+output = "generated"
+package = "billing_contracts"
+"""
+
+NEW_CODE = """  - code: card_declined
+    retryable: true
+    http_status: 402
+    message: The card was declined
+    description: The issuer refused the charge.
+"""
+
+
+def _run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.run(
+        [str(a) for a in args], cwd=cwd, env={**clean, **(env or {})}, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The `bin/` folder of a fresh environment with the wheel of this checkout installed."""
+    work = tmp_path_factory.mktemp("wheel")
+    built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", work / "dist", ROOT, cwd=work)
+    assert built.returncode == 0, built.stderr
+    [wheel] = (work / "dist").glob("mcp_contracts-*.whl")
+    venv.create(work / "venv", with_pip=True)
+    bin_dir = work / "venv" / "bin"
+    installed = _run(
+        bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, cwd=work
+    )
+    assert installed.returncode == 0, installed.stderr
+    return bin_dir
+
+
+def test_the_walkthrough_in_a_repository_of_ones_own(tool: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "billing-server"
+    (repo / "src" / "billing").mkdir(parents=True)
+    assert _run("git", "init", "--quiet", cwd=repo).returncode == 0
+    (repo / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    cli = tool / "mcp-contracts"
+
+    created = _run(cli, "init", "billing-api", cwd=repo / "src")
+    assert created.returncode == 0, created.stderr
+    folder = repo / "contracts" / "contracts" / "billing-api"
+    assert (folder / "contract.yaml").is_file()
+    assert (repo / "pyproject.toml").read_text(encoding="utf-8") == PYPROJECT  # the section is kept
+
+    # Add a code: to the catalogue and to the enum of the schema.
+    errors = folder / "errors.yaml"
+    errors.write_text(errors.read_text(encoding="utf-8") + NEW_CODE, encoding="utf-8")
+    schema = folder / "envelope.schema.json"
+    text = schema.read_text(encoding="utf-8").replace(
+        '"enum": ["example_error"]', '"enum": ["example_error", "card_declined"]'
+    )
+    schema.write_text(text, encoding="utf-8")
+
+    generated = _run(cli, "generate", cwd=repo / "src" / "billing")
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    package = repo / "generated" / "python" / "billing_contracts"
+    assert (package / "billing_api" / "builders.py").is_file()
+
+    use = (
+        "import json\n"
+        "from billing_contracts.billing_api import Envelope, ERRORS, error_info, error_response, success_response\n"
+        "print(json.dumps({\n"
+        "  'retryable': error_info('card_declined').retryable,\n"
+        "  'failure': error_response('card_declined').model_dump(mode='json'),\n"
+        "  'success': success_response(data={'id': 7}).model_dump(mode='json'),\n"
+        "  'codes': sorted(code.value for code in ERRORS),\n"
+        "}))\n"
+    )
+    imported = _run(
+        tool / "python", "-c", use, cwd=repo / "src", env={"PYTHONPATH": str(repo / "generated" / "python")}
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert json.loads(imported.stdout) == {
+        "retryable": True,
+        "failure": {"success": False, "error": {"code": "card_declined", "message": "The card was declined"}},
+        "success": {"success": True, "data": {"id": 7}},
+        "codes": ["card_declined", "example_error"],
+    }
+
+    good, bad = repo / "good.json", repo / "bad.json"
+    good.write_text('{"success": false, "error": {"code": "card_declined", "message": "no"}}', encoding="utf-8")
+    bad.write_text('{"success": false, "error": {"code": "card_stolen", "message": "no"}}', encoding="utf-8")
+    judged = _run(cli, "validate", "--contract", "billing-api", good, bad, cwd=repo / "src")
+    assert judged.returncode == 1, judged.stderr
+    assert judged.stdout.splitlines()[:2] == [f"{good}: valid", f"{bad}: invalid"]
+
+    assert _run(cli, "check", cwd=repo).returncode == 0
+    errors.write_text(errors.read_text(encoding="utf-8").replace("was declined\n", "was refused\n"), encoding="utf-8")
+    drifted = _run(cli, "check", cwd=repo / "src")
+    assert drifted.returncode == 1
+    assert "changed  python/billing_contracts/billing_api/errors.py" in drifted.stdout
+
+    site = _run(cli, "docs", cwd=repo / "src")
+    assert site.returncode == 0, site.stdout + site.stderr
+    assert (repo / "site" / "billing-api" / "index.html").is_file()
+
+    # The environment holds the tool and no contracts: neither the built-ins nor a generic name.
+    for name in ("mcp_contracts", "generator", "contracts"):
+        found = _run(tool / "python", "-c", f"import {name}", cwd=tmp_path)
+        assert "ModuleNotFoundError" in found.stderr, name
+    version = _run(cli, "--version", cwd=tmp_path)
+    assert version.stdout.startswith("mcp-contracts 0.")
