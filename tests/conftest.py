@@ -88,7 +88,7 @@ def schemas_copy(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def jsonrpc_schemas(tmp_path: Path) -> Path:
+def rpc_schemas(tmp_path: Path) -> Path:
     """A sources folder with one built-in contract, jsonrpc, for tests that render often."""
     target = tmp_path / "schemas"
     shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", target / "contracts" / "jsonrpc")

@@ -7,13 +7,14 @@ import re
 import black
 import mcp_contracts
 import pytest
-from conftest import GENERATED, REFERENCE, SEEDS
+from conftest import GENERATED, REFERENCE, SEEDS, require_shared
 from mcp_contracts import code_scalpel, foundry, jsonrpc, mcp_envelope, tuitbot
 from mcp_contracts_generator.render.models_code import BLACK_MODE
 from pydantic import ValidationError
 
 
 def seed_text(number: str) -> str:
+    require_shared()
     [seed] = SEEDS.glob(f"{number}_*.txt")
     return seed.read_text(encoding="utf-8")
 
@@ -41,6 +42,7 @@ def test_tuitbot_catalogue_is_seed_004() -> None:
 
 
 def test_code_scalpel_catalogue_is_the_registry() -> None:
+    require_shared()
     readme = (REFERENCE / "README.md").read_text(encoding="utf-8")
     registry = re.search(r"one of eleven registry codes: (.+?)\. Its", readme, re.S)
     assert registry is not None

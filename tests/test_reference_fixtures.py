@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CONTRACTS, SCHEMAS, SEEDS, load_json
+from conftest import CONTRACTS, SCHEMAS, SEEDS, load_json, require_shared
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ValidationError
 
@@ -57,6 +57,7 @@ def assert_invalid(contract: str, instance: Any, *, models_too: bool = True) -> 
 
 def seed_json_blocks(number: str) -> list[Any]:
     """The JSON examples of a seed document that are complete JSON (some elide with `...`)."""
+    require_shared()
     [seed] = SEEDS.glob(f"{number}_*.txt")
     blocks = []
     for block in re.findall(r"```json\n(.*?)```", seed.read_text(encoding="utf-8"), re.S):

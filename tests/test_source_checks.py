@@ -58,11 +58,11 @@ VALID_REQUEST = {"id": "1", "jsonrpc": "2.0", "method": "tool.run", "params": {"
 
 
 @pytest.mark.parametrize("case", sorted(ONCE_REFUSED))
-def test_constructs_once_refused_generate_and_are_judged_exactly(case: str, jsonrpc_schemas: Path, tmp_path: Path) -> None:
+def test_constructs_once_refused_generate_and_are_judged_exactly(case: str, rpc_schemas: Path, tmp_path: Path) -> None:
     change, breaking = ONCE_REFUSED[case]
-    _edit_schema(jsonrpc_schemas, "jsonrpc", change)
+    _edit_schema(rpc_schemas, "jsonrpc", change)
     out = tmp_path / "out"
-    result = run_cli("generate", "--schemas", str(jsonrpc_schemas), "--out", str(out))
+    result = run_cli("generate", "--schemas", str(rpc_schemas), "--out", str(out))
     assert result.returncode == 0, result.stderr
     documents = {"valid": VALID_REQUEST, "invalid": {**VALID_REQUEST, **breaking}}
     for name, document in documents.items():
@@ -75,10 +75,10 @@ def test_constructs_once_refused_generate_and_are_judged_exactly(case: str, json
     assert lines[0].endswith("valid.json: valid") and lines[1].endswith("invalid.json: invalid"), lines
 
 
-def test_integer_consts_refuse_booleans_in_the_models(jsonrpc_schemas: Path, tmp_path: Path) -> None:
-    _edit_schema(jsonrpc_schemas, "jsonrpc", lambda s: s["$defs"]["Params"].update(properties={"level": {"enum": [0, 2]}}))
+def test_integer_consts_refuse_booleans_in_the_models(rpc_schemas: Path, tmp_path: Path) -> None:
+    _edit_schema(rpc_schemas, "jsonrpc", lambda s: s["$defs"]["Params"].update(properties={"level": {"enum": [0, 2]}}))
     out = tmp_path / "out"
-    assert run_cli("generate", "--schemas", str(jsonrpc_schemas), "--out", str(out)).returncode == 0
+    assert run_cli("generate", "--schemas", str(rpc_schemas), "--out", str(out)).returncode == 0
     document = tmp_path / "doc.json"
     for level, verdict in ((2, "valid"), (True, "invalid"), (1, "invalid")):
         envelope = {"id": "1", "jsonrpc": "2.0", "method": "m", "params": {"level": level}}
@@ -87,32 +87,32 @@ def test_integer_consts_refuse_booleans_in_the_models(jsonrpc_schemas: Path, tmp
         assert result.stdout.startswith(f"{document}: {verdict}"), (level, result.stdout)
 
 
-def test_duplicate_json_keys_are_refused(jsonrpc_schemas: Path, tmp_path: Path) -> None:
-    path = jsonrpc_schemas / "contracts" / "jsonrpc" / "envelope.schema.json"
+def test_duplicate_json_keys_are_refused(rpc_schemas: Path, tmp_path: Path) -> None:
+    path = rpc_schemas / "contracts" / "jsonrpc" / "envelope.schema.json"
     text = path.read_text(encoding="utf-8")
     path.write_text(
         text.replace('"title": "JsonRpcEnvelope",', '"title": "JsonRpcEnvelope", "title": "Other",', 1),
         encoding="utf-8",
     )
-    assert "the key title appears twice in one object" in _refused(jsonrpc_schemas, tmp_path)
+    assert "the key title appears twice in one object" in _refused(rpc_schemas, tmp_path)
 
 
-def test_problems_with_and_without_lines_are_reported_together(jsonrpc_schemas: Path, tmp_path: Path) -> None:
-    (jsonrpc_schemas / "contracts" / "jsonrpc" / "errors.yaml").write_text("error_types:\n  - name: 1\n", encoding="utf-8")
-    stderr = _refused(jsonrpc_schemas, tmp_path)
+def test_problems_with_and_without_lines_are_reported_together(rpc_schemas: Path, tmp_path: Path) -> None:
+    (rpc_schemas / "contracts" / "jsonrpc" / "errors.yaml").write_text("error_types:\n  - name: 1\n", encoding="utf-8")
+    stderr = _refused(rpc_schemas, tmp_path)
     assert "errors.yaml:2:" in stderr and '"errors" is a required property' in stderr
 
 
-def test_module_names_are_checked_as_ecma_patterns_and_keywords(jsonrpc_schemas: Path, tmp_path: Path) -> None:
-    contract = jsonrpc_schemas / "contracts" / "jsonrpc" / "contract.yaml"
+def test_module_names_are_checked_as_ecma_patterns_and_keywords(rpc_schemas: Path, tmp_path: Path) -> None:
+    contract = rpc_schemas / "contracts" / "jsonrpc" / "contract.yaml"
     contract.write_text(
         contract.read_text(encoding="utf-8").replace("module: jsonrpc", 'module: "demo\\n"'), encoding="utf-8"
     )
-    assert "does not match" in _refused(jsonrpc_schemas, tmp_path)
+    assert "does not match" in _refused(rpc_schemas, tmp_path)
     contract.write_text(
         contract.read_text(encoding="utf-8").replace('module: "demo\\n"', "module: class"), encoding="utf-8"
     )
-    assert "a Python keyword cannot name a module" in _refused(jsonrpc_schemas, tmp_path)
+    assert "a Python keyword cannot name a module" in _refused(rpc_schemas, tmp_path)
 
 
 def test_builders_and_modules_are_checked_together(schemas_copy: Path, tmp_path: Path) -> None:
