@@ -137,6 +137,18 @@ def test_builders_and_modules_are_checked_together(schemas_copy: Path, tmp_path:
     assert "broken.py:1: not Python" in stderr
 
 
+def test_problems_of_every_file_are_reported_together(rpc_schemas: Path, tmp_path: Path) -> None:
+    folder = rpc_schemas / "contracts" / "jsonrpc"
+    (folder / "tools.yaml").write_text("tools:\n  - name: run\n    descripton: typo\n", encoding="utf-8")
+    errors = folder / "errors.yaml"
+    errors.write_text(errors.read_text(encoding="utf-8") + "  - code: INTERNAL_ERROR\n", encoding="utf-8")
+    _edit_schema(rpc_schemas, "jsonrpc", lambda s: s["properties"].update(extra={"$ref": "#/$defs/Nowhere"}))
+    stderr = _refused(rpc_schemas, tmp_path)
+    assert "tools.yaml:3: 'descripton' is not allowed here" in stderr
+    assert "duplicate code 'INTERNAL_ERROR'" in stderr
+    assert "envelope.schema.json" in stderr and "Nowhere" in stderr
+
+
 def test_tools_whose_docs_anchors_would_collide_are_refused(schemas_copy: Path, tmp_path: Path) -> None:
     tools = schemas_copy / "contracts" / "foundry" / "tools.yaml"
     tools.write_text(tools.read_text(encoding="utf-8") + "  - name: Health\n", encoding="utf-8")

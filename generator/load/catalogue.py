@@ -127,12 +127,14 @@ def build_catalogue(document: Document, columns: dict[str, tuple[Column, ...]]) 
 
 
 def build_manifest(
-    document: Document, columns: tuple[Column, ...], known_codes: tuple[str, ...]
+    document: Document, columns: tuple[Column, ...], known_codes: tuple[str, ...] | None
 ) -> tuple[Manifest, list[Diagnostic]]:
+    """The manifest of tools.yaml; each error code a tool names must be in `known_codes`
+    (unless they are unknown, because errors.yaml has problems of its own)."""
     data = document.data
-    codes = set(known_codes)
+    codes = set(known_codes or ())
     problems = _duplicates(document, "tools", "name", data["tools"])
-    for index, raw in enumerate(data["tools"]):
+    for index, raw in enumerate(data["tools"] if known_codes is not None else ()):
         for position, code in enumerate(raw.get("possible_error_codes", [])):
             if code not in codes:
                 where = ["tools", index, "possible_error_codes", position]

@@ -63,6 +63,8 @@ def _check_unique_modules(contracts: list[Contract], contracts_dir: Path) -> lis
 
 
 def _read(folder: Path) -> tuple[dict[str, Document], list[Diagnostic]]:
+    """The documents of a contract folder that read and meet their meta-schema, and every
+    problem of those that do not."""
     documents: dict[str, Document] = {}
     problems: list[Diagnostic] = []
     for name in CONTRACT_FILES:
@@ -76,14 +78,15 @@ def _read(folder: Path) -> tuple[dict[str, Document], list[Diagnostic]]:
         else:
             documents[name] = result
     identity = documents.get("contract.yaml")
-    if identity is not None:
-        problems += check_against_meta(identity, "contract")
     columns = declared_columns(identity.data if identity is not None else {})
-    for name, kind in (("errors.yaml", "errors"), ("tools.yaml", "tools")):
+    for name, kind in (("contract.yaml", "contract"), ("errors.yaml", "errors"), ("tools.yaml", "tools")):
         if name in documents:
-            problems += check_against_meta(documents[name], kind, columns)
-    if identity is not None:
-        problems += _column_names(identity)
+            found = check_against_meta(documents[name], kind, columns)
+            if name == "contract.yaml":
+                found += _column_names(documents[name])
+            if found:
+                problems += found
+                del documents[name]
     return documents, problems
 
 
@@ -105,31 +108,45 @@ def _references(identity: Document) -> dict[str, Path]:
 
 
 def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
+    """One contract, or every problem of it: each stage runs when its own sources are sound,
+    so that one run reports the problems of every file together."""
     documents, problems = _read(folder)
-    if problems:
-        return None, problems
-    identity, envelope = documents["contract.yaml"], documents["envelope.schema.json"]
-    formats = identity.data.get("formats", "annotate") == "assert"
-    compiled = compile_envelope(envelope, folder.name, _references(identity), formats)
-    if isinstance(compiled, Diagnostic):
-        return None, [compiled]
-    if identity.data["name"] != folder.name:
-        problems.append(identity.diagnostic(["name"], f"must equal the folder name {folder.name!r}"))
-    if keyword.iskeyword(identity.data["module"]):
-        problems.append(identity.diagnostic(["module"], "a Python keyword cannot name a module"))
-    columns = declared_columns(identity.data)
-    catalogue, found = build_catalogue(documents["errors.yaml"], columns)
-    problems += found
-    manifest, found = build_manifest(documents["tools.yaml"], columns["tools"], catalogue.codes())
-    problems += found
-    problems += _check_bindings(identity, envelope, catalogue)
-    examples, found = _load_examples(folder / "examples", compiled.judge)
-    problems += found
-    builders, found = build_builders(identity, envelope.data, catalogue)
-    problems += found
-    modules, found = _load_modules(identity)
-    problems += found
-    if problems:
+    identity, envelope = documents.get("contract.yaml"), documents.get("envelope.schema.json")
+    errors, tools = documents.get("errors.yaml"), documents.get("tools.yaml")
+    compiled = None
+    if envelope is not None and identity is not None:  # contract.yaml says where `$ref`s lead
+        formats = identity.data.get("formats", "annotate") == "assert"
+        result = compile_envelope(envelope, folder.name, _references(identity), formats)
+        if isinstance(result, Diagnostic):
+            problems.append(result)
+        else:
+            compiled = result
+    if identity is not None:
+        if identity.data["name"] != folder.name:
+            problems.append(identity.diagnostic(["name"], f"must equal the folder name {folder.name!r}"))
+        if keyword.iskeyword(identity.data["module"]):
+            problems.append(identity.diagnostic(["module"], "a Python keyword cannot name a module"))
+    columns = declared_columns(identity.data if identity is not None else {})
+    catalogue = manifest = builders = None
+    if errors is not None:
+        catalogue, found = build_catalogue(errors, columns)
+        problems += found
+    if tools is not None:
+        manifest, found = build_manifest(tools, columns["tools"], catalogue.codes() if catalogue else None)
+        problems += found
+    if identity is not None and envelope is not None and catalogue is not None:
+        problems += _check_bindings(identity, envelope, catalogue)
+        builders, found = build_builders(identity, envelope.data, catalogue)
+        problems += found
+    examples: tuple[Example, ...] = ()
+    if compiled is not None:
+        examples, found = _load_examples(folder / "examples", compiled.judge)
+        problems += found
+    modules: tuple[Module, ...] = ()
+    if identity is not None:
+        modules, found = _load_modules(identity)
+        problems += found
+    if problems or identity is None or envelope is None or compiled is None or catalogue is None or manifest is None:
         return None, problems
     meta = identity.data
     contract = Contract(

@@ -35,14 +35,12 @@ class Diagnostic:
 
 
 def display_path(path: Path) -> str:
-    """A path as the user should read it: relative to the working directory when the two
-    share a folder (`../generated` from a sibling), else as given."""
+    """A path as the user should read it: relative to the working folder when both are in
+    one project (`../generated` from `src/`), else as given."""
     target, here = path.resolve(), Path.cwd().resolve()
-    try:
-        shared = Path(os.path.commonpath([target, here]))
-    except ValueError:  # another drive
-        return path.as_posix()
-    if shared == Path(shared.anchor):
+    roots = (f for f in (here, *here.parents) if (f / "pyproject.toml").is_file() or (f / ".git").exists())
+    project = next(roots, here)
+    if target != project and project not in target.parents:
         return path.as_posix()
     return Path(os.path.relpath(target, here)).as_posix()
 
