@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -49,7 +50,12 @@ def _run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> sub
 def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The `bin/` folder of a fresh environment with the wheel of this checkout installed."""
     work = tmp_path_factory.mktemp("wheel")
-    built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", work / "dist", ROOT, cwd=work)
+    source = work / "source"  # a copy: the build writes beside its sources, not in this checkout
+    for part in ("pyproject.toml", "README.md", "generator", "templates", "schemas/meta"):
+        copy = shutil.copytree if (ROOT / part).is_dir() else shutil.copy
+        (source / part).parent.mkdir(parents=True, exist_ok=True)
+        copy(ROOT / part, source / part)
+    built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", work / "dist", source, cwd=work)
     assert built.returncode == 0, built.stderr
     [wheel] = (work / "dist").glob("mcp_contracts-*.whl")
     venv.create(work / "venv", with_pip=True)
