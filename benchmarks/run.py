@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "generated" / "python"))  # the built-in contracts' generated package
 CONTRACTS = {
     "code-scalpel": "code_scalpel",
     "foundry": "foundry",
