@@ -76,3 +76,16 @@ def test_an_unknown_contract_names_the_known_ones(monkeypatch: pytest.MonkeyPatc
     assert result.problem is not None
     assert "did you mean 'tuitbot'?" in result.problem
     assert "code-scalpel, foundry, jsonrpc, mcp-envelope, tuitbot" in result.problem
+
+
+def test_init_adds_the_section_to_an_existing_pyproject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = '[project]\nname = "demo"\n\n[tool.black]\nline-length = 100\n'
+    (tmp_path / "pyproject.toml").write_text(original, encoding="utf-8")
+    (tmp_path / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "src")
+    result = RUNNER.invoke(app, ["init", "orders"])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
+    assert text.startswith(original)
+    assert text.endswith('\n[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n')
+    assert (tmp_path / "schemas" / "contracts" / "orders" / "contract.yaml").is_file()
