@@ -159,6 +159,9 @@ def generate(
         return Outcome(write_plan(rendered.plan, chosen.output))
     except UnsafeOutput as exc:
         return Outcome(None, [Diagnostic(display_path(chosen.output), None, None, str(exc))])
+    except OSError as exc:  # a read-only folder, a full disk: the output is as it was
+        where = display_path(Path(exc.filename)) if exc.filename else display_path(chosen.output)
+        return Outcome(None, [Diagnostic(where, None, None, f"cannot write: {exc.strerror or exc}")])
 
 
 def _overlap(schemas_dir: Path, out_dir: Path) -> Diagnostic | None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ctypes
 import difflib
+import errno
+import fcntl
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -93,26 +97,118 @@ def write_plan(plan: Plan, out_dir: Path) -> Drift:
     return drift
 
 
-def replace_tree(files: Mapping[str, bytes], target: Path) -> None:
+class FileSystem:
+    """The file-system calls of the swap, in one place, so that a test can make each fail."""
+
+    def mkdir(self, path: Path) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+
+    def mkdtemp(self, prefix: str, parent: Path) -> Path:
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+
+    def write(self, path: Path, content: bytes) -> None:
+        with open(path, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def lock(self, folder: Path) -> int:
+        """An exclusive lock on `folder` (the output's parent), held until `unlock`."""
+        handle = os.open(folder, os.O_RDONLY)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except BaseException:
+            os.close(handle)
+            raise
+        return handle
+
+    def unlock(self, handle: int) -> None:
+        os.close(handle)  # closing releases the lock
+
+    def exchange(self, first: Path, second: Path) -> None:
+        """Swap two paths in one step (Linux `renameat2` with `RENAME_EXCHANGE`)."""
+        if _renameat2 is None:
+            raise OSError(errno.ENOSYS, "renameat2 is not available")
+        if _renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE) != 0:
+            code = ctypes.get_errno()
+            raise OSError(code, os.strerror(code), str(first))
+
+    def rename(self, source: Path, target: Path) -> None:
+        os.rename(source, target)
+
+    def remove_tree(self, path: Path) -> None:
+        shutil.rmtree(path)
+
+    def listdir(self, folder: Path) -> list[str]:
+        return sorted(os.listdir(folder))
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+_libc = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+_renameat2 = getattr(_libc, "renameat2", None)
+FS = FileSystem()
+
+
+def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None = None) -> None:
     """Make `target` a folder holding exactly `files` (relative path -> bytes).
 
-    The new tree is built in a sibling folder and swapped in with two renames, so a
-    failure while writing leaves whatever `target` held as it was.
+    The new tree is written in a sibling folder, then the two are exchanged in one step
+    (`renameat2` with `RENAME_EXCHANGE`): after a fault at any point, `target` holds the old
+    tree or the new one, never neither nor a mix. Runs on one output folder take turns on
+    a lock of its parent folder; each first removes what an interrupted run left behind.
+    Where the exchange is not available (another system, a file system without it), the old
+    tree is renamed aside and the new one in: a run that finds the target missing restores
+    the old tree before anything else. A symlinked `target` is resolved: its target is swapped.
     """
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+    fs = fs or FS
+    target = target.resolve() if target.is_symlink() else target
+    parent = target.parent
+    fs.mkdir(parent)
+    handle = fs.lock(parent)
     try:
-        for relative, content in files.items():
-            path = staging / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(content)
-        if target.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-            os.replace(target, retired / target.name)
-            os.replace(staging, target)
-            shutil.rmtree(retired, ignore_errors=True)
-        else:
-            os.replace(staging, target)
+        _recover(target, fs)
+        staging = fs.mkdtemp(f".{target.name}.new-", parent)
+        try:
+            for relative, content in files.items():
+                path = staging / relative
+                fs.mkdir(path.parent)
+                fs.write(path, content)
+        except BaseException:
+            _remove_quietly(staging, fs)  # the next run removes it when this cannot
+            raise
+        if not target.exists():
+            fs.rename(staging, target)
+            return
+        try:
+            fs.exchange(staging, target)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+                raise
+            retired = fs.mkdtemp(f".{target.name}.old-", parent)
+            fs.rename(target, retired / "tree")
+            fs.rename(staging, target)
+            staging = retired
+        fs.remove_tree(staging)  # the old tree, now under the staging name
     finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+        fs.unlock(handle)
+
+
+def _remove_quietly(path: Path, fs: FileSystem) -> None:
+    try:
+        fs.remove_tree(path)
+    except OSError:
+        pass
+
+
+def _recover(target: Path, fs: FileSystem) -> None:
+    """Undo what an interrupted run left beside `target`: restore a retired tree when the
+    target is missing, then remove every staging and retired folder."""
+    prefixes = (f".{target.name}.new-", f".{target.name}.old-")
+    leftovers = [target.parent / name for name in fs.listdir(target.parent) if name.startswith(prefixes)]
+    if not target.exists():
+        retired = [p / "tree" for p in leftovers if p.name.startswith(prefixes[1]) and (p / "tree").is_dir()]
+        if retired:
+            fs.rename(retired[0], target)
+    for leftover in leftovers:
+        fs.remove_tree(leftover)
