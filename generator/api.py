@@ -25,6 +25,7 @@ from jinja2 import TemplateError, TemplateSyntaxError
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
 from .load import load_project
+from .load.documents import READING, Reading
 from .render.models_code import ModelGenerationError
 from .render.plan import Plan, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
@@ -92,7 +93,7 @@ _MAX_PLANS = 8
 
 def _digest(chosen: Settings) -> str:
     """A digest of what a render reads: the sources, the templates, the meta-schemas and the runtime."""
-    digest = hashlib.sha256(chosen.package.encode())
+    digest = hashlib.sha256(f"{chosen.package}\0{chosen.limits!r}".encode())
     folders = [chosen.schemas, TEMPLATES_DIR, META_SCHEMAS_DIR] + ([chosen.templates] if chosen.templates else [])
     for folder in folders:
         digest.update(b"\0folder\0" + str(folder.resolve()).encode())
@@ -122,7 +123,11 @@ def _render(chosen: Settings) -> RenderResult:
 
 def _render_sources(chosen: Settings) -> RenderResult:
     templates = chosen.templates
-    loaded = load_project(chosen.schemas)
+    token = READING.set(Reading(chosen.limits, chosen.schemas.resolve()))
+    try:
+        loaded = load_project(chosen.schemas)
+    finally:
+        READING.reset(token)
     if loaded.project is None:
         return RenderResult(None, loaded.diagnostics)
     try:
@@ -209,7 +214,7 @@ def validate(
         return Validation([], str(exc))
     verdicts = []
     for name in documents:
-        document = read_document(name)
+        document = read_document(name, chosen.limits.document_bytes)
         label = "<stdin>" if name == "-" else name
         verdicts.append(
             Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge_bytes(label, document)

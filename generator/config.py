@@ -22,12 +22,31 @@ from .diagnostics import Diagnostic, display_path
 SECTION = "mcp-contracts"
 PYPROJECT = "pyproject.toml"
 DEFAULT_PACKAGE = "contracts"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much any one input may cost; `[tool.mcp-contracts.limits]` sets each."""
+
+    source_bytes: int = 2_000_000  # a source file: YAML, JSON, example, module
+    yaml_nodes: int = 100_000  # the nodes of a YAML file, its aliases expanded
+    document_bytes: int = 64_000_000  # a document `validate` reads
+
+
+LIMIT_KEYS = {
+    "source_bytes": "the size of one source file",
+    "yaml_nodes": "the nodes of one YAML file, its aliases expanded",
+    "document_bytes": "the size of one document `validate` reads",
+}
+
+
 # key -> what its value is, for messages
 KEYS = {
     "schemas": "the folder of canonical sources (default: schemas)",
     "output": "the folder `generate` writes (default: generated)",
     "package": f"the import package of the generated Python (default: {DEFAULT_PACKAGE})",
     "templates": "a folder of templates that override built-in ones by path",
+    "limits": f"a table of limits: {', '.join(LIMIT_KEYS)}",
 }
 PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -42,6 +61,7 @@ class Settings:
     package: str
     templates: Path | None
     config: Path | None  # the pyproject.toml they came from, when one has the section
+    limits: Limits = Limits()
 
     def with_flags(
         self,
@@ -85,13 +105,13 @@ def project_root(start: Path) -> Path:
     return start
 
 
-def _line_of(text: str, key: str) -> int | None:
+def _line_of(text: str, key: str, section: str = SECTION) -> int | None:
     """The line of `key = ...` inside the section: tomllib does not keep positions."""
     in_section = False
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith("["):
-            in_section = stripped.replace(" ", "") in (f"[tool.{SECTION}]", f'[tool."{SECTION}"]')
+            in_section = stripped.replace(" ", "").replace('"', "") == f"[tool.{section}]"
         elif in_section and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
             return number
     return None
@@ -108,10 +128,27 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
             close = difflib.get_close_matches(key, KEYS, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(KEYS)}"
             problems.append(Diagnostic(where, line, None, f"unknown key {key!r} in [tool.{SECTION}]{hint}"))
+        elif key == "limits":
+            problems += _limit_problems(value, where, text)
         elif not isinstance(value, str) or not value:
             problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {KEYS[key]}"))
         elif key == "package" and (not PACKAGE_NAME.match(value) or keyword.iskeyword(value)):
             problems.append(Diagnostic(where, line, None, f"{value!r} is not a Python package name"))
+    return problems
+
+
+def _limit_problems(table: Any, where: str, text: str) -> list[Diagnostic]:
+    if not isinstance(table, dict):
+        return [Diagnostic(where, _line_of(text, "limits"), None, "'limits' must be a table")]
+    problems = []
+    for key, value in table.items():
+        line = _line_of(text, key, f"{SECTION}.limits")
+        if key not in LIMIT_KEYS:
+            close = difflib.get_close_matches(key, LIMIT_KEYS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; known limits: {', '.join(LIMIT_KEYS)}"
+            problems.append(Diagnostic(where, line, None, f"unknown limit {key!r}{hint}"))
+        elif not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            problems.append(Diagnostic(where, line, None, f"limit {key!r} must be a positive integer"))
     return problems
 
 
@@ -136,6 +173,7 @@ def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
         package=section.get("package", DEFAULT_PACKAGE),
         templates=root / templates if templates else None,
         config=config,
+        limits=Limits(**section.get("limits", {})),
     )
 
 

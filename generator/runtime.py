@@ -29,6 +29,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 _BOM = b"\xef\xbb\xbf"
 _LOCATION_BASE = "urn:mcp-contracts:location"
+NOT_A_JSON_VALUE = "not a JSON value: "
 _MAX_MESSAGE = 200
 
 
@@ -62,6 +63,8 @@ def _json_problem(data: bytes | bytearray | memoryview | str, error: Exception) 
     if not raw.strip(b" \t\r\n"):
         return "empty: a JSON document holds one value"
     message = str(error)
+    if message.startswith("Integer value out of range"):
+        return "an integer too long to read (Python reads integers of at most 4,300 digits)"
     if message == "Input data was truncated":
         line, column = _line_and_column(raw, len(raw))
         return f"unexpected end of data at line {line}, column {column}: a string, array or object is not closed"
@@ -234,7 +237,7 @@ class Judge:
         try:
             errors = list(self.validator(location).iter_errors(instance))
         except ValueError as exc:  # a Python value that is not JSON, such as a set
-            return [Violation((), f"not a JSON value: {exc}")]
+            return [Violation((), f"{NOT_A_JSON_VALUE}{exc}")]
         found = {v for error in errors for specific in _specific(error) for v in _violations(specific)}
         return sorted(found, key=lambda v: (tuple(map(str, v.path)), v.message))
 

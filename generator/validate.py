@@ -11,13 +11,16 @@ import difflib
 import hashlib
 import importlib
 import importlib.util
+import json
+import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .runtime import Judge, NotJson, Violation, parse_json
+from .runtime import NOT_A_JSON_VALUE, Judge, NotJson, Violation, parse_json
 
 
 class UnknownContract(LookupError):
@@ -57,9 +60,33 @@ class ContractJudge:
             document = parse_json(data)
         except NotJson as problem:
             return Verdict(path, False, problem=f"not JSON: {problem}")
-        if self.judge.is_valid(document, self.location):  # the fast answer for the common case
-            return Verdict(path, True)
-        return Verdict(path, False, tuple(self.judge.violations(document, self.location)))
+        repeated = _repeated_key(data)
+        if repeated is not None:
+            return Verdict(path, False, problem=f"not JSON: the key {repeated!r} appears twice in one object")
+        try:
+            if self.judge.is_valid(document, self.location):  # the fast answer for the common case
+                return Verdict(path, True)
+        except ValueError as exc:  # deeper than the engine follows
+            return Verdict(path, False, problem=f"cannot judge: {exc}")
+        violations = self.judge.violations(document, self.location)
+        if len(violations) == 1 and violations[0].message.startswith(NOT_A_JSON_VALUE):
+            return Verdict(path, False, problem=f"cannot judge: {violations[0].message}")  # too deep for the engine
+        return Verdict(path, False, tuple(violations))
+
+
+def _repeated_key(data: bytes) -> str | None:
+    """A key that one object of the document repeats (RFC 8259: names SHOULD be unique; a
+    parser keeps one of them, and which one is up to it), or None."""
+    found: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in items]
+        if len(set(keys)) != len(keys) and not found:
+            found.append(next(key for index, key in enumerate(keys) if key in keys[:index]))
+        return {}
+
+    json.loads(data, object_pairs_hook=pairs)  # valid JSON: msgspec read it already
+    return found[0] if found else None
 
 
 def load_judge(contract: str, out_dir: Path, package_name: str, definition: str | None = None) -> ContractJudge:
@@ -117,9 +144,19 @@ def _import_package(folder: Path) -> ModuleType:
     return module
 
 
-def read_document(path: str) -> bytes | str:
-    """The bytes of a file (`-` is standard input), or a message saying why not."""
+def read_document(path: str, limit: int = 64_000_000) -> bytes | str:
+    """The bytes of a file (`-` is standard input), or a message saying why not: it cannot
+    be read, it is not a regular file (a device, a FIFO), or it is over `limit` bytes."""
     try:
-        return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        if path == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    return "cannot read: not a regular file"
+                data = handle.read(limit + 1)
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
+    if len(data) > limit:
+        return f"cannot read: over limits.document_bytes ({limit:,} bytes)"
+    return data

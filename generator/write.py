@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import difflib
 import errno
@@ -107,10 +108,9 @@ class FileSystem:
         return Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
 
     def write(self, path: Path, content: bytes) -> None:
-        with open(path, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
+        # No fsync: a killed process loses nothing the kernel holds; the swap is the
+        # commit point. (A power loss may still lose the new tree, not the old one's name.)
+        path.write_bytes(content)
 
     def lock(self, folder: Path) -> int:
         """An exclusive lock on `folder` (the output's parent), held until `unlock`."""
@@ -195,10 +195,8 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
 
 
 def _remove_quietly(path: Path, fs: FileSystem) -> None:
-    try:
+    with contextlib.suppress(OSError):
         fs.remove_tree(path)
-    except OSError:
-        pass
 
 
 def _recover(target: Path, fs: FileSystem) -> None:

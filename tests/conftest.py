@@ -134,6 +134,7 @@ def assert_report(report: Any, kind: str) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "first: a long test, started before the others")
+    config.addinivalue_line("markers", "slow: run by `pytest -m slow` (CI runs it), not by default")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

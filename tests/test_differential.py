@@ -18,7 +18,7 @@ from reference_judge import reference_validator
 from schema_strategies import from_schema, mutations
 from test_reference_fixtures import root_model
 
-EXAMPLES_PER_CONTRACT = 400
+EXAMPLES_PER_CONTRACT = 250
 
 
 def _judges(contract: str) -> tuple[Any, Any]:

@@ -29,7 +29,7 @@ from schema_strategies import from_schema, mutations
 
 FOLDER = ROOT / "tests" / "contracts" / "every-keyword"
 ROOT_URI = "file:///envelope.schema.json"
-EXAMPLES_DRAWN = 1000
+EXAMPLES_DRAWN = 600
 # Keywords whose value is one schema, a list of schemas, or a map of names to schemas.
 ONE_SCHEMA = {
     "additionalProperties",

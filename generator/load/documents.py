@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,7 +15,68 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError
 
+from ..config import Limits
 from ..diagnostics import Diagnostic, display_path, json_pointer
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How sources are read in this render: within these limits, and inside `root`."""
+
+    limits: Limits = field(default_factory=Limits)
+    root: Path | None = None
+
+
+READING: ContextVar[Reading] = ContextVar("reading")
+DEFAULT_READING = Reading()
+
+
+def read_source(path: Path) -> str | Diagnostic:
+    """The text of a source file, or why it is not read: a symlink out of the sources folder,
+    not a regular file (a FIFO, a device), over `limits.source_bytes`, not UTF-8."""
+    reading = READING.get(DEFAULT_READING)
+    where = display_path(path)
+    try:
+        resolved = path.resolve()
+        lexical = Path(os.path.normpath(path.absolute()))
+        inside = reading.root is None or reading.root == resolved or reading.root in resolved.parents
+        if resolved != lexical and not inside:  # a folder `references:` names is read where it is
+            return Diagnostic(where, None, None, "a symlink that leads out of the sources folder: not read")
+        status = os.stat(resolved)
+        if not stat.S_ISREG(status.st_mode):
+            return Diagnostic(where, None, None, "not a regular file: not read")
+        if status.st_size > reading.limits.source_bytes:
+            limit = reading.limits.source_bytes
+            return Diagnostic(where, None, None, f"{status.st_size:,} bytes, over limits.source_bytes ({limit:,})")
+        return resolved.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+        return Diagnostic(where, None, None, f"cannot read: {exc}")
+
+
+def _expanded_size(node: Any, limit: int) -> int:
+    """How many nodes a YAML tree holds with its aliases expanded, counted up to `limit`:
+    linear in the tree, however deep the aliases nest (an alias bomb is counted, not built)."""
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(item: Any) -> int:
+        if not isinstance(item, dict | list):
+            return 1
+        key = id(item)
+        if key in active:
+            return limit + 1  # an alias inside itself never ends
+        if key not in sizes:
+            active.add(key)
+            total = 1
+            for child in item.values() if isinstance(item, dict) else item:
+                total += size(child)
+                if total > limit:
+                    break
+            active.discard(key)
+            sizes[key] = total
+        return sizes[key]
+
+    return size(node)
 
 
 @dataclass(frozen=True)
@@ -62,12 +126,13 @@ def _plain(node: Any) -> Any:
 
 def read_yaml(path: Path) -> Document | Diagnostic:
     """Parse a YAML file, keeping line numbers; a syntax error becomes a diagnostic."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return Diagnostic(display_path(path), None, None, f"cannot read: {exc}")
+    text = read_source(path)
+    if isinstance(text, Diagnostic):
+        return text
     try:
         tree = YAML(typ="rt", pure=True).load(text)
+    except RecursionError:
+        return Diagnostic(display_path(path), None, None, "nested too deeply to read")
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -75,7 +140,14 @@ def read_yaml(path: Path) -> Document | Diagnostic:
         return Diagnostic(display_path(path), line, None, f"invalid YAML: {problem}")
     except Exception as exc:  # ruamel raises several unrelated classes for bad input
         return Diagnostic(display_path(path), None, None, f"invalid YAML: {exc}")
-    return Document(path, _plain(tree), tree)
+    limit = READING.get(DEFAULT_READING).limits.yaml_nodes
+    try:
+        if _expanded_size(tree, limit) > limit:
+            message = f"over limits.yaml_nodes ({limit:,}) with its aliases expanded"
+            return Diagnostic(display_path(path), None, None, message)
+        return Document(path, _plain(tree), tree)
+    except RecursionError:
+        return Diagnostic(display_path(path), None, None, "nested too deeply to read")
 
 
 class DuplicateKeyError(ValueError):
@@ -94,13 +166,14 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def read_json(path: Path) -> Document | Diagnostic:
     """Parse a JSON file; a syntax error or a repeated key becomes a diagnostic."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return Diagnostic(display_path(path), None, None, f"cannot read: {exc}")
+    text = read_source(path)
+    if isinstance(text, Diagnostic):
+        return text
     try:
         return Document(path, json.loads(text, object_pairs_hook=_no_duplicate_keys))
     except json.JSONDecodeError as exc:
         return Diagnostic(display_path(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
+    except RecursionError:
+        return Diagnostic(display_path(path), None, None, "nested too deeply to read")
     except DuplicateKeyError as exc:
         return Diagnostic(display_path(path), None, None, f"invalid JSON: the key {exc} appears twice in one object")

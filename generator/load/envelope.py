@@ -20,7 +20,7 @@ from ..model import View, ViewClass, ViewField
 from ..runtime import Judge, dialect, short
 from .bundle import ROOT_URI, Resources, blame, dumps
 from .documents import Document
-from .view import ViewBuilder, class_name_from
+from .view import RESERVED_NAMES, ViewBuilder, class_name_from
 
 _LOCATION_BASE = "urn:mcp-contracts:location"
 
@@ -37,9 +37,12 @@ class Envelope:
 def root_name(schema: Any, contract: str) -> str:
     """The root class: the schema's title, or the contract's name and `Envelope`."""
     title = schema.get("title") if isinstance(schema, dict) else None
-    if isinstance(title, str) and title.strip():
-        return class_name_from(title)
-    return class_name_from(contract.replace("-", " ") + " Envelope")
+    name = class_name_from(
+        title if isinstance(title, str) and title.strip() else contract.replace("-", " ") + " Envelope"
+    )
+    if name in RESERVED_NAMES and name != "Envelope":  # a package export keeps its meaning
+        name += "Model"
+    return name
 
 
 def _compile(schema: Any, resources: Resources, formats: bool, location: str = "") -> None:

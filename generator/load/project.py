@@ -14,7 +14,7 @@ from ..runtime import Judge
 from .builders import build_builders
 from .catalogue import build_catalogue, build_manifest, declared_columns
 from .describe import describe_definitions
-from .documents import Document, read_json, read_yaml
+from .documents import Document, read_json, read_source, read_yaml
 from .envelope import compile_envelope, resolve_pointer
 from .meta import check_against_meta
 
@@ -181,13 +181,13 @@ def _load_modules(identity: Document) -> tuple[tuple[Module, ...], list[Diagnost
         if name in GENERATED_MODULES:
             problems.append(identity.diagnostic(["modules", index], f"{name} is a module `generate` writes"))
             continue
-        try:
-            text = path.read_text(encoding="utf-8")
-            ast.parse(text, filename=name)
-        except OSError as exc:
-            problems.append(Diagnostic(display_path(path), None, None, f"cannot read: {exc.strerror}"))
+        text = read_source(path)
+        if isinstance(text, Diagnostic):
+            problems.append(text)
             continue
-        except (SyntaxError, UnicodeDecodeError, ValueError) as exc:
+        try:
+            ast.parse(text, filename=name)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             line = exc.lineno if isinstance(exc, SyntaxError) else None
             problems.append(Diagnostic(display_path(path), line, None, f"not Python: {exc}"))
             continue
@@ -220,8 +220,9 @@ def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue
             if all(e.get(k) == v and type(e.get(k)) is type(v) for k, v in select.items())
         ]
         listed = target["enum"]
-        missing = [c for c in wanted if c not in listed]
-        extra = [c for c in listed if c not in wanted]
+        listed_set, wanted_set = set(map(json.dumps, listed)), set(wanted)  # sets: linear, not quadratic
+        missing = [c for c in wanted if json.dumps(c) not in listed_set]
+        extra = [c for c in listed if not isinstance(c, str) or c not in wanted_set]
         selection = " with " + ", ".join(f"{k}={v}" for k, v in sorted(select.items())) if select else ""
         if missing:
             problems.append(

@@ -52,6 +52,16 @@ _LEGACY_DRAFTS = ("draft-03", "draft-04", "draft-06", "draft-07")
 # Names a class must not take: what a generated module imports or exports besides its classes.
 RESERVED_NAMES = frozenset(
     {
+        # the exports of a contract package, beside its root class
+        "CONTRACTS",
+        "JUDGE",
+        "builders",
+        "error_info",
+        "error_response",
+        "errors",
+        "judge",
+        "models",
+        "success_response",
         "Annotated",
         "Any",
         "ConfigDict",
@@ -59,7 +69,6 @@ RESERVED_NAMES = frozenset(
         "ERRORS",
         "ErrorCode",
         "Field",
-        "JUDGE",
         "Judge",
         "Integer",
         "JudgedModel",

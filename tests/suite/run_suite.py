@@ -6,7 +6,8 @@ instance is judged by `validate`'s own path and by the root model's
 `model_validate_json`. Remote references are served from the suite's `remotes/` folder
 through `references:` in contract.yaml, never a socket.
 
-Usage: run_suite.py SUITE WORKDIR [--formats]. Prints one JSON report on standard output.
+Usage: run_suite.py SUITE WORKDIR [--formats] [--draft draft2020-12|draft7]. Prints one JSON
+report on standard output.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ REMOTES = "http://localhost:1234/"
 PACKAGE = "suite_contracts"
 
 
-def groups(suite: Path, formats: bool) -> list[tuple[str, str, dict[str, Any]]]:
-    """(draft, contract name, group) for every group of the required files, or of the format files."""
+def groups(suite: Path, formats: bool, only: str | None = None) -> list[tuple[str, str, dict[str, Any]]]:
+    """(draft, contract name, group) for every group of the required files, or of the format
+    files, of every draft or of `only`."""
     found = []
-    for draft in DRAFTS:
+    for draft in [only] if only else list(DRAFTS):
         folder = suite / "tests" / draft / ("optional/format" if formats else "")
         for path in sorted(folder.glob("*.json")):
             stem = "".join(c if c.isalnum() else "-" for c in path.stem.lower()).strip("-")
@@ -73,8 +75,9 @@ def model_verdict(module: Any, data: bytes) -> bool:
 
 def main() -> None:
     suite, work, formats = Path(sys.argv[1]), Path(sys.argv[2]), "--formats" in sys.argv
+    only = sys.argv[sys.argv.index("--draft") + 1] if "--draft" in sys.argv else None
     schemas, out = work / "schemas", work / "generated"
-    cases = groups(suite, formats)
+    cases = groups(suite, formats, only)
     for draft, name, group in cases:
         write_contract(schemas, draft, name, group, suite, formats)
     outcome = api.generate(schemas, out, package=PACKAGE)
