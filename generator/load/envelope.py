@@ -19,6 +19,7 @@ from ..diagnostics import Diagnostic
 from ..model import View, ViewClass, ViewField
 from ..runtime import Judge, dialect, short
 from .bundle import ROOT_URI, Resources, blame, dumps
+from .cycles import find_cycle
 from .documents import Document
 from .view import RESERVED_NAMES, ViewBuilder, class_name_from
 
@@ -84,6 +85,12 @@ def compile_envelope(
     except Exception as exc:  # the engine and the retriever raise several classes; each names the problem
         return _problem(document, exc)
     bundle = resources.bundle(schema)
+    cycle = find_cycle(bundle, ROOT_URI)
+    if cycle is not None:
+        where = cycle.removeprefix(ROOT_URI + "#")
+        return document.diagnostic(
+            [], f"a reference cycle that never descends into the document: {where} leads back to itself"
+        )
     judge = Judge(ROOT_URI, bundle, formats=formats)
     try:
         for model in view.classes:
