@@ -80,7 +80,9 @@ def _read(folder: Path) -> tuple[dict[str, Document], list[Diagnostic]]:
     identity = documents.get("contract.yaml")
     columns = declared_columns(identity.data if identity is not None else {})
     for name, kind in (("contract.yaml", "contract"), ("errors.yaml", "errors"), ("tools.yaml", "tools")):
-        if name in documents:
+        if name in documents and identity is None and name != "contract.yaml":
+            del documents[name]  # its columns are declared in contract.yaml: it cannot be judged yet
+        elif name in documents:
             found = check_against_meta(documents[name], kind, columns)
             if name == "contract.yaml":
                 found += _column_names(documents[name])

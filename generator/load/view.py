@@ -79,6 +79,7 @@ RESERVED_NAMES = frozenset(
     }
 )
 MAX_DEPTH = 48
+MAX_LITERALS = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +118,9 @@ def _camel(text: str) -> str:
 
 def class_name_from(text: str) -> str:
     """A title or key as a class name: kept when it is one (capitalised), CamelCased otherwise."""
-    if text.isidentifier() and text.isascii() and not text.startswith("_") and not keyword.iskeyword(text):
+    if text.isidentifier() and text.isascii() and "_" not in text and not keyword.iskeyword(text):
         return text[0].upper() + text[1:]
-    return _camel(text)
+    return _camel(text)  # snake_case and other words: CamelCase, as datamodel-code-generator names it
 
 
 class ViewBuilder:
@@ -422,7 +423,10 @@ def _literals(parts: list[dict[str, Any]], kind: type) -> tuple[str | bool, ...]
     for part in parts:
         values = [part["const"]] if "const" in part else part.get("enum")
         if isinstance(values, list):
-            return tuple(dict.fromkeys(v for v in values if type(v) is kind and isinstance(v, str | bool)))
+            literals = tuple(dict.fromkeys(v for v in values if type(v) is kind and isinstance(v, str | bool)))
+            # A Literal of thousands of values costs the type checker and the generator more
+            # than it says: beyond this, the view is the plain type and the judge decides.
+            return literals if len(literals) <= MAX_LITERALS else ()
     return ()
 
 

@@ -1,0 +1,532 @@
+"""The hostile corpus: sources, paths and documents an attacker or an unlucky user brings.
+
+Each case changes a small project (the jsonrpc contract, generated once), runs one command
+and says what must come of it: the exit code, a piece of the message, and whether the
+output folder may change. `tests/test_hostile.py` runs them all, hashing the output folder
+before and after.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
+VALID = {"id": "1", "jsonrpc": "2.0", "method": "tool.run", "params": {"tool": "x"}}
+
+
+@dataclass(frozen=True)
+class Case:
+    """`setup(project)` changes the project; `args` run in it; what must come out."""
+
+    name: str
+    kind: str
+    setup: Callable[[Path], None]
+    args: tuple[str, ...]
+    exit_code: int
+    message: str
+    output_changes: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def write(relative: str, content: str | bytes) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        path = project / CONTRACT / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+    return change
+
+
+def schema(change: Callable[[dict[str, Any]], None]) -> Callable[[Path], None]:
+    def edit(project: Path) -> None:
+        path = project / CONTRACT / "envelope.schema.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        change(data)
+        path.write_text(json.dumps(data), encoding="utf-8")
+
+    return edit
+
+
+def append(relative: str, text: str) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        path = project / CONTRACT / relative
+        path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+    return change
+
+
+def replace(relative: str, old: str, new: str) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        path = project / CONTRACT / relative
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (relative, old)
+        path.write_text(text.replace(old, new), encoding="utf-8")
+
+    return change
+
+
+def both(*changes: Callable[[Path], None]) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        for each in changes:
+            each(project)
+
+    return change
+
+
+def document(name: str, content: bytes) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        (project / name).write_bytes(content)
+
+    return change
+
+
+def nothing(project: Path) -> None:
+    return None
+
+
+def defs(**entries: Any) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        data["$defs"].update(entries)
+        data["properties"]["x"] = {"$ref": f"#/$defs/{next(iter(entries))}"}
+
+    return change
+
+
+def prop(**entries: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda data: data["properties"].update(entries)
+
+
+def nested(levels: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        node = {"type": "object", "properties": {"a": node}}
+    return node
+
+
+def alias_bomb(levels: int, width: int) -> str:
+    lines = ['a0: &a0 ["lol"]']
+    for level in range(1, levels + 1):
+        refs = ", ".join([f"*a{level - 1}"] * width)
+        lines.append(f"a{level}: &a{level} [{refs}]")
+    return "tools: []\nextra:\n" + "\n".join("  " + line for line in lines) + "\n"
+
+
+def symlink_out(relative: str, outside_name: str, content: str) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        outside = project.parent / outside_name
+        outside.write_text(content, encoding="utf-8")
+        target = project / CONTRACT / relative
+        if target.exists():
+            target.unlink()
+        target.symlink_to(outside)
+
+    return change
+
+
+def fifo(relative: str) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        os.mkfifo(project / CONTRACT / relative)
+
+    return change
+
+
+def config(text: str) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        path = project / "pyproject.toml"
+        path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+    return change
+
+
+GENERATE = ("generate",)
+
+
+def validate(*files: str) -> tuple[str, ...]:
+    return ("validate", "--contract", "jsonrpc", *files)
+
+
+CASES = [
+    # Broken files: every one named, at its line or pointer where it has one.
+    Case("contract yaml syntax", "broken", write("contract.yaml", "name: [jsonrpc\n"), GENERATE, 2, "invalid YAML"),
+    Case("errors yaml missing", "broken", lambda p: (p / CONTRACT / "errors.yaml").unlink(), GENERATE, 2, "missing"),
+    Case("tools yaml empty", "broken", write("tools.yaml", ""), GENERATE, 2, "tools.yaml"),
+    Case("schema not json", "broken", write("envelope.schema.json", "{"), GENERATE, 2, "invalid JSON"),
+    Case(
+        "schema duplicate key",
+        "broken",
+        write("envelope.schema.json", '{"type": 1, "type": 2}'),
+        GENERATE,
+        2,
+        "appears twice",
+    ),
+    Case("schema is an array", "broken", write("envelope.schema.json", "[]"), GENERATE, 2, "a schema is a JSON"),
+    Case("schema bad keyword", "broken", schema(prop(bad={"type": 5})), GENERATE, 2, "envelope.schema.json"),
+    Case(
+        "name mismatch",
+        "broken",
+        replace("contract.yaml", "name: jsonrpc", "name: other"),
+        GENERATE,
+        2,
+        "must equal the folder name",
+    ),
+    Case(
+        "unknown contract key",
+        "broken",
+        append("contract.yaml", "colour: blue\n"),
+        GENERATE,
+        2,
+        "'colour' is not allowed here",
+    ),
+    Case("code with a space", "broken", append("errors.yaml", "  - code: NOT OK\n"), GENERATE, 2, "does not match"),
+    Case(
+        "duplicate code", "broken", append("errors.yaml", "  - code: INTERNAL_ERROR\n"), GENERATE, 2, "duplicate code"
+    ),
+    Case(
+        "tool names unknown code",
+        "broken",
+        write("tools.yaml", "tools:\n  - name: t\n    possible_error_codes: [NOPE]\n"),
+        GENERATE,
+        2,
+        "which errors.yaml lacks",
+    ),
+    Case(
+        "contract not utf-8",
+        "broken",
+        write("contract.yaml", b"name: jsonrpc\ntitle: caf\xe9\n"),
+        GENERATE,
+        2,
+        "cannot read",
+    ),
+    Case("yaml tab indentation", "broken", write("tools.yaml", "tools:\n\t- name: t\n"), GENERATE, 2, "invalid YAML"),
+    Case("example breaks schema", "broken", write("examples/bad.json", "{}"), GENERATE, 2, "example breaks"),
+    Case("example not json", "broken", write("examples/bad.json", "{,}"), GENERATE, 2, "invalid JSON"),
+    Case("ref to missing def", "broken", schema(prop(x={"$ref": "#/$defs/Nowhere"})), GENERATE, 2, "Nowhere"),
+    Case(
+        "remote ref",
+        "broken",
+        schema(prop(x={"$ref": "https://example.com/s.json"})),
+        GENERATE,
+        2,
+        "https://example.com/s.json",
+    ),
+    Case("ref out of the folder", "broken", schema(prop(x={"$ref": "../../../etc/passwd"})), GENERATE, 2, "passwd"),
+    # Recursion: cycles that never descend are refused; those that do are judged.
+    Case(
+        "ref cycle P Q",
+        "recursion",
+        schema(defs(P={"$ref": "#/$defs/Q"}, Q={"$ref": "#/$defs/P"})),
+        GENERATE,
+        2,
+        "a reference cycle that never descends",
+    ),
+    Case(
+        "oneOf of itself",
+        "recursion",
+        schema(defs(X={"oneOf": [{"$ref": "#/$defs/X"}, {"type": "string"}]})),
+        GENERATE,
+        2,
+        "reference cycle",
+    ),
+    Case(
+        "allOf of itself",
+        "recursion",
+        schema(defs(A={"allOf": [{"$ref": "#/$defs/A"}]})),
+        GENERATE,
+        2,
+        "reference cycle",
+    ),
+    Case("not of itself", "recursion", schema(defs(N={"not": {"$ref": "#/$defs/N"}})), GENERATE, 2, "reference cycle"),
+    Case(
+        "array of itself",
+        "recursion",
+        schema(defs(L={"type": "array", "items": {"$ref": "#/$defs/L"}})),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+    ),
+    Case(
+        "tree of itself",
+        "recursion",
+        schema(defs(T={"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/T"}}}})),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+    ),
+    Case("nesting 150", "recursion", schema(prop(deep=nested(150))), GENERATE, 2, "envelope.schema.json"),
+    Case(
+        "yaml nesting 5000",
+        "recursion",
+        write("tools.yaml", "tools: " + "[" * 5000 + "]" * 5000 + "\n"),
+        GENERATE,
+        2,
+        "tools.yaml",
+    ),
+    # Costs: limits with sound defaults, named when hit.
+    Case("yaml alias bomb", "cost", write("tools.yaml", alias_bomb(9, 9)), GENERATE, 2, "limits.yaml_nodes"),
+    Case("bigger alias bomb", "cost", write("tools.yaml", alias_bomb(12, 12)), GENERATE, 2, "limits.yaml_nodes"),
+    Case("recursive alias", "cost", write("tools.yaml", "tools: &a [*a]\n"), GENERATE, 2, "tools.yaml"),
+    Case(
+        "source over limit",
+        "cost",
+        schema(lambda d: d.update(description="x" * 2_500_000)),
+        GENERATE,
+        2,
+        "limits.source_bytes",
+    ),
+    Case(
+        "configured limit",
+        "cost",
+        config("\n[tool.mcp-contracts.limits]\nsource_bytes = 100\n"),
+        GENERATE,
+        2,
+        "over limits.source_bytes (100)",
+    ),
+    Case(
+        "unknown limit",
+        "cost",
+        config("\n[tool.mcp-contracts.limits]\nsource_byte = 100\n"),
+        GENERATE,
+        2,
+        "did you mean 'source_bytes'?",
+    ),
+    Case(
+        "catastrophic pattern",
+        "cost",
+        both(
+            schema(prop(id={"type": "string", "pattern": "^(a+)+$"})),
+            write("examples/slow.json", json.dumps({**VALID, "id": "a" * 60 + "!"})),
+        ),
+        GENERATE,
+        2,
+        "example breaks",
+    ),
+    Case(
+        "lookahead backreference",
+        "cost",
+        both(
+            schema(prop(id={"type": "string", "pattern": "^(?=a)(a+)+\\1$"})),
+            write("examples/slow.json", json.dumps({**VALID, "id": "a" * 60 + "!"})),
+        ),
+        GENERATE,
+        2,
+        "example breaks",
+    ),
+    Case(
+        "thousands of enum values",
+        "cost",
+        schema(prop(level={"enum": [f"v{i}" for i in range(20000)]})),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+    ),
+    # Names and paths: nothing shadows what the generator writes; nothing out of the sources is read.
+    Case(
+        "module __pycache__",
+        "names",
+        replace("contract.yaml", "module: jsonrpc", "module: __pycache__"),
+        GENERATE,
+        2,
+        "does not match",
+    ),
+    Case(
+        "module keyword",
+        "names",
+        replace("contract.yaml", "module: jsonrpc", "module: class"),
+        GENERATE,
+        2,
+        "Python keyword",
+    ),
+    Case(
+        "contract named index",
+        "names",
+        lambda p: (p / CONTRACT).rename(p / "schemas" / "contracts" / "index"),
+        GENERATE,
+        2,
+        "index",
+    ),
+    Case(
+        "root title error_info",
+        "names",
+        schema(lambda d: d.update(title="error_info")),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+        extra={"export": "ErrorInfo"},
+    ),
+    Case(
+        "root title ErrorCode",
+        "names",
+        schema(lambda d: d.update(title="ErrorCode")),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+        extra={"export": "ErrorCodeModel"},
+    ),
+    Case(
+        "keyword column",
+        "names",
+        replace("contract.yaml", "  errors:\n", "  errors:\n    class:\n      type: string\n      description: d\n"),
+        GENERATE,
+        2,
+        "Python keyword cannot name a column",
+    ),
+    Case(
+        "module clashes",
+        "names",
+        replace("contract.yaml", "  - canonical.py", "  - models.py"),
+        GENERATE,
+        2,
+        "a module `generate` writes",
+    ),
+    Case(
+        "module path",
+        "names",
+        replace("contract.yaml", "  - canonical.py", "  - ../x.py"),
+        GENERATE,
+        2,
+        "does not match",
+    ),
+    Case(
+        "symlinked errors",
+        "names",
+        symlink_out("errors.yaml", "secret.yaml", "errors: []\n"),
+        GENERATE,
+        2,
+        "a symlink that leads out of the sources folder",
+    ),
+    Case(
+        "symlinked example",
+        "names",
+        symlink_out("examples/leak.json", "secret.json", "{}"),
+        GENERATE,
+        2,
+        "a symlink that leads out of the sources folder",
+    ),
+    Case("fifo example", "names", fifo("examples/pipe.json"), GENERATE, 2, "not a regular file"),
+    Case("output inside sources", "names", nothing, ("generate", "--out", "schemas/out"), 2, "overlaps"),
+    Case(
+        "output not ours",
+        "names",
+        lambda p: (p / "elsewhere").mkdir() or (p / "elsewhere" / "x").write_text("x"),
+        ("generate", "--out", "elsewhere"),
+        2,
+        "not replacing a folder it did not write",
+    ),
+    Case(
+        "output is a file", "names", lambda p: (p / "afile").write_text("x"), ("generate", "--out", "afile"), 2, "afile"
+    ),
+    Case("unknown config key", "names", config("\n[tool.mcp-contracts.extra]\n"), GENERATE, 2, "unknown key"),
+    # Injection: strings from sources never break or run in what is generated.
+    Case(
+        "description quotes",
+        "injection",
+        schema(lambda d: d.update(description="\"\"\" + {{7*7}} + '''")),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+    ),
+    Case(
+        "enum quotes newline",
+        "injection",
+        schema(prop(mode={"enum": ['a"b', "c\nd", "e\\f"]})),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+    ),
+    Case(
+        "default script",
+        "injection",
+        schema(prop(note={"type": "string", "default": "</script><script>x()"})),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+    ),
+    Case(
+        "title pipes",
+        "injection",
+        schema(lambda d: d.update(title="A | B `c` [d](e)")),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+    ),
+    Case(
+        "message template",
+        "injection",
+        append("errors.yaml", "  - code: X\n    message: '{{ 7*7 }} {% raw %}'\n"),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+    ),
+    # Documents: a verdict for each, the others still judged.
+    Case(
+        "valid document",
+        "documents",
+        document("d.json", json.dumps(VALID).encode()),
+        validate("d.json"),
+        0,
+        "d.json: valid",
+    ),
+    Case("invalid document", "documents", document("d.json", b'{"id": 1}'), validate("d.json"), 1, "invalid"),
+    Case("bom", "documents", document("d.json", b"\xef\xbb\xbf{}"), validate("d.json"), 2, "byte order mark"),
+    Case("nan", "documents", document("d.json", b'{"id": NaN}'), validate("d.json"), 2, "NaN and Infinity"),
+    Case(
+        "duplicate keys",
+        "documents",
+        document("d.json", b'{"id": "1", "id": "2"}'),
+        validate("d.json"),
+        2,
+        "appears twice",
+    ),
+    Case("device", "documents", nothing, validate("/dev/zero"), 2, "not a regular file"),
+    Case("directory", "documents", lambda p: (p / "dir.json").mkdir(), validate("dir.json"), 2, "cannot read"),
+    Case("empty", "documents", document("d.json", b""), validate("d.json"), 2, "empty"),
+    Case(
+        "deep 100000",
+        "documents",
+        document("d.json", b"[" * 100_000 + b"]" * 100_000),
+        validate("d.json"),
+        2,
+        "nested too deeply",
+    ),
+    Case("deep 300", "documents", document("d.json", b"[" * 300 + b"]" * 300), validate("d.json"), 2, "cannot judge"),
+    Case(
+        "huge integer",
+        "documents",
+        document("d.json", b"1" + b"0" * 5000),
+        validate("d.json"),
+        2,
+        "an integer too long",
+    ),
+    Case("invalid utf-8", "documents", document("d.json", b'{"id": "\xff"}'), validate("d.json"), 2, "not valid UTF-8"),
+    Case("trailing text", "documents", document("d.json", b"{} {}"), validate("d.json"), 2, "trailing characters"),
+    Case(
+        "document over limit",
+        "documents",
+        both(
+            document("d.json", json.dumps(VALID).encode()),
+            config("\n[tool.mcp-contracts.limits]\ndocument_bytes = 10\n"),
+        ),
+        validate("d.json"),
+        2,
+        "limits.document_bytes",
+    ),
+    Case("missing document", "documents", nothing, validate("nope.json"), 2, "cannot read"),
+]
