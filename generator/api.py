@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jinja2 import TemplateError, TemplateSyntaxError
@@ -207,7 +207,9 @@ def validate(
     if isinstance(chosen, list):
         return Validation([], "; ".join(map(str, chosen)))
     try:
-        judge = load_judge(contract, chosen.output, chosen.package, definition)
+        judge = replace(
+            load_judge(contract, chosen.output, chosen.package, definition), max_depth=chosen.limits.document_depth
+        )
     except UnknownContract as exc:
         return Validation([], f"unknown contract {contract!r}: {exc}")
     except UnknownDefinition as exc:

@@ -30,13 +30,17 @@ class Limits:
 
     source_bytes: int = 2_000_000  # a source file: YAML, JSON, example, module
     yaml_nodes: int = 100_000  # the nodes of a YAML file, its aliases expanded
+    source_depth: int = 64  # arrays and objects inside each other in a source file
     document_bytes: int = 64_000_000  # a document `validate` reads
+    document_depth: int = 200  # arrays and objects inside each other in such a document
 
 
 LIMIT_KEYS = {
     "source_bytes": "the size of one source file",
     "yaml_nodes": "the nodes of one YAML file, its aliases expanded",
+    "source_depth": "how deep arrays and objects nest in one source file",
     "document_bytes": "the size of one document `validate` reads",
+    "document_depth": "how deep arrays and objects nest in one document `validate` reads",
 }
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .load.documents import depth_of
 from .runtime import NOT_A_JSON_VALUE, Judge, NotJson, Violation, parse_json
 
 
@@ -54,12 +55,16 @@ class ContractJudge:
     contract: str
     judge: Judge
     location: str = ""
+    max_depth: int = 200
 
     def judge_bytes(self, path: str, data: bytes) -> Verdict:
         try:
             document = parse_json(data)
         except NotJson as problem:
             return Verdict(path, False, problem=f"not JSON: {problem}")
+        depth = depth_of(document)
+        if depth > self.max_depth:
+            return Verdict(path, False, problem=f"nested {depth} deep, over limits.document_depth ({self.max_depth})")
         repeated = _repeated_key(data)
         if repeated is not None:
             return Verdict(path, False, problem=f"not JSON: the key {repeated!r} appears twice in one object")

@@ -53,6 +53,25 @@ def read_source(path: Path) -> str | Diagnostic:
         return Diagnostic(where, None, None, f"cannot read: {exc}")
 
 
+def depth_of(value: Any) -> int:
+    """How deep arrays and objects nest in a value (a scalar is 0), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _too_deep(path: Path, data: Any) -> Diagnostic | None:
+    limit = READING.get(DEFAULT_READING).limits.source_depth
+    depth = depth_of(data)
+    if depth > limit:
+        return Diagnostic(display_path(path), None, None, f"nested {depth} deep, over limits.source_depth ({limit})")
+    return None
+
+
 def _expanded_size(node: Any, limit: int) -> int:
     """How many nodes a YAML tree holds with its aliases expanded, counted up to `limit`:
     linear in the tree, however deep the aliases nest (an alias bomb is counted, not built)."""
@@ -145,7 +164,8 @@ def read_yaml(path: Path) -> Document | Diagnostic:
         if _expanded_size(tree, limit) > limit:
             message = f"over limits.yaml_nodes ({limit:,}) with its aliases expanded"
             return Diagnostic(display_path(path), None, None, message)
-        return Document(path, _plain(tree), tree)
+        plain = _plain(tree)
+        return _too_deep(path, plain) or Document(path, plain, tree)
     except RecursionError:
         return Diagnostic(display_path(path), None, None, "nested too deeply to read")
 
@@ -170,7 +190,8 @@ def read_json(path: Path) -> Document | Diagnostic:
     if isinstance(text, Diagnostic):
         return text
     try:
-        return Document(path, json.loads(text, object_pairs_hook=_no_duplicate_keys))
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        return _too_deep(path, data) or Document(path, data)
     except json.JSONDecodeError as exc:
         return Diagnostic(display_path(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
     except RecursionError:

@@ -262,7 +262,7 @@ CASES = [
         "file(s) changed",
         output_changes=True,
     ),
-    Case("nesting 150", "recursion", schema(prop(deep=nested(150))), GENERATE, 2, "envelope.schema.json"),
+    Case("nesting 150", "recursion", schema(prop(deep=nested(150))), GENERATE, 2, "over limits.source_depth (64)"),
     Case(
         "yaml nesting 5000",
         "recursion",
@@ -270,6 +270,14 @@ CASES = [
         GENERATE,
         2,
         "tools.yaml",
+    ),
+    Case(
+        "deeper source limit",
+        "recursion",
+        both(schema(prop(deep=nested(150))), config("\n[tool.mcp-contracts.limits]\nsource_depth = 400\n")),
+        GENERATE,
+        2,
+        "envelope.schema.json",
     ),
     # Costs: limits with sound defaults, named when hit.
     Case("yaml alias bomb", "cost", write("tools.yaml", alias_bomb(9, 9)), GENERATE, 2, "limits.yaml_nodes"),
@@ -506,7 +514,14 @@ CASES = [
         2,
         "nested too deeply",
     ),
-    Case("deep 300", "documents", document("d.json", b"[" * 300 + b"]" * 300), validate("d.json"), 2, "cannot judge"),
+    Case(
+        "deep 300",
+        "documents",
+        document("d.json", b"[" * 300 + b"]" * 300),
+        validate("d.json"),
+        2,
+        "over limits.document_depth (200)",
+    ),
     Case(
         "huge integer",
         "documents",
@@ -529,4 +544,12 @@ CASES = [
         "limits.document_bytes",
     ),
     Case("missing document", "documents", nothing, validate("nope.json"), 2, "cannot read"),
+    Case(
+        "configured document depth",
+        "documents",
+        both(document("d.json", b"[" * 20 + b"]" * 20), config("\n[tool.mcp-contracts.limits]\ndocument_depth = 10\n")),
+        validate("d.json"),
+        2,
+        "over limits.document_depth (10)",
+    ),
 ]
