@@ -70,6 +70,16 @@ def header(contract: Contract) -> str:
     )
 
 
+# Docstrings and field descriptions of the models are cut here (the docs pages and the
+# schema keep every word): datamodel-code-generator formats long strings in time that grows
+# with the square of their length.
+MAX_DESCRIPTION = 2000
+
+
+def _brief(text: str) -> str:
+    return text if len(text) <= MAX_DESCRIPTION else text[: MAX_DESCRIPTION - 3] + "..."
+
+
 def _type_schema(view: ViewType, root: str, runtime: str) -> dict[str, Any]:
     kind = view.kind
     if kind == "any":
@@ -94,7 +104,7 @@ def _type_schema(view: ViewType, root: str, runtime: str) -> dict[str, Any]:
 def _class_schema(model: ViewClass, root: str, runtime: str) -> dict[str, Any]:
     schema: dict[str, Any] = {"title": model.name}
     if model.description:
-        schema["description"] = model.description
+        schema["description"] = _brief(model.description)
     if model.root is not None:
         return {**schema, **_type_schema(model.root, root, runtime)}
     properties = {}
@@ -102,9 +112,9 @@ def _class_schema(model: ViewClass, root: str, runtime: str) -> dict[str, Any]:
         node = _type_schema(field.type, root, runtime)
         if field.description:
             node = (
-                {**node, "description": field.description}
+                {**node, "description": _brief(field.description)}
                 if "$ref" not in node
-                else {"allOf": [node], "description": field.description}
+                else {"allOf": [node], "description": _brief(field.description)}
             )
         if field.default is not None:
             node["default"] = json.loads(field.default)

@@ -88,6 +88,12 @@ def document(name: str, content: bytes) -> Callable[[Path], None]:
     return change
 
 
+def regenerate(project: Path) -> None:
+    from conftest import run_cli
+
+    assert run_cli("generate", cwd=project).returncode == 0
+
+
 def nothing(project: Path) -> None:
     return None
 
@@ -337,6 +343,27 @@ CASES = [
         0,
         "file(s) changed",
         output_changes=True,
+    ),
+    Case(
+        "a megabyte of description",
+        "cost",
+        schema(lambda d: d.update(description="word " * 200_000)),
+        GENERATE,
+        0,
+        "file(s) changed",
+        output_changes=True,
+    ),
+    Case(
+        "catastrophic pattern in validate",
+        "cost",
+        both(
+            schema(prop(tag={"type": "string", "pattern": "^(?=a)(a+)+\\1$"})),
+            regenerate,
+            document("d.json", json.dumps({**VALID, "tag": "a" * 60 + "!"}).encode()),
+        ),
+        validate("d.json"),
+        1,
+        "d.json: invalid",
     ),
     # Names and paths: nothing shadows what the generator writes; nothing out of the sources is read.
     Case(
