@@ -17,6 +17,7 @@ import typer
 from . import __version__, api
 from .config import Settings
 from .diagnostics import Diagnostic, display_path
+from .lint import lint as lint_sources
 from .scaffold import scaffold_contract
 from .validate import Verdict
 from .write import Drift
@@ -79,6 +80,12 @@ def _settings(
 class OutputFormat(StrEnum):
     text = "text"
     json = "json"
+
+
+class LintFormat(StrEnum):
+    text = "text"
+    json = "json"
+    github = "github"
 
 
 def _report_invalid(diagnostics: list[Diagnostic], output: OutputFormat) -> None:
@@ -171,6 +178,48 @@ def check(
             sys.stdout.write(diff)
         typer.echo(f"{shown} has drifted from the sources: run `mcp-contracts generate`.")
     if not drift.clean:
+        raise typer.Exit(EXIT_DRIFT)
+
+
+@app.command()
+def lint(
+    schemas: SchemasOption = None,
+    output_format: Annotated[
+        LintFormat, typer.Option("--format", help="text (file:line:col: RULE message), json, or github annotations.")
+    ] = LintFormat.text,
+) -> None:
+    """Judge the conventions of every contract: exit 1 on an error, 0 otherwise (2: invalid sources)."""
+    chosen = _settings(schemas)
+    findings, diagnostics = lint_sources(chosen.schemas)
+    if diagnostics:
+        _report_invalid(diagnostics, OutputFormat.text)
+        raise typer.Exit(EXIT_INVALID)
+    for finding in findings:
+        if output_format is LintFormat.github:
+            command = "error" if finding.level == "error" else "warning"
+            message = finding.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            typer.echo(
+                f"::{command} file={finding.file},line={finding.line or 1},col=1,title={finding.rule}::{message}"
+            )
+        elif output_format is LintFormat.text:
+            typer.echo(f"{finding} [{finding.level}]")
+    if output_format is LintFormat.json:
+        payload = [
+            {
+                "rule": f.rule,
+                "level": f.level,
+                "file": f.file,
+                "line": f.line,
+                "pointer": f.pointer,
+                "message": f.message,
+            }
+            for f in findings
+        ]
+        typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "findings": payload}, indent=2))
+    errors = sum(f.level == "error" for f in findings)
+    if output_format is LintFormat.text:
+        typer.echo(f"{errors} error(s), {len(findings) - errors} warning(s).")
+    if errors:
         raise typer.Exit(EXIT_DRIFT)
 
 

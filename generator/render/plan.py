@@ -11,6 +11,7 @@ from pathlib import Path
 
 from jinja2 import Environment
 
+from ..lint_rules import RULES
 from ..model import Contract, Project
 from ..resources import RUNTIME_SOURCE
 from .docs import doc_sections, example_blocks, index_entries
@@ -42,6 +43,7 @@ def build_plan(project: Project, package: str, templates: Path | None = None) ->
             contracts=project.contracts
         ),
         "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries)),
+        "docs/lint-rules.md": _markdown(env.get_template("docs/lint-rules.md.jinja").render(rules=RULES)),
         "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries),
         f"python/{package}/_runtime.py": format_python(RUNTIME_HEADER + RUNTIME_SOURCE.read_text(encoding="utf-8")),
         MARKER: env.get_template("README.md.jinja").render(),

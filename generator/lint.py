@@ -1,0 +1,205 @@
+"""`mcp-contracts lint`: the conventions of a contract, as rules with stable IDs.
+
+Loading already refuses what cannot be generated (a duplicate code, codes that collide as
+Python names, a tool naming an unknown code). Lint judges what can be generated but should
+not be: a code in another naming style, an HTTP status outside 400..599, a JSON-RPC code
+outside the range MCP leaves to servers, a code no tool returns, something undescribed.
+Each rule has an ID and a level; `lint:` in contract.yaml switches any of them per contract.
+Rules about a column's meaning read the column's declared `role`, never its name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic
+from .lint_rules import RULES
+from .load import load_project
+from .load.bundle import refs_in
+from .load.documents import Document, read_json, read_yaml
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    level: str
+    file: str
+    line: int | None
+    pointer: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f" (at {self.pointer})" if self.pointer is not None else ""
+        return f"{self.file}:{self.line or 1}:1: {self.rule} {self.message}{where}"
+
+
+STYLES = {
+    "upper_snake": re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$"),
+    "lower_snake": re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$"),
+    "dotted_upper": re.compile(r"^[A-Z][A-Z0-9_]*(\.[A-Z][A-Z0-9_]*)*$"),
+    "dotted_lower": re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"),
+}
+MCP_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+STANDARD_JSONRPC = {-32700, -32600, -32601, -32602, -32603}
+RETRYABLE_4XX = {408, 425, 429}
+
+LEVELS = {rule.id: rule.level for rule in RULES}
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The documents of one contract folder, for the rules to read and point into."""
+
+    identity: Document
+    errors: Document
+    tools: Document
+    envelope: Document
+
+    def roles(self) -> dict[str, str]:
+        """role -> the errors column that has it."""
+        columns = self.identity.data.get("columns", {}).get("errors", {})
+        return {spec["role"]: name for name, spec in columns.items() if isinstance(spec, dict) and "role" in spec}
+
+
+Check = Callable[[Sources], Iterator[tuple[Document, list[object], str]]]
+
+
+def _code_style(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    entries = src.errors.data.get("errors", [])
+    declared = src.identity.data.get("lint", {}).get("code_style")
+    style = declared or next((n for n, p in STYLES.items() if entries and p.match(entries[0]["code"])), None)
+    if style is None:
+        return
+    for index, entry in enumerate(entries):
+        if not STYLES[style].match(entry["code"]):
+            yield src.errors, ["errors", index, "code"], f"{entry['code']!r} is not {style}"
+
+
+def _code_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    tools = src.tools.data.get("tools", [])
+    if not tools:
+        return
+    returned = {code for tool in tools for code in tool.get("possible_error_codes", [])}
+    for index, entry in enumerate(src.errors.data.get("errors", [])):
+        if entry["code"] not in returned:
+            yield src.errors, ["errors", index, "code"], f"no tool returns {entry['code']!r}"
+
+
+def _tool_name(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    for index, tool in enumerate(src.tools.data.get("tools", [])):
+        if not MCP_TOOL_NAME.match(tool["name"]):
+            yield src.tools, ["tools", index, "name"], f"{tool['name']!r} is not a valid MCP tool name"
+
+
+def _column_values(src: Sources, role: str) -> Iterator[tuple[int, str, Any]]:
+    column = src.roles().get(role)
+    for index, entry in enumerate(src.errors.data.get("errors", [])):
+        if column is not None and column in entry:
+            yield index, column, entry[column]
+
+
+def _jsonrpc_range(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    for index, column, value in _column_values(src, "jsonrpc_code"):
+        if not (-32019 <= value <= -32000 or value in STANDARD_JSONRPC):
+            yield src.errors, ["errors", index, column], f"{value} is outside -32000..-32019 and not a standard code"
+
+
+def _http_range(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    for index, column, value in _column_values(src, "http_status"):
+        if not 400 <= value <= 599:
+            yield src.errors, ["errors", index, column], f"{value} is not an error status (400..599)"
+
+
+def _retry_4xx(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    statuses = {index: value for index, _, value in _column_values(src, "http_status")}
+    for index, column, value in _column_values(src, "retryable"):
+        status = statuses.get(index)
+        if value is True and status is not None and 400 <= status < 500 and status not in RETRYABLE_4XX:
+            yield src.errors, ["errors", index, column], f"retryable, yet its HTTP status {status} says a retry fails"
+
+
+def _described(key: str, section: str) -> Check:
+    def check(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+        document = src.errors if section == "errors" else src.tools
+        for index, entry in enumerate(document.data.get(section, [])):
+            if not entry.get("description"):
+                yield document, [section, index, key], f"{entry[key]!r} has no description"
+
+    return check
+
+
+def _properties(node: Any, path: list[object]) -> Iterator[tuple[list[object], Any]]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                for name, sub in value.items():
+                    yield [*path, key, name], sub
+            if key not in ("const", "enum", "default", "examples"):
+                yield from _properties(value, [*path, key])
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _properties(value, [*path, index])
+
+
+def _property_described(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    for path, sub in _properties(src.envelope.data, []):
+        if isinstance(sub, dict) and not sub.get("description") and "$ref" not in sub:
+            yield src.envelope, path, f"property {path[-1]!r} has no description"
+
+
+def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    schema = src.envelope.data
+    referenced = {value.split("#", 1)[1] for _, value in refs_in(schema) if "#" in value}
+    for container in ("$defs", "definitions"):
+        for name in schema.get(container, {}) if isinstance(schema, dict) else {}:
+            pointer = f"/{container}/{name.replace('~', '~0').replace('/', '~1')}"
+            if pointer not in referenced and not any(r.startswith(pointer + "/") for r in referenced):
+                yield src.envelope, [container, name], f"{name!r} is not referenced"
+
+
+CHECKS: dict[str, Check] = {
+    "code-style": _code_style,
+    "code-unused": _code_unused,
+    "tool-name": _tool_name,
+    "jsonrpc-range": _jsonrpc_range,
+    "http-range": _http_range,
+    "retry-4xx": _retry_4xx,
+    "code-described": _described("code", "errors"),
+    "tool-described": _described("name", "tools"),
+    "property-described": _property_described,
+    "def-unused": _def_unused,
+}
+
+
+def _sources(folder: Path) -> Sources | None:
+    documents = [read_yaml(folder / n) for n in ("contract.yaml", "errors.yaml", "tools.yaml")]
+    documents.append(read_json(folder / "envelope.schema.json"))
+    if any(isinstance(d, Diagnostic) for d in documents):
+        return None
+    identity, errors, tools, envelope = documents
+    return Sources(identity, errors, tools, envelope)  # type: ignore[arg-type]
+
+
+def lint(schemas_dir: Path) -> tuple[list[Finding], list[Diagnostic]]:
+    """The findings of every contract, or the diagnostics of sources that do not load."""
+    loaded = load_project(schemas_dir)
+    if loaded.project is None:
+        return [], loaded.diagnostics
+    findings = []
+    for contract in loaded.project.contracts:
+        src = _sources(schemas_dir / "contracts" / contract.name)
+        if src is None:
+            continue
+        chosen = src.identity.data.get("lint", {}).get("rules", {})
+        for rule in RULES:
+            level = chosen.get(rule.id, rule.level)
+            if level == "off":
+                continue
+            for document, path, message in CHECKS[rule.id](src):
+                where = document.diagnostic(path, message)
+                findings.append(Finding(rule.id, level, where.file, where.line, where.pointer, message))
+    return sorted(findings, key=lambda f: (f.file, f.line or 0, f.rule, f.message)), []

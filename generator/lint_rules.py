@@ -1,0 +1,37 @@
+"""The rules of `mcp-contracts lint`: stable IDs, default levels, one sentence each.
+
+Data only, so that the docs page of the rules and the linter read the same table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    level: str  # error or warning
+    summary: str
+
+
+RULES = (
+    Rule("code-style", "error", "Every error code follows one naming style: `lint.code_style`, or the first code's."),
+    Rule("code-unused", "warning", "Every error code is a possible error code of some tool (when there are tools)."),
+    Rule("tool-name", "error", "Tool names are valid MCP tool names: 1 to 128 of A-Z a-z 0-9 _ - ."),
+    Rule(
+        "jsonrpc-range",
+        "error",
+        "A column with `role: jsonrpc_code` holds -32000..-32019 (left to servers) or a standard code.",
+    ),
+    Rule("http-range", "error", "A column with `role: http_status` holds an error status, 400..599."),
+    Rule(
+        "retry-4xx",
+        "warning",
+        "A code whose `role: retryable` column is true has no 4xx status but 408, 425 or 429.",
+    ),
+    Rule("code-described", "warning", "Every error code has a description."),
+    Rule("tool-described", "warning", "Every tool has a description."),
+    Rule("property-described", "warning", "Every property of the envelope schema has a description."),
+    Rule("def-unused", "warning", "Every `$defs` entry of the envelope schema is referenced."),
+)
