@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from . import __version__, api
+from .breaking import breaking as find_breaking
 from .config import Settings
 from .diagnostics import Diagnostic, display_path
 from .lint import lint as lint_sources
@@ -220,6 +221,37 @@ def lint(
     if output_format is LintFormat.text:
         typer.echo(f"{errors} error(s), {len(findings) - errors} warning(s).")
     if errors:
+        raise typer.Exit(EXIT_DRIFT)
+
+
+@app.command()
+def breaking(
+    against: Annotated[str, typer.Option("--against", help="A git revision, or a folder of other sources.")],
+    schemas: SchemasOption = None,
+    output_format: Annotated[
+        LintFormat, typer.Option("--format", help="text, json, or github annotations.")
+    ] = LintFormat.text,
+) -> None:
+    """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
+    chosen = _settings(schemas)
+    changes, diagnostics = find_breaking(chosen.schemas, against)
+    if diagnostics:
+        _report_invalid(diagnostics, OutputFormat.text)
+        raise typer.Exit(EXIT_INVALID)
+    breaks = [c for c in changes if c.level == "breaking"]
+    if output_format is LintFormat.json:
+        keys = ("rule", "level", "contract", "where", "message")
+        payload = [{key: getattr(c, key) for key in keys} for c in changes]
+        typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "changes": payload}, indent=2))
+    for change in changes:
+        if output_format is LintFormat.github and change.level != "addition":
+            command = "error" if change.level == "breaking" else "warning"
+            typer.echo(f"::{command} title={change.rule}::{change.contract} {change.where}: {change.message}")
+        elif output_format is LintFormat.text:
+            typer.echo(str(change))
+    if output_format is LintFormat.text:
+        typer.echo(f"{len(breaks)} breaking change(s), {len(changes) - len(breaks)} other(s).")
+    if breaks:
         raise typer.Exit(EXIT_DRIFT)
 
 

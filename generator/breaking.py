@@ -1,0 +1,253 @@
+"""`mcp-contracts breaking --against REF`: what an edit of the sources breaks for clients.
+
+Direction decides. A response envelope is written by servers and read by clients: a change
+breaks them when a field they rely on is no longer guaranteed (removed, made optional, its
+type changed or widened) or when objects open to fields they never saw; new values of a
+code enum are a warning, since clients should have a default. A tool's `inputSchema` is
+read by servers: there narrowing breaks (a field made required, an enum value removed).
+Catalogue and tools: a contract, tool or code removed, or a declared column's value changed
+(a retryable flag, an HTTP status, a mutation flag...), is breaking; a tool that gains a
+possible error code is a warning.
+
+REF is a git revision of the repository (read with `git archive`, never checked out over
+the work tree) or a folder that holds other sources.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostic, display_path
+from .load import load_project
+from .model import Contract, Project, ViewClass, ViewType
+
+BUMPS = ("patch", "minor", "major")
+
+
+@dataclass(frozen=True)
+class Change:
+    rule: str
+    level: str  # breaking, warning or addition
+    contract: str
+    where: str  # a JSON pointer or a catalogue entry, on both sides
+    message: str
+
+    @property
+    def bump(self) -> str:
+        return {"breaking": "major", "warning": "minor", "addition": "minor"}[self.level]
+
+    def __str__(self) -> str:
+        return f"{self.contract}: {self.rule} [{self.level}] {self.where}: {self.message}"
+
+
+def old_sources(reference: str, schemas_dir: Path, work: Path) -> Path | Diagnostic:
+    """The sources as they were at `reference`: a folder, or a git revision of this repository."""
+    folder = Path(reference)
+    if folder.is_dir():
+        return folder / "schemas" if (folder / "schemas" / "contracts").is_dir() else folder
+    top = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], cwd=schemas_dir, capture_output=True, text=True, check=False
+    )
+    if top.returncode != 0:
+        return Diagnostic(reference, None, None, "neither a folder nor a revision: not in a git repository")
+    root = Path(top.stdout.strip())
+    inside = schemas_dir.resolve().relative_to(root.resolve()).as_posix()
+    archive = subprocess.run(["git", "archive", reference, inside], cwd=root, capture_output=True, check=False)
+    if archive.returncode != 0:
+        message = archive.stderr.decode("utf-8", "replace").strip().splitlines()
+        return Diagnostic(reference, None, None, f"git cannot read it: {message[-1] if message else 'unknown'}")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(work, filter="data")
+    return work / inside
+
+
+def compare(old: Project, new: Project) -> list[Change]:
+    before = {c.name: c for c in old.contracts}
+    after = {c.name: c for c in new.contracts}
+    changes = [
+        Change("contract-removed", "breaking", name, name, "the contract is gone")
+        for name in before
+        if name not in after
+    ]
+    for name in sorted(set(before) & set(after)):
+        changes += _contract(before[name], after[name])
+    return changes
+
+
+def _contract(old: Contract, new: Contract) -> list[Change]:
+    changes = _table(old, new, "errors", "code")
+    changes += _table(old, new, "tools", "tool")
+    changes += _view(old, new)
+    changes += _inputs(old, new)
+    return changes
+
+
+def _entries(contract: Contract, table: str) -> dict[str, dict[str, Any]]:
+    source = contract.manifest.tools if table == "tools" else contract.catalogue.errors
+    return {entry.code: dict(entry.values) for entry in source.entries}
+
+
+def _declared(contract: Contract, table: str) -> set[str]:
+    source = contract.manifest.tools if table == "tools" else contract.catalogue.errors
+    core = {"message", "description", "possible_error_codes", "inputSchema", "outputSchema", "error_type"}
+    return {column.name for column in source.columns if column.name not in core}
+
+
+def _table(old: Contract, new: Contract, table: str, what: str) -> list[Change]:
+    before, after = _entries(old, table), _entries(new, table)
+    changes = []
+    for key in before:
+        if key not in after:
+            changes.append(
+                Change(f"{what}-removed", "breaking", new.name, f"{table}.yaml {key}", f"the {what} is gone")
+            )
+    for key in after:
+        if key not in before:
+            level = "warning" if table == "errors" else "addition"
+            text = "a new code: clients need a default for codes they do not know" if table == "errors" else "new"
+            changes.append(Change(f"{what}-added", level, new.name, f"{table}.yaml {key}", text))
+    for key in sorted(set(before) & set(after)):
+        for column in sorted(_declared(old, table) & _declared(new, table)):
+            was, now = before[key].get(column), after[key].get(column)
+            if was != now:
+                where = f"{table}.yaml {key}.{column}"
+                changes.append(
+                    Change(f"{what}-{column}-changed", "breaking", new.name, where, f"{was!r} became {now!r}")
+                )
+        if table == "tools":
+            gained = set(after[key].get("possible_error_codes", ())) - set(before[key].get("possible_error_codes", ()))
+            for code in sorted(gained):
+                changes.append(
+                    Change("tool-code-added", "warning", new.name, f"tools.yaml {key}", f"may now return {code!r}")
+                )
+    return changes
+
+
+def _classes(contract: Contract) -> dict[str, ViewClass]:
+    return {c.name: c for c in contract.view.classes}
+
+
+def _view(old: Contract, new: Contract) -> list[Change]:
+    """Responses: every guarantee a client had still holds."""
+    changes = []
+    before, after = _classes(old), _classes(new)
+    for name, was in before.items():
+        now = after.get(name)
+        where = f"envelope.schema.json {name}"
+        if now is None:
+            changes.append(Change("definition-removed", "breaking", new.name, where, "the definition is gone"))
+            continue
+        if was.closed and not now.closed:
+            changes.append(Change("object-opened", "breaking", new.name, where, "other properties are now allowed"))
+        fields = {f.name: f for f in now.fields}
+        for field in was.fields:
+            other = fields.get(field.name)
+            at = f"{where}.{field.name}"
+            if other is None:
+                changes.append(Change("property-removed", "breaking", new.name, at, "the property is gone"))
+            elif field.required and not other.required:
+                changes.append(Change("property-optional", "breaking", new.name, at, "no longer always present"))
+            elif other.type != field.type:
+                level, text = _type_change(field.type, other.type)
+                changes.append(Change("property-type-changed", level, new.name, at, text))
+        for added in (f for f in now.fields if f.name not in {x.name for x in was.fields}):
+            changes.append(Change("property-added", "addition", new.name, f"{where}.{added.name}", "new"))
+    return changes
+
+
+def _members(kind: ViewType) -> set[Any]:
+    if kind.kind == "union":
+        return {m for item in kind.items for m in _members(item)}
+    if kind.kind == "literal":
+        return {("literal", v) for v in kind.values}
+    return {kind}
+
+
+def _type_change(was: ViewType, now: ViewType) -> tuple[str, str]:
+    old, new = _members(was), _members(now)
+    if new < old:
+        return "addition", "narrowed: clients see fewer kinds of value"
+    if old < new and all(isinstance(m, tuple) for m in new - old):
+        return "warning", "new values: clients need a default for values they do not know"
+    return "breaking", "widened or changed: clients may get a value they do not handle"
+
+
+def _inputs(old: Contract, new: Contract) -> list[Change]:
+    """Tool inputs are read by servers: narrowing what is accepted breaks callers."""
+    changes = []
+    before, after = _entries(old, "tools"), _entries(new, "tools")
+    for tool in sorted(set(before) & set(after)):
+        was, now = before[tool].get("inputSchema"), after[tool].get("inputSchema")
+        if not isinstance(was, dict) or not isinstance(now, dict):
+            continue
+        where = f"tools.yaml {tool}.inputSchema"
+        for name in sorted(set(now.get("required", [])) - set(was.get("required", []))):
+            changes.append(Change("input-required", "breaking", new.name, f"{where}/{name}", "now required"))
+        old_props, new_props = was.get("properties", {}), now.get("properties", {})
+        for name in sorted(set(old_props) & set(new_props)):
+            a, b = old_props[name], new_props[name]
+            if isinstance(a, dict) and isinstance(b, dict):
+                removed = set(map(repr, a.get("enum", []))) - set(map(repr, b.get("enum", [])))
+                if "enum" in b and removed:
+                    text = f"no longer accepts {', '.join(sorted(removed))}"
+                    changes.append(Change("input-enum-narrowed", "breaking", new.name, f"{where}/{name}", text))
+                if _types(b) < _types(a):
+                    changes.append(Change("input-type-narrowed", "breaking", new.name, f"{where}/{name}", "narrowed"))
+        if was.get("additionalProperties") is not False and now.get("additionalProperties") is False:
+            changes.append(Change("input-closed", "breaking", new.name, where, "other arguments are refused"))
+    return changes
+
+
+def _types(schema: dict[str, Any]) -> set[str]:
+    declared = schema.get("type", ["string", "number", "integer", "boolean", "object", "array", "null"])
+    return set(declared if isinstance(declared, list) else [declared])
+
+
+def _version(text: str) -> tuple[int, int, int] | None:
+    found = re.search(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?", text)
+    if found is None:
+        return None
+    return (int(found.group(1)), int(found.group(2) or 0), int(found.group(3) or 0))
+
+
+def needed_bumps(old: Project, new: Project, changes: list[Change]) -> list[Change]:
+    """A finding per contract whose `version` was not raised as much as its changes need."""
+    findings = []
+    before = {c.name: c for c in old.contracts}
+    for contract in new.contracts:
+        mine = [c for c in changes if c.contract == contract.name]
+        if not mine or contract.name not in before:
+            continue
+        need = max((BUMPS.index(c.bump) for c in mine), default=0)
+        was, now = _version(before[contract.name].version), _version(contract.version)
+        if was is None or now is None:
+            continue
+        made = 2 if now[0] > was[0] else 1 if now[:2] > was[:2] else 0 if now > was else -1
+        if made < need:
+            text = f"{before[contract.name].version!r} to {contract.version!r}: the changes need a {BUMPS[need]} bump"
+            findings.append(Change("version-not-bumped", "breaking", contract.name, "contract.yaml version", text))
+    return findings
+
+
+def breaking(schemas_dir: Path, reference: str) -> tuple[list[Change], list[Diagnostic]]:
+    """The changes from the sources at `reference` to those in `schemas_dir`."""
+    new = load_project(schemas_dir)
+    if new.project is None:
+        return [], new.diagnostics
+    with tempfile.TemporaryDirectory() as work:
+        old_dir = old_sources(reference, schemas_dir, Path(work))
+        if isinstance(old_dir, Diagnostic):
+            return [], [old_dir]
+        old = load_project(old_dir)
+    if old.project is None:
+        where = display_path(Path(reference)) if Path(reference).exists() else reference
+        return [], [Diagnostic(where, None, None, "the sources there do not load: " + str(old.diagnostics[0]))]
+    changes = compare(old.project, new.project)
+    return changes + needed_bumps(old.project, new.project, changes), []

@@ -1,0 +1,158 @@
+"""`mcp-contracts breaking --against REF`, judged against real git repositories made here.
+
+A project is committed, one kind of edit is made on top of it, and the command must name
+it (rule and level), in the direction that matters: responses are read by clients, tool
+inputs by servers. The version must be raised as much as the changes need.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import SCHEMAS, run_cli
+
+CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
+INPUT = {"type": "object", "properties": {"path": {"type": "string"}, "mode": {"enum": ["a", "b"]}}}
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", tmp_path / CONTRACT)
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-contracts]\npackage = "judged"\n', encoding="utf-8")
+    tools = tmp_path / CONTRACT / "tools.yaml"
+    data = {"tools": [{"name": "fetch", "possible_error_codes": ["TOOL_NOT_FOUND"], "inputSchema": INPUT}]}
+    tools.write_text(json.dumps(data), encoding="utf-8")
+    _json(tmp_path, "envelope.schema.json", lambda s: s.update(additionalProperties=False))  # closed, to be opened
+    _git(tmp_path, "init", "--quiet")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "base")
+    return tmp_path
+
+
+def _json(repo: Path, name: str, change: Callable[[Any], None]) -> None:
+    path = repo / CONTRACT / name
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _text(repo: Path, name: str, old: str, new: str) -> None:
+    path = repo / CONTRACT / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _drop_params(repo: Path) -> None:
+    def drop(schema: Any) -> None:
+        schema["properties"].pop("params")
+        schema["required"].remove("params")
+
+    _json(repo, "envelope.schema.json", drop)
+    _json(repo, "examples/tool-invoke.json", lambda example: example.pop("params"))
+
+
+def _bump(repo: Path, version: str) -> None:
+    _text(repo, "contract.yaml", 'version: "0.1.0"', f'version: "{version}"')
+
+
+EDITS: dict[str, tuple[Callable[[Path], None], str, str]] = {
+    "code removed": (
+        lambda r: _text(r, "errors.yaml", "  - code: INTERNAL_ERROR\n", "  - code: INTERNAL_ERROR_GONE\n"),
+        "code-removed",
+        "breaking",
+    ),
+    "http status changed": (
+        lambda r: _text(r, "errors.yaml", "http_status: 404", "http_status: 410"),
+        "code-http_status-changed",
+        "breaking",
+    ),
+    "code added": (
+        lambda r: _text(r, "errors.yaml", "errors:\n", "errors:\n  - code: NEW_ONE\n"),
+        "code-added",
+        "warning",
+    ),
+    "property removed": (
+        _drop_params,
+        "property-removed",
+        "breaking",
+    ),
+    "required made optional": (
+        lambda r: _json(r, "envelope.schema.json", lambda s: s["required"].remove("params")),
+        "property-optional",
+        "breaking",
+    ),
+    "object opened": (
+        lambda r: _json(r, "envelope.schema.json", lambda s: s.update(additionalProperties=True)),
+        "object-opened",
+        "breaking",
+    ),
+    "input made required": (
+        lambda r: _json(r, "tools.yaml", lambda t: t["tools"][0]["inputSchema"].update(required=["path"])),
+        "input-required",
+        "breaking",
+    ),
+    "input enum narrowed": (
+        lambda r: _json(
+            r, "tools.yaml", lambda t: t["tools"][0]["inputSchema"]["properties"]["mode"].update(enum=["a"])
+        ),
+        "input-enum-narrowed",
+        "breaking",
+    ),
+    "tool gains a code": (
+        lambda r: _json(r, "tools.yaml", lambda t: t["tools"][0]["possible_error_codes"].append("INTERNAL_ERROR")),
+        "tool-code-added",
+        "warning",
+    ),
+    "tool removed": (lambda r: _json(r, "tools.yaml", lambda t: t.update(tools=[])), "tool-removed", "breaking"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_each_kind_of_edit_is_judged(repo: Path, edit: str) -> None:
+    change, rule, level = EDITS[edit]
+    change(repo)
+    result = run_cli("breaking", "--against", "HEAD", cwd=repo)
+    assert f"jsonrpc: {rule} [{level}]" in result.stdout, result.stdout + result.stderr
+    assert result.returncode == (1 if level == "breaking" or "version-not-bumped" in result.stdout else 0)
+
+
+def test_a_major_bump_clears_the_version_but_not_the_break(repo: Path) -> None:
+    _text(repo, "errors.yaml", "  - code: INTERNAL_ERROR\n", "  - code: INTERNAL_ERROR_GONE\n")
+    assert "version-not-bumped" in run_cli("breaking", "--against", "HEAD", cwd=repo).stdout
+    _bump(repo, "1.0.0")
+    result = run_cli("breaking", "--against", "HEAD", cwd=repo)
+    assert "version-not-bumped" not in result.stdout and result.returncode == 1
+
+
+def test_additions_are_not_breaking_and_the_other_direction_is(repo: Path) -> None:
+    _json(repo, "envelope.schema.json", lambda s: s["properties"].update(note={"type": "string"}))
+    _json(repo, "tools.yaml", lambda t: t["tools"][0]["inputSchema"]["properties"]["mode"].update(enum=["a", "b", "c"]))
+    _bump(repo, "0.2.0")
+    result = run_cli("breaking", "--against", "HEAD", cwd=repo)
+    assert result.returncode == 0, result.stdout
+    assert "property-added [addition]" in result.stdout
+    # Back again, from the edited tree to the commit: removing what was added breaks.
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-am", "add")
+    _git(repo, "checkout", "--quiet", "HEAD~1", "--", ".")
+    back = run_cli("breaking", "--against", "HEAD", cwd=repo)
+    assert "property-removed [breaking]" in back.stdout and back.returncode == 1
+
+
+def test_a_folder_works_as_the_reference_and_a_bad_one_is_exit_two(repo: Path, tmp_path_factory: Any) -> None:
+    old = tmp_path_factory.mktemp("old")
+    shutil.copytree(repo / "schemas", old / "schemas")
+    _text(repo, "errors.yaml", "http_status: 404", "http_status: 410")
+    assert "code-http_status-changed [breaking]" in run_cli("breaking", "--against", str(old), cwd=repo).stdout
+    missing = run_cli("breaking", "--against", "no-such-revision", cwd=repo)
+    assert missing.returncode == 2 and "git cannot read it" in missing.stderr
