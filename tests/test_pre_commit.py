@@ -1,0 +1,53 @@
+"""The hooks of `.pre-commit-hooks.yaml`, run by pre-commit itself in a scratch repository.
+
+pre-commit clones this repository at its HEAD and installs the tool into an environment of
+its own, as it would for any user; then `check` passes on a fresh project and fails once
+a source is edited without generating. `pytest -m slow` runs it (CI does).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_cli
+
+pytestmark = pytest.mark.slow
+
+CONFIG = """repos:
+  - repo: {repo}
+    rev: {rev}
+    hooks:
+      - id: mcp-contracts-check
+      - id: mcp-contracts-lint
+"""
+
+
+def _run(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, check=False)
+
+
+def test_pre_commit_runs_check_and_lint(tmp_path: Path) -> None:
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
+    repo = tmp_path / "server"
+    repo.mkdir()
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t"}
+    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    (repo / "pyproject.toml").write_text('[tool.mcp-contracts]\npackage = "server_contracts"\n', encoding="utf-8")
+    assert run_cli("init", "orders", cwd=repo).returncode == 0
+    assert run_cli("generate", cwd=repo).returncode == 0
+    (repo / ".pre-commit-config.yaml").write_text(CONFIG.format(repo=ROOT, rev=head.stdout.strip()), encoding="utf-8")
+    for command in (["git", "init", "--quiet"], ["git", "add", "."], ["git", "commit", "--quiet", "-m", "start"]):
+        assert _run(*command, cwd=repo, env=env).returncode == 0
+    passed = _run(sys.executable, "-m", "pre_commit", "run", "--all-files", cwd=repo, env=env)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "mcp-contracts check" in passed.stdout and "Passed" in passed.stdout
+
+    errors = repo / "schemas" / "contracts" / "orders" / "errors.yaml"
+    errors.write_text(errors.read_text(encoding="utf-8").replace("Example error", "Changed"), encoding="utf-8")
+    failed = _run(sys.executable, "-m", "pre_commit", "run", "--all-files", cwd=repo, env=env)
+    assert failed.returncode == 1
+    assert "has drifted from the sources" in failed.stdout
