@@ -98,6 +98,11 @@ def _report_invalid(diagnostics: list[Diagnostic], output: OutputFormat) -> None
     typer.echo(f"{len(diagnostics)} problem(s); nothing was written.", err=True)
 
 
+def _one_line(message: str) -> str:
+    """A message as a workflow command's value: `%`, CR and LF escaped."""
+    return message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
 def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:
     return {
         "file": diagnostic.file,
@@ -147,19 +152,29 @@ def check(
     templates: TemplatesOption = None,
     package: PackageOption = None,
     output_format: Annotated[
-        OutputFormat,
-        typer.Option("--format", help="Report as text or JSON (see schemas/meta/check-report.schema.json)."),
-    ] = OutputFormat.text,
+        LintFormat,
+        typer.Option("--format", help="text, JSON (schemas/meta/check-report.schema.json), or github annotations."),
+    ] = LintFormat.text,
 ) -> None:
     """Fail when the output folder is not exactly what the sources produce."""
     chosen = _settings(schemas, out, templates, package)
     outcome = api.check(chosen.schemas, chosen.output, chosen.templates, package=chosen.package)
     shown = display_path(chosen.output)
     if outcome.drift is None:
-        _report_invalid(outcome.diagnostics, output_format)
+        if output_format is LintFormat.github:
+            for problem in outcome.diagnostics:
+                where = f"file={problem.file},line={problem.line or 1}"
+                typer.echo(f"::error {where},title=invalid source::{_one_line(problem.message)}")
+        _report_invalid(
+            outcome.diagnostics, OutputFormat.json if output_format is LintFormat.json else OutputFormat.text
+        )
         raise typer.Exit(EXIT_INVALID)
     drift = outcome.drift
-    if output_format is OutputFormat.json:
+    if output_format is LintFormat.github:
+        for kind, paths in (("changed", drift.changed), ("missing", drift.missing), ("extra", drift.extra)):
+            for path in paths:
+                typer.echo(f"::error file={shown}/{path},title=drift::{kind}: run `mcp-contracts generate` and commit")
+    if output_format is LintFormat.json:
         payload = {
             "version": JSON_FORMAT_VERSION,
             "valid": True,
@@ -170,6 +185,8 @@ def check(
             "diffs": drift.diffs,
         }
         typer.echo(json.dumps(payload, indent=2))
+    elif output_format is LintFormat.github:
+        pass  # the annotations above say it all
     elif drift.clean:
         typer.echo(f"{shown} is up to date.")
     else:
@@ -198,7 +215,7 @@ def lint(
     for finding in findings:
         if output_format is LintFormat.github:
             command = "error" if finding.level == "error" else "warning"
-            message = finding.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            message = _one_line(finding.message)
             typer.echo(
                 f"::{command} file={finding.file},line={finding.line or 1},col=1,title={finding.rule}::{message}"
             )

@@ -78,3 +78,13 @@ def test_a_failed_write_leaves_the_output_as_it_was(out_copy: Path) -> None:
         replace_tree(conflicting, out_copy)
     assert read_tree(out_copy) == before
     assert [p.name for p in out_copy.parent.iterdir()] == ["generated"], "no staging folder is left behind"
+
+
+def test_check_prints_drift_as_github_annotations(out_copy: Path) -> None:
+    (out_copy / "manifests" / "tuitbot.json").write_text("{}\n", encoding="utf-8")
+    result = run_cli("check", "--out", str(out_copy), "--format", "github")
+    assert result.returncode == 1
+    assert result.stdout == (
+        f"::error file={out_copy.as_posix()}/manifests/tuitbot.json,title=drift::changed:"
+        " run `mcp-contracts generate` and commit\n"
+    )
