@@ -16,6 +16,7 @@ the work tree) or a folder that holds other sources.
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import tarfile
@@ -26,6 +27,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, display_path
 from .load import load_project
+from .load.bundle import ROOT_URI
 from .model import Contract, Project, ViewClass, ViewType
 
 BUMPS = ("patch", "minor", "major")
@@ -36,15 +38,16 @@ class Change:
     rule: str
     level: str  # breaking, warning or addition
     contract: str
-    where: str  # a JSON pointer or a catalogue entry, on both sides
+    where: str  # a JSON pointer or a catalogue entry, on both sides ("old -> new" when they differ)
     message: str
+    category: str = "catalogue"  # catalogue, tools, response, input or version
 
     @property
     def bump(self) -> str:
         return {"breaking": "major", "warning": "minor", "addition": "minor"}[self.level]
 
     def __str__(self) -> str:
-        return f"{self.contract}: {self.rule} [{self.level}] {self.where}: {self.message}"
+        return f"{self.contract}: {self.rule} [{self.level}, {self.category}] {self.where}: {self.message}"
 
 
 def old_sources(reference: str, schemas_dir: Path, work: Path) -> Path | Diagnostic:
@@ -102,30 +105,32 @@ def _declared(contract: Contract, table: str) -> set[str]:
 
 def _table(old: Contract, new: Contract, table: str, what: str) -> list[Change]:
     before, after = _entries(old, table), _entries(new, table)
-    changes = []
+    changes: list[Change] = []
+    category = "tools" if table == "tools" else "catalogue"
     for key in before:
         if key not in after:
             changes.append(
-                Change(f"{what}-removed", "breaking", new.name, f"{table}.yaml {key}", f"the {what} is gone")
+                Change(f"{what}-removed", "breaking", new.name, f"{table}.yaml {key}", f"the {what} is gone", category)
             )
     for key in after:
         if key not in before:
             level = "warning" if table == "errors" else "addition"
             text = "a new code: clients need a default for codes they do not know" if table == "errors" else "new"
-            changes.append(Change(f"{what}-added", level, new.name, f"{table}.yaml {key}", text))
+            changes.append(Change(f"{what}-added", level, new.name, f"{table}.yaml {key}", text, category))
     for key in sorted(set(before) & set(after)):
         for column in sorted(_declared(old, table) & _declared(new, table)):
             was, now = before[key].get(column), after[key].get(column)
             if was != now:
                 where = f"{table}.yaml {key}.{column}"
                 changes.append(
-                    Change(f"{what}-{column}-changed", "breaking", new.name, where, f"{was!r} became {now!r}")
+                    Change(f"{what}-{column}-changed", "breaking", new.name, where, f"{was!r} became {now!r}", category)
                 )
         if table == "tools":
             gained = set(after[key].get("possible_error_codes", ())) - set(before[key].get("possible_error_codes", ()))
             for code in sorted(gained):
+                where = f"tools.yaml {key}"
                 changes.append(
-                    Change("tool-code-added", "warning", new.name, f"tools.yaml {key}", f"may now return {code!r}")
+                    Change("tool-code-added", "warning", new.name, where, f"may now return {code!r}", "tools")
                 )
     return changes
 
@@ -134,31 +139,56 @@ def _classes(contract: Contract) -> dict[str, ViewClass]:
     return {c.name: c for c in contract.view.classes}
 
 
+def _root_ids(contract: Contract) -> tuple[str, ...]:
+    """The names the envelope schema goes by in locations: its path, and its `$id`."""
+    root = json.loads(contract.bundle_json)["resources"].get(ROOT_URI)
+    declared = root.get("$id") if isinstance(root, dict) else None
+    return (ROOT_URI, *([declared.split("#")[0]] if isinstance(declared, str) else []))
+
+
 def _view(old: Contract, new: Contract) -> list[Change]:
     """Responses: every guarantee a client had still holds."""
     changes = []
     before, after = _classes(old), _classes(new)
+    names = {*_root_ids(old), *_root_ids(new)}
+
+    def _at(location: str | None, fallback: str) -> str:
+        """A location as `file#pointer` inside the contract folder."""
+        if not location:
+            return fallback
+        uri, _, pointer = location.partition("#")
+        return f"envelope.schema.json#{pointer}" if uri in names else location.removeprefix("file:///")
+
+    def change(rule: str, level: str, was: str, now: str, text: str) -> None:
+        where = was if was == now else f"{was} -> {now}"
+        changes.append(Change(rule, level, new.name, where, text, "response"))
+
     for name, was in before.items():
         now = after.get(name)
-        where = f"envelope.schema.json {name}"
+        was_at = _at(was.location, f"envelope.schema.json ({name})")
         if now is None:
-            changes.append(Change("definition-removed", "breaking", new.name, where, "the definition is gone"))
+            change("definition-removed", "breaking", was_at, "(none)", f"{name} is gone")
             continue
+        now_at = _at(now.location, f"envelope.schema.json ({name})")
         if was.closed and not now.closed:
-            changes.append(Change("object-opened", "breaking", new.name, where, "other properties are now allowed"))
+            change("object-opened", "breaking", was_at, now_at, "other properties are now allowed")
         fields = {f.name: f for f in now.fields}
         for field in was.fields:
             other = fields.get(field.name)
-            at = f"{where}.{field.name}"
+            old_at = _at(field.location, f"{was_at}/properties/{field.name}")
             if other is None:
-                changes.append(Change("property-removed", "breaking", new.name, at, "the property is gone"))
-            elif field.required and not other.required:
-                changes.append(Change("property-optional", "breaking", new.name, at, "no longer always present"))
+                change("property-removed", "breaking", old_at, "(none)", f"{name}.{field.name} is gone")
+                continue
+            new_at = _at(other.location, f"{now_at}/properties/{field.name}")
+            if field.required and not other.required:
+                change("property-optional", "breaking", old_at, new_at, "no longer always present")
             elif other.type != field.type:
                 level, text = _type_change(field.type, other.type)
-                changes.append(Change("property-type-changed", level, new.name, at, text))
+                change("property-type-changed", level, old_at, new_at, text)
         for added in (f for f in now.fields if f.name not in {x.name for x in was.fields}):
-            changes.append(Change("property-added", "addition", new.name, f"{where}.{added.name}", "new"))
+            change(
+                "property-added", "addition", "(none)", _at(added.location, f"{now_at}/properties/{added.name}"), "new"
+            )
     return changes
 
 
@@ -189,7 +219,7 @@ def _inputs(old: Contract, new: Contract) -> list[Change]:
             continue
         where = f"tools.yaml {tool}.inputSchema"
         for name in sorted(set(now.get("required", [])) - set(was.get("required", []))):
-            changes.append(Change("input-required", "breaking", new.name, f"{where}/{name}", "now required"))
+            changes.append(Change("input-required", "breaking", new.name, f"{where}/{name}", "now required", "input"))
         old_props, new_props = was.get("properties", {}), now.get("properties", {})
         for name in sorted(set(old_props) & set(new_props)):
             a, b = old_props[name], new_props[name]
@@ -197,11 +227,13 @@ def _inputs(old: Contract, new: Contract) -> list[Change]:
                 removed = set(map(repr, a.get("enum", []))) - set(map(repr, b.get("enum", [])))
                 if "enum" in b and removed:
                     text = f"no longer accepts {', '.join(sorted(removed))}"
-                    changes.append(Change("input-enum-narrowed", "breaking", new.name, f"{where}/{name}", text))
+                    at = f"{where}/{name}"
+                    changes.append(Change("input-enum-narrowed", "breaking", new.name, at, text, "input"))
                 if _types(b) < _types(a):
-                    changes.append(Change("input-type-narrowed", "breaking", new.name, f"{where}/{name}", "narrowed"))
+                    at = f"{where}/{name}"
+                    changes.append(Change("input-type-narrowed", "breaking", new.name, at, "narrowed", "input"))
         if was.get("additionalProperties") is not False and now.get("additionalProperties") is False:
-            changes.append(Change("input-closed", "breaking", new.name, where, "other arguments are refused"))
+            changes.append(Change("input-closed", "breaking", new.name, where, "other arguments are refused", "input"))
     return changes
 
 
@@ -232,7 +264,8 @@ def needed_bumps(old: Project, new: Project, changes: list[Change]) -> list[Chan
         made = 2 if now[0] > was[0] else 1 if now[:2] > was[:2] else 0 if now > was else -1
         if made < need:
             text = f"{before[contract.name].version!r} to {contract.version!r}: the changes need a {BUMPS[need]} bump"
-            findings.append(Change("version-not-bumped", "breaking", contract.name, "contract.yaml version", text))
+            where = "contract.yaml version"
+            findings.append(Change("version-not-bumped", "breaking", contract.name, where, text, "version"))
     return findings
 
 

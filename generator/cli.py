@@ -220,7 +220,7 @@ def lint(
                 f"::{command} file={finding.file},line={finding.line or 1},col=1,title={finding.rule}::{message}"
             )
         elif output_format is LintFormat.text:
-            typer.echo(f"{finding} [{finding.level}]")
+            typer.echo(str(finding))
     if output_format is LintFormat.json:
         payload = [
             {
@@ -257,7 +257,7 @@ def breaking(
         raise typer.Exit(EXIT_INVALID)
     breaks = [c for c in changes if c.level == "breaking"]
     if output_format is LintFormat.json:
-        keys = ("rule", "level", "contract", "where", "message")
+        keys = ("rule", "level", "category", "contract", "where", "message")
         payload = [{key: getattr(c, key) for key in keys} for c in changes]
         typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "changes": payload}, indent=2))
     for change in changes:

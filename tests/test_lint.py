@@ -55,15 +55,15 @@ def test_every_rule_fires_at_its_line_and_level(tmp_path: Path) -> None:
     where = "schemas/contracts/jsonrpc/errors.yaml"
     expected = [
         f"{where}:{_line(errors, '  - code: lower_case_code')}:1: code-style 'lower_case_code' is not upper_snake",
-        f"{where}:{_line(errors, '    http_status: 200')}:1: http-range 200 is not an error status (400..599) [error]",
+        f"{where}:{_line(errors, '    http_status: 200')}:1: http-range 200 is not an error status (400..599)",
         f"{where}:{_line(errors, '    jsonrpc_code: -31000')}:1: jsonrpc-range -31000 is outside -32000..-32019",
         f"{where}:{_line(errors, '  - code: lower_case_code')}:1: code-described 'lower_case_code' has no description",
         f"{where}:{_line(errors, '  - code: NOT_FOUND_AGAIN')}:1: code-unused no tool returns 'NOT_FOUND_AGAIN'",
-        "retry-4xx retryable, yet its HTTP status 404 says a retry fails [warning]",
-        "tool-name 'mcp.tool:docs.load.fetch' is not a valid MCP tool name [warning]",  # switched by the contract
-        "property-described property 'note' has no description (at /properties/note) [warning]",
-        "def-unused 'ToolIo' is not referenced (at /$defs/ToolIo) [warning]",
-        "tool-described 'bare' has no description [warning]",
+        "retry-4xx retryable, yet its HTTP status 404 says a retry fails",
+        "tool-name 'mcp.tool:docs.load.fetch' is not a valid MCP tool name",  # switched by the contract
+        "property-described property 'note' has no description (at /properties/note)",
+        "def-unused 'ToolIo' is not referenced (at /$defs/ToolIo)",
+        "tool-described 'bare' has no description",
     ]
     for line in expected:
         assert line in result.stdout, line
@@ -79,7 +79,8 @@ def test_rules_are_switched_per_contract(tmp_path: Path) -> None:
     result = run_cli("lint", cwd=project)
     assert result.returncode == 0, result.stdout
     assert "code-style" not in result.stdout and "tool-name" not in result.stdout
-    assert "http-range 200 is not an error status (400..599) [warning]" in result.stdout
+    assert "http-range 200 is not an error status (400..599)" in result.stdout
+    assert "0 error(s)" in result.stdout
 
 
 def test_github_annotations_and_json(tmp_path: Path) -> None:
