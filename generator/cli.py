@@ -206,12 +206,9 @@ def lint(
         LintFormat, typer.Option("--format", help="text (file:line:col: RULE message), json, or github annotations.")
     ] = LintFormat.text,
 ) -> None:
-    """Judge the conventions of every contract: exit 1 on an error, 0 otherwise (2: invalid sources)."""
+    """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
     chosen = _settings(schemas)
     findings, diagnostics = lint_sources(chosen.schemas)
-    if diagnostics:
-        _report_invalid(diagnostics, OutputFormat.text)
-        raise typer.Exit(EXIT_INVALID)
     for finding in findings:
         if output_format is LintFormat.github:
             command = "error" if finding.level == "error" else "warning"
@@ -237,6 +234,9 @@ def lint(
     errors = sum(f.level == "error" for f in findings)
     if output_format is LintFormat.text:
         typer.echo(f"{errors} error(s), {len(findings) - errors} warning(s).")
+    if diagnostics:  # sources that do not load: exit 2, as `check`
+        _report_invalid(diagnostics, OutputFormat.text)
+        raise typer.Exit(EXIT_INVALID)
     if errors:
         raise typer.Exit(EXIT_DRIFT)
 

@@ -21,6 +21,7 @@ from .lint_rules import RULES
 from .load import load_project
 from .load.bundle import refs_in
 from .load.documents import Document, read_json, read_yaml
+from .naming import member_name
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,32 @@ def _code_style(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     for index, entry in enumerate(entries):
         if not STYLES[style].match(entry["code"]):
             yield src.errors, ["errors", index, "code"], f"{entry['code']!r} is not {style}"
+
+
+def _code_unique(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    seen: set[str] = set()
+    for index, entry in enumerate(src.errors.data.get("errors", [])):
+        if entry["code"] in seen:
+            yield src.errors, ["errors", index, "code"], f"{entry['code']!r} appears twice"
+        seen.add(entry["code"])
+
+
+def _code_identifier(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    names: dict[str, str] = {}
+    for index, entry in enumerate(src.errors.data.get("errors", [])):
+        code, name = entry["code"], member_name(entry["code"])
+        if name in names and names[name] != code:
+            yield src.errors, ["errors", index, "code"], f"{code!r} and {names[name]!r} are both {name} in Python"
+        names.setdefault(name, code)
+
+
+def _tool_codes_known(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    codes = {entry["code"] for entry in src.errors.data.get("errors", [])}
+    for index, tool in enumerate(src.tools.data.get("tools", [])):
+        for position, code in enumerate(tool.get("possible_error_codes", [])):
+            if code not in codes:
+                where: list[object] = ["tools", index, "possible_error_codes", position]
+                yield src.tools, where, f"{tool['name']!r} names {code!r}, which errors.yaml lacks"
 
 
 def _code_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
@@ -162,6 +189,9 @@ def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
 
 
 CHECKS: dict[str, Check] = {
+    "code-unique": _code_unique,
+    "code-identifier": _code_identifier,
+    "tool-codes-known": _tool_codes_known,
     "code-style": _code_style,
     "code-unused": _code_unused,
     "tool-name": _tool_name,
@@ -185,21 +215,31 @@ def _sources(folder: Path) -> Sources | None:
 
 
 def lint(schemas_dir: Path) -> tuple[list[Finding], list[Diagnostic]]:
-    """The findings of every contract, or the diagnostics of sources that do not load."""
+    """The findings of every contract whose files read, and the diagnostics of sources that
+    do not load (what loading refuses has rules of its own here too)."""
     loaded = load_project(schemas_dir)
-    if loaded.project is None:
-        return [], loaded.diagnostics
+    contracts_dir = schemas_dir / "contracts"
+    folders = (
+        sorted(p for p in contracts_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+        if (contracts_dir.is_dir())
+        else []
+    )
     findings = []
-    for contract in loaded.project.contracts:
-        src = _sources(schemas_dir / "contracts" / contract.name)
+    for folder in folders:
+        src = _sources(folder)
         if src is None:
             continue
-        chosen = src.identity.data.get("lint", {}).get("rules", {})
+        chosen = src.identity.data.get("lint", {}).get("rules", {}) if isinstance(src.identity.data, dict) else {}
         for rule in RULES:
             level = chosen.get(rule.id, rule.level)
             if level == "off":
                 continue
-            for document, path, message in CHECKS[rule.id](src):
+            try:
+                found = list(CHECKS[rule.id](src))
+            except (KeyError, TypeError, AttributeError):  # malformed: loading says where
+                continue
+            for document, path, message in found:
                 where = document.diagnostic(path, message)
                 findings.append(Finding(rule.id, level, where.file, where.line, where.pointer, message))
-    return sorted(findings, key=lambda f: (f.file, f.line or 0, f.rule, f.message)), []
+    ordered = sorted(findings, key=lambda f: (f.file, f.line or 0, f.rule, f.message))
+    return ordered, (loaded.diagnostics if loaded.project is None else [])

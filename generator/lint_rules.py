@@ -16,6 +16,9 @@ class Rule:
 
 
 RULES = (
+    Rule("code-unique", "error", "No error code appears twice. (Loading refuses it too.)"),
+    Rule("code-identifier", "error", "No two codes map to one Python name, such as `a.b` and `A_B`. (Loading too.)"),
+    Rule("tool-codes-known", "error", "Every `possible_error_codes` entry is a code of errors.yaml. (Loading too.)"),
     Rule("code-style", "error", "Every error code follows one naming style: `lint.code_style`, or the first code's."),
     Rule("code-unused", "warning", "Every error code is a possible error code of some tool (when there are tools)."),
     Rule("tool-name", "error", "Tool names are valid MCP tool names: 1 to 128 of A-Z a-z 0-9 _ - ."),

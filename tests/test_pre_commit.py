@@ -23,6 +23,7 @@ CONFIG = """repos:
     hooks:
       - id: mcp-contracts-check
       - id: mcp-contracts-lint
+      - id: mcp-contracts-breaking
 """
 
 
@@ -40,14 +41,30 @@ def test_pre_commit_runs_check_and_lint(tmp_path: Path) -> None:
     assert run_cli("init", "orders", cwd=repo).returncode == 0
     assert run_cli("generate", cwd=repo).returncode == 0
     (repo / ".pre-commit-config.yaml").write_text(CONFIG.format(repo=ROOT, rev=head.stdout.strip()), encoding="utf-8")
-    for command in (["git", "init", "--quiet"], ["git", "add", "."], ["git", "commit", "--quiet", "-m", "start"]):
-        assert _run(*command, cwd=repo, env=env).returncode == 0
+    remote = tmp_path / "origin.git"
+    commands = (
+        ["git", "init", "--quiet", "--bare", str(remote)],
+        ["git", "init", "--quiet", "-b", "main"],
+        ["git", "add", "."],
+        ["git", "commit", "--quiet", "-m", "start"],
+        ["git", "remote", "add", "origin", str(remote)],
+        ["git", "push", "--quiet", "origin", "main"],  # the breaking hook compares with origin/main
+    )
+    for command in commands:
+        done = _run(*command, cwd=repo, env=env)
+        assert done.returncode == 0, done.stderr
     passed = _run(sys.executable, "-m", "pre_commit", "run", "--all-files", cwd=repo, env=env)
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "mcp-contracts check" in passed.stdout and "Passed" in passed.stdout
+    assert "mcp-contracts breaking" in passed.stdout
 
     errors = repo / "schemas" / "contracts" / "orders" / "errors.yaml"
     errors.write_text(errors.read_text(encoding="utf-8").replace("Example error", "Changed"), encoding="utf-8")
     failed = _run(sys.executable, "-m", "pre_commit", "run", "--all-files", cwd=repo, env=env)
     assert failed.returncode == 1
     assert "has drifted from the sources" in failed.stdout
+    # A removed code breaks clients since origin/main: the breaking hook fails too.
+    errors.write_text(errors.read_text(encoding="utf-8").replace("example_error", "other_error"), encoding="utf-8")
+    broken = _run(sys.executable, "-m", "pre_commit", "run", "mcp-contracts-breaking", "--all-files", cwd=repo, env=env)
+    assert broken.returncode == 1
+    assert "code-removed [breaking, catalogue] errors.yaml example_error" in broken.stdout
