@@ -63,8 +63,10 @@ def test_pre_commit_runs_check_and_lint(tmp_path: Path) -> None:
     failed = _run(sys.executable, "-m", "pre_commit", "run", "--all-files", cwd=repo, env=env)
     assert failed.returncode == 1
     assert "has drifted from the sources" in failed.stdout
-    # A removed code breaks clients since origin/main: the breaking hook fails too.
-    errors.write_text(errors.read_text(encoding="utf-8").replace("example_error", "other_error"), encoding="utf-8")
+    # A code that stops being retryable breaks clients since origin/main: the breaking hook fails too.
+    errors.write_text(
+        errors.read_text(encoding="utf-8").replace("retryable: false", "retryable: true"), encoding="utf-8"
+    )
     broken = _run(sys.executable, "-m", "pre_commit", "run", "mcp-contracts-breaking", "--all-files", cwd=repo, env=env)
     assert broken.returncode == 1
-    assert "code-removed [breaking, catalogue] errors.yaml example_error" in broken.stdout
+    assert "code-retryable-changed [breaking, catalogue] errors.yaml example_error.retryable" in broken.stdout
