@@ -16,7 +16,6 @@ the work tree) or a folder that holds other sources.
 from __future__ import annotations
 
 import io
-import json
 import re
 import subprocess
 import tarfile
@@ -27,7 +26,6 @@ from typing import Any
 
 from .diagnostics import Diagnostic, display_path
 from .load import load_project
-from .load.bundle import ROOT_URI
 from .model import Contract, Project, ViewClass, ViewType
 
 BUMPS = ("patch", "minor", "major")
@@ -139,72 +137,68 @@ def _classes(contract: Contract) -> dict[str, ViewClass]:
     return {c.name: c for c in contract.view.classes}
 
 
-def _root_ids(contract: Contract) -> tuple[str, ...]:
-    """The names the envelope schema goes by in locations: its path, and its `$id`."""
-    root = json.loads(contract.bundle_json)["resources"].get(ROOT_URI)
-    declared = root.get("$id") if isinstance(root, dict) else None
-    return (ROOT_URI, *([declared.split("#")[0]] if isinstance(declared, str) else []))
-
-
 def _view(old: Contract, new: Contract) -> list[Change]:
-    """Responses: every guarantee a client had still holds."""
-    changes = []
+    """Responses: every guarantee a client had still holds. The two views are walked
+    together from the root along the document's paths, so that a definition renamed or
+    moved (an inline object made a `$defs` entry) is the same place in the document."""
+    changes: list[Change] = []
     before, after = _classes(old), _classes(new)
-    names = {*_root_ids(old), *_root_ids(new)}
+    walked: set[tuple[str, str]] = set()
 
-    def _at(location: str | None, fallback: str) -> str:
-        """A location as `file#pointer` inside the contract folder."""
-        if not location:
-            return fallback
-        uri, _, pointer = location.partition("#")
-        return f"envelope.schema.json#{pointer}" if uri in names else location.removeprefix("file:///")
+    def change(rule: str, level: str, path: str, text: str) -> None:
+        changes.append(Change(rule, level, new.name, f"envelope {path or '/'}", text, "response"))
 
-    def change(rule: str, level: str, was: str, now: str, text: str) -> None:
-        where = was if was == now else f"{was} -> {now}"
-        changes.append(Change(rule, level, new.name, where, text, "response"))
-
-    for name, was in before.items():
-        now = after.get(name)
-        was_at = _at(was.location, f"envelope.schema.json ({name})")
-        if now is None:
-            change("definition-removed", "breaking", was_at, "(none)", f"{name} is gone")
-            continue
-        now_at = _at(now.location, f"envelope.schema.json ({name})")
+    def walk(was: ViewClass, now: ViewClass, path: str) -> None:
+        if (was.name, now.name) in walked:
+            return
+        walked.add((was.name, now.name))
         if was.closed and not now.closed:
-            change("object-opened", "breaking", was_at, now_at, "other properties are now allowed")
+            change("object-opened", "breaking", path, "other properties are now allowed")
         fields = {f.name: f for f in now.fields}
         for field in was.fields:
             other = fields.get(field.name)
-            old_at = _at(field.location, f"{was_at}/properties/{field.name}")
+            at = f"{path}/{field.name.replace('~', '~0').replace('/', '~1')}"
             if other is None:
-                change("property-removed", "breaking", old_at, "(none)", f"{name}.{field.name} is gone")
-                continue
-            new_at = _at(other.location, f"{now_at}/properties/{field.name}")
-            if field.required and not other.required:
-                change("property-optional", "breaking", old_at, new_at, "no longer always present")
-            elif other.type != field.type:
-                level, text = _type_change(field.type, other.type)
-                change("property-type-changed", level, old_at, new_at, text)
+                change("property-removed", "breaking", at, "the property is gone")
+            elif field.required and not other.required:
+                change("property-optional", "breaking", at, "no longer always present")
+            else:
+                types(field.type, other.type, at)
         for added in (f for f in now.fields if f.name not in {x.name for x in was.fields}):
-            change(
-                "property-added", "addition", "(none)", _at(added.location, f"{now_at}/properties/{added.name}"), "new"
-            )
+            change("property-added", "addition", f"{path}/{added.name}", "new")
+
+    def types(was: ViewType, now: ViewType, path: str) -> None:
+        if was.kind == now.kind == "class" and was.name in before and now.name in after:
+            walk(before[was.name], after[now.name], path)
+        elif was.kind == now.kind and was.kind in ("list", "dict"):
+            types(was.items[0], now.items[0], f"{path}/{'0' if was.kind == 'list' else '*'}")
+        elif _members(was) != _members(now):
+            level, text = _type_change(was, now)
+            change("property-type-changed", level, path, text)
+
+    if old.view.root in before and new.view.root in after:
+        walk(before[old.view.root], after[new.view.root], "")
     return changes
 
 
 def _members(kind: ViewType) -> set[Any]:
+    """What a type admits, with classes as one kind (a renamed class is the same kind)."""
     if kind.kind == "union":
         return {m for item in kind.items for m in _members(item)}
     if kind.kind == "literal":
         return {("literal", v) for v in kind.values}
-    return {kind}
+    if kind.kind == "class":
+        return {("class",)}
+    if kind.kind in ("list", "dict"):
+        return {(kind.kind, frozenset(_members(kind.items[0])))}
+    return {kind.kind}
 
 
 def _type_change(was: ViewType, now: ViewType) -> tuple[str, str]:
     old, new = _members(was), _members(now)
     if new < old:
         return "addition", "narrowed: clients see fewer kinds of value"
-    if old < new and all(isinstance(m, tuple) for m in new - old):
+    if old < new and all(isinstance(m, tuple) and m[0] == "literal" for m in new - old):
         return "warning", "new values: clients need a default for values they do not know"
     return "breaking", "widened or changed: clients may get a value they do not handle"
 
@@ -278,7 +272,7 @@ def breaking(schemas_dir: Path, reference: str) -> tuple[list[Change], list[Diag
         old_dir = old_sources(reference, schemas_dir, Path(work))
         if isinstance(old_dir, Diagnostic):
             return [], [old_dir]
-        old = load_project(old_dir)
+        old = load_project(old_dir, lenient=True)
     if old.project is None:
         where = display_path(Path(reference)) if Path(reference).exists() else reference
         return [], [Diagnostic(where, None, None, "the sources there do not load: " + str(old.diagnostics[0]))]

@@ -141,12 +141,12 @@ def test_additions_are_not_breaking_and_the_other_direction_is(repo: Path) -> No
     _bump(repo, "0.2.0")
     result = run_cli("breaking", "--against", "HEAD", cwd=repo)
     assert result.returncode == 0, result.stdout
-    assert "property-added [addition, response] (none) -> envelope.schema.json#/properties/note: new" in result.stdout
+    assert "property-added [addition, response] envelope /note: new" in result.stdout
     # Back again, from the edited tree to the commit: removing what was added breaks.
     _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-am", "add")
     _git(repo, "checkout", "--quiet", "HEAD~1", "--", ".")
     back = run_cli("breaking", "--against", "HEAD", cwd=repo)
-    assert "property-removed [breaking, response] envelope.schema.json#/properties/note -> (none)" in back.stdout
+    assert "property-removed [breaking, response] envelope /note: the property is gone" in back.stdout
     assert back.returncode == 1
 
 
@@ -175,3 +175,25 @@ def test_the_built_in_contracts_against_this_repository(tmp_path: Path) -> None:
     result = run_cli("breaking", "--against", str(SCHEMAS.parent), "--schemas", str(copy))
     assert "tuitbot: tool-mutation-changed [breaking, tools] tools.yaml " in result.stdout, result.stdout
     assert result.returncode == 1
+
+
+def test_the_built_ins_since_the_first_commit_of_this_repository() -> None:
+    """The sources of the first commit were written in an earlier format (no `columns:`, a
+    `seed:` key); they are read leniently, and the contracts have not broken since."""
+    first = subprocess.run(
+        ["git", "rev-list", "--max-parents=0", "HEAD"], cwd=SCHEMAS.parent, capture_output=True, text=True, check=True
+    ).stdout.split()[0]
+    result = run_cli("breaking", "--against", first)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.endswith("0 breaking change(s), 0 other(s).\n")
+
+
+def test_an_old_format_revision_is_read_leniently(repo: Path) -> None:
+    contract = repo / CONTRACT / "contract.yaml"
+    current = contract.read_text(encoding="utf-8")
+    old = current.split("# Each canonical error maps", 1)[0] + 'seed: "003"\n'  # no columns, an old key
+    contract.write_text(old, encoding="utf-8")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-am", "old format")
+    contract.write_text(current, encoding="utf-8")
+    result = run_cli("breaking", "--against", "HEAD", cwd=repo)
+    assert result.returncode == 0, result.stdout + result.stderr

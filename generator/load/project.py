@@ -12,11 +12,11 @@ from ..diagnostics import Diagnostic, display_path
 from ..model import Catalogue, Contract, Example, Module, Project
 from ..runtime import Judge
 from .builders import build_builders
-from .catalogue import build_catalogue, build_manifest, declared_columns
+from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
 from .describe import describe_definitions
 from .documents import Document, read_json, read_source, read_yaml
 from .envelope import compile_envelope, resolve_pointer
-from .meta import check_against_meta
+from .meta import check_against_meta, meta_schema
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
 
@@ -29,8 +29,13 @@ class LoadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def load_project(schemas_dir: Path) -> LoadResult:
-    """Load every contract under `schemas_dir/contracts/`; no model if anything is wrong."""
+def load_project(schemas_dir: Path, *, lenient: bool = False) -> LoadResult:
+    """Load every contract under `schemas_dir/contracts/`; no model if anything is wrong.
+
+    `lenient` reads sources written for an earlier version of the tool (`breaking` reads
+    old revisions so): contract.yaml keys it no longer knows are dropped, and catalogue or
+    tool keys that no `columns:` declares are declared from their values.
+    """
     contracts_dir = schemas_dir / "contracts"
     if not contracts_dir.is_dir():
         return LoadResult(None, [Diagnostic(display_path(contracts_dir), None, None, "no such folder")])
@@ -40,7 +45,7 @@ def load_project(schemas_dir: Path) -> LoadResult:
     if not folders:
         diagnostics.append(Diagnostic(display_path(contracts_dir), None, None, "holds no contract folder"))
     for folder in folders:
-        contract, problems = _load_contract(folder)
+        contract, problems = _load_contract(folder, lenient)
         diagnostics += problems
         if contract is not None:
             contracts.append(contract)
@@ -62,7 +67,7 @@ def _check_unique_modules(contracts: list[Contract], contracts_dir: Path) -> lis
     return problems
 
 
-def _read(folder: Path) -> tuple[dict[str, Document], list[Diagnostic]]:
+def _read(folder: Path, lenient: bool = False) -> tuple[dict[str, Document], list[Diagnostic]]:
     """The documents of a contract folder that read and meet their meta-schema, and every
     problem of those that do not."""
     documents: dict[str, Document] = {}
@@ -78,6 +83,8 @@ def _read(folder: Path) -> tuple[dict[str, Document], list[Diagnostic]]:
         else:
             documents[name] = result
     identity = documents.get("contract.yaml")
+    if lenient and identity is not None and isinstance(identity.data, dict):
+        _adopt_old_format(identity, documents)
     columns = declared_columns(identity.data if identity is not None else {})
     for name, kind in (("contract.yaml", "contract"), ("errors.yaml", "errors"), ("tools.yaml", "tools")):
         if name in documents and identity is None and name != "contract.yaml":
@@ -109,10 +116,31 @@ def _references(identity: Document) -> dict[str, Path]:
     return {prefix: folder / target for prefix, target in identity.data.get("references", {}).items()}
 
 
-def _load_contract(folder: Path) -> tuple[Contract | None, list[Diagnostic]]:
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"))
+
+
+def _adopt_old_format(identity: Document, documents: dict[str, Document]) -> None:
+    """Make sources of an earlier format readable (see `load_project`'s `lenient`)."""
+    known = set(meta_schema("contract")["properties"])
+    for key in [k for k in identity.data if k not in known]:
+        del identity.data[key]
+    columns = identity.data.setdefault("columns", {})
+    sections = (("errors.yaml", "errors"), ("errors.yaml", "error_types"), ("errors.yaml", "warnings"))
+    for name, table, core in ((*section, CORE_NAMES) for section in (*sections, ("tools.yaml", "tools"))):
+        document = documents.get(name)
+        entries = document.data.get(table, []) if document is not None and isinstance(document.data, dict) else []
+        declared = columns.setdefault(table, {})
+        for entry in entries if isinstance(entries, list) else []:
+            for key, value in entry.items() if isinstance(entry, dict) else ():
+                kind = next((t for python, t in _JSON_TYPES if isinstance(value, python)), None)
+                if key not in core and key not in declared and kind is not None:
+                    declared[key] = {"type": kind, "description": f"{key} (from an earlier format)"}
+
+
+def _load_contract(folder: Path, lenient: bool = False) -> tuple[Contract | None, list[Diagnostic]]:
     """One contract, or every problem of it: each stage runs when its own sources are sound,
     so that one run reports the problems of every file together."""
-    documents, problems = _read(folder)
+    documents, problems = _read(folder, lenient)
     identity, envelope = documents.get("contract.yaml"), documents.get("envelope.schema.json")
     errors, tools = documents.get("errors.yaml"), documents.get("tools.yaml")
     compiled = None
