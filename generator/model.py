@@ -42,6 +42,7 @@ class Column:
     description: str
     title: str
     enum: tuple[object, ...] | None = None
+    role: str | None = None  # what the column means to lint and to MCP annotations
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,14 @@ def declared_columns(identity: Any) -> dict[str, tuple[Column, ...]]:
     for table in TABLES:
         specs = declared.get(table, {})
         columns = [
-            Column(name, spec["type"], spec["description"], spec.get("title") or _title(name), _enum(spec))
+            Column(
+                name,
+                spec["type"],
+                spec["description"],
+                spec.get("title") or _title(name),
+                _enum(spec),
+                spec.get("role"),
+            )
             for name, spec in (specs.items() if isinstance(specs, dict) else ())
             if isinstance(spec, dict)
             and spec.get("type") in COLUMN_SCHEMAS

@@ -17,6 +17,7 @@ from ..resources import RUNTIME_SOURCE
 from .docs import doc_sections, example_blocks, index_entries
 from .environment import template_environment
 from .escape import py
+from .mcp import tools_list
 from .models_code import format_python, models_code
 from .tables import enum_tables
 
@@ -74,6 +75,9 @@ def _contract_files(env: Environment, contract: Contract, python_package: str) -
         f"{package}/models.py": models_code(contract),
         f"manifests/{contract.name}.json": env.get_template("manifests/manifest.json.jinja").render(
             manifest_json=contract.manifest.as_json()
+        ),
+        f"mcp/{contract.name}.tools.json": tools_list(
+            contract, {c.role: c.name for c in contract.manifest.tools.columns if c.role}
         ),
         f"docs/{contract.name}.md": _markdown(
             env.get_template("docs/contract.md.jinja").render(

@@ -1,0 +1,45 @@
+"""`mcp/<name>.tools.json`: a contract's tools as an MCP `tools/list` result.
+
+Each tool carries its `inputSchema` (`{"type": "object"}` when tools.yaml gives none) and
+an `outputSchema`: its own, or the envelope bundled into one self-contained schema (every
+`$ref` resolved inside it, by jsonschema-rs's `bundle`). Annotations come from columns
+declared with a role: `role: mutation` gives `readOnlyHint`, its opposite.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema_rs
+
+from ..model import Contract
+
+
+def _envelope(contract: Contract) -> Any:
+    bundle = json.loads(contract.bundle_json)
+    resources = bundle["resources"]
+    registry = jsonschema_rs.Registry(sorted(resources.items()))
+    return jsonschema_rs.bundle(resources[bundle["root"]], registry=registry, base_uri=bundle["root"])
+
+
+def tools_list(contract: Contract, roles: dict[str, str]) -> str:
+    """The `tools/list` result of a contract; `roles` maps a role to its tools column."""
+    envelope: Any = None
+    tools = []
+    for tool in contract.manifest.tools.entries:
+        values = dict(tool.values)
+        entry: dict[str, Any] = {"name": tool.code}
+        if values.get("description"):
+            entry["description"] = values["description"]
+        entry["inputSchema"] = values.get("inputSchema") or {"type": "object"}
+        if values.get("outputSchema"):
+            entry["outputSchema"] = values["outputSchema"]
+        else:
+            envelope = envelope if envelope is not None else _envelope(contract)
+            entry["outputSchema"] = envelope
+        mutation = values.get(roles["mutation"]) if "mutation" in roles else None
+        if isinstance(mutation, bool):
+            entry["annotations"] = {"readOnlyHint": not mutation}
+        tools.append(entry)
+    return json.dumps({"tools": tools}, indent=2, ensure_ascii=False, sort_keys=True) + "\n"

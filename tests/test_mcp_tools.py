@@ -1,0 +1,51 @@
+"""`mcp/<name>.tools.json`: what an MCP server publishes in `tools/list`, checked against the
+MCP specification's own schema; each `outputSchema` stands alone and accepts the examples."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import CONTRACTS, GENERATED, REFERENCE, SCHEMAS, load_json, require_shared
+from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.exceptions import Unresolvable
+
+require_shared()
+SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_every_tool_meets_the_mcp_specification(contract: str) -> None:
+    published = load_json(GENERATED / "mcp" / f"{contract}.tools.json")
+    # Each entry is a Tool; the rest of a ListToolsResult (cacheScope, ttlMs...) is the server's.
+    validator = Draft202012Validator({**SPEC, "$ref": "#/$defs/Tool"})
+    assert list(published) == ["tools"]
+    for tool in published["tools"]:
+        errors = [f"{list(e.absolute_path)}: {e.message[:200]}" for e in validator.iter_errors(tool)]
+        assert errors == [], tool["name"]
+    manifest = load_json(GENERATED / "manifests" / f"{contract}.json")
+    assert [tool["name"] for tool in published["tools"]] == [tool["name"] for tool in manifest["tools"]]
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_each_output_schema_stands_alone_and_accepts_the_examples(contract: str) -> None:
+    published = load_json(GENERATED / "mcp" / f"{contract}.tools.json")
+    examples = [load_json(p) for p in sorted((SCHEMAS / "contracts" / contract / "examples").glob("*.json"))]
+    for tool in published["tools"]:
+        # No registry: a `$ref` that leaves the schema cannot resolve.
+        validator = Draft202012Validator(tool["outputSchema"], registry=Registry())
+        try:
+            verdicts = [validator.is_valid(example) for example in examples]
+        except Unresolvable as exc:
+            raise AssertionError(f"{tool['name']}: the output schema is not self-contained: {exc}") from exc
+        assert all(verdicts), tool["name"]
+        assert tool["inputSchema"].get("type") == "object"
+
+
+def test_annotations_come_from_the_column_with_the_mutation_role() -> None:
+    published = {tool["name"]: tool for tool in load_json(GENERATED / "mcp" / "tuitbot.tools.json")["tools"]}
+    manifest = load_json(GENERATED / "manifests" / "tuitbot.json")["tools"]
+    for tool in manifest:
+        assert published[tool["name"]]["annotations"] == {"readOnlyHint": not tool["mutation"]}
+    assert json.dumps(published) == json.dumps(published)  # plain JSON all the way down
