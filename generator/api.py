@@ -16,6 +16,7 @@ working folder up, and takes its arguments in their place. Problems come back as
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -113,12 +114,23 @@ def _render(chosen: Settings) -> RenderResult:
     key = _digest(chosen)
     if key not in _PLANS:
         rendered = _render_sources(chosen)
-        if rendered.plan is None:
+        if rendered.plan is None or not _self_contained(rendered.plan):
             return rendered
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.pop(next(iter(_PLANS)))
         _PLANS[key] = rendered.plan
     return RenderResult(dict(_PLANS[key]))
+
+
+def _self_contained(plan: Plan) -> bool:
+    """Whether every schema resource came from the sources folder (the digest covers it):
+    a plan that read a folder of `references:` is not kept."""
+    for path, content in plan.items():
+        if path.endswith("/schema.json"):
+            resources = json.loads(content)["resources"]
+            if any(not uri.startswith("file:///") for uri in resources):
+                return False
+    return True
 
 
 def _render_sources(chosen: Settings) -> RenderResult:

@@ -89,3 +89,17 @@ def test_init_adds_the_section_to_an_existing_pyproject(tmp_path: Path, monkeypa
     assert text.startswith(original)
     assert text.endswith('\n[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n')
     assert (tmp_path / "schemas" / "contracts" / "orders" / "contract.yaml").is_file()
+
+
+def test_one_process_judges_with_the_output_as_it_is_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """generate, validate, edit, generate, validate: the second verdict is the new schema's."""
+    root = _project(tmp_path, SECTION)
+    monkeypatch.chdir(root)
+    document = root / "doc.json"
+    document.write_text('{"id": "1", "jsonrpc": "2.0", "method": "m", "params": {}}', encoding="utf-8")
+    assert api.generate().drift is not None
+    assert api.validate("jsonrpc", [str(document)]).verdicts[0].valid
+    schema = root / "contracts" / "contracts" / "jsonrpc" / "envelope.schema.json"
+    schema.write_text(schema.read_text(encoding="utf-8").replace('"minLength": 1', '"minLength": 5', 1))
+    assert api.generate().drift is not None
+    assert not api.validate("jsonrpc", [str(document)]).verdicts[0].valid
