@@ -164,8 +164,11 @@ def generate(
 ) -> Outcome:
     """Write every output atomically; on invalid sources write nothing."""
     chosen = settings(schemas_dir, out_dir, templates, package=package)
-    if isinstance(chosen, list):
-        return Outcome(None, chosen)
+    return Outcome(None, chosen) if isinstance(chosen, list) else generate_with(chosen)
+
+
+def generate_with(chosen: Settings) -> Outcome:
+    """`generate` with settings already resolved (the CLI resolves them once)."""
     overlap = _overlap(chosen.schemas, chosen.output)
     if overlap is not None:
         return Outcome(None, [overlap])
@@ -198,8 +201,11 @@ def check(
 ) -> Outcome:
     """Compare the output folder with what the sources produce."""
     chosen = settings(schemas_dir, out_dir, templates, package=package)
-    if isinstance(chosen, list):
-        return Outcome(None, chosen)
+    return Outcome(None, chosen) if isinstance(chosen, list) else check_with(chosen)
+
+
+def check_with(chosen: Settings) -> Outcome:
+    """`check` with settings already resolved."""
     rendered = _render(chosen)
     if rendered.plan is None:
         return Outcome(None, rendered.diagnostics)
@@ -218,6 +224,13 @@ def validate(
     chosen = settings(None, out_dir, package=package)
     if isinstance(chosen, list):
         return Validation([], "; ".join(map(str, chosen)))
+    return validate_with(chosen, contract, documents, definition)
+
+
+def validate_with(
+    chosen: Settings, contract: str, documents: Sequence[str], definition: str | None = None
+) -> Validation:
+    """`validate` with settings already resolved."""
     try:
         judge = replace(
             load_judge(contract, chosen.output, chosen.package, definition), max_depth=chosen.limits.document_depth

@@ -26,6 +26,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, display_path
 from .load import load_project
+from .load.catalogue import CORE_NAMES
 from .model import Contract, Project, ViewClass, ViewType
 
 BUMPS = ("patch", "minor", "major")
@@ -96,9 +97,9 @@ def _entries(contract: Contract, table: str) -> dict[str, dict[str, Any]]:
 
 
 def _declared(contract: Contract, table: str) -> set[str]:
+    """The columns the contract declares for `table` (the core ones are not its metadata)."""
     source = contract.manifest.tools if table == "tools" else contract.catalogue.errors
-    core = {"message", "description", "possible_error_codes", "inputSchema", "outputSchema", "error_type"}
-    return {column.name for column in source.columns if column.name not in core}
+    return {column.name for column in source.columns if column.name not in CORE_NAMES}
 
 
 def _table(old: Contract, new: Contract, table: str, what: str) -> list[Change]:

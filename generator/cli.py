@@ -83,7 +83,7 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
-class LintFormat(StrEnum):
+class ReportFormat(StrEnum):
     text = "text"
     json = "json"
     github = "github"
@@ -129,7 +129,7 @@ def generate(
 ) -> None:
     """Render every output from the sources and write them atomically."""
     chosen = _settings(schemas, out, templates, package)
-    outcome = api.generate(chosen.schemas, chosen.output, chosen.templates, package=chosen.package)
+    outcome = api.generate_with(chosen)
     if outcome.drift is None:
         _report_invalid(outcome.diagnostics, OutputFormat.text)
         raise typer.Exit(EXIT_INVALID)
@@ -152,29 +152,29 @@ def check(
     templates: TemplatesOption = None,
     package: PackageOption = None,
     output_format: Annotated[
-        LintFormat,
+        ReportFormat,
         typer.Option("--format", help="text, JSON (schemas/meta/check-report.schema.json), or github annotations."),
-    ] = LintFormat.text,
+    ] = ReportFormat.text,
 ) -> None:
     """Fail when the output folder is not exactly what the sources produce."""
     chosen = _settings(schemas, out, templates, package)
-    outcome = api.check(chosen.schemas, chosen.output, chosen.templates, package=chosen.package)
+    outcome = api.check_with(chosen)
     shown = display_path(chosen.output)
     if outcome.drift is None:
-        if output_format is LintFormat.github:
+        if output_format is ReportFormat.github:
             for problem in outcome.diagnostics:
                 where = f"file={problem.file},line={problem.line or 1}"
                 typer.echo(f"::error {where},title=invalid source::{_one_line(problem.message)}")
         _report_invalid(
-            outcome.diagnostics, OutputFormat.json if output_format is LintFormat.json else OutputFormat.text
+            outcome.diagnostics, OutputFormat.json if output_format is ReportFormat.json else OutputFormat.text
         )
         raise typer.Exit(EXIT_INVALID)
     drift = outcome.drift
-    if output_format is LintFormat.github:
+    if output_format is ReportFormat.github:
         for kind, paths in (("changed", drift.changed), ("missing", drift.missing), ("extra", drift.extra)):
             for path in paths:
                 typer.echo(f"::error file={shown}/{path},title=drift::{kind}: run `mcp-contracts generate` and commit")
-    if output_format is LintFormat.json:
+    if output_format is ReportFormat.json:
         payload = {
             "version": JSON_FORMAT_VERSION,
             "valid": True,
@@ -185,7 +185,7 @@ def check(
             "diffs": drift.diffs,
         }
         typer.echo(json.dumps(payload, indent=2))
-    elif output_format is LintFormat.github:
+    elif output_format is ReportFormat.github:
         pass  # the annotations above say it all
     elif drift.clean:
         typer.echo(f"{shown} is up to date.")
@@ -203,22 +203,22 @@ def check(
 def lint(
     schemas: SchemasOption = None,
     output_format: Annotated[
-        LintFormat, typer.Option("--format", help="text (file:line:col: RULE message), json, or github annotations.")
-    ] = LintFormat.text,
+        ReportFormat, typer.Option("--format", help="text (file:line:col: RULE message), json, or github annotations.")
+    ] = ReportFormat.text,
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
     chosen = _settings(schemas)
     findings, diagnostics = lint_sources(chosen.schemas)
     for finding in findings:
-        if output_format is LintFormat.github:
+        if output_format is ReportFormat.github:
             command = "error" if finding.level == "error" else "warning"
             message = _one_line(finding.message)
             typer.echo(
                 f"::{command} file={finding.file},line={finding.line or 1},col=1,title={finding.rule}::{message}"
             )
-        elif output_format is LintFormat.text:
+        elif output_format is ReportFormat.text:
             typer.echo(str(finding))
-    if output_format is LintFormat.json:
+    if output_format is ReportFormat.json:
         payload = [
             {
                 "rule": f.rule,
@@ -232,7 +232,7 @@ def lint(
         ]
         typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "findings": payload}, indent=2))
     errors = sum(f.level == "error" for f in findings)
-    if output_format is LintFormat.text:
+    if output_format is ReportFormat.text:
         typer.echo(f"{errors} error(s), {len(findings) - errors} warning(s).")
     if diagnostics:  # sources that do not load: exit 2, as `check`
         _report_invalid(diagnostics, OutputFormat.text)
@@ -246,8 +246,8 @@ def breaking(
     against: Annotated[str, typer.Option("--against", help="A git revision, or a folder of other sources.")],
     schemas: SchemasOption = None,
     output_format: Annotated[
-        LintFormat, typer.Option("--format", help="text, json, or github annotations.")
-    ] = LintFormat.text,
+        ReportFormat, typer.Option("--format", help="text, json, or github annotations.")
+    ] = ReportFormat.text,
 ) -> None:
     """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
     chosen = _settings(schemas)
@@ -256,17 +256,19 @@ def breaking(
         _report_invalid(diagnostics, OutputFormat.text)
         raise typer.Exit(EXIT_INVALID)
     breaks = [c for c in changes if c.level == "breaking"]
-    if output_format is LintFormat.json:
+    if output_format is ReportFormat.json:
         keys = ("rule", "level", "category", "contract", "where", "message")
         payload = [{key: getattr(c, key) for key in keys} for c in changes]
         typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "changes": payload}, indent=2))
     for change in changes:
-        if output_format is LintFormat.github and change.level != "addition":
+        if output_format is ReportFormat.github and change.level != "addition":
             command = "error" if change.level == "breaking" else "warning"
-            typer.echo(f"::{command} title={change.rule}::{change.contract} {change.where}: {change.message}")
-        elif output_format is LintFormat.text:
+            typer.echo(
+                f"::{command} title={change.rule}::{_one_line(f'{change.contract} {change.where}: {change.message}')}"
+            )
+        elif output_format is ReportFormat.text:
             typer.echo(str(change))
-    if output_format is LintFormat.text:
+    if output_format is ReportFormat.text:
         typer.echo(f"{len(breaks)} breaking change(s), {len(changes) - len(breaks)} other(s).")
     if breaks:
         raise typer.Exit(EXIT_DRIFT)
@@ -335,7 +337,7 @@ def validate(
     contract or a document that cannot be read or parsed.
     """
     chosen = _settings(None, out, None, package)
-    result = api.validate(contract, files, out_dir=chosen.output, package=chosen.package, definition=definition)
+    result = api.validate_with(chosen, contract, files, definition)
     if result.problem is not None:
         typer.echo(f"error: {result.problem}", err=True)
         raise typer.Exit(EXIT_INVALID)

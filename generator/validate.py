@@ -130,13 +130,13 @@ def load_judge(contract: str, out_dir: Path, package_name: str, definition: str 
 
 
 def _import_package(folder: Path) -> ModuleType:
-    """The generated package in `folder`, imported (once per content) under a name made from
-    its path and its files."""
-    digest = hashlib.sha256(str(folder).encode())
-    for path in sorted(folder.rglob("*")):  # regenerated in place: a new module, not the stale one
-        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
-    alias = "_mcp_contracts_judged_" + digest.hexdigest()[:16]
+    """The generated package in `folder`, imported once per generation, under a name made
+    from its path and its `__init__.py`."""
+    # `generate` swaps in a whole new tree: a new `__init__.py` (inode, time) means a new
+    # import, not the stale module; one stat, however many contracts the package holds.
+    marker = os.stat(folder / "__init__.py")
+    identity = f"{folder}\0{marker.st_ino}\0{marker.st_mtime_ns}\0{marker.st_size}"
+    alias = "_mcp_contracts_judged_" + hashlib.sha256(identity.encode()).hexdigest()[:16]
     if alias in sys.modules:
         return sys.modules[alias]
     spec = importlib.util.spec_from_file_location(

@@ -41,12 +41,10 @@ def _children(node: dict[str, Any], keys: tuple[str, ...], kind: str) -> Iterato
         value = node.get(key)
         if kind == "one" and isinstance(value, dict | bool):
             yield key, value
-        elif kind == "many" and isinstance(value, list):
+        elif kind in ("many", "one") and isinstance(value, list):  # a list under `items`: draft-07 tuples
             yield from ((f"{key}/{i}", v) for i, v in enumerate(value))
         elif kind == "map" and isinstance(value, dict):
             yield from ((f"{key}/{json_pointer([k])[1:]}", v) for k, v in value.items())
-    if key_items := (node.get("items") if "items" in keys and isinstance(node.get("items"), list) else None):
-        yield from ((f"items/{i}", v) for i, v in enumerate(key_items))  # draft-07 tuple items
 
 
 def find_cycle(resources: Mapping[str, Any], root: str) -> str | None:

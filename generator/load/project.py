@@ -126,14 +126,14 @@ def _adopt_old_format(identity: Document, documents: dict[str, Document]) -> Non
         del identity.data[key]
     columns = identity.data.setdefault("columns", {})
     sections = (("errors.yaml", "errors"), ("errors.yaml", "error_types"), ("errors.yaml", "warnings"))
-    for name, table, core in ((*section, CORE_NAMES) for section in (*sections, ("tools.yaml", "tools"))):
+    for name, table in (*sections, ("tools.yaml", "tools")):
         document = documents.get(name)
         entries = document.data.get(table, []) if document is not None and isinstance(document.data, dict) else []
         declared = columns.setdefault(table, {})
         for entry in entries if isinstance(entries, list) else []:
             for key, value in entry.items() if isinstance(entry, dict) else ():
                 kind = next((t for python, t in _JSON_TYPES if isinstance(value, python)), None)
-                if key not in core and key not in declared and kind is not None:
+                if key not in CORE_NAMES and key not in declared and kind is not None:
                     declared[key] = {"type": kind, "description": f"{key} (from an earlier format)"}
 
 
