@@ -25,6 +25,7 @@ CORE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("possible_error_codes", "array", "The error codes the tool may return."),
         ("inputSchema", "object", "The MCP input schema of the tool's arguments."),
         ("outputSchema", "object", "The MCP output schema of the tool's structured result."),
+        ("examples", "examples", "Example calls: their arguments, and the example that answers them."),
         ("description", "string", "What the tool does."),
     ),
 }
@@ -200,6 +201,10 @@ class Example:
     name: str
     text: str
 
+    @property
+    def file_name(self) -> str:
+        return f"{self.name}.json"
+
 
 @dataclass(frozen=True, slots=True)
 class Builders:
@@ -214,6 +219,30 @@ class Builders:
     code: str
     message: str | None
     derived: tuple[tuple[str, str], ...]
+
+    def code_in(self, document: Any) -> str | None:
+        """The error code a document carries where `code` points, or None (a success)."""
+        found = value_at(document, self.code)
+        return found if isinstance(found, str) else None
+
+
+_MISSING = object()
+
+
+def value_at(document: Any, pointer: str) -> Any:
+    """The value at a JSON pointer of a document, or None where there is none."""
+    node = document
+    for token in pointer.split("/")[1:] if pointer else ():
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(token, _MISSING)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+        if node is _MISSING:
+            return None
+    return node
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ COLUMN_SCHEMAS: dict[str, dict[str, Any]] = {
     "boolean": {"type": "boolean"},
     "array": {"type": "array", "uniqueItems": True, "items": {"type": "string", "minLength": 1}},
     "object": {"type": "object", "required": ["type"], "properties": {"type": {"const": "object"}}},
+    "examples": {"type": "array", "items": {"type": "object"}},  # tools.schema.json holds the detail
 }
 
 

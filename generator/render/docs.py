@@ -7,6 +7,7 @@ link. Anchors are derived here from codes and names, lower case and limited to
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -64,6 +65,8 @@ def _text(value: object) -> Cell:
         return ()
     if isinstance(value, bool):
         return (TypePart("yes" if value else "no"),)
+    if isinstance(value, tuple) and all(isinstance(v, dict) for v in value):  # a tool's example calls
+        return (TypePart("; ".join(_call(v) for v in value)),)
     if isinstance(value, tuple):
         return (TypePart(", ".join(str(v) for v in value)),)
     if isinstance(value, dict):  # an MCP input or output schema: its properties
@@ -73,6 +76,12 @@ def _text(value: object) -> Cell:
             return (TypePart("object"),)
         return (TypePart(", ".join(f"{name}{'' if name in required else '?'}" for name in properties)),)
     return (TypePart(str(value)),)
+
+
+def _call(example: dict[str, object]) -> str:
+    """An example call as docs show it: its arguments as JSON, and the example that answers."""
+    arguments = json.dumps(example["arguments"], ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
+    return f"{arguments} → {example['result']}" if example.get("result") else arguments
 
 
 def _links(values: tuple[str, ...] | None, make_anchor: Callable[[str], str]) -> Cell:
