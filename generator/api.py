@@ -15,6 +15,7 @@ working folder up, and takes its arguments in their place. Problems come back as
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from collections.abc import Sequence
@@ -27,6 +28,8 @@ from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
 from .load import load_project
 from .load.documents import READING, Reading
+from .mcp.conform import Report, Target, conform, describe
+from .mcp.served import ServedContract, served
 from .render.models_code import ModelGenerationError
 from .render.plan import Plan, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
@@ -247,3 +250,36 @@ def validate_with(
             Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge_bytes(label, document)
         )
     return Validation(verdicts)
+
+
+def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagnostic]:
+    """Contract `name` of the sources as an MCP server publishes it (`mock`, `conform`)."""
+    token = READING.set(Reading(chosen.limits, chosen.schemas.resolve()))
+    try:
+        loaded = load_project(chosen.schemas)
+    finally:
+        READING.reset(token)
+    if loaded.project is None:
+        return loaded.diagnostics
+    names = [c.name for c in loaded.project.contracts]
+    if name not in names:
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        known = ", ".join(names) or "none"
+        return [
+            Diagnostic(display_path(chosen.schemas), None, None, f"unknown contract {name!r}: {hint}it has: {known}")
+        ]
+    return served(next(c for c in loaded.project.contracts if c.name == name))
+
+
+def conform_with(
+    chosen: Settings, contract: str, target: Target, *, timeout: float = 10.0, probe_errors: bool = False
+) -> Report:
+    """Hold the MCP server at `target` (a URL, or a command's `StdioServerParameters`) to the
+    contract; a contract that does not load is the report's `problem`."""
+    loaded = served_contract(chosen, contract)
+    if isinstance(loaded, list):
+        report = Report(contract, describe(target))
+        report.problem = "; ".join(map(str, loaded))
+        return report
+    return conform(loaded, target, timeout, probe_errors)

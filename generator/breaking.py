@@ -210,26 +210,33 @@ def _inputs(old: Contract, new: Contract) -> list[Change]:
     before, after = _entries(old, "tools"), _entries(new, "tools")
     for tool in sorted(set(before) & set(after)):
         was, now = before[tool].get("inputSchema"), after[tool].get("inputSchema")
-        if not isinstance(was, dict) or not isinstance(now, dict):
-            continue
-        where = f"tools.yaml {tool}.inputSchema"
-        for name in sorted(set(now.get("required", [])) - set(was.get("required", []))):
-            changes.append(Change("input-required", "breaking", new.name, f"{where}/{name}", "now required", "input"))
-        old_props, new_props = was.get("properties", {}), now.get("properties", {})
-        for name in sorted(set(old_props) & set(new_props)):
-            a, b = old_props[name], new_props[name]
-            if isinstance(a, dict) and isinstance(b, dict):
-                removed = set(map(repr, a.get("enum", []))) - set(map(repr, b.get("enum", [])))
-                if "enum" in b and removed:
-                    text = f"no longer accepts {', '.join(sorted(removed))}"
-                    at = f"{where}/{name}"
-                    changes.append(Change("input-enum-narrowed", "breaking", new.name, at, text, "input"))
-                if _types(b) < _types(a):
-                    at = f"{where}/{name}"
-                    changes.append(Change("input-type-narrowed", "breaking", new.name, at, "narrowed", "input"))
-        if was.get("additionalProperties") is not False and now.get("additionalProperties") is False:
-            changes.append(Change("input-closed", "breaking", new.name, where, "other arguments are refused", "input"))
+        if isinstance(was, dict) and isinstance(now, dict):
+            where = f"tools.yaml {tool}.inputSchema"
+            changes += [
+                Change(rule, "breaking", new.name, f"{where}{at}", text, "input")
+                for rule, at, text in input_narrowings(was, now)
+            ]
     return changes
+
+
+def input_narrowings(was: dict[str, Any], now: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(rule, pointer, message) of each way the input schema `now` accepts less than `was`:
+    an argument made required, an enum value or a type dropped, the object closed."""
+    found = []
+    for name in sorted(set(now.get("required", [])) - set(was.get("required", []))):
+        found.append(("input-required", f"/{name}", "now required"))
+    old_props, new_props = was.get("properties", {}), now.get("properties", {})
+    for name in sorted(set(old_props) & set(new_props)):
+        a, b = old_props[name], new_props[name]
+        if isinstance(a, dict) and isinstance(b, dict):
+            removed = set(map(repr, a.get("enum", []))) - set(map(repr, b.get("enum", [])))
+            if "enum" in b and removed:
+                found.append(("input-enum-narrowed", f"/{name}", f"no longer accepts {', '.join(sorted(removed))}"))
+            if _types(b) < _types(a):
+                found.append(("input-type-narrowed", f"/{name}", "narrowed"))
+    if was.get("additionalProperties") is not False and now.get("additionalProperties") is False:
+        found.append(("input-closed", "", "other arguments are refused"))
+    return found
 
 
 def _types(schema: dict[str, Any]) -> set[str]:

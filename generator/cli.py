@@ -1,6 +1,7 @@
 """The `mcp-contracts` command: parse flags, call `generator.api`, map results to exit codes.
 
-Exit codes: 0 success, 1 drift (check), 2 invalid sources or usage.
+Exit codes: 0 success, 1 drift (check), findings (lint, breaking, conform) or invalid
+documents (validate), 2 invalid sources or usage, or a server that cannot be reached.
 """
 
 from __future__ import annotations
@@ -12,13 +13,18 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
+import anyio
 import typer
+from mcp import StdioServerParameters
 
 from . import __version__, api
 from .breaking import breaking as find_breaking
 from .config import Settings
 from .diagnostics import Diagnostic, display_path
 from .lint import lint as lint_sources
+from .mcp.conform import Report, Target
+from .mcp.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
+from .mcp.served import ServedContract
 from .scaffold import scaffold_contract
 from .validate import Verdict
 from .write import Drift
@@ -352,6 +358,105 @@ def validate(
         raise typer.Exit(EXIT_INVALID)
     if not all(v.valid for v in verdicts):
         raise typer.Exit(EXIT_DRIFT)
+
+
+class Transport(StrEnum):
+    stdio = "stdio"
+    http = "http"
+
+
+def _served(schemas: Path | None, contract: str) -> ServedContract:
+    loaded = api.served_contract(_settings(schemas), contract)
+    if isinstance(loaded, list):
+        for diagnostic in loaded:
+            typer.echo(f"error: {diagnostic}", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    return loaded
+
+
+@app.command()
+def mock(
+    contract: Annotated[str, typer.Option("--contract", help="The contract to serve.")],
+    transport: Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")] = Transport.stdio,
+    host: Annotated[str, typer.Option("--host", help="The address HTTP listens on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="The port HTTP listens on; 0 picks a free one.")] = 8000,
+    schemas: SchemasOption = None,
+) -> None:
+    """Serve a contract's tools as an MCP server that answers as the contract says.
+
+    Each call is answered with its example's result, else a success the contract accepts; a
+    call whose `_meta` holds `"mcp-contracts/error": CODE` gets that code's error envelope.
+    Over HTTP the URL is printed on standard error once the server accepts connections.
+    """
+    served_contract = _served(schemas, contract)
+    server = build_server(Mock(served_contract))
+    try:
+        if transport is Transport.stdio:
+            anyio.run(serve_stdio, server)
+            return
+        sock = bind(host, port)
+        if isinstance(sock, str):
+            typer.echo(f"error: {sock}", err=True)
+            raise typer.Exit(EXIT_INVALID)
+        anyio.run(serve_http, server, sock, announce_to_stderr)
+    except KeyboardInterrupt:
+        return
+
+
+@app.command()
+def conform(
+    contract: Annotated[str, typer.Option("--contract", help="The contract the server must meet.")],
+    command: Annotated[
+        list[str] | None, typer.Argument(help="After --: the command that starts the server over stdio.")
+    ] = None,
+    url: Annotated[str | None, typer.Option("--url", help="The server's streamable HTTP URL.")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds each request may take.", min=0.1)] = 10.0,
+    probe_errors: Annotated[
+        bool, typer.Option("--probe-errors", help="Ask for each declared error code (see `mock`).")
+    ] = False,
+    schemas: SchemasOption = None,
+    output_format: Annotated[
+        ReportFormat, typer.Option("--format", help="text, json, or github annotations.")
+    ] = ReportFormat.text,
+) -> None:
+    """Hold a live MCP server to a contract: its tools/list, and the result of every example call.
+
+    Exit 0 when the server conforms, 1 when it does not, 2 when it cannot be reached or the
+    contract is invalid. Give either `--url URL` or `-- COMMAND ARGS...`.
+    """
+    argv = command or []
+    if (url is None) == (not argv):
+        typer.echo("error: give either --url URL or -- COMMAND ARGS... (one of them)", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    target: Target = url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])
+    report = api.conform_with(_settings(schemas), contract, target, timeout=timeout, probe_errors=probe_errors)
+    _print_conform(report, output_format)
+    if report.problem is not None:
+        raise typer.Exit(EXIT_INVALID)
+    if not report.conforms:
+        raise typer.Exit(EXIT_DRIFT)
+
+
+def _print_conform(report: Report, output_format: ReportFormat) -> None:
+    if output_format is ReportFormat.json:
+        typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, **report.as_json()}, indent=2))
+    elif output_format is ReportFormat.github:
+        for finding in report.findings:
+            command = {"error": "error", "warning": "warning"}.get(finding.level, "notice")
+            text = _one_line(f"{report.contract} {finding.where}: {finding.message}")
+            typer.echo(f"::{command} title={finding.rule}::{text}")
+    else:
+        for finding in report.findings:
+            typer.echo(f"{report.contract}: {finding}")
+    if report.problem is not None:
+        typer.echo(f"error: {report.problem}", err=True)
+    elif output_format is not ReportFormat.json:
+        errors = sum(f.level == "error" for f in report.findings)
+        verdict = "conforms" if report.conforms else "does not conform"
+        typer.echo(
+            f"{report.target} {verdict} to {report.contract}: {report.listed} tool(s) listed, "
+            f"{report.calls} call(s), {errors} error(s), {len(report.findings) - errors} other finding(s)."
+        )
 
 
 def _print_verdict(verdict: Verdict) -> None:

@@ -23,8 +23,9 @@ def _envelope(contract: Contract) -> Any:
     return jsonschema_rs.bundle(resources[bundle["root"]], registry=registry, base_uri=bundle["root"])
 
 
-def tools_list(contract: Contract, roles: dict[str, str]) -> str:
-    """The `tools/list` result of a contract; `roles` maps a role to its tools column."""
+def tool_listing(contract: Contract) -> list[dict[str, Any]]:
+    """The MCP `Tool` of each tool of a contract, in the manifest's order."""
+    roles = {c.role: c.name for c in contract.manifest.tools.columns if c.role}
     envelope: Any = None
     tools = []
     for tool in contract.manifest.tools.entries:
@@ -42,4 +43,9 @@ def tools_list(contract: Contract, roles: dict[str, str]) -> str:
         if isinstance(mutation, bool):
             entry["annotations"] = {"readOnlyHint": not mutation}
         tools.append(entry)
-    return json.dumps({"tools": tools}, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    return tools
+
+
+def tools_list(contract: Contract) -> str:
+    """The `tools/list` result of a contract, as `mcp/<name>.tools.json` holds it."""
+    return json.dumps({"tools": tool_listing(contract)}, indent=2, ensure_ascii=False, sort_keys=True) + "\n"

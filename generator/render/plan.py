@@ -76,9 +76,7 @@ def _contract_files(env: Environment, contract: Contract, python_package: str) -
         f"manifests/{contract.name}.json": env.get_template("manifests/manifest.json.jinja").render(
             manifest_json=contract.manifest.as_json()
         ),
-        f"mcp/{contract.name}.tools.json": tools_list(
-            contract, {c.role: c.name for c in contract.manifest.tools.columns if c.role}
-        ),
+        f"mcp/{contract.name}.tools.json": tools_list(contract),
         f"docs/{contract.name}.md": _markdown(
             env.get_template("docs/contract.md.jinja").render(
                 contract=contract,

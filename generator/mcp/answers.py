@@ -1,0 +1,117 @@
+"""What `mock` answers a call with: a document the tool's judge accepts, or a reason why none.
+
+A call is answered with the result of the example call with the same arguments; else with a
+success: the tool's first example result that is one, the contract's first example that is
+one and the tool accepts, or a document synthesised from the tool's output schema. An error for a code is
+built on an example of that code, else on the simplest synthesised document that takes it:
+the code, its message and what the catalogue derives from it are put where the builders say.
+Every answer is judged before it is returned; nothing unjudged leaves.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from .served import ServedContract, ServedTool
+from .synthesize import candidates, synthesize
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A document to send, and whether it is an error; or `problem`, why there is none."""
+
+    document: Any = None
+    is_error: bool = False
+    problem: str | None = None
+
+
+def put(document: Any, pointer: str, value: Any) -> Any:
+    """A copy of `document` with `value` at `pointer` (objects made on the way, a value
+    already there replaced); `document` itself when the pointer cannot be placed."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    if not tokens:
+        return value
+    result = copy.deepcopy(document) if isinstance(document, dict | list) else {}
+    node: Any = result
+    for token in tokens[:-1]:
+        if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        elif isinstance(node, list) and token.isdigit() and int(token) == len(node):
+            node.append({})
+            node = node[-1]
+        elif isinstance(node, dict):
+            if not isinstance(node.get(token), dict | list):
+                node[token] = {}
+            node = node[token]
+        else:
+            return document
+    last = tokens[-1]
+    if isinstance(node, dict):
+        node[last] = value
+    elif isinstance(node, list) and last.isdigit() and int(last) <= len(node):
+        node[int(last) :] = [value, *node[int(last) + 1 :]]
+    else:
+        return document
+    return result
+
+
+def _accepts(tool: ServedTool, document: Any) -> bool:
+    return not tool.check(document)
+
+
+def for_call(contract: ServedContract, tool: ServedTool, arguments: dict[str, Any]) -> Answer:
+    """The answer to a call of `tool`: the result of the example call with these arguments,
+    else the tool's default success."""
+    for call in tool.calls:
+        if call.result is not None and call.arguments == arguments and _accepts(tool, call.result):
+            return Answer(call.result, is_error=contract.error_code(call.result) is not None)
+    return success(contract, tool)
+
+
+def success(contract: ServedContract, tool: ServedTool) -> Answer:
+    """The success `tool` answers with when no example call matches."""
+    bases = [*(c.result for c in tool.calls if c.result is not None), *(d for _, d in contract.examples)]
+    for document in bases:
+        if contract.error_code(document) is None and _accepts(tool, document):
+            return Answer(document)
+    made, document = synthesize(
+        tool.listing.get("outputSchema", True), lambda d: contract.error_code(d) is None and _accepts(tool, d)
+    )
+    if made:
+        return Answer(document)
+    return Answer(problem=f"no example answers {tool.name} and none could be made from its output schema")
+
+
+def _error_bases(contract: ServedContract, tool: ServedTool, code: str) -> Iterator[Any]:
+    """Examples of the same code first, then the simplest documents, then other examples."""
+    examples = [c.result for c in tool.calls if c.result is not None] + [d for _, d in contract.examples]
+    yield from (d for d in examples if contract.error_code(d) == code)
+    yield from islice(candidates(tool.listing.get("outputSchema", True)), 64)
+    yield from (d for d in examples if contract.error_code(d) not in (None, code))
+
+
+def error(contract: ServedContract, tool: ServedTool, code: str) -> Answer:
+    """The error envelope of `code` for `tool`: the code a client asked the mock for."""
+    builders = contract.contract.builders
+    if builders is None:
+        return Answer(problem=f"contract {contract.name!r} declares no builders: its errors have no place for a code")
+    if contract.entry(code) is None:
+        return Answer(problem=f"{code!r} is not an error code of contract {contract.name!r}")
+    if not tool.declares(code):
+        declared = ", ".join(sorted(tool.declared_codes or ())) or "none"
+        return Answer(problem=f"tool {tool.name!r} does not declare error code {code!r} (it declares: {declared})")
+    pins: dict[str, Any] = {builders.code: code}
+    if builders.message is not None:
+        pins[builders.message] = contract.message(code)
+    pins.update({pointer: value for pointer, _, value in contract.derived(code)})
+    for base in _error_bases(contract, tool, code):
+        document = base
+        for pointer, value in pins.items():
+            document = put(document, pointer, value)
+        if contract.error_code(document) == code and _accepts(tool, document):
+            return Answer(document, is_error=True)
+    return Answer(problem=f"no error envelope of {code!r} that the contract accepts could be made for {tool.name}")

@@ -1,0 +1,281 @@
+"""`mcp-contracts conform`: hold a live MCP server to a contract, as its client.
+
+One pipeline whatever the transport (a command spoken to over stdio, or a streamable HTTP
+URL), on the official SDK's `Client`: list the tools and compare them with the contract
+(missing, extra, input and output schemas that say something else, `readOnlyHint`), then
+make every example call the contract gives (and, with `probe_errors`, ask for each error code
+a tool declares) and judge each result: the document (`structuredContent`, or the JSON of
+the text content), `isError` against the document, the error code against the catalogue
+and the tool, what the catalogue derives from the code. Each call has its own timeout.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import mcp.types as types
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+from mcp_types import REQUEST_TIMEOUT
+
+from ..breaking import input_narrowings
+from ..runtime import NotJson, parse_json
+from .compare import schema_difference
+from .mock import ERROR_REQUEST
+from .served import ServedContract, ServedTool
+
+Target = StdioServerParameters | str
+_MAX_PAGES = 100
+_SHOWN_VIOLATIONS = 3
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One way the server departs from the contract. `level` is error, warning or note."""
+
+    rule: str
+    level: str
+    tool: str | None
+    where: str
+    message: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "level": self.level, "tool": self.tool, "where": self.where, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"{self.rule} [{self.level}] {self.where}: {self.message}"
+
+
+@dataclass
+class Report:
+    contract: str
+    target: str
+    findings: list[Finding] = field(default_factory=list)
+    listed: int = 0
+    calls: int = 0
+    problem: str | None = None  # why the server could not be checked at all
+
+    @property
+    def conforms(self) -> bool:
+        return self.problem is None and not any(f.level == "error" for f in self.findings)
+
+    def add(self, rule: str, level: str, tool: str | None, where: str, message: str) -> None:
+        self.findings.append(Finding(rule, level, tool, where, message))
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "contract": self.contract,
+            "target": self.target,
+            "conforms": self.conforms,
+            "problem": self.problem,
+            "tools_listed": self.listed,
+            "calls": self.calls,
+            "findings": [f.as_json() for f in self.findings],
+        }
+
+
+def describe(target: Target) -> str:
+    if isinstance(target, str):
+        return target
+    return " ".join([target.command, *target.args])
+
+
+def conform(contract: ServedContract, target: Target, timeout: float = 10.0, probe_errors: bool = False) -> Report:
+    """The report of `target` against `contract`; a server that cannot be reached sets `problem`."""
+    report = Report(contract.name, describe(target))
+    try:
+        anyio.run(_conform, contract, target, timeout, probe_errors, report)
+    except Exception as exc:  # the SDK's transports raise what they meet, often in groups
+        report.problem = f"cannot talk to the server: {_leaf(exc)}"
+    return report
+
+
+def _leaf(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, MCPError):
+        return exc.message
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+async def _conform(
+    contract: ServedContract, target: Target, timeout: float, probe_errors: bool, report: Report
+) -> None:
+    async with Client(target, read_timeout_seconds=timeout) as client:
+        listed = await _list(client)
+        report.listed = len(listed)
+        _compare_listing(contract, listed, report)
+        for tool in contract.tools:
+            if tool.name not in listed:
+                continue
+            for call in tool.calls:
+                await _call(client, contract, tool, call.arguments, None, timeout, report)
+            if probe_errors and tool.calls and contract.knows_errors():
+                await _probe(client, contract, tool, tool.calls[0].arguments, timeout, report)
+
+
+async def _list(client: Client) -> dict[str, types.Tool]:
+    tools: dict[str, types.Tool] = {}
+    cursor: str | None = None
+    for _ in range(_MAX_PAGES):
+        page = await client.list_tools(cursor=cursor, cache_mode="refresh")
+        for tool in page.tools:
+            tools.setdefault(tool.name, tool)
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    return tools
+
+
+def _compare_listing(contract: ServedContract, listed: dict[str, types.Tool], report: Report) -> None:
+    names = [t.name for t in contract.tools]
+    for name in names:
+        if name not in listed:
+            report.add("missing-tool", "error", name, "tools/list", f"the server does not list {name!r}")
+    for name in listed:
+        if name not in names:
+            report.add(
+                "extra-tool", "error", name, "tools/list", f"the server lists {name!r}, which the contract lacks"
+            )
+    for tool in contract.tools:
+        if tool.name in listed:
+            _compare_tool(tool, listed[tool.name], report)
+
+
+def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> None:
+    name, expected = tool.name, tool.listing
+    where = f"tools/list {name}.inputSchema"
+    difference = schema_difference(expected["inputSchema"], published.input_schema)
+    if difference is not None:
+        narrowed = input_narrowings(expected["inputSchema"], published.input_schema)
+        for rule, at, text in narrowed:
+            report.add(rule, "error", name, f"{where}{at}", text)
+        if not narrowed:
+            report.add("input-schema-differs", "error", name, f"{where}{difference[0]}", _differs(difference))
+    where = f"tools/list {name}.outputSchema"
+    if published.output_schema is None:
+        report.add("output-schema-missing", "error", name, where, "the server publishes no output schema")
+    else:
+        difference = schema_difference(expected["outputSchema"], published.output_schema)
+        if difference is not None:
+            report.add("output-schema-differs", "error", name, f"{where}{difference[0]}", _differs(difference))
+    hint = (expected.get("annotations") or {}).get("readOnlyHint")
+    given = published.annotations.read_only_hint if published.annotations is not None else None
+    if hint is not None and given is not None and hint != given:
+        text = f"readOnlyHint is {_json(given)}; the contract's mutation column makes it {_json(hint)}"
+        report.add("annotation-differs", "error", name, f"tools/list {name}.annotations.readOnlyHint", text)
+
+
+def _differs(difference: tuple[str, Any, Any]) -> str:
+    _, ours, theirs = difference
+    return f"the contract has {_json(ours, 80)}, the server {_json(theirs, 80)}"
+
+
+def _json(value: Any, limit: int = 200) -> str:
+    text = "(nothing)" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def _call(
+    client: Client,
+    contract: ServedContract,
+    tool: ServedTool,
+    arguments: dict[str, Any],
+    requested: str | None,
+    timeout: float,
+    report: Report,
+) -> types.CallToolResult | None:
+    where = f"{tool.name}({_json(arguments, 120)})" + (f" asking for {requested}" if requested else "")
+    meta: Any = {ERROR_REQUEST: requested} if requested else None
+    params = types.CallToolRequestParams(name=tool.name, arguments=arguments, _meta=meta)
+    report.calls += 1
+    try:
+        with anyio.fail_after(timeout * 1.5):  # the SDK's own read timeout answers first
+            result = await client.session.send_request(
+                types.CallToolRequest(params=params), types.CallToolResult, request_read_timeout_seconds=timeout
+            )
+    except MCPError as exc:
+        if exc.code == REQUEST_TIMEOUT:
+            report.add("call-timeout", "error", tool.name, where, f"no answer within {timeout:g} s")
+        elif requested is None:
+            report.add("call-failed", "error", tool.name, where, f"JSON-RPC error {exc.code}: {exc.message}")
+        return None
+    except TimeoutError:
+        report.add("call-timeout", "error", tool.name, where, f"no answer within {timeout:g} s")
+        return None
+    _judge(contract, tool, result, where, report)
+    return result
+
+
+async def _probe(
+    client: Client,
+    contract: ServedContract,
+    tool: ServedTool,
+    arguments: dict[str, Any],
+    timeout: float,
+    report: Report,
+) -> None:
+    """Ask for each declared error code, for as long as the server honours the request."""
+    codes = tool.declared_codes if tool.declared_codes is not None else contract.contract.catalogue.codes()
+    for code in sorted(codes):
+        result = await _call(client, contract, tool, arguments, code, timeout, report)
+        document = _document(result)[0] if result is not None else None
+        if result is None or contract.error_code(document) != code:
+            text = f"the server does not answer `_meta` {ERROR_REQUEST!r}; its error paths were not probed"
+            report.add("probe-unsupported", "note", tool.name, tool.name, text)
+            return
+
+
+def _document(result: types.CallToolResult) -> tuple[Any, str | None]:
+    """The result's document and where it came from, or (None, None)."""
+    if result.structured_content is not None:
+        return result.structured_content, "structuredContent"
+    for block in result.content:
+        if isinstance(block, types.TextContent):
+            try:
+                return parse_json(block.text), "text"
+            except NotJson:
+                continue
+    return None, None
+
+
+def _judge(
+    contract: ServedContract, tool: ServedTool, result: types.CallToolResult, where: str, report: Report
+) -> None:
+    document, source = _document(result)
+    if source is None:
+        report.add("no-document", "error", tool.name, where, "neither structuredContent nor JSON text content")
+        return
+    if source == "text" and not result.is_error:
+        text = "no structuredContent, though the tool has an output schema (the text content was judged)"
+        report.add("no-structured-content", "error", tool.name, where, text)
+    violations = tool.check(document)
+    if violations:
+        shown = "; ".join(f"{v.pointer or '/'}: {v.message}" for v in violations[:_SHOWN_VIOLATIONS])
+        more = f" (and {len(violations) - _SHOWN_VIOLATIONS} more)" if len(violations) > _SHOWN_VIOLATIONS else ""
+        report.add("invalid-result", "error", tool.name, where, f"the contract refuses the result: {shown}{more}")
+    if not contract.knows_errors():
+        return
+    code = contract.error_code(document)
+    if (code is not None) != result.is_error:
+        said = "an error" if code is not None else "a success"
+        text = f"isError is {_json(result.is_error)}, but the document is {said}"
+        report.add("is-error-mismatch", "error", tool.name, where, text)
+    if code is None:
+        return
+    if contract.entry(code) is None:
+        report.add("unknown-error-code", "error", tool.name, where, f"{code!r} is not a code of the catalogue")
+        return
+    if not tool.declares(code):
+        declared = ", ".join(sorted(tool.declared_codes or ())) or "none"
+        text = f"{code!r} is not among the codes the tool declares ({declared})"
+        report.add("undeclared-error-code", "error", tool.name, where, text)
+    for mismatch in contract.mismatches(document, code):
+        text = (
+            f"{mismatch.pointer} is {_json(mismatch.found)}, but the catalogue gives {code!r} "
+            f"{mismatch.column}: {_json(mismatch.expected)}"
+        )
+        report.add("catalogue-contradicted", "error", tool.name, where, text)

@@ -1,0 +1,154 @@
+"""`mcp-contracts mock`: an MCP server, on the official SDK, that answers as the contract says.
+
+It lists the contract's tools with their published schemas and answers each call through
+`answers`: the example call's result, a default success, or, when the call's `_meta` asks
+for one under `mcp-contracts/error`, the error envelope of that code. Arguments the tool's
+`inputSchema` refuses, an unknown tool and an error the contract cannot express are answered
+with a JSON-RPC error (-32602) that says why. HTTP binds to 127.0.0.1 unless told otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+import jsonschema_rs
+import mcp.types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INVALID_PARAMS
+
+from .. import __version__
+from .answers import Answer, error, for_call
+from .served import ServedContract, ServedTool
+
+# The `_meta` key of a `tools/call` that asks the mock for the error envelope of a code.
+ERROR_REQUEST = "mcp-contracts/error"
+
+
+def _refusal(validator: Any, arguments: Any) -> str | None:
+    problem = next(iter(validator.iter_errors(arguments)), None)
+    if problem is None:
+        return None
+    where = "/" + "/".join(str(p) for p in problem.instance_path) if problem.instance_path else "the arguments"
+    return f"{where}: {problem.message}"
+
+
+def _no_fetch(uri: str) -> Any:
+    raise ValueError(f"{uri} is not fetched")
+
+
+class Mock:
+    """The answers of one contract's mock, independent of any transport."""
+
+    def __init__(self, contract: ServedContract) -> None:
+        self.contract = contract
+        self.listing = [types.Tool.model_validate(tool.listing) for tool in contract.tools]
+        self._inputs = {
+            tool.name: jsonschema_rs.validator_for(tool.listing["inputSchema"], retriever=_no_fetch)
+            for tool in contract.tools
+        }
+
+    def answer(self, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None) -> types.CallToolResult:
+        tool = self.contract.tool(name)
+        if tool is None:
+            known = ", ".join(t.name for t in self.contract.tools) or "none"
+            raise MCPError(INVALID_PARAMS, f"unknown tool {name!r} (the contract lists: {known})")
+        refusal = _refusal(self._inputs[name], arguments or {})
+        if refusal is not None:
+            raise MCPError(INVALID_PARAMS, f"{name}: the inputSchema refuses {refusal}")
+        requested = (meta or {}).get(ERROR_REQUEST)
+        answer = (
+            self._error(tool, requested) if requested is not None else for_call(self.contract, tool, arguments or {})
+        )
+        if answer.problem is not None:
+            raise MCPError(INVALID_PARAMS, answer.problem)
+        text = json.dumps(answer.document, ensure_ascii=False)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)],
+            structured_content=answer.document,
+            is_error=answer.is_error,
+        )
+
+    def _error(self, tool: ServedTool, requested: object) -> Answer:
+        if not isinstance(requested, str):
+            return Answer(problem=f"_meta {ERROR_REQUEST!r} must be an error code, not {requested!r}")
+        return error(self.contract, tool, requested)
+
+
+def build_server(mock: Mock) -> Server[Any]:
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=mock.listing)
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        meta = dict(params.meta) if params.meta else None
+        return mock.answer(params.name, params.arguments, meta)
+
+    return Server(
+        f"mcp-contracts mock of {mock.contract.name}",
+        version=__version__,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def serve_stdio(server: Server[Any]) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def bind(host: str, port: int) -> socket.socket | str:
+    """A listening socket, or why there is none (a host that does not resolve, a port taken)."""
+    if not 0 <= port <= 65535:
+        return f"--port {port} is not a port (0 to 65535; 0 picks a free one)"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        return f"--host {host!r} does not resolve: {exc.strerror or exc}"
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return sock
+
+
+async def serve_http(server: Server[Any], sock: socket.socket, announce: Callable[[str], None]) -> None:
+    """Serve streamable HTTP on `sock`; `announce` gets the URL once it accepts connections."""
+    import uvicorn
+
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    app = server.streamable_http_app(host=host)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    http = uvicorn.Server(config)
+    stopped = anyio.Event()
+
+    async def run() -> None:
+        try:
+            await http.serve([sock])
+        finally:
+            stopped.set()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(run)
+        while not http.started and not stopped.is_set():
+            await anyio.sleep(0.01)
+        if http.started:
+            announce(f"http://{shown}:{port}/mcp")
+
+
+def announce_to_stderr(url: str) -> None:
+    print(f"mcp-contracts mock: serving at {url}", file=sys.stderr, flush=True)

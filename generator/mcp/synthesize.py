@@ -1,0 +1,245 @@
+"""Documents made from a schema, for a `mock` tool that has no example to answer with.
+
+`candidates` yields instances of a schema, simplest first: its `examples`, `default`,
+`const` or `enum`, then the least value of each type its keywords allow (the required
+properties of an object, the fewest items of an array, the shortest string). Each branch of
+a `oneOf` or `anyOf` is tried with the keywords beside it. Nothing here is trusted: the
+caller keeps the first candidate the judge accepts, and a schema with nothing acceptable
+among its candidates (a `pattern` the placeholder does not match...) gets no document.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+_MAX_DEPTH = 24
+_PER_NODE = 32  # candidates tried per schema node
+_VARIANTS = 4  # values tried per required property
+_FORMATS = {
+    "date-time": "2026-01-01T00:00:00Z",
+    "date": "2026-01-01",
+    "time": "00:00:00Z",
+    "email": "user@example.com",
+    "uri": "https://example.com/",
+    "uri-reference": "https://example.com/",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "hostname": "example.com",
+}
+
+
+def _resolve(root: Any, reference: str) -> Any:
+    """The schema a `$ref` names inside `root`: a local pointer, or an embedded resource's
+    `$id` (a bundle keeps each file under `$defs`), with its fragment."""
+    base, _, fragment = reference.partition("#")
+    node: Any = root
+    if base:
+        defs = root.get("$defs") if isinstance(root, dict) else None
+        matches = [d for d in (defs or {}).values() if isinstance(d, dict) and d.get("$id") == base]
+        if not matches:
+            return None
+        node = matches[0]
+    if fragment.startswith("/"):
+        for token in fragment.split("/")[1:]:
+            token = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                return None
+    elif fragment:  # an $anchor
+        return None
+    return node
+
+
+def _merge(base: dict[str, Any], extra: Any) -> dict[str, Any]:
+    """`base` with the keywords of `extra` added: properties merged, `required` joined."""
+    if not isinstance(extra, dict):
+        return base
+    merged = dict(base)
+    for key, value in extra.items():
+        if key == "properties" and isinstance(merged.get(key), dict) and isinstance(value, dict):
+            merged[key] = {**merged[key], **value}
+        elif key == "required" and isinstance(merged.get(key), list) and isinstance(value, list):
+            merged[key] = list(dict.fromkeys([*merged[key], *value]))
+        else:
+            merged.setdefault(key, value)
+    return merged
+
+
+def _flatten(root: Any, schema: Any, depth: int) -> Iterator[dict[str, Any]]:
+    """The schema with `$ref` and `allOf` folded in, once per `oneOf`/`anyOf` branch."""
+    if depth > _MAX_DEPTH or not isinstance(schema, dict):
+        return
+    schema = dict(schema)
+    reference = schema.pop("$ref", None)
+    if isinstance(reference, str):
+        target = _resolve(root, reference)
+        if target is None or target is False:
+            return
+        for flat in _flatten(root, target if isinstance(target, dict) else {}, depth + 1):
+            yield from _flatten(root, _merge(schema, flat), depth + 1)
+        return
+    for part in schema.pop("allOf", None) or ():
+        first = list(itertools.islice(_flatten(root, part, depth + 1), 1))
+        if not first:
+            return
+        schema = _merge(schema, first[0])
+    branches = schema.pop("oneOf", None) or schema.pop("anyOf", None)
+    if not branches:
+        conditional = schema.pop("then", None) if "if" in schema else None
+        schema.pop("if", None)
+        schema.pop("else", None)
+        yield _merge(schema, conditional) if conditional is not None else schema
+        return
+    for branch in branches:
+        for flat in _flatten(root, branch, depth + 1):
+            yield from _flatten(root, _merge(schema, flat), depth + 1)
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return [declared]
+    if isinstance(declared, list):
+        return [t for t in declared if isinstance(t, str)]
+    if "properties" in schema or "required" in schema:
+        return ["object"]
+    if "items" in schema or "prefixItems" in schema:
+        return ["array"]
+    if "minLength" in schema or "pattern" in schema or "format" in schema:
+        return ["string"]
+    if "minimum" in schema or "maximum" in schema:
+        return ["number"]
+    return ["null", "object"]
+
+
+def _numeric(value: Any) -> float | None:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _number(schema: dict[str, Any], integral: bool) -> Any:
+    low, high = _numeric(schema.get("minimum")), _numeric(schema.get("maximum"))
+    exclusive, step = _numeric(schema.get("exclusiveMinimum")), _numeric(schema.get("multipleOf"))
+    value: float = low if low is not None else 0
+    if high is not None and value > high:
+        value = high
+    if exclusive is not None and value <= exclusive:
+        value = exclusive + 1
+    if step is not None and step > 0 and value % step:
+        value = (value // step + 1) * step
+    return int(value) if integral and value == int(value) else value
+
+
+def _string(schema: dict[str, Any]) -> str:
+    if schema.get("format") in _FORMATS:
+        return _FORMATS[schema["format"]]
+    length = schema.get("minLength", 0)
+    return "x" * (length if isinstance(length, int) and length > 0 else 1)
+
+
+def _typed(root: Any, schema: dict[str, Any], kind: str, depth: int) -> Iterator[Any]:
+    if kind == "null":
+        yield None
+    elif kind == "boolean":
+        yield False
+        yield True
+    elif kind in ("integer", "number"):
+        yield _number(schema, kind == "integer")
+    elif kind == "string":
+        yield _string(schema)
+    elif kind == "array":
+        yield from _array(root, schema, depth)
+    elif kind == "object":
+        yield from _object(root, schema, depth)
+
+
+def _array(root: Any, schema: dict[str, Any], depth: int) -> Iterator[Any]:
+    items: list[Any] = []
+    for prefix in schema.get("prefixItems") or ():
+        value = next(candidates(prefix, root, depth + 1), _NONE)
+        if value is _NONE:
+            return
+        items.append(value)
+    least = schema.get("minItems", 0)
+    while isinstance(least, int) and len(items) < least:
+        value = next(candidates(schema.get("items", {}), root, depth + 1), _NONE)
+        if value is _NONE:
+            return
+        items.append(copy.deepcopy(value))
+    if "contains" in schema and not items:
+        value = next(candidates(schema["contains"], root, depth + 1), _NONE)
+        if value is not _NONE:
+            items.append(value)
+    yield items
+
+
+def _object(root: Any, schema: dict[str, Any], depth: int) -> Iterator[Any]:
+    found = schema.get("properties")
+    properties: dict[str, Any] = found if isinstance(found, dict) else {}
+    required = [n for n in schema.get("required", []) if isinstance(n, str)]
+    for name, needs in (schema.get("dependentRequired") or {}).items():
+        if name in required and isinstance(needs, list):
+            required += [n for n in needs if n not in required]
+    choices: dict[str, list[Any]] = {}
+    for name in required:
+        choices[name] = list(itertools.islice(candidates(properties.get(name, {}), root, depth + 1), _VARIANTS))
+        if not choices[name]:
+            return
+    document = {name: values[0] for name, values in choices.items()}
+    yield document
+    for name, values in choices.items():  # then one property at a time takes its other values
+        for value in values[1:]:
+            yield {**copy.deepcopy(document), name: value}
+
+
+_NONE = object()
+
+
+def candidates(schema: Any, root: Any = None, depth: int = 0) -> Iterator[Any]:
+    """Instances `schema` may accept, simplest first; `root` is where its `$ref`s lead."""
+    root = schema if root is None else root
+    if schema is True:
+        yield None
+        return
+    if depth > _MAX_DEPTH or not isinstance(schema, dict):
+        return
+    # Branches take turns, so that each branch's simplest instance comes early.
+    branches = [_node(root, flat, depth) for flat in itertools.islice(_flatten(root, schema, depth), _PER_NODE)]
+    seen = 0
+    while branches and seen < _PER_NODE:
+        for branch in list(branches):
+            value = next(branch, _NONE)
+            if value is _NONE:
+                branches.remove(branch)
+                continue
+            yield value
+            seen += 1
+
+
+def _node(root: Any, schema: dict[str, Any], depth: int) -> Iterator[Any]:
+    for example in schema.get("examples") or ():
+        yield copy.deepcopy(example)
+    if "default" in schema:
+        yield copy.deepcopy(schema["default"])
+    if "const" in schema:
+        yield copy.deepcopy(schema["const"])
+        return
+    if isinstance(schema.get("enum"), list):
+        yield from (copy.deepcopy(v) for v in schema["enum"])
+        return
+    for kind in _types(schema):
+        yield from _typed(root, schema, kind, depth)
+
+
+def synthesize(schema: Any, accepts: Callable[[Any], bool], limit: int = 64) -> tuple[bool, Any]:
+    """(True, the first candidate of `schema` that `accepts`), or (False, None) among `limit`."""
+    for value in itertools.islice(candidates(schema), limit):
+        if accepts(value):
+            return True, value
+    return False, None
