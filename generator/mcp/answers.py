@@ -37,15 +37,18 @@ def put(document: Any, pointer: str, value: Any) -> Any:
         return value
     result = copy.deepcopy(document) if isinstance(document, dict | list) else {}
     node: Any = result
-    for token in tokens[:-1]:
+    for token, following in zip(tokens[:-1], tokens[1:], strict=True):
+        made: Any = [] if following.isdigit() else {}
         if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            if not isinstance(node[int(token)], dict | list):
+                node[int(token)] = made
             node = node[int(token)]
         elif isinstance(node, list) and token.isdigit() and int(token) == len(node):
-            node.append({})
+            node.append(made)
             node = node[-1]
         elif isinstance(node, dict):
             if not isinstance(node.get(token), dict | list):
-                node[token] = {}
+                node[token] = made
             node = node[token]
         else:
             return document

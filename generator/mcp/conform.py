@@ -111,10 +111,9 @@ async def _conform(
         for tool in contract.tools:
             if tool.name not in listed:
                 continue
-            for call in tool.calls:
-                await _call(client, contract, tool, call.arguments, None, timeout, report)
-            if probe_errors and tool.calls and contract.knows_errors():
-                await _probe(client, contract, tool, tool.calls[0].arguments, timeout, report)
+            answered = await _example_calls(client, contract, tool, timeout, report)
+            if answered and probe_errors and tool.calls and contract.knows_errors():
+                await _probe(client, contract, tool, timeout, report)
 
 
 async def _list(client: Client) -> dict[str, types.Tool]:
@@ -187,7 +186,9 @@ async def _call(
     requested: str | None,
     timeout: float,
     report: Report,
-) -> types.CallToolResult | None:
+) -> tuple[types.CallToolResult | None, str]:
+    """The result of one call (None when it failed or timed out, which is reported), and
+    how the report names the call."""
     where = f"{tool.name}({_json(arguments, 120)})" + (f" asking for {requested}" if requested else "")
     meta: Any = {ERROR_REQUEST: requested} if requested else None
     params = types.CallToolRequestParams(name=tool.name, arguments=arguments, _meta=meta)
@@ -200,33 +201,40 @@ async def _call(
     except MCPError as exc:
         if exc.code == REQUEST_TIMEOUT:
             report.add("call-timeout", "error", tool.name, where, f"no answer within {timeout:g} s")
-        elif requested is None:
+        else:
             report.add("call-failed", "error", tool.name, where, f"JSON-RPC error {exc.code}: {exc.message}")
-        return None
+        return None, where
     except TimeoutError:
         report.add("call-timeout", "error", tool.name, where, f"no answer within {timeout:g} s")
-        return None
-    _judge(contract, tool, result, where, report)
-    return result
+        return None, where
+    return result, where
 
 
-async def _probe(
-    client: Client,
-    contract: ServedContract,
-    tool: ServedTool,
-    arguments: dict[str, Any],
-    timeout: float,
-    report: Report,
-) -> None:
-    """Ask for each declared error code, for as long as the server honours the request."""
+async def _example_calls(
+    client: Client, contract: ServedContract, tool: ServedTool, timeout: float, report: Report
+) -> bool:
+    """Make the tool's example calls and judge their results; False when one got no answer."""
+    for call in tool.calls:
+        result, where = await _call(client, contract, tool, call.arguments, None, timeout, report)
+        if result is None:
+            return False
+        _judge(contract, tool, result, where, report)
+    return True
+
+
+async def _probe(client: Client, contract: ServedContract, tool: ServedTool, timeout: float, report: Report) -> None:
+    """Ask for each error code the tool declares, for as long as the server honours the
+    request (see `mock`); a server that answers something else is noted once, not judged."""
     codes = tool.declared_codes if tool.declared_codes is not None else contract.contract.catalogue.codes()
     for code in sorted(codes):
-        result = await _call(client, contract, tool, arguments, code, timeout, report)
-        document = _document(result)[0] if result is not None else None
-        if result is None or contract.error_code(document) != code:
+        result, where = await _call(client, contract, tool, tool.calls[0].arguments, code, timeout, report)
+        if result is None:
+            return
+        if contract.error_code(_document(result)[0]) != code:
             text = f"the server does not answer `_meta` {ERROR_REQUEST!r}; its error paths were not probed"
             report.add("probe-unsupported", "note", tool.name, tool.name, text)
             return
+        _judge(contract, tool, result, where, report)
 
 
 def _document(result: types.CallToolResult) -> tuple[Any, str | None]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import copy
 import itertools
+import re
 from collections.abc import Callable, Iterator
+from re import _parser as re_parser  # type: ignore[attr-defined]  # the parser of `re`, since 3.11
 from typing import Any
 
 _MAX_DEPTH = 24
@@ -92,14 +94,23 @@ def _flatten(root: Any, schema: Any, depth: int) -> Iterator[dict[str, Any]]:
         schema = _merge(schema, first[0])
     branches = schema.pop("oneOf", None) or schema.pop("anyOf", None)
     if not branches:
-        conditional = schema.pop("then", None) if "if" in schema else None
-        schema.pop("if", None)
-        schema.pop("else", None)
-        yield _merge(schema, conditional) if conditional is not None else schema
+        yield from _conditionals(root, schema, depth)
         return
     for branch in branches:
         for flat in _flatten(root, branch, depth + 1):
             yield from _flatten(root, _merge(schema, flat), depth + 1)
+
+
+def _conditionals(root: Any, schema: dict[str, Any], depth: int) -> Iterator[dict[str, Any]]:
+    """An `if` met, with its `then`; then its `else` (the judge tells whether `if` held)."""
+    condition, then, otherwise = schema.pop("if", None), schema.pop("then", None), schema.pop("else", None)
+    if condition is None:
+        yield schema
+        return
+    for flat in _flatten(root, _merge(_merge(schema, then if then is not None else {}), condition), depth + 1):
+        yield flat
+    for flat in _flatten(root, _merge(schema, otherwise) if otherwise is not None else schema, depth + 1):
+        yield flat
 
 
 def _types(schema: dict[str, Any]) -> list[str]:
@@ -140,7 +151,75 @@ def _string(schema: dict[str, Any]) -> str:
     if schema.get("format") in _FORMATS:
         return _FORMATS[schema["format"]]
     length = schema.get("minLength", 0)
-    return "x" * (length if isinstance(length, int) and length > 0 else 1)
+    least = length if isinstance(length, int) and length > 0 else 1
+    pattern = schema.get("pattern")
+    made = _matching(pattern) if isinstance(pattern, str) else None
+    if made is not None:
+        return made + "x" * max(0, least - len(made))
+    return "x" * least
+
+
+_CATEGORY_CHARS = {"CATEGORY_DIGIT": "0", "CATEGORY_WORD": "a", "CATEGORY_SPACE": " "}
+
+
+def _matching(pattern: str) -> str | None:
+    """A short string the regular expression matches (its least repetitions, first
+    branches and first characters of classes), or None for what this does not follow.
+    Python's parser reads it: ECMA-262 differs at the edges, and the judge has the last word."""
+    try:
+        parsed = re_parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError):
+        return None
+    try:
+        return _emit(list(parsed), 0)
+    except (_Unfollowed, RecursionError):
+        return None
+
+
+class _Unfollowed(Exception):
+    pass
+
+
+def _emit(items: list[Any], depth: int) -> str:
+    if depth > 32:
+        raise _Unfollowed
+    out = []
+    for op, value in items:
+        name = str(op)
+        if name == "LITERAL":
+            out.append(chr(value))
+        elif name == "ANY":
+            out.append("a")
+        elif name == "IN":
+            out.append(_first_of_class(value))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            least, _, body = value
+            out.append(_emit(list(body), depth + 1) * min(least, 256))
+        elif name == "SUBPATTERN":
+            out.append(_emit(list(value[-1]), depth + 1))
+        elif name == "ATOMIC_GROUP":
+            out.append(_emit(list(value), depth + 1))
+        elif name == "BRANCH":
+            out.append(_emit(list(value[1][0]), depth + 1))
+        elif name == "AT":
+            continue
+        else:  # lookarounds, backreferences, ...: not followed
+            raise _Unfollowed
+    return "".join(out)
+
+
+def _first_of_class(items: list[Any]) -> str:
+    for op, value in items:
+        name = str(op)
+        if name == "NEGATE":
+            raise _Unfollowed
+        if name == "LITERAL":
+            return chr(value)
+        if name == "RANGE":
+            return chr(value[0])
+        if name == "CATEGORY" and str(value) in _CATEGORY_CHARS:
+            return _CATEGORY_CHARS[str(value)]
+    raise _Unfollowed
 
 
 def _typed(root: Any, schema: dict[str, Any], kind: str, depth: int) -> Iterator[Any]:

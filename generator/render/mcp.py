@@ -16,7 +16,8 @@ import jsonschema_rs
 from ..model import Contract
 
 
-def _envelope(contract: Contract) -> Any:
+def bundled_envelope(contract: Contract) -> Any:
+    """The contract's envelope as one self-contained schema."""
     bundle = json.loads(contract.bundle_json)
     resources = bundle["resources"]
     registry = jsonschema_rs.Registry(sorted(resources.items()))
@@ -37,7 +38,7 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
         if values.get("outputSchema"):
             entry["outputSchema"] = values["outputSchema"]
         else:
-            envelope = envelope if envelope is not None else _envelope(contract)
+            envelope = envelope if envelope is not None else bundled_envelope(contract)
             entry["outputSchema"] = envelope
         mutation = values.get(roles["mutation"]) if "mutation" in roles else None
         if isinstance(mutation, bool):

@@ -1,0 +1,120 @@
+"""A TuitBot MCP server on the official SDK that breaks its contract as it is told to.
+
+Without faults it lists the contract's tools as `generated/mcp/tuitbot.tools.json` has them
+and answers each example call with its example, so that every finding `conform` reports
+against it comes from a fault given with `--fault`:
+
+- extra-tool: lists a tool the contract lacks;
+- missing-tool: leaves `get_stats` out;
+- input-required: `x_post_tweet` requires a `media` argument too;
+- wrong-envelope: the first `x_post_tweet` example is answered without `data`;
+- wrong-retryable: a `policy_denied_blocked` error comes with `retryable: true`;
+- undeclared-code: `x_post_tweet` fails with `db_error`, which it does not declare;
+- is-error: the `x_post_tweet` error answers come with `isError: false`;
+- hang: `get_reply_count_today` never answers.
+
+    python faulty_server.py ROOT [--fault NAME]... [--http PORT-FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp.types as types
+from mcp.server import Server, ServerRequestContext
+from ruamel.yaml import YAML
+
+
+def _load(root: Path) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    tools = json.loads((root / "generated" / "mcp" / "tuitbot.tools.json").read_text(encoding="utf-8"))["tools"]
+    folder = root / "schemas" / "contracts" / "tuitbot" / "examples"
+    examples = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))}
+    manifest = YAML(typ="safe").load((root / "schemas" / "contracts" / "tuitbot" / "tools.yaml").read_text("utf-8"))
+    return tools, examples, manifest["tools"]
+
+
+def _faulty(document: Any, call: int, faults: set[str]) -> tuple[Any, bool]:
+    document = json.loads(json.dumps(document))
+    is_error = document.get("success") is False
+    if "wrong-envelope" in faults and call == 0:
+        del document["data"]
+    if "wrong-retryable" in faults and is_error and document["error"]["code"] == "policy_denied_blocked":
+        document["error"]["retryable"] = True
+    if "undeclared-code" in faults and is_error and document["error"]["code"] == "x_rate_limited":
+        document["error"] = {"code": "db_error", "message": "Database operation failed", "retryable": True}
+    if "is-error" in faults and is_error:
+        is_error = False
+    return document, is_error
+
+
+def build(root: Path, faults: set[str]) -> Server[Any]:
+    tools, examples, manifest = _load(root)
+    calls = {t["name"]: [(c["arguments"], examples[c["result"]]) for c in t.get("examples", [])] for t in manifest}
+    listing = [t for t in tools if not ("missing-tool" in faults and t["name"] == "get_stats")]
+    for tool in listing:
+        if "input-required" in faults and tool["name"] == "x_post_tweet":
+            tool["inputSchema"] = {**tool["inputSchema"], "required": ["text", "media"]}
+    if "extra-tool" in faults:
+        listing.append({"name": "x_extra_tool", "inputSchema": {"type": "object"}})
+
+    async def list_tools(ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in listing])
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        if "hang" in faults and params.name == "get_reply_count_today":
+            await anyio.sleep_forever()
+        known = calls.get(params.name, [])
+        index = next((i for i, (arguments, _) in enumerate(known) if arguments == (params.arguments or {})), 0)
+        if not known:
+            return types.CallToolResult(content=[types.TextContent(type="text", text="no example")], is_error=True)
+        document, is_error = _faulty(known[index][1], index if params.name == "x_post_tweet" else -1, faults)
+        text = json.dumps(document)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], structured_content=document, is_error=is_error
+        )
+
+    return Server("faulty tuitbot", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def _stdio(server: Server[Any]) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+async def _http(server: Server[Any], port_file: Path) -> None:
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    http = uvicorn.Server(uvicorn.Config(server.streamable_http_app(), log_level="warning"))
+    async with anyio.create_task_group() as group:
+        group.start_soon(http.serve, [sock])
+        while not http.started:
+            await anyio.sleep(0.01)
+        port_file.write_text(f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("root", type=Path)
+    parser.add_argument("--fault", action="append", default=[])
+    parser.add_argument("--http", type=Path, help="serve HTTP and write the URL to this file")
+    options = parser.parse_args()
+    server = build(options.root, set(options.fault))
+    if options.http is None:
+        anyio.run(_stdio, server)
+    else:
+        anyio.run(_http, server, options.http)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

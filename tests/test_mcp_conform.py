@@ -1,0 +1,222 @@
+"""`mock` and `conform` over real MCP connections: real server processes, the official SDK's
+client, stdio and streamable HTTP on loopback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CONTRACTS, ROOT, SCHEMAS, assert_report, run_cli
+from ruamel.yaml import YAML
+
+pytestmark = pytest.mark.first
+MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock"]
+FAULTY = [sys.executable, str(ROOT / "tests" / "servers" / "faulty_server.py"), str(ROOT)]
+FAULTS = ("extra-tool", "missing-tool", "input-required", "wrong-envelope", "wrong-retryable", "undeclared-code")
+FAULTS += ("is-error", "hang")
+
+
+def _read_url(process: subprocess.Popen[str], deadline: float) -> str:
+    assert process.stderr is not None
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        if "serving at " in line:
+            return line.split("serving at ", 1)[1].strip()
+        if not line and process.poll() is not None:
+            break
+    raise AssertionError(f"the server did not announce its URL (exit {process.poll()})")
+
+
+@contextmanager
+def http_mock(contract: str) -> Iterator[str]:
+    """A `mock --transport http --port 0` process for the time of a block; its URL."""
+    process = subprocess.Popen(
+        [*MOCK, "--contract", contract, "--transport", "http", "--port", "0"],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        yield _read_url(process, time.monotonic() + 30)
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
+
+
+@contextmanager
+def http_faulty(tmp_path: Path, faults: tuple[str, ...]) -> Iterator[str]:
+    url_file = tmp_path / "url"
+    command = [*FAULTY, "--http", str(url_file), *(f"--fault={f}" for f in faults)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not url_file.is_file() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        yield url_file.read_text(encoding="utf-8")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _conform(contract: str, *target: str, extra: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:
+    result = run_cli("conform", "--contract", contract, "--format", "json", *extra, *target)
+    report = json.loads(result.stdout)
+    assert_report(report, "conform-report")
+    return result.returncode, report
+
+
+def _expected_calls(contract: str) -> int:
+    """Example calls, and with --probe-errors one call per code each tool with examples may
+    return (contracts with builders only: the others have no place for a code)."""
+    folder = SCHEMAS / "contracts" / contract
+    tools = YAML(typ="safe").load((folder / "tools.yaml").read_text(encoding="utf-8"))["tools"]
+    codes = [e["code"] for e in YAML(typ="safe").load((folder / "errors.yaml").read_text(encoding="utf-8"))["errors"]]
+    has_builders = "builders" in YAML(typ="safe").load((folder / "contract.yaml").read_text(encoding="utf-8"))
+    calls = 0
+    for tool in tools:
+        examples = tool.get("examples", [])
+        calls += len(examples)
+        if examples and has_builders:
+            calls += len(tool.get("possible_error_codes", codes))
+    return calls
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_conform_passes_against_the_mock_of_every_built_in(contract: str, transport: str) -> None:
+    probe = ("--probe-errors",)
+    if transport == "stdio":
+        code, report = _conform(contract, "--", *MOCK, "--contract", contract, extra=probe)
+    else:
+        with http_mock(contract) as url:
+            code, report = _conform(contract, "--url", url, extra=probe)
+    assert report["findings"] == [], report["findings"]
+    assert (code, report["conforms"], report["problem"]) == (0, True, None)
+    tools = YAML(typ="safe").load((SCHEMAS / "contracts" / contract / "tools.yaml").read_text(encoding="utf-8"))
+    assert report["tools_listed"] == len(tools["tools"])
+    assert report["calls"] == _expected_calls(contract)
+
+
+def _findings(report: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return sorted((f["rule"], f["tool"], f["where"]) for f in report["findings"] if f["level"] != "note")
+
+
+EXPECTED_FAULTS = [
+    ("call-timeout", "get_reply_count_today", "get_reply_count_today({})"),
+    ("catalogue-contradicted", "x_post_tweet", 'x_post_tweet({"text": "Follow me for free followers!"})'),
+    ("extra-tool", "x_extra_tool", "tools/list"),
+    ("input-required", "x_post_tweet", "tools/list x_post_tweet.inputSchema/media"),
+    ("invalid-result", "x_post_tweet", 'x_post_tweet({"text": "Follow me for free followers!"})'),
+    ("invalid-result", "x_post_tweet", 'x_post_tweet({"text": "Shipping the new release today."})'),
+    ("is-error-mismatch", "x_post_tweet", 'x_post_tweet({"text": "Follow me for free followers!"})'),
+    ("is-error-mismatch", "x_post_tweet", 'x_post_tweet({"text": "One more for today."})'),
+    ("missing-tool", "get_stats", "tools/list"),
+    ("undeclared-error-code", "x_post_tweet", 'x_post_tweet({"text": "One more for today."})'),
+]
+
+
+def test_conform_reports_each_fault_of_a_broken_server_the_same_over_both_transports(tmp_path: Path) -> None:
+    options = ("--timeout", "1.5")
+    code, over_stdio = _conform("tuitbot", "--", *FAULTY, *(f"--fault={f}" for f in FAULTS), extra=options)
+    assert code == 1 and over_stdio["conforms"] is False
+    assert _findings(over_stdio) == EXPECTED_FAULTS
+    messages = {f["rule"]: f["message"] for f in over_stdio["findings"]}
+    assert messages["catalogue-contradicted"] == (
+        "/error/retryable is true, but the catalogue gives 'policy_denied_blocked' retryable: false"
+    )
+    assert messages["undeclared-error-code"].startswith("'db_error' is not among the codes the tool declares (")
+    refused = [f["message"] for f in over_stdio["findings"] if f["rule"] == "invalid-result"]
+    assert 'the contract refuses the result: /data: "data" is a required property' in refused
+    with http_faulty(tmp_path, FAULTS) as url:
+        code, over_http = _conform("tuitbot", "--url", url, extra=options)
+    assert code == 1
+    assert over_http["findings"] == over_stdio["findings"]  # seed 003's parity: one pipeline, one verdict
+
+
+def test_the_broken_server_without_faults_conforms() -> None:
+    """The faults, not the test server, cause the findings above."""
+    code, report = _conform("tuitbot", "--", *FAULTY)
+    assert (code, report["findings"]) == (0, [])
+    assert report["calls"] == _expected_calls("tuitbot") - sum(
+        len(t.get("possible_error_codes", []))
+        for t in YAML(typ="safe").load((SCHEMAS / "contracts" / "tuitbot" / "tools.yaml").read_text("utf-8"))["tools"]
+        if t.get("examples")
+    )
+
+
+def test_probing_a_server_that_ignores_the_request_is_a_note_not_a_failure() -> None:
+    code, report = _conform("tuitbot", "--", *FAULTY, extra=("--probe-errors",))
+    assert code == 0
+    notes = [(f["rule"], f["tool"]) for f in report["findings"]]
+    assert notes == [("probe-unsupported", "get_reply_count_today"), ("probe-unsupported", "x_post_tweet")]
+
+
+def test_text_and_github_reports_name_each_finding() -> None:
+    faulty = ("--", *FAULTY, "--fault=extra-tool", "--fault=missing-tool")
+    text = run_cli("conform", "--contract", "tuitbot", *faulty)
+    assert text.returncode == 1
+    assert "tuitbot: extra-tool [error] tools/list: the server lists 'x_extra_tool'" in text.stdout
+    assert "does not conform to tuitbot: 65 tool(s) listed, 4 call(s), 2 error(s), 0 other finding(s)." in text.stdout
+    github = run_cli("conform", "--contract", "tuitbot", "--format", "github", *faulty)
+    assert github.returncode == 1
+    assert github.stdout.splitlines()[:-1] == [
+        "::error title=missing-tool::tuitbot tools/list: the server does not list 'get_stats'",
+        "::error title=extra-tool::tuitbot tools/list: the server lists 'x_extra_tool', which the contract lacks",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("--url", "http://127.0.0.1:9/mcp"), "cannot talk to the server: "),
+        (("--", "/nonexistent/server"), "cannot talk to the server: "),
+        (("--", sys.executable, "-c", "pass"), "cannot talk to the server: "),
+        ((), "give either --url URL or -- COMMAND ARGS... (one of them)"),
+        (("--url", "http://127.0.0.1:9/mcp", "--", "server"), "give either --url URL or -- COMMAND ARGS..."),
+    ],
+    ids=["refused", "no-command", "exits-at-once", "no-target", "two-targets"],
+)
+def test_a_server_that_cannot_be_reached_exits_2_with_a_message(arguments: tuple[str, ...], message: str) -> None:
+    result = run_cli("conform", "--contract", "tuitbot", "--timeout", "5", *arguments)
+    assert result.returncode == 2, result.stdout
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_an_unknown_contract_exits_2_for_both_commands() -> None:
+    for command in (
+        ["conform", "--contract", "tuitbo", "--url", "http://127.0.0.1:9/mcp"],
+        ["mock", "--contract", "tuitbo"],
+    ):
+        result = run_cli(*command)
+        assert result.returncode == 2
+        assert "unknown contract 'tuitbo': did you mean 'tuitbot'?" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("--port", "70000"), "--port 70000 is not a port (0 to 65535; 0 picks a free one)"),
+        (("--host", "no-such-host.invalid", "--port", "0"), "--host 'no-such-host.invalid' does not resolve"),
+    ],
+)
+def test_mock_refuses_a_bad_address_with_a_message(arguments: tuple[str, ...], message: str) -> None:
+    result = run_cli("mock", "--contract", "tuitbot", "--transport", "http", *arguments)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_mock_refuses_a_port_in_use() -> None:
+    with http_mock("jsonrpc") as url:
+        port = url.rsplit(":", 1)[1].split("/")[0]
+        result = run_cli("mock", "--contract", "jsonrpc", "--transport", "http", "--port", port)
+    assert result.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in result.stderr

@@ -1,0 +1,217 @@
+"""What `mock` answers, through the official SDK's client, and what it makes from a schema.
+
+The server is the one `mcp-contracts mock` runs, connected in process (the transports are
+exercised by test_mcp_conform.py); every answer meets the MCP specification's own schema.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp.types as types
+import pytest
+from conftest import CONTRACTS, REFERENCE, ROOT, SCHEMAS, load_json, require_shared, run_cli
+from jsonschema import Draft202012Validator
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp_contracts_generator.load import load_project
+from mcp_contracts_generator.mcp import answers
+from mcp_contracts_generator.mcp.compare import schema_difference
+from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock, build_server
+from mcp_contracts_generator.mcp.served import ServedContract, ServedTool, served
+from mcp_contracts_generator.model import value_at
+from mcp_contracts_generator.render.mcp import bundled_envelope
+from mcp_contracts_generator.runtime import Judge
+
+require_shared()
+SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")
+PROJECT = load_project(SCHEMAS).project
+assert PROJECT is not None
+SERVED = {c.name: served(c) for c in PROJECT.contracts}
+
+
+def _spec(definition: str) -> Draft202012Validator:
+    return Draft202012Validator({**SPEC, "$ref": f"#/$defs/{definition}"})
+
+
+def _with_client(contract: ServedContract, body: Callable[[Client], Awaitable[Any]]) -> Any:
+    async def main() -> Any:
+        async with Client(build_server(Mock(contract))) as client:
+            return await body(client)
+
+    return anyio.run(main)
+
+
+async def _call(client: Client, tool: str, arguments: dict[str, Any], code: str | None = None) -> types.CallToolResult:
+    meta: Any = {ERROR_REQUEST: code} if code else None
+    params = types.CallToolRequestParams(name=tool, arguments=arguments, _meta=meta)
+    return await client.session.send_request(types.CallToolRequest(params=params), types.CallToolResult)
+
+
+def _wire(result: Any) -> Any:
+    return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_the_mock_lists_the_published_tools_as_the_specification_says(contract: str) -> None:
+    listed = _with_client(SERVED[contract], lambda client: client.list_tools())
+    wire = _wire(listed)
+    assert list(_spec("ListToolsResult").iter_errors(wire)) == []
+    published = load_json(ROOT / "generated" / "mcp" / f"{contract}.tools.json")["tools"]
+    assert [t["name"] for t in wire["tools"]] == [t["name"] for t in published]
+    for ours, theirs in zip(published, wire["tools"], strict=True):
+        assert theirs["inputSchema"] == ours["inputSchema"] and theirs["outputSchema"] == ours["outputSchema"]
+        assert theirs.get("annotations", {}).get("readOnlyHint") == ours.get("annotations", {}).get("readOnlyHint")
+
+
+@pytest.mark.parametrize("contract", [c for c in CONTRACTS if SERVED[c].knows_errors() and SERVED[c].tools])
+def test_every_declared_error_code_of_every_tool_gets_its_envelope(contract: str) -> None:
+    """The code where the builders put it, the flags the catalogue derives, isError set,
+    and a document the contract's judge accepts: for each tool and each code it may return."""
+    served_contract = SERVED[contract]
+    catalogue = served_contract.contract.catalogue
+
+    async def every_code(client: Client) -> list[tuple[str, str, types.CallToolResult]]:
+        answers = []
+        for tool in served_contract.tools:
+            codes = tool.declared_codes if tool.declared_codes is not None else catalogue.codes()
+            arguments = tool.calls[0].arguments if tool.calls else {}
+            for code in sorted(codes):
+                answers.append((tool.name, code, await _call(client, tool.name, arguments, code)))
+        return answers
+
+    answers = _with_client(served_contract, every_code)
+    assert answers
+    call_result = _spec("CallToolResult")
+    for tool_name, code, result in answers:
+        tool = served_contract.tool(tool_name)
+        assert tool is not None
+        document = result.structured_content
+        assert result.is_error is True
+        assert served_contract.error_code(document) == code
+        assert tool.check(document) == []
+        assert served_contract.mismatches(document, code) == []
+        assert list(call_result.iter_errors(_wire(result))) == []
+    derived = served_contract.contract.builders.derived if served_contract.contract.builders else ()
+    for pointer, column in derived:  # the derived values really vary with the code
+        values = {repr(value_at(r.structured_content, pointer)) for _, _, r in answers}
+        assert len(values) > 1 or len({repr(e.get(column)) for e in catalogue.errors.entries}) == 1
+
+
+def test_an_example_call_is_answered_with_its_example_and_others_with_a_success() -> None:
+    tuitbot = SERVED["tuitbot"]
+
+    async def calls(client: Client) -> list[types.CallToolResult]:
+        return [
+            await _call(client, "x_post_tweet", {"text": "Follow me for free followers!"}),
+            await _call(client, "x_post_tweet", {"text": "Something else"}),
+            await _call(client, "get_stats", {}),
+        ]
+
+    denied, other, stats = _with_client(tuitbot, calls)
+    assert denied.is_error and denied.structured_content == load_json(
+        SCHEMAS / "contracts" / "tuitbot" / "examples" / "policy-denied.json"
+    )
+    assert not other.is_error and other.structured_content["success"] is True
+    assert not stats.is_error and stats.structured_content["success"] is True
+    text = other.content[0]
+    assert isinstance(text, types.TextContent) and json.loads(text.text) == other.structured_content
+
+
+@pytest.mark.parametrize(
+    ("contract", "tool", "arguments", "code", "message"),
+    [
+        ("tuitbot", "x_post_tweet", {"text": "hi"}, "db_error", "tool 'x_post_tweet' does not declare error code"),
+        ("tuitbot", "x_post_tweet", {"text": "hi"}, "no_such_code", "'no_such_code' is not an error code of"),
+        ("tuitbot", "x_post_tweet", {}, None, 'x_post_tweet: the inputSchema refuses the arguments: "text" is a'),
+        ("tuitbot", "x_post", {}, None, "unknown tool 'x_post'"),
+        ("jsonrpc", "mcp.tool:docs.load.fetch", {"path": "a"}, "TOOL_NOT_FOUND", "declares no builders"),
+    ],
+    ids=["undeclared", "unknown-code", "bad-arguments", "unknown-tool", "no-builders"],
+)
+def test_what_the_mock_cannot_answer_is_a_json_rpc_error_that_says_why(
+    contract: str, tool: str, arguments: dict[str, Any], code: str | None, message: str
+) -> None:
+    async def call(client: Client) -> str:
+        with pytest.raises(MCPError) as raised:
+            await _call(client, tool, arguments, code)
+        assert raised.value.code == -32602
+        return raised.value.message
+
+    assert message in _with_client(SERVED[contract], call)
+
+
+def test_a_tool_without_examples_is_answered_with_a_document_made_from_its_schema(tmp_path: Path) -> None:
+    """every-keyword's only tool has its own output schema and no example result."""
+    sources = tmp_path / "schemas" / "contracts" / "every-keyword"
+    shutil.copytree(ROOT / "tests" / "contracts" / "every-keyword", sources)
+    tools = sources / "tools.yaml"
+    text = tools.read_text("utf-8").replace(
+        "      type: object\n      properties:\n        hits:",
+        "      type: object\n      required: [hits]\n      properties:\n        hits:",
+    )
+    tools.write_text(text + "    examples:\n      - arguments: {query: shoes, limit: 5}\n", encoding="utf-8")
+    loaded = load_project(tmp_path / "schemas").project
+    assert loaded is not None
+    contract = served(loaded.contracts[0])
+    result = _with_client(contract, lambda client: _call(client, "search", {"query": "shoes", "limit": 5}))
+    assert result.is_error is False and result.structured_content == {"hits": []}
+    report = run_cli(
+        "conform", "--schemas", str(tmp_path / "schemas"), "--contract", "every-keyword", "--",
+        *(sys.executable, "-m", "mcp_contracts_generator", "mock", "--schemas", str(tmp_path / "schemas")),
+        *("--contract", "every-keyword"),
+    )  # fmt: skip
+    assert report.returncode == 0, report.stdout
+    assert "1 tool(s) listed, 1 call(s), 0 error(s)" in report.stdout
+
+
+@pytest.mark.parametrize("contract", [*CONTRACTS, "every-keyword"])
+def test_a_success_and_each_error_are_made_from_the_envelope_alone(contract: str, tmp_path: Path) -> None:
+    """With no example at all, what `mock` makes from the envelope's schema is a success,
+    and an error for every code, that the contract's judge accepts."""
+    if contract == "every-keyword":
+        shutil.copytree(ROOT / "tests" / "contracts" / contract, tmp_path / "contracts" / contract)
+        loaded = load_project(tmp_path).project
+        assert loaded is not None
+        chosen = loaded.contracts[0]
+    else:
+        chosen = SERVED[contract].contract
+    judge = Judge.from_bundle(json.loads(chosen.bundle_json))
+    tool = ServedTool("any", {"outputSchema": bundled_envelope(chosen)}, None, (), lambda d: judge.violations(d))
+    bare = replace(served(chosen), tools=(tool,), examples=())
+    made = answers.success(bare, tool)
+    assert made.problem is None and judge.is_valid(made.document) and bare.error_code(made.document) is None
+    codes = chosen.catalogue.codes() if bare.knows_errors() else ()
+    for code in codes:
+        failed = answers.error(bare, tool, code)
+        assert failed.problem is None, failed.problem
+        assert judge.is_valid(failed.document) and bare.error_code(failed.document) == code
+        assert bare.mismatches(failed.document, code) == []
+
+
+def test_schemas_that_say_the_same_are_the_same_whatever_their_spelling() -> None:
+    bundled = {
+        "$defs": {"Code": {"enum": ["b", "a"], "description": "A code."}},
+        "type": "object",
+        "required": ["y", "x"],
+        "properties": {"code": {"$ref": "#/$defs/Code"}, "x": {"type": ["string", "null"]}, "y": {}},
+        "title": "Envelope",
+    }
+    inlined = {
+        "type": "object",
+        "required": ["x", "y"],
+        "properties": {"code": {"enum": ["a", "b"]}, "x": {"type": ["null", "string"]}, "y": {}},
+    }
+    assert schema_difference(bundled, inlined) is None
+    narrowed = {**inlined, "properties": {**inlined["properties"], "code": {"enum": ["a"]}}}
+    assert schema_difference(bundled, narrowed) == ("/properties/code/enum", ["a", "b"], ["a"])
+    recursive = {"$defs": {"N": {"type": "array", "items": {"$ref": "#/$defs/N"}}}, "$ref": "#/$defs/N"}
+    assert schema_difference(recursive, recursive) is None
+    assert schema_difference(recursive, {"type": "array"}) == ("/items", {"$ref": "(itself)"}, None)
