@@ -97,6 +97,7 @@ def test_conform_passes_against_the_mock_of_every_built_in(contract: str, transp
         code, report = _conform(contract, "--", *MOCK, "--contract", contract, extra=probe)
     else:
         with http_mock(contract) as url:
+            assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
             code, report = _conform(contract, "--url", url, extra=probe)
     assert report["findings"] == [], report["findings"]
     assert (code, report["conforms"], report["problem"]) == (0, True, None)
@@ -220,3 +221,19 @@ def test_mock_refuses_a_port_in_use() -> None:
         result = run_cli("mock", "--contract", "jsonrpc", "--transport", "http", "--port", port)
     assert result.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in result.stderr
+
+
+def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
+    from mcp import StdioServerParameters
+    from mcp_contracts_generator import api
+
+    chosen = api.settings()
+    assert not isinstance(chosen, list)
+    server = StdioServerParameters(command=FAULTY[0], args=[*FAULTY[1:], "--fault=extra-tool"])
+    report = api.conform_with(chosen, "tuitbot", server, timeout=5)
+    assert report.problem is None and not report.conforms
+    assert [str(f) for f in report.findings] == [
+        "extra-tool [error] tools/list: the server lists 'x_extra_tool', which the contract lacks"
+    ]
+    unknown = api.conform_with(chosen, "nope", server)
+    assert unknown.problem is not None and "unknown contract 'nope'" in unknown.problem
