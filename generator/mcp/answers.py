@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import islice
+from itertools import islice, pairwise
 from typing import Any
 
 from .served import ServedContract, ServedTool
@@ -37,7 +37,7 @@ def put(document: Any, pointer: str, value: Any) -> Any:
         return value
     result = copy.deepcopy(document) if isinstance(document, dict | list) else {}
     node: Any = result
-    for token, following in zip(tokens[:-1], tokens[1:], strict=True):
+    for token, following in pairwise(tokens):
         made: Any = [] if following.isdigit() else {}
         if isinstance(node, list) and token.isdigit() and int(token) < len(node):
             if not isinstance(node[int(token)], dict | list):
