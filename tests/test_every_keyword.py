@@ -21,6 +21,8 @@ import pytest
 from conftest import ROOT, generated_package, load_json, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mcp_contracts_generator.load import load_project
+from mcp_contracts_generator.render.mcp import bundled_envelope
 from mcp_contracts_generator.runtime import Judge
 from mcp_contracts_generator.validate import ContractJudge
 from pydantic import ValidationError
@@ -117,11 +119,16 @@ def test_the_bundle_carries_every_file_it_refers_to(out: Path) -> None:
     assert [v.pointer for v in judge.violations(wrong_owner)] == ["/meta/owner/name"]
 
 
-def test_models_and_validate_give_the_reference_verdict(package: ModuleType) -> None:
+def test_models_validate_and_the_published_schema_give_the_reference_verdict(package: ModuleType, out: Path) -> None:
+    """The models, `validate`, and the standalone `outputSchema` that `tools.json` publishes
+    (read by python-jsonschema with no registry, as the MCP SDK's client reads it)."""
     resources = _source_resources()
     root = resources.pop(ROOT_URI)
     reference = reference_validator(root, resources, base_uri=ROOT_URI)
     by_validate = ContractJudge("every-keyword", package.JUDGE)
+    loaded = load_project(out.parent / "schemas").project
+    assert loaded is not None
+    published = reference_validator(bundled_envelope(loaded.contracts[0]))  # nothing else: it stands alone
     seeds = st.sampled_from(_examples())
     verdicts = {True: 0, False: 0}
 
@@ -139,6 +146,7 @@ def test_models_and_validate_give_the_reference_verdict(package: ModuleType) -> 
         expected = reference.is_valid(json.loads(text))
         assert by_validate.judge_bytes("-", text).valid == expected, text
         assert model_accepts(text) == expected, text
+        assert published.is_valid(json.loads(text)) == expected, text
         verdicts[expected] += 1
 
     agree()

@@ -26,6 +26,7 @@ from mcp_contracts_generator.mcp import answers
 from mcp_contracts_generator.mcp.compare import schema_difference
 from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock, build_server
 from mcp_contracts_generator.mcp.served import ServedContract, ServedTool, served
+from mcp_contracts_generator.mcp.synthesize import synthesize
 from mcp_contracts_generator.model import value_at
 from mcp_contracts_generator.render.mcp import bundled_envelope
 from mcp_contracts_generator.runtime import Judge
@@ -215,3 +216,22 @@ def test_schemas_that_say_the_same_are_the_same_whatever_their_spelling() -> Non
     recursive = {"$defs": {"N": {"type": "array", "items": {"$ref": "#/$defs/N"}}}, "$ref": "#/$defs/N"}
     assert schema_difference(recursive, recursive) is None
     assert schema_difference(recursive, {"type": "array"}) == ("/items", {"$ref": "(itself)"}, None)
+
+
+def test_a_reference_resolves_in_the_resource_it_is_written_in() -> None:
+    """In a compound document, `#/...` inside an embedded resource means that resource."""
+    other = "https://a.test/other.json"
+    compound_document = {
+        "$id": "https://a.test/root.json",
+        "properties": {"s": {"$ref": "other.json#/$defs/S"}, "t": {"$ref": f"{other}#/$defs/T"}},
+        "$defs": {
+            "S": {"type": "null"},  # not this one: the reference names other.json's
+            other: {"$id": other, "$defs": {"S": {"type": "string"}, "T": {"$ref": "#/$defs/S"}}},
+        },
+    }
+    inlined = {"properties": {"s": {"type": "string"}, "t": {"type": "string"}}}
+    assert schema_difference(compound_document, inlined) is None
+    made, document = synthesize(
+        {**compound_document, "required": ["s", "t"]}, lambda d: isinstance(d, dict) and d.get("t") == "x"
+    )
+    assert made and document == {"s": "x", "t": "x"}

@@ -13,73 +13,46 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..keywords import Resolver, replaced, subschemas
 from ..runtime import json_pointer
 
 _ANNOTATIONS = frozenset(
     {"title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly"}
 )
 _DROPPED = frozenset({"$defs", "definitions", "$id", "$anchor", "$dynamicAnchor", "$schema", "$vocabulary"})
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
-_SCHEMAS = frozenset(
-    {
-        "items",
-        "contains",
-        "not",
-        "if",
-        "then",
-        "else",
-        "additionalProperties",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contentSchema",
-    }
-)
 _UNORDERED = frozenset({"required", "enum", "type"})
 _MAX_DEPTH = 64
 
 
-def _target(root: Any, reference: str) -> Any:
-    base, _, fragment = reference.partition("#")
-    node: Any = root
-    if base:
-        defs = (root.get("$defs") or {}) if isinstance(root, dict) else {}
-        node = next((d for d in defs.values() if isinstance(d, dict) and d.get("$id") == base), None)
-    for token in fragment.split("/")[1:] if fragment.startswith("/") else ():
-        token = token.replace("~1", "/").replace("~0", "~")
-        node = node.get(token) if isinstance(node, dict) else None
-    return node if not fragment or fragment.startswith("/") else None
+def normal_form(schema: Any) -> Any:
+    """`schema` in the form `schema_difference` compares (see the module's docstring)."""
+    resolver = Resolver(schema)
+    return _normal(schema, resolver.root_uri, resolver, ())
 
 
-def normal_form(schema: Any, root: Any = None, _stack: tuple[int, ...] = ()) -> Any:
-    """`schema` in the form `compare` reads (see the module's docstring)."""
-    root = schema if root is None else root
+def _normal(schema: Any, base: str, resolver: Resolver, stack: tuple[int, ...]) -> Any:
     if not isinstance(schema, dict):
         return schema
-    if len(_stack) > _MAX_DEPTH:
+    if len(stack) > _MAX_DEPTH:
         return {"$ref": "(too deep)"}
+    base = resolver.base_of(schema, base)
     result: dict[str, Any] = {}
     for key, value in schema.items():
         if key in _ANNOTATIONS or key in _DROPPED:
             continue
         if key == "$ref" and isinstance(value, str):
-            target = _target(root, value)
-            if target is None or id(target) in _stack:
-                result["$ref"] = "(itself)" if target is not None else value
+            found = resolver.resolve(value, base)
+            if found is None or id(found[0]) in stack:
+                result["$ref"] = "(itself)" if found is not None else value
             else:
-                inlined = normal_form(target, root, (*_stack, id(target)))
+                inlined = _normal(found[0], found[1], resolver, (*stack, id(found[0])))
                 result.update(inlined if isinstance(inlined, dict) else {"allOf": [inlined]})
-        elif key in _SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: normal_form(sub, root, _stack) for name, sub in value.items()}
-        elif key in _SCHEMA_LISTS and isinstance(value, list):
-            result[key] = [normal_form(sub, root, _stack) for sub in value]
-        elif key in _SCHEMAS:
-            result[key] = normal_form(value, root, _stack)
         elif key in _UNORDERED and isinstance(value, list):
             result[key] = sorted(value, key=lambda v: json.dumps(v, sort_keys=True))
         else:
             result[key] = value
+    for path, sub in list(subschemas(result)):
+        replaced(result, path, _normal(sub, base, resolver, stack))
     return result
 
 

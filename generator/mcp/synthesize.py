@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from re import _parser as re_parser  # type: ignore[attr-defined]  # the parser of `re`, since 3.11
 from typing import Any
 
+from ..keywords import Resolver, absolute_references
+
 _MAX_DEPTH = 24
 _PER_NODE = 32  # candidates tried per schema node
 _VARIANTS = 4  # values tried per required property
@@ -34,29 +36,16 @@ _FORMATS = {
 }
 
 
-def _resolve(root: Any, reference: str) -> Any:
-    """The schema a `$ref` names inside `root`: a local pointer, or an embedded resource's
-    `$id` (a bundle keeps each file under `$defs`), with its fragment."""
-    base, _, fragment = reference.partition("#")
-    node: Any = root
-    if base:
-        defs = root.get("$defs") if isinstance(root, dict) else None
-        matches = [d for d in (defs or {}).values() if isinstance(d, dict) and d.get("$id") == base]
-        if not matches:
-            return None
-        node = matches[0]
-    if fragment.startswith("/"):
-        for token in fragment.split("/")[1:]:
-            token = token.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                return None
-    elif fragment:  # an $anchor
-        return None
-    return node
+class _Document:
+    """The schema being made an instance of, with its references made context-free."""
+
+    def __init__(self, schema: Any) -> None:
+        self.schema = absolute_references(schema)
+        self._resolver = Resolver(self.schema)
+
+    def resolve(self, reference: str) -> Any:
+        found = self._resolver.resolve(reference, self._resolver.root_uri)
+        return found[0] if found is not None else None
 
 
 def _merge(base: dict[str, Any], extra: Any) -> dict[str, Any]:
@@ -74,14 +63,14 @@ def _merge(base: dict[str, Any], extra: Any) -> dict[str, Any]:
     return merged
 
 
-def _flatten(root: Any, schema: Any, depth: int) -> Iterator[dict[str, Any]]:
+def _flatten(root: _Document, schema: Any, depth: int) -> Iterator[dict[str, Any]]:
     """The schema with `$ref` and `allOf` folded in, once per `oneOf`/`anyOf` branch."""
     if depth > _MAX_DEPTH or not isinstance(schema, dict):
         return
     schema = dict(schema)
     reference = schema.pop("$ref", None)
     if isinstance(reference, str):
-        target = _resolve(root, reference)
+        target = root.resolve(reference)
         if target is None or target is False:
             return
         for flat in _flatten(root, target if isinstance(target, dict) else {}, depth + 1):
@@ -101,7 +90,7 @@ def _flatten(root: Any, schema: Any, depth: int) -> Iterator[dict[str, Any]]:
             yield from _flatten(root, _merge(schema, flat), depth + 1)
 
 
-def _conditionals(root: Any, schema: dict[str, Any], depth: int) -> Iterator[dict[str, Any]]:
+def _conditionals(root: _Document, schema: dict[str, Any], depth: int) -> Iterator[dict[str, Any]]:
     """An `if` met, with its `then`; then its `else` (the judge tells whether `if` held)."""
     condition, then, otherwise = schema.pop("if", None), schema.pop("then", None), schema.pop("else", None)
     if condition is None:
@@ -222,7 +211,7 @@ def _first_of_class(items: list[Any]) -> str:
     raise _Unfollowed
 
 
-def _typed(root: Any, schema: dict[str, Any], kind: str, depth: int) -> Iterator[Any]:
+def _typed(root: _Document, schema: dict[str, Any], kind: str, depth: int) -> Iterator[Any]:
     if kind == "null":
         yield None
     elif kind == "boolean":
@@ -238,7 +227,7 @@ def _typed(root: Any, schema: dict[str, Any], kind: str, depth: int) -> Iterator
         yield from _object(root, schema, depth)
 
 
-def _array(root: Any, schema: dict[str, Any], depth: int) -> Iterator[Any]:
+def _array(root: _Document, schema: dict[str, Any], depth: int) -> Iterator[Any]:
     items: list[Any] = []
     for prefix in schema.get("prefixItems") or ():
         value = next(candidates(prefix, root, depth + 1), _NONE)
@@ -258,7 +247,7 @@ def _array(root: Any, schema: dict[str, Any], depth: int) -> Iterator[Any]:
     yield items
 
 
-def _object(root: Any, schema: dict[str, Any], depth: int) -> Iterator[Any]:
+def _object(root: _Document, schema: dict[str, Any], depth: int) -> Iterator[Any]:
     found = schema.get("properties")
     properties: dict[str, Any] = found if isinstance(found, dict) else {}
     required = [n for n in schema.get("required", []) if isinstance(n, str)]
@@ -280,9 +269,11 @@ def _object(root: Any, schema: dict[str, Any], depth: int) -> Iterator[Any]:
 _NONE = object()
 
 
-def candidates(schema: Any, root: Any = None, depth: int = 0) -> Iterator[Any]:
+def candidates(schema: Any, root: _Document | None = None, depth: int = 0) -> Iterator[Any]:
     """Instances `schema` may accept, simplest first; `root` is where its `$ref`s lead."""
-    root = schema if root is None else root
+    if root is None:
+        root = _Document(schema)
+        schema = root.schema
     if schema is True:
         yield None
         return
@@ -301,7 +292,7 @@ def candidates(schema: Any, root: Any = None, depth: int = 0) -> Iterator[Any]:
             seen += 1
 
 
-def _node(root: Any, schema: dict[str, Any], depth: int) -> Iterator[Any]:
+def _node(root: _Document, schema: dict[str, Any], depth: int) -> Iterator[Any]:
     for example in schema.get("examples") or ():
         yield copy.deepcopy(example)
     if "default" in schema:

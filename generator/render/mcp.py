@@ -1,8 +1,8 @@
 """`mcp/<name>.tools.json`: a contract's tools as an MCP `tools/list` result.
 
 Each tool carries its `inputSchema` (`{"type": "object"}` when tools.yaml gives none) and
-an `outputSchema`: its own, or the envelope bundled into one self-contained schema (every
-`$ref` resolved inside it, by jsonschema-rs's `bundle`). Annotations come from columns
+an `outputSchema`: its own, or the envelope and the files it refers to as one self-contained
+draft 2020-12 document (`compound`). Annotations come from columns
 declared with a role: `role: mutation` gives `readOnlyHint`, its opposite.
 """
 
@@ -11,17 +11,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import jsonschema_rs
-
 from ..model import Contract
+from .compound import compound
 
 
 def bundled_envelope(contract: Contract) -> Any:
-    """The contract's envelope as one self-contained schema."""
+    """The contract's envelope as one self-contained draft 2020-12 schema (see `compound`)."""
     bundle = json.loads(contract.bundle_json)
-    resources = bundle["resources"]
-    registry = jsonschema_rs.Registry(sorted(resources.items()))
-    return jsonschema_rs.bundle(resources[bundle["root"]], registry=registry, base_uri=bundle["root"])
+    return compound(bundle["root"], bundle["resources"])
 
 
 def tool_listing(contract: Contract) -> list[dict[str, Any]]:

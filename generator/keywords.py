@@ -1,0 +1,126 @@
+"""Where a JSON Schema holds other schemas: the applicator keywords of draft-07 and 2020-12.
+
+Only these places hold schemas; anywhere else (`const`, `enum`, `examples`, `default`...) a
+`{"$ref": ...}` is a value, not a reference. Walkers that rewrite or compare schemas read
+this one table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
+
+# One schema: `items` is one here in 2020-12 (a list in draft-07 is handled below).
+ONE = frozenset(
+    {
+        "additionalItems",
+        "additionalProperties",
+        "contains",
+        "contentSchema",
+        "else",
+        "if",
+        "not",
+        "propertyNames",
+        "then",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+    }
+)
+MAPS = frozenset({"$defs", "definitions", "dependentSchemas", "patternProperties", "properties"})
+LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
+
+def subschemas(node: Any) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """(path from `node`, subschema) of each schema `node` holds directly."""
+    if not isinstance(node, dict):
+        return
+    for key, value in node.items():
+        if key in ONE or (key == "items" and not isinstance(value, list)):
+            yield (key,), value
+        elif key in MAPS and isinstance(value, dict):
+            yield from (((key, name), sub) for name, sub in value.items())
+        elif (key in LISTS or key == "items") and isinstance(value, list):
+            yield from (((key, index), sub) for index, sub in enumerate(value))
+        elif key == "dependencies" and isinstance(value, dict):  # draft-07: arrays or schemas
+            yield from (((key, name), sub) for name, sub in value.items() if not isinstance(sub, list))
+
+
+def replaced(node: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
+    """Put `value` at `path` (as `subschemas` gives it) in `node`, in place."""
+    if len(path) == 1:
+        node[path[0]] = value  # type: ignore[index]
+    else:
+        node[path[0]][path[1]] = value  # type: ignore[index]
+
+
+class Resolver:
+    """`$ref`s of one self-contained document (a compound one: resources under `$defs`,
+    each with its `$id`), resolved without the network. A reference resolves against the
+    resource it is written in; the root's URI is its `$id`, or "" without one."""
+
+    def __init__(self, document: Any) -> None:
+        self.root_uri = _identifier(document, "")
+        self._resources: dict[str, Any] = {}
+        self._anchors: dict[tuple[str, str], Any] = {}
+        self._collect(document, self.root_uri)
+
+    def _collect(self, node: Any, base: str) -> None:
+        if not isinstance(node, dict):
+            return
+        base = _identifier(node, base)
+        if "$id" in node or not self._resources:
+            self._resources.setdefault(base, node)
+        anchor = node.get("$anchor")
+        if isinstance(anchor, str):
+            self._anchors.setdefault((base, anchor), node)
+        for _, sub in subschemas(node):
+            self._collect(sub, base)
+
+    def base_of(self, node: Any, base: str) -> str:
+        """The base URI inside `node`, read at `base`."""
+        return _identifier(node, base)
+
+    def resolve(self, reference: str, base: str) -> tuple[Any, str] | None:
+        """(the schema `reference` names, its base URI), or None when it is not in the document."""
+        target, fragment = urldefrag(urljoin(base, reference) if base else reference)
+        target = target or base
+        node = self._resources.get(target)
+        if node is None:
+            return None
+        if fragment and not fragment.startswith("/"):
+            found = self._anchors.get((target, fragment))
+            return (found, target) if found is not None else None
+        base = target
+        for token in fragment.split("/")[1:] if fragment else ():
+            token = unquote(token).replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                return None
+            base = _identifier(node, base)
+        return node, base
+
+
+def _identifier(node: Any, base: str) -> str:
+    identifier = node.get("$id") if isinstance(node, dict) else None
+    if not isinstance(identifier, str):
+        return base
+    return urldefrag(urljoin(base, identifier) if base else identifier)[0]
+
+
+def absolute_references(schema: Any, base: str = "") -> Any:
+    """A copy of `schema` whose every `$ref` is written against the base it was read at,
+    so that each resolves the same wherever it is followed from (see `Resolver`)."""
+    if not isinstance(schema, dict):
+        return schema
+    node = dict(schema)
+    base = _identifier(node, base)
+    reference = node.get("$ref")
+    if isinstance(reference, str) and base:
+        node["$ref"] = urljoin(base, reference)
+    for path, sub in list(subschemas(node)):
+        replaced(node, path, absolute_references(sub, base))
+    return node

@@ -1,0 +1,154 @@
+"""What `tools.json` publishes as an `outputSchema`: one self-contained draft 2020-12
+document. The JSON Schema Test Suite is the judge.
+
+Each group of the suite's required draft-07 and draft 2020-12 files becomes a compound
+document (its remote references embedded, as an envelope's other files are), draft-07 is
+said in 2020-12, and a draft 2020-12 validator with no registry and no network gives the
+suite's verdict on every instance.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+import jsonschema_rs
+import pytest
+from conftest import SHARED, require_shared
+from jsonschema import Draft202012Validator
+from mcp_contracts_generator.keywords import subschemas
+from mcp_contracts_generator.render.compound import compound
+from mcp_contracts_generator.render.dialect import DRAFT_2020_12, to_2020_12
+from referencing import Registry
+
+require_shared()
+SUITE = SHARED / "jsts"
+REMOTES = "http://localhost:1234/"
+ROOT_URI = "https://root.test/schema.json"
+DIALECTS = {"draft7": "http://json-schema.org/draft-07/schema#", "draft2020-12": DRAFT_2020_12}
+META_SCHEMAS = ("http://json-schema.org/", "https://json-schema.org/")
+FILES = [(d, p) for d in sorted(DIALECTS) for p in sorted((SUITE / "tests" / d).glob("*.json"))]
+
+
+def _references(node: Any, base: str, draft_07: bool) -> list[str]:
+    """The absolute URI of each `$ref` in a schema, with `$id`s changing the base."""
+    if not isinstance(node, dict):
+        return []
+    identifier = node.get("$id")
+    if isinstance(identifier, str) and not (draft_07 and "$ref" in node):
+        base = urldefrag(urljoin(base, identifier))[0]
+    found = [urljoin(base, node["$ref"])] if isinstance(node.get("$ref"), str) else []
+    for _, sub in subschemas(node):
+        found += _references(sub, base, draft_07)
+    return found
+
+
+def _resources(schema: Any, draft: str) -> dict[str, Any]:
+    """The group's schema and every file of the suite's remotes it reaches."""
+    if isinstance(schema, bool):
+        return {ROOT_URI: schema}
+    resources = {ROOT_URI: {"$schema": DIALECTS[draft], **schema}}
+    pending = [ROOT_URI]
+    while pending:
+        uri = pending.pop()
+        for reference in _references(resources[uri], uri, draft == "draft7"):
+            target = urldefrag(reference)[0]
+            path = SUITE / "remotes" / target[len(REMOTES) :]
+            if target.startswith(REMOTES) and target not in resources and path.is_file():
+                resources[target] = json.loads(path.read_text(encoding="utf-8"))
+                pending.append(target)
+    return resources
+
+
+def _no_fetch(uri: str) -> Any:
+    raise ValueError(f"{uri}: the published schema must stand alone")
+
+
+def _names_a_meta_schema(resources: dict[str, Any]) -> bool:
+    """A `$ref` to a standard meta-schema, or a meta-schema of its own (`$schema`): these stay
+    references in the published document (a contract's bundle holds no meta-schema), so
+    that only a validator that knows them judges such a schema; they are left out here."""
+    draft_07 = isinstance(resources[ROOT_URI], dict) and "draft-07" in resources[ROOT_URI].get("$schema", "")
+    for uri, document in resources.items():
+        if any(r.startswith(META_SCHEMAS) for r in _references(document, uri, draft_07)):
+            return True
+        dialect = document.get("$schema", "") if isinstance(document, dict) else ""
+        if dialect and not dialect.startswith(META_SCHEMAS):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(("draft", "path"), FILES, ids=[f"{d}-{p.stem}" for d, p in FILES])
+def test_every_instance_keeps_its_verdict_in_the_published_document(draft: str, path: Path) -> None:
+    wrong = []
+    for group in json.loads(path.read_text(encoding="utf-8")):
+        resources = _resources(group["schema"], draft)
+        if _names_a_meta_schema(resources):
+            continue
+        published = compound(ROOT_URI, resources)
+        if isinstance(published, dict):
+            assert published["$schema"] == DRAFT_2020_12
+        try:
+            validator = jsonschema_rs.validator_for(published, retriever=_no_fetch)
+        except (ValueError, jsonschema_rs.ValidationError) as exc:
+            wrong.append(f"{group['description']}: {str(exc).splitlines()[0]}")
+            continue
+        # The MCP SDK's client judges with python-jsonschema and an empty registry: so here.
+        python = Draft202012Validator(published, registry=Registry())
+        for case in group["tests"]:
+            if validator.is_valid(case["data"]) != case["valid"]:
+                wrong.append(f"{group['description']} / {case['description']}")
+            try:
+                if python.is_valid(case["data"]) != case["valid"]:
+                    wrong.append(f"python-jsonschema: {group['description']} / {case['description']}")
+            except re.error:  # Python's `re` has no `\p{...}`: a limit of that validator, not ours
+                continue
+    assert wrong == []
+
+
+def test_only_the_groups_that_name_a_meta_schema_are_left_out() -> None:
+    left_out = sorted(
+        f"{draft}/{path.stem}: {group['description']}"
+        for draft, path in FILES
+        for group in json.loads(path.read_text(encoding="utf-8"))
+        if _names_a_meta_schema(_resources(group["schema"], draft))
+    )
+    assert left_out == [
+        "draft2020-12/defs: validate definition against metaschema",
+        "draft2020-12/ref: remote ref, containing refs itself",
+        "draft2020-12/vocabulary: ignore unrecognized optional vocabulary",
+        "draft2020-12/vocabulary: schema that uses custom metaschema with with no validation vocabulary",
+        "draft7/definitions: validate definition against metaschema",
+        "draft7/ref: remote ref, containing refs itself",
+    ]
+
+
+def test_keywords_are_renamed_and_references_follow_them() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "pair": {"items": [{"type": "string"}, {"$ref": "#/definitions/n"}], "additionalItems": False},
+            "n": {"type": "number"},
+        },
+        "properties": {
+            "p": {"$ref": "#/definitions/pair", "description": "ignored beside $ref"},
+            "q": {"$ref": "#/definitions/pair/items/1"},
+            "d": {"dependencies": {"a": ["b"], "c": {"required": ["e"]}}, "prefixItems": [False]},
+            "i": {"$id": "#named", "type": "integer"},
+            "pct": {"$ref": "#/definitions/n%25"},
+        },
+    }
+    schema["definitions"]["n%"] = {"type": "null"}
+    translated = to_2020_12(schema)
+    assert translated["$defs"]["pair"] == {"prefixItems": [{"type": "string"}, {"$ref": "#/$defs/n"}], "items": False}
+    assert translated["properties"]["p"] == {"$ref": "#/$defs/pair"}
+    assert translated["properties"]["q"] == {"$ref": "#/$defs/pair/prefixItems/1"}
+    assert translated["properties"]["d"] == {
+        "dependentRequired": {"a": ["b"]},
+        "dependentSchemas": {"c": {"required": ["e"]}},
+    }
+    assert translated["properties"]["i"] == {"$anchor": "named", "type": "integer"}
+    assert translated["properties"]["pct"] == {"$ref": "#/$defs/n%25"}
