@@ -3,15 +3,17 @@ MCP specification's own schema; each `outputSchema` stands alone and accepts the
 
 from __future__ import annotations
 
-import json
+from pathlib import Path
 
 import pytest
-from conftest import CONTRACTS, GENERATED, REFERENCE, SCHEMAS, load_json, require_shared
+from conftest import CONTRACTS, GENERATED, REFERENCE, SCHEMAS, load_json, require_shared, run_cli
 from jsonschema import Draft202012Validator
+from mcp_contracts_generator.runtime import Judge
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 require_shared()
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")
 
 
@@ -48,4 +50,22 @@ def test_annotations_come_from_the_column_with_the_mutation_role() -> None:
     manifest = load_json(GENERATED / "manifests" / "tuitbot.json")["tools"]
     for tool in manifest:
         assert published[tool["name"]]["annotations"] == {"readOnlyHint": not tool["mutation"]}
-    assert json.dumps(published) == json.dumps(published)  # plain JSON all the way down
+
+
+def test_a_draft_07_envelope_is_published_in_draft_2020_12(rpc_schemas: Path, tmp_path: Path) -> None:
+    """MCP reads `outputSchema` in draft 2020-12: a draft-07 envelope is translated, and the
+    translation judges as the contract's own judge does."""
+    envelope = rpc_schemas / "contracts" / "jsonrpc" / "envelope.schema.json"
+    text = envelope.read_text(encoding="utf-8").replace("https://json-schema.org/draft/2020-12/schema", DRAFT_07)
+    envelope.write_text(text.replace("$defs", "definitions"), encoding="utf-8")
+    out = tmp_path / "out"
+    result = run_cli("generate", "--schemas", str(rpc_schemas), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    published = load_json(out / "mcp" / "jsonrpc.tools.json")["tools"][0]["outputSchema"]
+    assert published["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert published["properties"]["params"] == {"$ref": "#/$defs/Params"} and "definitions" not in published
+    judge = Judge.from_bundle(load_json(out / "python" / "mcp_contracts" / "jsonrpc" / "schema.json"))
+    validator = Draft202012Validator(published, registry=Registry())
+    example = load_json(SCHEMAS / "contracts" / "jsonrpc" / "examples" / "tool-invoke.json")
+    for document in (example, {**example, "params": []}, {**example, "method": ""}, {"id": "x"}):
+        assert validator.is_valid(document) == judge.is_valid(document), document
