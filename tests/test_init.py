@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from pathlib import Path
 
@@ -38,6 +39,8 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
                 "name": "example_tool",
                 "mutation": False,
                 "possible_error_codes": ["example_error"],
+                "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+                "examples": [{"arguments": {"text": "hello"}, "result": "success.json"}],
                 "description": "Replace this entry with your first tool.",
             }
         ]
@@ -58,6 +61,10 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
     assert site.returncode == 0, site.stderr
     assert (tmp_path / "site" / "billing-api" / "index.html").is_file()
     assert run_cli("check", cwd=subfolder).returncode == 0
+    mock = (sys.executable, "-m", "mcp_contracts_generator", "mock", "--contract", "billing-api")
+    conformed = run_cli("conform", "--contract", "billing-api", "--probe-errors", "--", *mock, cwd=subfolder)
+    assert conformed.returncode == 0, conformed.stdout + conformed.stderr
+    assert "conforms to billing-api: 1 tool(s) listed, 2 call(s), 0 error(s)" in conformed.stdout
     second = run_cli("init", "orders", cwd=subfolder)  # into the same sources, not a new schemas/
     assert second.returncode == 0, second.stderr
     assert (tmp_path / "schemas" / "contracts" / "orders" / "contract.yaml").is_file()

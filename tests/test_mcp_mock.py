@@ -235,3 +235,10 @@ def test_a_reference_resolves_in_the_resource_it_is_written_in() -> None:
         {**compound_document, "required": ["s", "t"]}, lambda d: isinstance(d, dict) and d.get("t") == "x"
     )
     assert made and document == {"s": "x", "t": "x"}
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_mock_and_conform_judge_with_the_schema_the_generated_package_holds(contract: str) -> None:
+    chosen = SERVED[contract].contract
+    generated = ROOT / "generated" / "python" / "mcp_contracts" / chosen.module / "schema.json"
+    assert json.loads(chosen.bundle_json) == load_json(generated)
