@@ -65,17 +65,19 @@ class Resolver:
         self._anchors: dict[tuple[str, str], Any] = {}
         self._collect(document, self.root_uri)
 
-    def _collect(self, node: Any, base: str) -> None:
-        if not isinstance(node, dict):
-            return
-        base = _identifier(node, base)
-        if "$id" in node or not self._resources:
-            self._resources.setdefault(base, node)
-        anchor = node.get("$anchor")
-        if isinstance(anchor, str):
-            self._anchors.setdefault((base, anchor), node)
-        for _, sub in subschemas(node):
-            self._collect(sub, base)
+    def _collect(self, document: Any, base: str) -> None:
+        pending = [(document, base)]  # a loop, not recursion: a schema may nest deeply
+        while pending:
+            node, base = pending.pop()
+            if not isinstance(node, dict):
+                continue
+            base = _identifier(node, base)
+            if "$id" in node or not self._resources:
+                self._resources.setdefault(base, node)
+            anchor = node.get("$anchor")
+            if isinstance(anchor, str):
+                self._anchors.setdefault((base, anchor), node)
+            pending.extend((sub, base) for _, sub in reversed(list(subschemas(node))))
 
     def base_of(self, node: Any, base: str) -> str:
         """The base URI inside `node`, read at `base`."""

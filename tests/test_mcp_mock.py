@@ -242,3 +242,24 @@ def test_mock_and_conform_judge_with_the_schema_the_generated_package_holds(cont
     chosen = SERVED[contract].contract
     generated = ROOT / "generated" / "python" / "mcp_contracts" / chosen.module / "schema.json"
     assert json.loads(chosen.bundle_json) == load_json(generated)
+
+
+def test_hostile_schemas_end_in_an_answer() -> None:
+    """A server may publish anything: schemas that inline to 2^30 nodes, nest 5,000 deep, or
+    have no finite instance all get an answer, quickly."""
+    defs: dict[str, Any] = {
+        f"D{i}": {"properties": {"a": {"$ref": f"#/$defs/D{i + 1}"}, "b": {"$ref": f"#/$defs/D{i + 1}"}}}
+        for i in range(30)
+    }
+    dag = {"$defs": {**defs, "D30": {"type": "string"}}, "$ref": "#/$defs/D0"}
+    assert schema_difference(dag, dag) is None
+    assert schema_difference(dag, {**dag, "$ref": "#/$defs/D1"}) is not None
+    deep: dict[str, Any] = {"type": "object"}
+    for _ in range(5000):
+        deep = {"properties": {"x": deep}}
+    difference = schema_difference(deep, deep)
+    assert difference is not None and difference[1] == "(too deep to compare)"
+    endless = {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#"}}}
+    assert synthesize(endless, lambda d: True) == (False, None)
+    branching = {"oneOf": [{"oneOf": [{"oneOf": [{"type": "integer"}] * 8}] * 8}] * 8}
+    assert synthesize(branching, lambda d: False) == (False, None)

@@ -153,19 +153,23 @@ def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> No
         for rule, at, text in narrowed:
             report.add(rule, "error", name, f"{where}{at}", text)
         if not narrowed:
-            report.add("input-schema-differs", "error", name, f"{where}{difference[0]}", _differs(difference))
+            report.add("input-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
     where = f"tools/list {name}.outputSchema"
     if published.output_schema is None:
         report.add("output-schema-missing", "error", name, where, "the server publishes no output schema")
     else:
         difference = schema_difference(expected["outputSchema"], published.output_schema)
         if difference is not None:
-            report.add("output-schema-differs", "error", name, f"{where}{difference[0]}", _differs(difference))
+            report.add("output-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
     hint = (expected.get("annotations") or {}).get("readOnlyHint")
     given = published.annotations.read_only_hint if published.annotations is not None else None
     if hint is not None and given is not None and hint != given:
         text = f"readOnlyHint is {_json(given)}; the contract's mutation column makes it {_json(hint)}"
         report.add("annotation-differs", "error", name, f"tools/list {name}.annotations.readOnlyHint", text)
+
+
+def _at(pointer: str) -> str:
+    return pointer if len(pointer) <= 200 else pointer[:199] + "…"
 
 
 def _differs(difference: tuple[str, Any, Any]) -> str:

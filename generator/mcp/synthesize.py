@@ -21,7 +21,8 @@ from ..keywords import Resolver, absolute_references
 
 _MAX_DEPTH = 24
 _PER_NODE = 32  # candidates tried per schema node
-_VARIANTS = 4  # values tried per required property
+_VARIANTS = 4  # values tried per required property...
+_VARIED_DEPTH = 3  # ...of the objects this near the root
 _FORMATS = {
     "date-time": "2026-01-01T00:00:00Z",
     "date": "2026-01-01",
@@ -39,9 +40,14 @@ _FORMATS = {
 class _Document:
     """The schema being made an instance of, with its references made context-free."""
 
-    def __init__(self, schema: Any) -> None:
+    def __init__(self, schema: Any, budget: int = 20_000) -> None:
         self.schema = absolute_references(schema)
         self._resolver = Resolver(self.schema)
+        self.budget = budget  # schema nodes visited, at most: nested variants multiply
+
+    def spend(self) -> bool:
+        self.budget -= 1
+        return self.budget >= 0
 
     def resolve(self, reference: str) -> Any:
         found = self._resolver.resolve(reference, self._resolver.root_uri)
@@ -256,7 +262,8 @@ def _object(root: _Document, schema: dict[str, Any], depth: int) -> Iterator[Any
             required += [n for n in needs if n not in required]
     choices: dict[str, list[Any]] = {}
     for name in required:
-        choices[name] = list(itertools.islice(candidates(properties.get(name, {}), root, depth + 1), _VARIANTS))
+        variants = _VARIANTS if depth < _VARIED_DEPTH else 1  # deeper down, the first value only
+        choices[name] = list(itertools.islice(candidates(properties.get(name, {}), root, depth + 1), variants))
         if not choices[name]:
             return
     document = {name: values[0] for name, values in choices.items()}
@@ -277,7 +284,7 @@ def candidates(schema: Any, root: _Document | None = None, depth: int = 0) -> It
     if schema is True:
         yield None
         return
-    if depth > _MAX_DEPTH or not isinstance(schema, dict):
+    if depth > _MAX_DEPTH or not isinstance(schema, dict) or not root.spend():
         return
     # Branches take turns, so that each branch's simplest instance comes early.
     branches = [_node(root, flat, depth) for flat in itertools.islice(_flatten(root, schema, depth), _PER_NODE)]
