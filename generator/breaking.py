@@ -219,18 +219,21 @@ def _inputs(old: Contract, new: Contract) -> list[Change]:
     return changes
 
 
-def input_narrowings(was: dict[str, Any], now: dict[str, Any]) -> list[tuple[str, str, str]]:
+def input_narrowings(was: Any, now: Any) -> list[tuple[str, str, str]]:
     """(rule, pointer, message) of each way the input schema `now` accepts less than `was`:
-    an argument made required, an enum value or a type dropped, the object closed."""
+    an argument made required, an enum value or a type dropped, the object closed. Parts
+    that are not what a schema holds there (a server may publish anything) are passed over."""
+    if not isinstance(was, dict) or not isinstance(now, dict):
+        return []
     found = []
-    for name in sorted(set(now.get("required", [])) - set(was.get("required", []))):
+    for name in sorted(_strings(now.get("required")) - _strings(was.get("required"))):
         found.append(("input-required", f"/{name}", "now required"))
-    old_props, new_props = was.get("properties", {}), now.get("properties", {})
+    old_props, new_props = _map(was.get("properties")), _map(now.get("properties"))
     for name in sorted(set(old_props) & set(new_props)):
         a, b = old_props[name], new_props[name]
         if isinstance(a, dict) and isinstance(b, dict):
-            removed = set(map(repr, a.get("enum", []))) - set(map(repr, b.get("enum", [])))
-            if "enum" in b and removed:
+            removed = {repr(v) for v in _list(a.get("enum"))} - {repr(v) for v in _list(b.get("enum"))}
+            if isinstance(b.get("enum"), list) and removed:
                 found.append(("input-enum-narrowed", f"/{name}", f"no longer accepts {', '.join(sorted(removed))}"))
             if _types(b) < _types(a):
                 found.append(("input-type-narrowed", f"/{name}", "narrowed"))
@@ -239,9 +242,21 @@ def input_narrowings(was: dict[str, Any], now: dict[str, Any]) -> list[tuple[str
     return found
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _strings(value: Any) -> set[str]:
+    return {v for v in _list(value) if isinstance(v, str)}
+
+
+def _map(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _types(schema: dict[str, Any]) -> set[str]:
     declared = schema.get("type", ["string", "number", "integer", "boolean", "object", "array", "null"])
-    return set(declared if isinstance(declared, list) else [declared])
+    return _strings(declared) if isinstance(declared, list) else {declared} if isinstance(declared, str) else set()
 
 
 def _version(text: str) -> tuple[int, int, int] | None:

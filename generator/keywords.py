@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import unquote, urldefrag, urljoin
+from urllib.parse import unquote, urljoin
+
+import jsonschema_rs
 
 # One schema: `items` is one here in 2020-12 (a list in draft-07 is handled below).
 ONE = frozenset(
@@ -54,6 +56,31 @@ def replaced(node: dict[str, Any], path: tuple[str | int, ...], value: Any) -> N
         node[path[0]][path[1]] = value  # type: ignore[index]
 
 
+def copied(node: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `node` that `replaced` may write into: its maps and lists copied too, so
+    that the schema it came from is never changed."""
+    return {key: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v for key, v in node.items()}
+
+
+def defrag(uri: str) -> tuple[str, str]:
+    """(the URI without its fragment, the fragment): never an error, whatever the text."""
+    head, _, fragment = uri.partition("#")
+    return head, fragment
+
+
+def join(base: str, reference: str) -> str:
+    """`reference` resolved against `base` (RFC 3986 for the cases schemas use): a fragment
+    keeps the base, which `urljoin` forgets for schemes it does not know (`urn:`, `tag:`)."""
+    if not base:
+        return reference
+    if reference.startswith("#"):
+        return defrag(base)[0] + reference
+    try:
+        return urljoin(base, reference)
+    except ValueError:  # not a URI (`http://[`): it names nothing
+        return reference
+
+
 class Resolver:
     """`$ref`s of one self-contained document (a compound one: resources under `$defs`,
     each with its `$id`), resolved without the network. A reference resolves against the
@@ -85,7 +112,7 @@ class Resolver:
 
     def resolve(self, reference: str, base: str) -> tuple[Any, str] | None:
         """(the schema `reference` names, its base URI), or None when it is not in the document."""
-        target, fragment = urldefrag(urljoin(base, reference) if base else reference)
+        target, fragment = defrag(join(base, reference))
         target = target or base
         node = self._resources.get(target)
         if node is None:
@@ -110,7 +137,7 @@ def _identifier(node: Any, base: str) -> str:
     identifier = node.get("$id") if isinstance(node, dict) else None
     if not isinstance(identifier, str):
         return base
-    return urldefrag(urljoin(base, identifier) if base else identifier)[0]
+    return defrag(join(base, identifier))[0]
 
 
 def absolute_references(schema: Any, base: str = "") -> Any:
@@ -118,11 +145,34 @@ def absolute_references(schema: Any, base: str = "") -> Any:
     so that each resolves the same wherever it is followed from (see `Resolver`)."""
     if not isinstance(schema, dict):
         return schema
-    node = dict(schema)
+    node = copied(schema)
     base = _identifier(node, base)
     reference = node.get("$ref")
     if isinstance(reference, str) and base:
-        node["$ref"] = urljoin(base, reference)
+        node["$ref"] = join(base, reference)
     for path, sub in list(subschemas(node)):
         replaced(node, path, absolute_references(sub, base))
     return node
+
+
+def _no_fetch(uri: str) -> Any:
+    raise ValueError(f"{uri} is not fetched: the schema must stand alone")
+
+
+def standalone_validator(schema: Any) -> Any:
+    """jsonschema-rs's validator of a schema that must stand alone (an MCP tool's input or
+    output schema: nothing is fetched); ValueError, with the reason, when it cannot compile."""
+    try:
+        return jsonschema_rs.validator_for(schema, retriever=_no_fetch)
+    except (ValueError, TypeError, OverflowError, jsonschema_rs.ValidationError) as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+
+
+def first_refusal(validator: Any, instance: Any) -> str | None:
+    """Why `validator` refuses `instance` (its first error, at its JSON pointer), or None."""
+    error = next(iter(validator.iter_errors(instance)), None)
+    if error is None:
+        return None
+    if not error.instance_path:
+        return str(error.message)
+    return f"at /{'/'.join(str(p) for p in error.instance_path)}: {error.message}"

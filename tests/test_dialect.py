@@ -152,3 +152,36 @@ def test_keywords_are_renamed_and_references_follow_them() -> None:
     }
     assert translated["properties"]["i"] == {"$anchor": "named", "type": "integer"}
     assert translated["properties"]["pct"] == {"$ref": "#/$defs/n%25"}
+
+
+def test_what_draft_07_ignores_but_a_pointer_reaches_stays_reachable() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$defs": {"kept": {"type": "integer"}},  # unknown to draft-07, but a pointer reaches it
+        "items": {"type": "string"},
+        "additionalItems": {"type": "integer"},  # ignored beside a one-schema `items`
+        "properties": {"a": {"$ref": "#/additionalItems"}, "b": {"$ref": "#/$defs/kept"}},
+    }
+    published = compound(ROOT_URI, {ROOT_URI: schema})
+    validator = jsonschema_rs.validator_for(published, retriever=_no_fetch)
+    assert validator.is_valid({"a": 1, "b": 2}) and not validator.is_valid({"a": "x"})
+    assert validator.is_valid(["x", "y"]) and not validator.is_valid(["x", 1])
+
+
+def test_each_file_is_read_in_its_own_dialect() -> None:
+    """A draft-07 file topped by a `$ref` (zod-to-json-schema's shape) and a 2020-12 file,
+    both under a draft-07 envelope."""
+    draft_07 = "http://json-schema.org/draft-07/schema#"
+    resources = {
+        "https://e.test/root.json": {
+            "$schema": draft_07,
+            "properties": {"t": {"$ref": "t.json"}, "p": {"$ref": "p.json"}},
+        },
+        "https://e.test/t.json": {"$ref": "#/definitions/T", "definitions": {"T": {"type": "integer"}}},
+        "https://e.test/p.json": {"$schema": DRAFT_2020_12, "prefixItems": [{"type": "string"}]},
+    }
+    published = compound("https://e.test/root.json", resources)
+    for validator in (jsonschema_rs.validator_for(published, retriever=_no_fetch), Draft202012Validator(published)):
+        assert validator.is_valid({"t": 1, "p": ["s"]})
+        assert not validator.is_valid({"t": "x"})
+        assert not validator.is_valid({"p": [1]})  # 2020-12's prefixItems still applies there

@@ -106,8 +106,11 @@ def test_conform_passes_against_the_mock_of_every_built_in(contract: str, transp
     assert report["calls"] == _expected_calls(contract)
 
 
-def _findings(report: dict[str, Any]) -> list[tuple[str, str, str]]:
-    return sorted((f["rule"], f["tool"], f["where"]) for f in report["findings"] if f["level"] != "note")
+def _findings(report: dict[str, Any]) -> list[tuple[str, str | None, str]]:
+    return sorted(
+        ((f["rule"], f["tool"], f["where"]) for f in report["findings"] if f["level"] != "note"),
+        key=lambda finding: (finding[0], finding[1] or "", finding[2]),
+    )
 
 
 EXPECTED_FAULTS = [
@@ -237,3 +240,15 @@ def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
     ]
     unknown = api.conform_with(chosen, "nope", server)
     assert unknown.problem is not None and "unknown contract 'nope'" in unknown.problem
+
+
+def test_listing_faults_and_schemas_a_client_cannot_compile_are_findings() -> None:
+    faults = ("--fault=duplicate-tool", "--fault=endless-list", "--fault=odd-schemas")
+    code, report = _conform("tuitbot", "--", *FAULTY, *faults, extra=("--timeout", "5"))
+    assert code == 1 and report["problem"] is None
+    assert _findings(report) == [
+        ("duplicate-tool", "get_stats", "tools/list"),
+        ("endless-tool-list", None, "tools/list"),
+        ("schema-unreadable", "get_stats", "tools/list get_stats.outputSchema"),
+        ("schema-unreadable", "x_post_tweet", "tools/list x_post_tweet.inputSchema"),
+    ]

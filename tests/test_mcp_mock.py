@@ -23,9 +23,9 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.mcp import answers
-from mcp_contracts_generator.mcp.compare import schema_difference
+from mcp_contracts_generator.mcp.compare import TooLarge, schema_difference
 from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock, build_server
-from mcp_contracts_generator.mcp.served import ServedContract, ServedTool, served
+from mcp_contracts_generator.mcp.served import ServedContract, ServedTool, same_json, served
 from mcp_contracts_generator.mcp.synthesize import synthesize
 from mcp_contracts_generator.model import value_at
 from mcp_contracts_generator.render.mcp import bundled_envelope
@@ -215,7 +215,7 @@ def test_schemas_that_say_the_same_are_the_same_whatever_their_spelling() -> Non
     assert schema_difference(bundled, narrowed) == ("/properties/code/enum", ["a", "b"], ["a"])
     recursive = {"$defs": {"N": {"type": "array", "items": {"$ref": "#/$defs/N"}}}, "$ref": "#/$defs/N"}
     assert schema_difference(recursive, recursive) is None
-    assert schema_difference(recursive, {"type": "array"}) == ("/items", {"$ref": "(itself)"}, None)
+    assert schema_difference(recursive, {"type": "array"}) == ("/items", {"$ref": "(back 1)"}, None)
 
 
 def test_a_reference_resolves_in_the_resource_it_is_written_in() -> None:
@@ -252,14 +252,56 @@ def test_hostile_schemas_end_in_an_answer() -> None:
         for i in range(30)
     }
     dag = {"$defs": {**defs, "D30": {"type": "string"}}, "$ref": "#/$defs/D0"}
-    assert schema_difference(dag, dag) is None
-    assert schema_difference(dag, {**dag, "$ref": "#/$defs/D1"}) is not None
+    with pytest.raises(TooLarge):  # 2^30 nodes once inlined: conform notes it as not compared
+        schema_difference(dag, dag)
     deep: dict[str, Any] = {"type": "object"}
     for _ in range(5000):
         deep = {"properties": {"x": deep}}
-    difference = schema_difference(deep, deep)
-    assert difference is not None and difference[1] == "(too deep to compare)"
+    with pytest.raises(TooLarge):  # conform notes it as not compared
+        schema_difference(deep, deep)
     endless = {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#"}}}
     assert synthesize(endless, lambda d: True) == (False, None)
     branching = {"oneOf": [{"oneOf": [{"oneOf": [{"type": "integer"}] * 8}] * 8}] * 8}
     assert synthesize(branching, lambda d: False) == (False, None)
+
+
+def test_the_normal_form_leaves_its_schema_alone_and_keeps_what_sets_schemas_apart() -> None:
+    recursive = {"type": "object", "properties": {"next": {"$ref": "#"}}}
+    before = json.dumps(recursive)
+    assert schema_difference(recursive, json.loads(before)) is None
+    assert json.dumps(recursive) == before and schema_difference(recursive, recursive) is None
+    # Keywords beside a `$ref` apply too (2020-12).
+    beside = {"$defs": {"A": {"minimum": 0}}, "minimum": 5, "$ref": "#/$defs/A"}
+    assert schema_difference(beside, {"minimum": 0}) is not None
+    # Two cycles that close at different places accept different documents.
+    x = {
+        "$defs": {"A": {"properties": {"p": {"$ref": "#/$defs/B"}}}, "B": {"properties": {"q": {"$ref": "#/$defs/A"}}}}
+    }
+    y = json.loads(json.dumps(x))
+    y["$defs"]["B"]["properties"]["q"]["$ref"] = "#/$defs/B"
+    assert schema_difference({**x, "$ref": "#/$defs/A"}, {**y, "$ref": "#/$defs/A"}) is not None
+    # Spellings that say the same: what a no-argument FastMCP tool publishes, among others.
+    assert schema_difference({"type": "object"}, {"properties": {}, "title": "t", "type": ["object"]}) is None
+    assert schema_difference({"minLength": 1}, {"minLength": 1.0, "additionalProperties": True}) is None
+
+
+def test_arguments_and_catalogue_values_compare_as_json_does() -> None:
+    assert not same_json({"flag": True}, {"flag": 1}) and same_json(404, 404.0) and not same_json([1], (1, 2))
+
+
+def test_made_strings_and_searches_stay_small() -> None:
+    assert synthesize({"anyOf": [{"$ref": "#"}] * 4}, lambda d: True) == (False, None)
+    made, text = synthesize({"type": "string", "minLength": 10**9}, lambda d: True)
+    assert made and len(text) == 4096
+    made, text = synthesize({"type": "string", "pattern": "(((a{256}){256}){256}){256}"}, lambda d: True)
+    assert made and len(text) <= 4096
+    urn = {
+        "$id": "urn:x:root",
+        "required": ["y"],
+        "properties": {"y": {"$ref": "urn:x:other#/$defs/Y"}},
+        "$defs": {
+            "Y": {"const": "root-Y"},
+            "urn:x:other": {"$id": "urn:x:other", "$defs": {"Y": {"$ref": "#/$defs/Z"}, "Z": {"const": "other-Y"}}},
+        },
+    }
+    assert synthesize(urn, lambda d: True) == (True, {"y": "other-Y"})

@@ -62,3 +62,25 @@ def test_examples_are_in_the_manifest_the_docs_and_the_inputs_published(tmp_path
     docs = files["docs/tuitbot.md"].decode()
     assert '{"text": "Shipping the new release today."} → api-success.json' in docs
     assert b'"result": "policy-denied.json"' in files["manifests/tuitbot.json"]
+
+
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [
+        ("{type: object, properties: {a: {$ref: nope.json}}}", "does not compile on its own: "),
+        ("{type: object, properties: {a: {minimum: .inf}}}", "inf is not a JSON value"),
+    ],
+    ids=["reference-out", "infinity"],
+)
+def test_a_tool_schema_that_does_not_compile_alone_is_refused(
+    schemas_copy: Path, tmp_path: Path, schema: str, message: str
+) -> None:
+    """MCP clients are given these schemas as they are: `mock` and `conform` compile them."""
+    _edit(schemas_copy, "code-scalpel", "    description: Replaces a symbol's definition in a file.\n",
+          f"    description: Replaces a symbol's definition in a file.\n    outputSchema: {schema}\n")  # fmt: skip
+    result = run_cli("generate", "--schemas", str(schemas_copy), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2
+    line = next(line for line in (result.stdout + result.stderr).splitlines() if message in line)
+    text = (schemas_copy / "contracts" / "code-scalpel" / "tools.yaml").read_text(encoding="utf-8")
+    at = text.splitlines().index(f"    outputSchema: {schema}") + 1
+    assert f"contracts/code-scalpel/tools.yaml:{at}: " in line

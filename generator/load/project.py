@@ -17,7 +17,7 @@ from .describe import describe_definitions
 from .documents import Document, read_json, read_source, read_yaml
 from .envelope import compile_envelope, resolve_pointer
 from .meta import check_against_meta, meta_schema
-from .tool_examples import check_tool_examples
+from .tool_examples import check_tool_examples, check_tool_schemas
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
 
@@ -173,8 +173,11 @@ def _load_contract(folder: Path, lenient: bool = False) -> tuple[Contract | None
     if compiled is not None:
         examples, found = _load_examples(folder / "examples", compiled.judge)
         problems += found
-        if tools is not None and manifest is not None and not found:
-            problems += check_tool_examples(tools, manifest, examples, builders)
+        if tools is not None and manifest is not None:
+            unsound = check_tool_schemas(tools, manifest)
+            problems += unsound
+            if not found and not unsound:
+                problems += check_tool_examples(tools, manifest, examples, builders)
     modules: tuple[Module, ...] = ()
     if identity is not None:
         modules, found = _load_modules(identity)

@@ -1,44 +1,66 @@
-"""`examples:` of a tool in tools.yaml: calls that `conform` makes and `mock` answers.
+"""A tool's own schemas and its `examples:` in tools.yaml: what MCP clients are given.
 
-Each call's arguments must meet the tool's `inputSchema`; its `result`, when given, names
-a file of `examples/` that the tool's own `outputSchema` accepts (the envelope accepts every
+Each `inputSchema` and `outputSchema` is published as it is (in `mcp/<name>.tools.json`),
+so each must compile alone: no reference leaves it, no value JSON cannot hold. Each example
+call's arguments must meet the tool's `inputSchema`; its `result`, when given, names a file
+of `examples/` that the tool's own `outputSchema` accepts (the envelope accepts every
 example already). A result that carries an error code must carry one the tool declares.
+`conform` makes these calls; `mock` answers them.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
-import jsonschema_rs
-
 from ..diagnostics import Diagnostic
+from ..keywords import first_refusal, standalone_validator
 from ..model import Builders, Example, Manifest
 from .documents import Document
 
 
-def _no_fetch(uri: str) -> Any:
-    raise ValueError(f"{uri} is not fetched: a tool's schema must be self-contained")
+def check_tool_schemas(document: Document, manifest: Manifest) -> list[Diagnostic]:
+    """Each tool schema that does not compile on its own, at its line."""
+    problems = []
+    for index, tool in enumerate(manifest.tools.entries):
+        for key in ("inputSchema", "outputSchema"):
+            schema = tool.get(key)
+            if schema is None:
+                continue
+            where = ["tools", index, key]
+            odd = _not_json(schema)
+            if odd is not None:
+                problems.append(document.diagnostic([*where, *odd[0]], f"{odd[1]} is not a JSON value"))
+                continue
+            try:
+                standalone_validator(schema)
+            except ValueError as exc:
+                problems.append(document.diagnostic(where, f"it does not compile on its own: {exc}"))
+    return problems
+
+
+def _not_json(value: Any, path: tuple[str | int, ...] = ()) -> tuple[tuple[str | int, ...], str] | None:
+    """The first number JSON cannot hold (YAML's `.inf`, `.nan`), with its path, or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return path, repr(value)
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list | tuple) else ()
+    for key, item in items:
+        found = _not_json(item, (*path, key))
+        if found is not None:
+            return found
+    return None
 
 
 def _refusal(schema: Any, instance: Any) -> str | None:
-    """Why `schema` refuses `instance` (None when it accepts it, or is not a schema)."""
-    try:
-        validator = jsonschema_rs.validator_for(schema, retriever=_no_fetch)
-    except (ValueError, jsonschema_rs.ValidationError) as exc:
-        return f"the schema cannot be compiled: {str(exc).splitlines()[0]}"
-    error = next(iter(validator.iter_errors(instance)), None)
-    if error is None:
-        return None
-    if not error.instance_path:
-        return error.message
-    return f"at /{'/'.join(str(p) for p in error.instance_path)}: {error.message}"
+    return first_refusal(standalone_validator(schema), instance)
 
 
 def check_tool_examples(
     document: Document, manifest: Manifest, examples: tuple[Example, ...], builders: Builders | None
 ) -> list[Diagnostic]:
-    """Every tool example whose arguments or result the contract does not accept."""
+    """Every tool example whose arguments or result the contract does not accept (the tool
+    schemas compile: `check_tool_schemas` found no problem)."""
     by_file = {e.file_name: json.loads(e.text) for e in examples}
     problems = []
     for index, tool in enumerate(manifest.tools.entries):

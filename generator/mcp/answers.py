@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice, pairwise
 from typing import Any
 
-from .served import ServedContract, ServedTool
+from .served import ServedContract, ServedTool, same_json
 from .synthesize import candidates, synthesize
 
 
@@ -70,7 +70,7 @@ def for_call(contract: ServedContract, tool: ServedTool, arguments: dict[str, An
     """The answer to a call of `tool`: the result of the example call with these arguments,
     else the tool's default success."""
     for call in tool.calls:
-        if call.result is not None and call.arguments == arguments and _accepts(tool, call.result):
+        if call.result is not None and same_json(call.arguments, arguments) and _accepts(tool, call.result):
             return Answer(call.result, is_error=contract.error_code(call.result) is not None)
     return success(contract, tool)
 

@@ -1,11 +1,20 @@
 """Whether two published JSON Schemas say the same, whatever their bytes.
 
-Both are brought to one form before they are compared: annotations dropped (`title`,
-`description`, `examples`, `default`, `$comment`...), each `$ref` replaced by what it names
-(a reference back into itself stays a marker), `$defs`, `$id`, `$anchor` and `$schema` gone,
-and the order of `required`, `enum` and `type` lists ignored. Two schemas with one form
-accept the same documents; two forms that differ are reported at their first difference,
-which may still be a difference of spelling only (`minItems: 0` against nothing).
+Both are brought to one form before they are compared:
+
+- annotations are dropped (`title`, `description`, `examples`, `default`, `$comment`...),
+  and so are `$defs`, `$id`, `$anchor` and `$schema`, once references are followed;
+- each `$ref` is replaced by what it names (beside other keywords, as one more `allOf`
+  entry); a reference back into a schema being followed becomes a marker that says how
+  many references back it leads, so that two different cycles stay different;
+- keywords that say nothing are dropped (`properties: {}`, `additionalProperties: true`,
+  `required: []`, `minLength: 0`, a subschema `{}` is `true`...), a one-type list is its
+  type, the order of `required`, `enum` and `type` does not count, and `1.0` is `1`.
+
+Two schemas with one form accept the same documents. Two forms that differ are reported at
+their first difference, which may still be a difference of spelling only (an `allOf` of
+one entry against that entry). A schema whose form would be too large (references inlined
+many times over) or too deep raises TooLarge: the caller says it was not compared.
 """
 
 from __future__ import annotations
@@ -13,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..keywords import Resolver, replaced, subschemas
+from ..keywords import LISTS, MAPS, ONE, Resolver, copied, replaced, subschemas
 from ..runtime import json_pointer
 
 _ANNOTATIONS = frozenset(
@@ -21,19 +30,49 @@ _ANNOTATIONS = frozenset(
 )
 _DROPPED = frozenset({"$defs", "definitions", "$id", "$anchor", "$dynamicAnchor", "$schema", "$vocabulary"})
 _UNORDERED = frozenset({"required", "enum", "type"})
+# Keywords whose value here says nothing: the schema accepts the same without them.
+_NEUTRAL: dict[str, Any] = {
+    "properties": {},
+    "patternProperties": {},
+    "dependentSchemas": {},
+    "dependentRequired": {},
+    "additionalProperties": True,
+    "unevaluatedProperties": True,
+    "items": True,
+    "unevaluatedItems": True,
+    "propertyNames": True,
+    "required": [],
+    "minLength": 0,
+    "minItems": 0,
+    "minProperties": 0,
+    "uniqueItems": False,
+}
+_HOLDERS = ONE | MAPS | LISTS | {"items", "dependencies"}  # their schemas are normalised one by one
 _MAX_DEPTH = 64  # references followed within one another
 _MAX_NESTING = 200  # schemas within one another, as `limits.document_depth` has it
 
 
 class TooLarge(ValueError):
-    """A schema whose normal form would pass the budget (references inlined many times over)."""
+    """A schema whose normal form would pass the budget, or nest too deep."""
 
 
 def normal_form(schema: Any, budget: int = 50_000) -> Any:
-    """`schema` in the form `schema_difference` compares (see the module's docstring);
-    TooLarge past `budget` schema nodes or nesting deeper than the judge follows."""
+    """`schema` in the form `schema_difference` compares (see the module's docstring)."""
     resolver = Resolver(schema)
-    return _normal(schema, resolver.root_uri, resolver, (), [budget], 0)
+    return _normal(schema, resolver.root_uri, resolver, (id(schema),), [budget], 0)
+
+
+def _number(value: Any, depth: int = 0) -> Any:
+    """JSON numbers compare by value: an integral float is that integer."""
+    if depth > _MAX_NESTING:
+        raise TooLarge("a value too deeply nested to compare")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_number(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {k: _number(v, depth + 1) for k, v in value.items()}
+    return value
 
 
 def _normal(schema: Any, base: str, resolver: Resolver, stack: tuple[int, ...], budget: list[int], depth: int) -> Any:
@@ -42,33 +81,56 @@ def _normal(schema: Any, base: str, resolver: Resolver, stack: tuple[int, ...], 
     budget[0] -= 1
     if budget[0] < 0 or depth > _MAX_NESTING:
         raise TooLarge("too large or too deeply nested to compare")
-    if len(stack) > _MAX_DEPTH:
-        return {"$ref": "(too deep)"}
     base = resolver.base_of(schema, base)
     result: dict[str, Any] = {}
-    for key, value in schema.items():
+    inlined: Any = None
+    for key, value in copied(schema).items():
         if key in _ANNOTATIONS or key in _DROPPED:
             continue
         if key == "$ref" and isinstance(value, str):
-            found = resolver.resolve(value, base)
-            if found is None or id(found[0]) in stack:
-                result["$ref"] = "(itself)" if found is not None else value
-            else:
-                inlined = _normal(found[0], found[1], resolver, (*stack, id(found[0])), budget, depth + 1)
-                result.update(inlined if isinstance(inlined, dict) else {"allOf": [inlined]})
+            inlined = _followed(value, base, resolver, stack, budget, depth)
         elif key in _UNORDERED and isinstance(value, list):
-            result[key] = sorted(value, key=lambda v: json.dumps(v, sort_keys=True))
+            result[key] = sorted(_number(value), key=lambda v: json.dumps(v, sort_keys=True))
         else:
-            result[key] = value
+            result[key] = value if key in _HOLDERS else _number(value)
     for path, sub in list(subschemas(result)):
         replaced(result, path, _normal(sub, base, resolver, stack, budget, depth + 1))
-    return result
+    cleaned = _without_neutral(result)
+    if inlined is None:
+        return cleaned
+    if cleaned is True:
+        return inlined
+    cleaned["allOf"] = [*cleaned.get("allOf", []), inlined]
+    return cleaned
+
+
+def _followed(
+    reference: str, base: str, resolver: Resolver, stack: tuple[int, ...], budget: list[int], depth: int
+) -> Any:
+    found = resolver.resolve(reference, base)
+    if found is None:
+        return {"$ref": reference}  # it names nothing in the document: as written
+    target, target_base = found
+    if id(target) in stack:
+        return {"$ref": f"(back {len(stack) - stack.index(id(target))})"}
+    if len(stack) > _MAX_DEPTH:
+        raise TooLarge("references nest too deep to compare")
+    return _normal(target, target_base, resolver, (*stack, id(target)), budget, depth + 1)
+
+
+def _without_neutral(result: dict[str, Any]) -> Any:
+    for key, neutral in _NEUTRAL.items():
+        if key in result and result[key] == neutral and type(result[key]) is type(neutral):
+            del result[key]
+    if isinstance(result.get("type"), list) and len(result["type"]) == 1:
+        result["type"] = result["type"][0]
+    return result if result else True
 
 
 def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> tuple[str, Any, Any] | None:
     """(JSON pointer, one side, other side) where two forms first differ, or None."""
     if len(path) > 2 * _MAX_NESTING:
-        return json_pointer(list(path)), "(too deep to compare)", "(too deep to compare)"
+        raise TooLarge("too deeply nested to compare")
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b)):
             if key not in a or key not in b:
@@ -89,9 +151,6 @@ def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> tuple[
 
 
 def schema_difference(contract: Any, server: Any) -> tuple[str, Any, Any] | None:
-    """Where the server's schema first says something else than the contract's, or None.
-    Schemas too large to bring to their normal form are compared as they are written."""
-    try:
-        return first_difference(normal_form(contract), normal_form(server))
-    except TooLarge:
-        return first_difference(contract, server)
+    """Where the server's schema first says something else than the contract's, or None;
+    TooLarge when either cannot be brought to its normal form."""
+    return first_difference(normal_form(contract), normal_form(server))

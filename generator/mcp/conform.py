@@ -22,8 +22,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import REQUEST_TIMEOUT
 
 from ..breaking import input_narrowings
+from ..keywords import standalone_validator
 from ..runtime import NotJson, parse_json
-from .compare import schema_difference
+from .compare import TooLarge, schema_difference
 from .mock import ERROR_REQUEST
 from .served import ServedContract, ServedTool
 
@@ -105,7 +106,7 @@ async def _conform(
     contract: ServedContract, target: Target, timeout: float, probe_errors: bool, report: Report
 ) -> None:
     async with Client(target, read_timeout_seconds=timeout) as client:
-        listed = await _list(client)
+        listed = await _list(client, report)
         report.listed = len(listed)
         _compare_listing(contract, listed, report)
         for tool in contract.tools:
@@ -116,16 +117,22 @@ async def _conform(
                 await _probe(client, contract, tool, timeout, report)
 
 
-async def _list(client: Client) -> dict[str, types.Tool]:
+async def _list(client: Client, report: Report) -> dict[str, types.Tool]:
+    """Every tool the server lists, page by page; a name listed twice and a listing that
+    never ends are findings."""
     tools: dict[str, types.Tool] = {}
     cursor: str | None = None
     for _ in range(_MAX_PAGES):
         page = await client.list_tools(cursor=cursor, cache_mode="refresh")
         for tool in page.tools:
+            if tool.name in tools:
+                report.add("duplicate-tool", "error", tool.name, "tools/list", f"{tool.name!r} is listed twice")
             tools.setdefault(tool.name, tool)
         cursor = page.next_cursor
         if cursor is None:
-            break
+            return tools
+    text = f"still a nextCursor after {_MAX_PAGES} pages: the listing was not read to its end"
+    report.add("endless-tool-list", "error", None, "tools/list", text)
     return tools
 
 
@@ -146,26 +153,43 @@ def _compare_listing(contract: ServedContract, listed: dict[str, types.Tool], re
 
 def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> None:
     name, expected = tool.name, tool.listing
-    where = f"tools/list {name}.inputSchema"
-    difference = schema_difference(expected["inputSchema"], published.input_schema)
-    if difference is not None:
-        narrowed = input_narrowings(expected["inputSchema"], published.input_schema)
-        for rule, at, text in narrowed:
-            report.add(rule, "error", name, f"{where}{at}", text)
-        if not narrowed:
-            report.add("input-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
-    where = f"tools/list {name}.outputSchema"
+    _compare_schema(report, name, "inputSchema", expected["inputSchema"], published.input_schema)
     if published.output_schema is None:
+        where = f"tools/list {name}.outputSchema"
         report.add("output-schema-missing", "error", name, where, "the server publishes no output schema")
     else:
-        difference = schema_difference(expected["outputSchema"], published.output_schema)
-        if difference is not None:
-            report.add("output-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
+        _compare_schema(report, name, "outputSchema", expected["outputSchema"], published.output_schema)
     hint = (expected.get("annotations") or {}).get("readOnlyHint")
     given = published.annotations.read_only_hint if published.annotations is not None else None
     if hint is not None and given is not None and hint != given:
         text = f"readOnlyHint is {_json(given)}; the contract's mutation column makes it {_json(hint)}"
         report.add("annotation-differs", "error", name, f"tools/list {name}.annotations.readOnlyHint", text)
+
+
+def _compare_schema(report: Report, name: str, key: str, ours: Any, theirs: Any) -> None:
+    """One published schema against the contract's: an input schema that accepts less is
+    named by the input rules of `breaking`; any other difference by its first pointer."""
+    where = f"tools/list {name}.{key}"
+    try:
+        standalone_validator(theirs)  # what a client compiles (the MCP SDK's does)
+    except ValueError as exc:
+        report.add("schema-unreadable", "error", name, where, f"the server's schema does not compile on its own: {exc}")
+        return
+    try:
+        difference = schema_difference(ours, theirs)
+    except TooLarge as exc:
+        report.add("schema-not-compared", "note", name, where, str(exc))
+        return
+    except (ValueError, TypeError, KeyError, RecursionError) as exc:  # what a server may publish
+        report.add("schema-unreadable", "error", name, where, f"the server's schema cannot be read: {exc}")
+        return
+    if difference is None:
+        return
+    narrowed = input_narrowings(ours, theirs) if key == "inputSchema" else []
+    for rule, at, text in narrowed:
+        report.add(rule, "error", name, f"{where}{at}", text)
+    if not narrowed:
+        report.add(f"{key[:-6]}-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
 
 
 def _at(pointer: str) -> str:

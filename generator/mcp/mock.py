@@ -16,30 +16,18 @@ from collections.abc import Callable
 from typing import Any
 
 import anyio
-import jsonschema_rs
 import mcp.types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS
 
 from .. import __version__
+from ..keywords import first_refusal, standalone_validator
 from .answers import Answer, error, for_call
 from .served import ServedContract, ServedTool
 
 # The `_meta` key of a `tools/call` that asks the mock for the error envelope of a code.
 ERROR_REQUEST = "mcp-contracts/error"
-
-
-def _refusal(validator: Any, arguments: Any) -> str | None:
-    problem = next(iter(validator.iter_errors(arguments)), None)
-    if problem is None:
-        return None
-    where = "/" + "/".join(str(p) for p in problem.instance_path) if problem.instance_path else "the arguments"
-    return f"{where}: {problem.message}"
-
-
-def _no_fetch(uri: str) -> Any:
-    raise ValueError(f"{uri} is not fetched")
 
 
 class Mock:
@@ -48,19 +36,16 @@ class Mock:
     def __init__(self, contract: ServedContract) -> None:
         self.contract = contract
         self.listing = [types.Tool.model_validate(tool.listing) for tool in contract.tools]
-        self._inputs = {
-            tool.name: jsonschema_rs.validator_for(tool.listing["inputSchema"], retriever=_no_fetch)
-            for tool in contract.tools
-        }
+        self._inputs = {tool.name: standalone_validator(tool.listing["inputSchema"]) for tool in contract.tools}
 
     def answer(self, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None) -> types.CallToolResult:
         tool = self.contract.tool(name)
         if tool is None:
             known = ", ".join(t.name for t in self.contract.tools) or "none"
             raise MCPError(INVALID_PARAMS, f"unknown tool {name!r} (the contract lists: {known})")
-        refusal = _refusal(self._inputs[name], arguments or {})
+        refusal = first_refusal(self._inputs[name], arguments or {})
         if refusal is not None:
-            raise MCPError(INVALID_PARAMS, f"{name}: the inputSchema refuses {refusal}")
+            raise MCPError(INVALID_PARAMS, f"{name}: the inputSchema refuses the arguments: {refusal}")
         requested = (meta or {}).get(ERROR_REQUEST)
         answer = (
             self._error(tool, requested) if requested is not None else for_call(self.contract, tool, arguments or {})

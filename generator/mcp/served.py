@@ -14,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema_rs
-
+from ..keywords import standalone_validator
 from ..model import Contract, Entry, value_at
 from ..render.mcp import tool_listing
 from ..runtime import Judge, Violation
@@ -94,7 +93,7 @@ class ServedContract:
         return [
             Mismatch(pointer, column, expected, value_at(document, pointer))
             for pointer, column, expected in self.derived(code)
-            if not _same(value_at(document, pointer), expected)
+            if not same_json(value_at(document, pointer), expected)
         ]
 
     def message(self, code: str) -> str:
@@ -107,21 +106,27 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values are equal as JSON Schema's `const` compares them: numbers by
+    value (`404` is `404.0`), booleans apart from numbers, arrays in order, objects by keys."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
 
 
 def _schema_check(schema: Any) -> Check:
-    validator = jsonschema_rs.validator_for(schema, retriever=_no_fetch)
+    validator = standalone_validator(schema)  # it compiles: loading checked it
 
     def check(document: Any) -> list[Violation]:
         return [Violation(tuple(error.instance_path), error.message) for error in validator.iter_errors(document)]
 
     return check
-
-
-def _no_fetch(uri: str) -> Any:
-    raise ValueError(f"{uri} is not fetched: a tool's schema must be self-contained")
 
 
 def _judge_check(judge: Judge) -> Check:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterator
 from re import _parser as re_parser  # type: ignore[attr-defined]  # the parser of `re`, since 3.11
@@ -21,6 +22,7 @@ from ..keywords import Resolver, absolute_references
 
 _MAX_DEPTH = 24
 _PER_NODE = 32  # candidates tried per schema node
+_LONGEST = 4096  # characters of a made string, at most
 _VARIANTS = 4  # values tried per required property...
 _VARIED_DEPTH = 3  # ...of the objects this near the root
 _FORMATS = {
@@ -71,7 +73,7 @@ def _merge(base: dict[str, Any], extra: Any) -> dict[str, Any]:
 
 def _flatten(root: _Document, schema: Any, depth: int) -> Iterator[dict[str, Any]]:
     """The schema with `$ref` and `allOf` folded in, once per `oneOf`/`anyOf` branch."""
-    if depth > _MAX_DEPTH or not isinstance(schema, dict):
+    if depth > _MAX_DEPTH or not isinstance(schema, dict) or not root.spend():
         return
     schema = dict(schema)
     reference = schema.pop("$ref", None)
@@ -139,6 +141,8 @@ def _number(schema: dict[str, Any], integral: bool) -> Any:
         value = exclusive + 1
     if step is not None and step > 0 and value % step:
         value = (value // step + 1) * step
+    if not math.isfinite(value):
+        return 0
     return int(value) if integral and value == int(value) else value
 
 
@@ -146,7 +150,7 @@ def _string(schema: dict[str, Any]) -> str:
     if schema.get("format") in _FORMATS:
         return _FORMATS[schema["format"]]
     length = schema.get("minLength", 0)
-    least = length if isinstance(length, int) and length > 0 else 1
+    least = min(length, _LONGEST) if isinstance(length, int) and length > 0 else 1  # the judge has the last word
     pattern = schema.get("pattern")
     made = _matching(pattern) if isinstance(pattern, str) else None
     if made is not None:
@@ -189,7 +193,7 @@ def _emit(items: list[Any], depth: int) -> str:
             out.append(_first_of_class(value))
         elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
             least, _, body = value
-            out.append(_emit(list(body), depth + 1) * min(least, 256))
+            out.append(_emit(list(body), depth + 1) * min(least, _LONGEST))
         elif name == "SUBPATTERN":
             out.append(_emit(list(value[-1]), depth + 1))
         elif name == "ATOMIC_GROUP":
@@ -199,6 +203,8 @@ def _emit(items: list[Any], depth: int) -> str:
         elif name == "AT":
             continue
         else:  # lookarounds, backreferences, ...: not followed
+            raise _Unfollowed
+        if sum(map(len, out)) > _LONGEST:
             raise _Unfollowed
     return "".join(out)
 
@@ -257,7 +263,8 @@ def _object(root: _Document, schema: dict[str, Any], depth: int) -> Iterator[Any
     found = schema.get("properties")
     properties: dict[str, Any] = found if isinstance(found, dict) else {}
     required = [n for n in schema.get("required", []) if isinstance(n, str)]
-    for name, needs in (schema.get("dependentRequired") or {}).items():
+    dependent = schema.get("dependentRequired")
+    for name, needs in (dependent if isinstance(dependent, dict) else {}).items():
         if name in required and isinstance(needs, list):
             required += [n for n in needs if n not in required]
     choices: dict[str, list[Any]] = {}

@@ -3,14 +3,16 @@
 The two drafts differ in spelling and in a few rules; the translation keeps what a
 draft-07 validator accepts:
 
-- `definitions` becomes `$defs` (a bundle embeds other files there, by their `$id`);
+- `definitions` becomes `$defs` (a bundle embeds other files there, by their `$id`),
+  unless the node has a `$defs` of its own (draft-07 ignores it, a pointer may reach it);
 - an array `items` becomes `prefixItems`, and `additionalItems` then becomes `items`
-  (without an array `items`, draft-07 ignores `additionalItems`: it is dropped);
+  (without an array `items` both drafts ignore `additionalItems`: it stays as it is);
 - `dependencies` splits into `dependentRequired` (arrays) and `dependentSchemas`;
 - `$id` with a fragment (`#name`, `other.json#name`) becomes `$id` and `$anchor`;
 - beside a `$ref`, draft-07 ignores every other keyword: they are dropped;
 - keywords draft-07 does not know but 2020-12 applies (`prefixItems`, `unevaluated*`,
-  `minContains`, `$dynamicRef`...) are dropped, as draft-07 ignores them;
+  `minContains`, `$dynamicRef`...) are dropped, as draft-07 ignores them (`dependencies`
+  is translated, since jsonschema-rs still applies it in 2020-12);
 - each `$ref` pointer is rewritten along the renamed keywords.
 
 The JSON Schema Test Suite's draft-07 files are the judge: every instance keeps its
@@ -19,8 +21,11 @@ verdict through `bundle` and this translation (tests/test_dialect.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
-from urllib.parse import unquote, urldefrag, urljoin
+from urllib.parse import unquote
+
+from ..keywords import LISTS, MAPS, ONE, defrag, join
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _DRAFT_07_URIS = ("http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema")
@@ -43,11 +48,18 @@ _UNKNOWN_TO_07 = frozenset(
         "contentSchema",
     }
 )
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "definitions"})
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
-_SCHEMAS = frozenset(
-    {"additionalProperties", "contains", "not", "if", "then", "else", "propertyNames", "additionalItems"}
-)
+# Where draft-07 holds schemas; `definitions`, `$defs`, `items`, `additionalItems` and
+# `dependencies` are placed by hand.
+_SCHEMA_MAPS = MAPS - _UNKNOWN_TO_07 - {"definitions", "$defs"}
+_SCHEMA_LISTS = LISTS - _UNKNOWN_TO_07
+_SCHEMAS = ONE - _UNKNOWN_TO_07 - {"additionalItems"}
+_CONTAINERS = ("definitions", "$defs")
+
+
+def _definitions_name(node: dict[str, Any]) -> str:
+    """What `definitions` is called in 2020-12: `$defs`, unless the node has a `$defs` too
+    (draft-07 ignores it, but a pointer may reach it): then `definitions` stays."""
+    return "definitions" if "$defs" in node else "$defs"
 
 
 def is_draft_07(schema: Any) -> bool:
@@ -60,17 +72,16 @@ def _resources(node: Any, base: str, found: dict[str, Any]) -> None:
     if not isinstance(node, dict):
         return
     if "$ref" in node:  # its other keywords, `$id` too, are ignored; `definitions` stay reachable
-        for sub in (node.get("definitions") or {}).values():
-            _resources(sub, base, found)
+        for container in _CONTAINERS:
+            for sub in (node.get(container) or {}).values() if isinstance(node.get(container), dict) else ():
+                _resources(sub, base, found)
         return
     identifier = node.get("$id")
-    if isinstance(identifier, str):
-        absolute, _ = urldefrag(urljoin(base, identifier))
-        if absolute:
-            base = absolute
-            found.setdefault(base, node)
+    if isinstance(identifier, str) and identifier.partition("#")[0]:  # `#name` is an anchor, not a resource
+        base = defrag(join(base, identifier))[0]
+        found.setdefault(base, node)
     for key, value in node.items():
-        if key in _SCHEMA_MAPS and isinstance(value, dict):
+        if (key in _SCHEMA_MAPS or key in _CONTAINERS) and isinstance(value, dict):
             for sub in value.values():
                 _resources(sub, base, found)
         elif key in _SCHEMA_LISTS and isinstance(value, list):
@@ -94,13 +105,19 @@ def _pointer(node: Any, tokens: list[str]) -> list[str] | None:
         if position == "schema" and isinstance(node, dict):
             value = node.get(token)
             if token == "definitions":
-                renamed.append("$defs")
+                renamed.append(_definitions_name(node))
+                position = "map"
+            elif token == "$defs":
+                renamed.append(token)
                 position = "map"
             elif token == "items" and isinstance(value, list):
                 renamed.append("prefixItems")
                 position = "list"
-            elif token == "items" or token == "additionalItems":
+            elif token == "items":
                 renamed.append("items")
+                position = "schema"
+            elif token == "additionalItems":  # it became `items` only beside an array `items`
+                renamed.append("items" if isinstance(node.get("items"), list) else token)
                 position = "schema"
             elif token == "dependencies":
                 renamed.append(token)  # fixed at the next token, by the value's kind
@@ -146,7 +163,7 @@ def _reference(reference: str, base: str, resources: dict[str, Any]) -> str:
     head, _, fragment = reference.partition("#")
     if not fragment.startswith("/"):
         return reference
-    target = resources.get(urldefrag(urljoin(base, head))[0] if head else base)
+    target = resources.get(defrag(join(base, head))[0] if head else base)
     if target is None:
         return reference
     raw = fragment.split("/")[1:]  # as written: percent-encoded, as a URI fragment is
@@ -158,45 +175,49 @@ def _reference(reference: str, base: str, resources: dict[str, Any]) -> str:
     return f"{head}#/" + "/".join(written) if written else f"{head}#"
 
 
+def _containers(node: dict[str, Any], base: str, resources: dict[str, Any]) -> dict[str, Any]:
+    """`definitions` and `$defs` of a node, translated and named as in 2020-12."""
+    found = {}
+    for key in _CONTAINERS:
+        value = node.get(key)
+        if isinstance(value, dict):
+            name = _definitions_name(node) if key == "definitions" else key
+            found[name] = {entry: _translate(sub, base, resources) for entry, sub in value.items()}
+    return found
+
+
 def _translate(node: Any, base: str, resources: dict[str, Any]) -> Any:
     if not isinstance(node, dict):
         return node
-    if "$ref" in node:
+    if "$ref" in node:  # draft-07 ignores what is beside it, but a pointer may reach a container
         reference = node["$ref"]
-        result: dict[str, Any] = {
-            "$ref": _reference(reference, base, resources) if isinstance(reference, str) else reference
-        }
-        definitions = node.get("definitions")
-        if isinstance(definitions, dict):  # still reachable by pointer
-            result["$defs"] = {name: _translate(sub, base, resources) for name, sub in definitions.items()}
-        return result
+        rewritten = _reference(reference, base, resources) if isinstance(reference, str) else reference
+        return {"$ref": rewritten, **_containers(node, base, resources)}
     identifier = node.get("$id")
-    result = {}
+    result: dict[str, Any] = {}
     if isinstance(identifier, str):
-        absolute, anchor = urldefrag(urljoin(base, identifier))
+        absolute, anchor = defrag(join(base, identifier))
         head = identifier.partition("#")[0]
         if head:
             result["$id"] = head
             base = absolute
         if anchor and not anchor.startswith("/"):
             result["$anchor"] = anchor
+    result.update(_containers(node, base, resources))
     for key, value in node.items():
-        if key in ("$id", "$ref") or key in _UNKNOWN_TO_07:
+        if key in ("$id", "$ref") or key in _UNKNOWN_TO_07 or key in _CONTAINERS:
             continue
         if key == "$schema":
             result[key] = DRAFT_2020_12
-        elif key == "definitions" and isinstance(value, dict):
-            result["$defs"] = {name: _translate(sub, base, resources) for name, sub in value.items()}
-        elif key == "$defs":
-            continue  # unknown to draft-07: it cannot hold what `$ref` reaches by `$id`
         elif key == "items" and isinstance(value, list):
             result["prefixItems"] = [_translate(sub, base, resources) for sub in value]
             if "additionalItems" in node:
                 result["items"] = _translate(node["additionalItems"], base, resources)
+        elif key == "additionalItems":
+            if not isinstance(node.get("items"), list):  # inert in both drafts; a pointer may reach it
+                result[key] = _translate(value, base, resources)
         elif key == "items":
             result["items"] = _translate(value, base, resources)
-        elif key == "additionalItems":
-            continue  # placed with an array `items`; ignored without one
         elif key == "dependencies" and isinstance(value, dict):
             for name, sub in value.items():
                 if isinstance(sub, list):
@@ -214,11 +235,15 @@ def _translate(node: Any, base: str, resources: dict[str, Any]) -> Any:
     return result
 
 
-def to_2020_12(schema: Any, base: str = "") -> Any:
-    """A draft-07 schema document (a bundle, with its resources embedded) in draft 2020-12."""
-    resources: dict[str, Any] = {}
+def to_2020_12(schema: Any, base: str = "", others: Mapping[str, Any] | None = None) -> Any:
+    """A draft-07 schema document in draft 2020-12; `base` is the URI it was read at, and
+    `others` the other draft-07 documents its references may point into, by URI."""
+    resources: dict[str, Any] = {base: schema}
     _resources(schema, base, resources)
-    resources.setdefault(base, schema)
+    for uri, document in (others or {}).items():
+        if uri not in resources:
+            resources[uri] = document
+            _resources(document, uri, resources)
     translated = _translate(schema, base, resources)
     if isinstance(translated, dict):
         translated["$schema"] = DRAFT_2020_12

@@ -11,7 +11,11 @@ against it comes from a fault given with `--fault`:
 - wrong-retryable: a `policy_denied_blocked` error comes with `retryable: true`;
 - undeclared-code: `x_post_tweet` fails with `db_error`, which it does not declare;
 - is-error: the `x_post_tweet` error answers come with `isError: false`;
-- hang: `get_reply_count_today` never answers.
+- hang: `get_reply_count_today` never answers;
+- duplicate-tool: lists `get_stats` twice;
+- endless-list: every page of `tools/list` has a `nextCursor` (the ones after the first, no tools);
+- odd-schemas: `x_post_tweet`'s input schema requires an object, and `get_stats`'s output
+  schema has an `$id` that is no URI.
 
     python faulty_server.py ROOT [--fault NAME]... [--http PORT-FILE]
 """
@@ -60,11 +64,19 @@ def build(root: Path, faults: set[str]) -> Server[Any]:
     for tool in listing:
         if "input-required" in faults and tool["name"] == "x_post_tweet":
             tool["inputSchema"] = {**tool["inputSchema"], "required": ["text", "media"]}
+        if "odd-schemas" in faults and tool["name"] == "x_post_tweet":
+            tool["inputSchema"] = {**tool["inputSchema"], "required": [{"text": True}]}
+        if "odd-schemas" in faults and tool["name"] == "get_stats":
+            tool["outputSchema"] = {**tool["outputSchema"], "$id": "http://["}
     if "extra-tool" in faults:
         listing.append({"name": "x_extra_tool", "inputSchema": {"type": "object"}})
+    if "duplicate-tool" in faults:
+        listing.append(next(t for t in listing if t["name"] == "get_stats"))
 
     async def list_tools(ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in listing])
+        first = params is None or params.cursor is None
+        tools = [types.Tool.model_validate(t) for t in listing] if first else []
+        return types.ListToolsResult(tools=tools, next_cursor="more" if "endless-list" in faults else None)
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         if "hang" in faults and params.name == "get_reply_count_today":
