@@ -252,3 +252,11 @@ def test_listing_faults_and_schemas_a_client_cannot_compile_are_findings() -> No
         ("schema-unreadable", "get_stats", "tools/list get_stats.outputSchema"),
         ("schema-unreadable", "x_post_tweet", "tools/list x_post_tweet.inputSchema"),
     ]
+
+
+def test_a_server_that_dies_in_a_call_is_a_finding_and_the_calls_stop() -> None:
+    code, report = _conform("tuitbot", "--", *FAULTY, "--fault=crash")
+    assert code == 1 and report["problem"] is None
+    assert _findings(report) == [
+        ("connection-lost", "x_post_tweet", 'x_post_tweet({"text": "Shipping the new release today."})')
+    ]

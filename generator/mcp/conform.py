@@ -19,7 +19,7 @@ import anyio
 import mcp.types as types
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
-from mcp_types import REQUEST_TIMEOUT
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
 from ..breaking import input_narrowings
 from ..keywords import standalone_validator
@@ -29,6 +29,12 @@ from .mock import ERROR_REQUEST
 from .served import ServedContract, ServedTool
 
 Target = StdioServerParameters | str
+
+
+class _ConnectionLost(Exception):
+    """The server went away in the middle of the calls (it is reported as a finding)."""
+
+
 _MAX_PAGES = 100
 _SHOWN_VIOLATIONS = 3
 
@@ -109,12 +115,15 @@ async def _conform(
         listed = await _list(client, report)
         report.listed = len(listed)
         _compare_listing(contract, listed, report)
-        for tool in contract.tools:
-            if tool.name not in listed:
-                continue
-            answered = await _example_calls(client, contract, tool, timeout, report)
-            if answered and probe_errors and tool.calls and contract.knows_errors():
-                await _probe(client, contract, tool, timeout, report)
+        try:
+            for tool in contract.tools:
+                if tool.name not in listed:
+                    continue
+                answered = await _example_calls(client, contract, tool, timeout, report)
+                if answered and probe_errors and tool.calls and contract.knows_errors():
+                    await _probe(client, contract, tool, timeout, report)
+        except _ConnectionLost:
+            return  # reported at the call that lost it; no call after it can be made
 
 
 async def _list(client: Client, report: Report) -> dict[str, types.Tool]:
@@ -227,8 +236,13 @@ async def _call(
                 types.CallToolRequest(params=params), types.CallToolResult, request_read_timeout_seconds=timeout
             )
     except MCPError as exc:
-        if exc.code == REQUEST_TIMEOUT:
+        # The SDK's own errors for these: a server may send the same codes (-32000 and -32001
+        # are the implementation's), not with the SDK's words.
+        if exc.code == REQUEST_TIMEOUT and "timed out" in exc.message:
             report.add("call-timeout", "error", tool.name, where, f"no answer within {timeout:g} s")
+        elif exc.code == CONNECTION_CLOSED and exc.message == "Connection closed":
+            report.add("connection-lost", "error", tool.name, where, "the server closed the connection")
+            raise _ConnectionLost from None
         else:
             report.add("call-failed", "error", tool.name, where, f"JSON-RPC error {exc.code}: {exc.message}")
         return None, where

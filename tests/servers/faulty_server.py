@@ -15,7 +15,8 @@ against it comes from a fault given with `--fault`:
 - duplicate-tool: lists `get_stats` twice;
 - endless-list: every page of `tools/list` has a `nextCursor` (the ones after the first, no tools);
 - odd-schemas: `x_post_tweet`'s input schema requires an object, and `get_stats`'s output
-  schema has an `$id` that is no URI.
+  schema has an `$id` that is no URI;
+- crash: the process ends at once when `x_post_tweet` is called.
 
     python faulty_server.py ROOT [--fault NAME]... [--http PORT-FILE]
 """
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import sys
 from pathlib import Path
@@ -81,6 +83,8 @@ def build(root: Path, faults: set[str]) -> Server[Any]:
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         if "hang" in faults and params.name == "get_reply_count_today":
             await anyio.sleep_forever()
+        if "crash" in faults and params.name == "x_post_tweet":
+            os._exit(3)
         known = calls.get(params.name, [])
         index = next((i for i, (arguments, _) in enumerate(known) if arguments == (params.arguments or {})), 0)
         if not known:
