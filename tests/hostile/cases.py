@@ -212,6 +212,35 @@ CASES = [
         "cannot read",
     ),
     Case("yaml tab indentation", "broken", write("tools.yaml", "tools:\n\t- name: t\n"), GENERATE, 2, "invalid YAML"),
+    Case(
+        "tool example result leaves examples/",
+        "broken",
+        write("tools.yaml", "tools:\n  - name: t\n    examples:\n      - {arguments: {}, result: ../contract.json}\n"),
+        GENERATE,
+        2,
+        "does not match",
+    ),
+    Case(
+        "tool input schema fetches",
+        "broken",
+        write(
+            "tools.yaml", "tools:\n  - name: t\n    inputSchema: {type: object, $ref: 'http://127.0.0.1:9/x.json'}\n"
+        ),
+        GENERATE,
+        2,
+        "is not fetched",
+    ),
+    Case(
+        "tool example arguments nested deep",
+        "broken",
+        write(
+            "tools.yaml",
+            "tools:\n  - name: t\n    examples:\n      - arguments: {a: " + "[" * 3000 + "]" * 3000 + "}\n",
+        ),
+        GENERATE,
+        2,
+        "tools.yaml",
+    ),
     Case("example breaks schema", "broken", write("examples/bad.json", "{}"), GENERATE, 2, "example breaks"),
     Case("example not json", "broken", write("examples/bad.json", "{,}"), GENERATE, 2, "invalid JSON"),
     Case("ref to missing def", "broken", schema(prop(x={"$ref": "#/$defs/Nowhere"})), GENERATE, 2, "Nowhere"),
