@@ -21,6 +21,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
@@ -28,13 +29,15 @@ from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
 from .load import load_project
 from .load.documents import READING, Reading
-from .mcp.conform import Report, Target, conform, describe
 from .mcp.served import ServedContract, served
 from .render.models_code import ModelGenerationError
 from .render.plan import Plan, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
 from .validate import UnknownContract, UnknownDefinition, Verdict, load_judge, read_document
 from .write import Drift, UnsafeOutput, compare, write_plan
+
+if TYPE_CHECKING:  # the MCP SDK is imported by the commands that speak MCP only
+    from .mcp.conform import Report, Target
 
 
 @dataclass(frozen=True)
@@ -277,6 +280,8 @@ def conform_with(
 ) -> Report:
     """Hold the MCP server at `target` (a URL, or a command's `StdioServerParameters`) to the
     contract; a contract that does not load is the report's `problem`."""
+    from .mcp.conform import Report, conform, describe
+
     loaded = served_contract(chosen, contract)
     if isinstance(loaded, list):
         report = Report(contract, describe(target))

@@ -11,23 +11,22 @@ import subprocess
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import anyio
 import typer
-from mcp import StdioServerParameters
 
 from . import __version__, api
 from .breaking import breaking as find_breaking
 from .config import Settings
 from .diagnostics import Diagnostic, display_path
 from .lint import lint as lint_sources
-from .mcp.conform import Report, Target
-from .mcp.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
-from .mcp.served import ServedContract
 from .scaffold import scaffold_contract
 from .validate import Verdict
 from .write import Drift
+
+if TYPE_CHECKING:  # the MCP SDK is imported by `mock` and `conform` only: it costs 0.6 s
+    from .mcp.conform import Report, Target
+    from .mcp.served import ServedContract
 
 app = typer.Typer(
     name="mcp-contracts",
@@ -388,6 +387,10 @@ def mock(
     call whose `_meta` holds `"mcp-contracts/error": CODE` gets that code's error envelope.
     Over HTTP the URL is printed on standard error once the server accepts connections.
     """
+    import anyio
+
+    from .mcp.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
+
     served_contract = _served(schemas, contract)
     server = build_server(Mock(served_contract))
     try:
@@ -424,6 +427,8 @@ def conform(
     Exit 0 when the server conforms, 1 when it does not, 2 when it cannot be reached or the
     contract is invalid. Give either `--url URL` or `-- COMMAND ARGS...`.
     """
+    from mcp import StdioServerParameters
+
     argv = command or []
     if (url is None) == (not argv):
         typer.echo("error: give either --url URL or -- COMMAND ARGS... (one of them)", err=True)

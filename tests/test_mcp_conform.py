@@ -260,3 +260,11 @@ def test_a_server_that_dies_in_a_call_is_a_finding_and_the_calls_stop() -> None:
     assert _findings(report) == [
         ("connection-lost", "x_post_tweet", 'x_post_tweet({"text": "Shipping the new release today."})')
     ]
+
+
+def test_the_commands_that_do_not_speak_mcp_do_not_import_the_sdk() -> None:
+    """The SDK and its server stack cost 0.6 s to import: `generate`, `check` and `validate`
+    do not pay it."""
+    probe = "import sys, mcp_contracts_generator.cli; print(sorted({'mcp', 'anyio', 'uvicorn'} & set(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
