@@ -29,6 +29,7 @@ from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
 from .load import load_project
 from .load.documents import READING, Reading
+from .load.project import LoadResult
 from .mcp.served import ServedContract, served
 from .render.models_code import ModelGenerationError
 from .render.plan import Plan, build_plan
@@ -139,13 +140,18 @@ def _self_contained(plan: Plan) -> bool:
     return True
 
 
-def _render_sources(chosen: Settings) -> RenderResult:
-    templates = chosen.templates
+def _load(chosen: Settings) -> LoadResult:
+    """The sources, read within the project's limits."""
     token = READING.set(Reading(chosen.limits, chosen.schemas.resolve()))
     try:
-        loaded = load_project(chosen.schemas)
+        return load_project(chosen.schemas)
     finally:
         READING.reset(token)
+
+
+def _render_sources(chosen: Settings) -> RenderResult:
+    templates = chosen.templates
+    loaded = _load(chosen)
     if loaded.project is None:
         return RenderResult(None, loaded.diagnostics)
     try:
@@ -257,11 +263,7 @@ def validate_with(
 
 def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagnostic]:
     """Contract `name` of the sources as an MCP server publishes it (`mock`, `conform`)."""
-    token = READING.set(Reading(chosen.limits, chosen.schemas.resolve()))
-    try:
-        loaded = load_project(chosen.schemas)
-    finally:
-        READING.reset(token)
+    loaded = _load(chosen)
     if loaded.project is None:
         return loaded.diagnostics
     names = [c.name for c in loaded.project.contracts]

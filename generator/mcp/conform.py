@@ -12,12 +12,15 @@ and the tool, what the catalogue derives from the code. Each call has its own ti
 from __future__ import annotations
 
 import json
+import os
+import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 import anyio
 import mcp.types as types
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
@@ -100,6 +103,19 @@ def conform(contract: ServedContract, target: Target, timeout: float = 10.0, pro
     return report
 
 
+def _server_log() -> TextIO:
+    """Where a started server's standard error goes: this process's own, even when
+    `sys.stderr` has been replaced (a test runner, a notebook), else nowhere."""
+    for stream in (sys.stderr, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.fileno()
+                return stream
+        except (AttributeError, OSError, ValueError):
+            continue
+    return open(os.devnull, "w")
+
+
 def _leaf(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
@@ -111,7 +127,10 @@ def _leaf(exc: BaseException) -> str:
 async def _conform(
     contract: ServedContract, target: Target, timeout: float, probe_errors: bool, report: Report
 ) -> None:
-    async with Client(target, read_timeout_seconds=timeout) as client:
+    server: Any = target
+    if isinstance(target, StdioServerParameters):  # its standard error goes to ours
+        server = stdio_client(target, errlog=_server_log())
+    async with Client(server, read_timeout_seconds=timeout) as client:
         listed = await _list(client, report)
         report.listed = len(listed)
         _compare_listing(contract, listed, report)
