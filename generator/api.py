@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -278,7 +278,13 @@ def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagno
 
 
 def conform_with(
-    chosen: Settings, contract: str, target: Target, *, timeout: float = 10.0, probe_errors: bool = False
+    chosen: Settings,
+    contract: str,
+    target: Target,
+    *,
+    timeout: float = 10.0,
+    probe_errors: bool = False,
+    headers: Mapping[str, str] | None = None,
 ) -> Report:
     """Hold the MCP server at `target` (a URL, or a command's `StdioServerParameters`) to the
     contract; a contract that does not load is the report's `problem`."""
@@ -289,4 +295,4 @@ def conform_with(
         report = Report(contract, describe(target))
         report.problem = "; ".join(map(str, loaded))
         return report
-    return conform(loaded, target, timeout, probe_errors)
+    return conform(loaded, target, timeout, probe_errors, headers)

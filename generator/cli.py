@@ -413,6 +413,9 @@ def conform(
         list[str] | None, typer.Argument(help="After --: the command that starts the server over stdio.")
     ] = None,
     url: Annotated[str | None, typer.Option("--url", help="The server's streamable HTTP URL.")] = None,
+    header: Annotated[
+        list[str] | None, typer.Option("--header", help="'Name: value' sent with every HTTP request; repeatable.")
+    ] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds each request may take.", min=0.1)] = 10.0,
     probe_errors: Annotated[
         bool, typer.Option("--probe-errors", help="Ask for each declared error code (see `mock`).")
@@ -425,7 +428,8 @@ def conform(
     """Hold a live MCP server to a contract: its tools/list, and the result of every example call.
 
     Exit 0 when the server conforms, 1 when it does not, 2 when it cannot be reached or the
-    contract is invalid. Give either `--url URL` or `-- COMMAND ARGS...`.
+    contract is invalid. Give either `--url URL` or `-- COMMAND ARGS...`; a command is started
+    with this environment, as you would start it.
     """
     from mcp import StdioServerParameters
 
@@ -433,13 +437,31 @@ def conform(
     if (url is None) == (not argv):
         typer.echo("error: give either --url URL or -- COMMAND ARGS... (one of them)", err=True)
         raise typer.Exit(EXIT_INVALID)
+    headers = _headers(header or [], url)
     target: Target = url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])
-    report = api.conform_with(_settings(schemas), contract, target, timeout=timeout, probe_errors=probe_errors)
+    report = api.conform_with(
+        _settings(schemas), contract, target, timeout=timeout, probe_errors=probe_errors, headers=headers
+    )
     _print_conform(report, output_format)
     if report.problem is not None:
         raise typer.Exit(EXIT_INVALID)
     if not report.conforms:
         raise typer.Exit(EXIT_DRIFT)
+
+
+def _headers(given: list[str], url: str | None) -> dict[str, str]:
+    """`--header` values as a mapping; exit 2 for one that is not `Name: value`, or without --url."""
+    if given and url is None:
+        typer.echo("error: --header goes with --url (a command started over stdio has no headers)", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    headers = {}
+    for text in given:
+        name, colon, value = text.partition(":")
+        if not colon or not name.strip() or any(c in text for c in "\r\n"):
+            typer.echo(f"error: --header {text!r} is not 'Name: value'", err=True)
+            raise typer.Exit(EXIT_INVALID)
+        headers[name.strip()] = value.strip()
+    return headers
 
 
 def _print_conform(report: Report, output_format: ReportFormat) -> None:

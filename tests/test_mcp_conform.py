@@ -128,7 +128,7 @@ EXPECTED_FAULTS = [
 
 
 def test_conform_reports_each_fault_of_a_broken_server_the_same_over_both_transports(tmp_path: Path) -> None:
-    options = ("--timeout", "1.5")
+    options = ("--timeout", "2.5")  # the hanging tool waits this long; the others answer at once
     code, over_stdio = _conform("tuitbot", "--", *FAULTY, *(f"--fault={f}" for f in FAULTS), extra=options)
     assert code == 1 and over_stdio["conforms"] is False
     assert _findings(over_stdio) == EXPECTED_FAULTS
@@ -268,3 +268,20 @@ def test_the_commands_that_do_not_speak_mcp_do_not_import_the_sdk() -> None:
     probe = "import sys, mcp_contracts_generator.cli; print(sorted({'mcp', 'anyio', 'uvicorn'} & set(sys.modules)))"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_started_server_gets_this_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAULTY_SERVER_TOKEN", "set")
+    code, report = _conform("tuitbot", "--", *FAULTY, "--fault=needs-env")
+    assert (code, report["findings"]) == (0, [])
+
+
+def test_headers_go_with_every_http_request(tmp_path: Path) -> None:
+    with http_faulty(tmp_path, ("needs-token",)) as url:
+        refused = run_cli("conform", "--contract", "tuitbot", "--url", url)
+        assert refused.returncode == 2 and "cannot talk to the server" in refused.stderr
+        code, report = _conform("tuitbot", "--url", url, extra=("--header", "Authorization: Bearer secret"))
+    assert (code, report["findings"]) == (0, [])
+    for wrong in (("--header", "no colon", "--url", url), ("--header", "A: b", "--", "server")):
+        result = run_cli("conform", "--contract", "tuitbot", *wrong)
+        assert result.returncode == 2 and "--header" in result.stderr

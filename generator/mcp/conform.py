@@ -14,13 +14,17 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Mapping
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import anyio
+import httpx2
 import mcp.types as types
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
@@ -39,6 +43,8 @@ class _ConnectionLost(Exception):
 
 
 _MAX_PAGES = 100
+# The MCP SDK's own HTTP timeouts: a server may hold a response stream open.
+_HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)
 _SHOWN_VIOLATIONS = 3
 
 
@@ -93,11 +99,21 @@ def describe(target: Target) -> str:
     return " ".join([target.command, *target.args])
 
 
-def conform(contract: ServedContract, target: Target, timeout: float = 10.0, probe_errors: bool = False) -> Report:
-    """The report of `target` against `contract`; a server that cannot be reached sets `problem`."""
+def conform(
+    contract: ServedContract,
+    target: Target,
+    timeout: float = 10.0,
+    probe_errors: bool = False,
+    headers: Mapping[str, str] | None = None,
+) -> Report:
+    """The report of `target` against `contract`; a server that cannot be reached sets `problem`.
+
+    A command is started with this process's environment (it is the user's own server, run
+    as they would run it); `headers` go with every HTTP request (an `Authorization`...).
+    """
     report = Report(contract.name, describe(target))
     try:
-        anyio.run(_conform, contract, target, timeout, probe_errors, report)
+        anyio.run(_conform, contract, target, timeout, probe_errors, dict(headers or {}), report)
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
         report.problem = f"cannot talk to the server: {_leaf(exc)}"
     return report
@@ -124,25 +140,49 @@ def _leaf(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
+async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str]) -> Any:
+    """What the SDK's `Client` connects through: the started command, or the URL."""
+    if isinstance(target, StdioServerParameters):
+        if target.env is None:
+            target = target.model_copy(update={"env": dict(os.environ)})
+        return stdio_client(target, errlog=_server_log())  # its standard error goes to ours
+    if not headers:
+        return target
+    http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=_HTTP_TIMEOUT))
+    return streamable_http_client(target, http_client=http)
+
+
 async def _conform(
-    contract: ServedContract, target: Target, timeout: float, probe_errors: bool, report: Report
+    contract: ServedContract,
+    target: Target,
+    timeout: float,
+    probe_errors: bool,
+    headers: dict[str, str],
+    report: Report,
 ) -> None:
-    server: Any = target
-    if isinstance(target, StdioServerParameters):  # its standard error goes to ours
-        server = stdio_client(target, errlog=_server_log())
-    async with Client(server, read_timeout_seconds=timeout) as client:
-        listed = await _list(client, report)
-        report.listed = len(listed)
-        _compare_listing(contract, listed, report)
-        try:
-            for tool in contract.tools:
-                if tool.name not in listed:
-                    continue
-                answered = await _example_calls(client, contract, tool, timeout, report)
-                if answered and probe_errors and tool.calls and contract.knows_errors():
-                    await _probe(client, contract, tool, timeout, report)
-        except _ConnectionLost:
-            return  # reported at the call that lost it; no call after it can be made
+    async with AsyncExitStack() as stack:
+        client = await stack.enter_async_context(
+            Client(await _transport(stack, target, headers), read_timeout_seconds=timeout)
+        )
+        await _session(client, contract, timeout, probe_errors, report)
+
+
+async def _session(
+    client: Client, contract: ServedContract, timeout: float, probe_errors: bool, report: Report
+) -> None:
+    """The listing compared, then every example call (and probe) made and judged."""
+    listed = await _list(client, report)
+    report.listed = len(listed)
+    _compare_listing(contract, listed, report)
+    try:
+        for tool in contract.tools:
+            if tool.name not in listed:
+                continue
+            answered = await _example_calls(client, contract, tool, timeout, report)
+            if answered and probe_errors and tool.calls and contract.knows_errors():
+                await _probe(client, contract, tool, timeout, report)
+    except _ConnectionLost:
+        return  # reported at the call that lost it; no call after it can be made
 
 
 async def _list(client: Client, report: Report) -> dict[str, types.Tool]:

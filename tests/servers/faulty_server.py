@@ -16,7 +16,9 @@ against it comes from a fault given with `--fault`:
 - endless-list: every page of `tools/list` has a `nextCursor` (the ones after the first, no tools);
 - odd-schemas: `x_post_tweet`'s input schema requires an object, and `get_stats`'s output
   schema has an `$id` that is no URI;
-- crash: the process ends at once when `x_post_tweet` is called.
+- crash: the process ends at once when `x_post_tweet` is called;
+- needs-env: the process ends at once unless FAULTY_SERVER_TOKEN is set (stdio);
+- needs-token: HTTP requests without `Authorization: Bearer secret` get 401.
 
     python faulty_server.py ROOT [--fault NAME]... [--http PORT-FILE]
 """
@@ -105,18 +107,32 @@ async def _stdio(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-async def _http(server: Server[Any], port_file: Path) -> None:
+async def _http(server: Server[Any], port_file: Path, needs_token: bool) -> None:
     import uvicorn
+    from starlette.responses import PlainTextResponse
+
+    app: Any = server.streamable_http_app()
+    if needs_token:
+        inner = app
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            headers = dict(scope.get("headers") or [])
+            if scope["type"] == "http" and headers.get(b"authorization") != b"Bearer secret":
+                await PlainTextResponse("no token", status_code=401)(scope, receive, send)
+                return
+            await inner(scope, receive, send)
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
-    http = uvicorn.Server(uvicorn.Config(server.streamable_http_app(), log_level="warning"))
+    http = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     async with anyio.create_task_group() as group:
         group.start_soon(http.serve, [sock])
         while not http.started:
             await anyio.sleep(0.01)
-        port_file.write_text(f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", encoding="utf-8")
+        partial = port_file.with_suffix(".partial")  # whole or absent: the test polls for it
+        partial.write_text(f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", encoding="utf-8")
+        partial.rename(port_file)
 
 
 def main() -> None:
@@ -125,11 +141,14 @@ def main() -> None:
     parser.add_argument("--fault", action="append", default=[])
     parser.add_argument("--http", type=Path, help="serve HTTP and write the URL to this file")
     options = parser.parse_args()
-    server = build(options.root, set(options.fault))
+    faults = set(options.fault)
+    if "needs-env" in faults and not os.environ.get("FAULTY_SERVER_TOKEN"):
+        sys.exit("FAULTY_SERVER_TOKEN is not set")
+    server = build(options.root, faults)
     if options.http is None:
         anyio.run(_stdio, server)
     else:
-        anyio.run(_http, server, options.http)
+        anyio.run(_http, server, options.http, "needs-token" in faults)
 
 
 if __name__ == "__main__":
