@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,7 +38,7 @@ from .validate import UnknownContract, UnknownDefinition, Verdict, load_judge, r
 from .write import Drift, UnsafeOutput, compare, write_plan
 
 if TYPE_CHECKING:  # the MCP SDK is imported by the commands that speak MCP only
-    from .mcp.conform import Report, Target
+    from .mcp.conform import ConformOptions, Report, Target
 
 
 @dataclass(frozen=True)
@@ -277,15 +277,7 @@ def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagno
     return served(next(c for c in loaded.project.contracts if c.name == name))
 
 
-def conform_with(
-    chosen: Settings,
-    contract: str,
-    target: Target,
-    *,
-    timeout: float = 10.0,
-    probe_errors: bool = False,
-    headers: Mapping[str, str] | None = None,
-) -> Report:
+def conform_with(chosen: Settings, contract: str, target: Target, options: ConformOptions | None = None) -> Report:
     """Hold the MCP server at `target` (a URL, or a command's `StdioServerParameters`) to the
     contract; a contract that does not load is the report's `problem`."""
     from .mcp.conform import Report, conform, describe
@@ -295,4 +287,4 @@ def conform_with(
         report = Report(contract, describe(target))
         report.problem = "; ".join(map(str, loaded))
         return report
-    return conform(loaded, target, timeout, probe_errors, headers)
+    return conform(loaded, target, options)

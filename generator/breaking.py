@@ -220,26 +220,53 @@ def _inputs(old: Contract, new: Contract) -> list[Change]:
 
 
 def input_narrowings(was: Any, now: Any) -> list[tuple[str, str, str]]:
-    """(rule, pointer, message) of each way the input schema `now` accepts less than `was`:
-    an argument made required, an enum value or a type dropped, the object closed. Parts
-    that are not what a schema holds there (a server may publish anything) are passed over."""
+    """(rule, JSON pointer, message) of each way the input schema `now` accepts less than
+    `was`: an argument made required, an enum value or a type dropped, the object closed.
+    Parts that are not what a schema holds there (a server may publish anything) are passed over."""
     if not isinstance(was, dict) or not isinstance(now, dict):
         return []
     found = []
     for name in sorted(_strings(now.get("required")) - _strings(was.get("required"))):
-        found.append(("input-required", f"/{name}", "now required"))
+        found.append(("input-required", f"/required/{_token(name)}", f"{name!r} is now required"))
     old_props, new_props = _map(was.get("properties")), _map(now.get("properties"))
     for name in sorted(set(old_props) & set(new_props)):
         a, b = old_props[name], new_props[name]
+        at = f"/properties/{_token(name)}"
         if isinstance(a, dict) and isinstance(b, dict):
-            removed = {repr(v) for v in _list(a.get("enum"))} - {repr(v) for v in _list(b.get("enum"))}
-            if isinstance(b.get("enum"), list) and removed:
-                found.append(("input-enum-narrowed", f"/{name}", f"no longer accepts {', '.join(sorted(removed))}"))
-            if _types(b) < _types(a):
-                found.append(("input-type-narrowed", f"/{name}", "narrowed"))
+            removed = {repr(v) for v in _values(a)} - {repr(v) for v in _values(b)}
+            if _values(b) and removed:
+                found.append(("input-enum-narrowed", at, f"no longer accepts {', '.join(sorted(removed))}"))
+            elif _types(b) < _types(a):
+                now_types, was_types = ", ".join(sorted(_types(b))) or "nothing", ", ".join(sorted(_types(a)))
+                found.append(("input-type-narrowed", at, f"accepts only {now_types} now ({was_types} before)"))
     if was.get("additionalProperties") is not False and now.get("additionalProperties") is False:
-        found.append(("input-closed", "", "other arguments are refused"))
+        found.append(("input-closed", "/additionalProperties", "other arguments are refused"))
     return found
+
+
+def _token(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def _values(schema: dict[str, Any]) -> list[Any]:
+    """The values an `enum` or a `const` allows ([] when neither is there)."""
+    if "const" in schema:
+        return [schema["const"]]
+    return _list(schema.get("enum"))
+
+
+_JSON_TYPES = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
+def _json_type(value: Any) -> str:
+    return "null" if value is None else next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), "null")
 
 
 def _list(value: Any) -> list[Any]:
@@ -255,8 +282,17 @@ def _map(value: Any) -> dict[str, Any]:
 
 
 def _types(schema: dict[str, Any]) -> set[str]:
+    """The JSON types a schema admits, by its `type` and by the values of its `enum`/`const`
+    (an integer is a number too)."""
     declared = schema.get("type", ["string", "number", "integer", "boolean", "object", "array", "null"])
-    return _strings(declared) if isinstance(declared, list) else {declared} if isinstance(declared, str) else set()
+    found = _strings(declared) if isinstance(declared, list) else {declared} if isinstance(declared, str) else set()
+    if "number" in found:
+        found.add("integer")
+    values = _values(schema)
+    if values:
+        kinds = {_json_type(v) for v in values}
+        found &= kinds | ({"number"} if "integer" in kinds else set())
+    return found
 
 
 def _version(text: str) -> tuple[int, int, int] | None:

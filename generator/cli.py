@@ -359,6 +359,11 @@ def validate(
         raise typer.Exit(EXIT_DRIFT)
 
 
+class Handshake(StrEnum):
+    auto = "auto"
+    legacy = "legacy"
+
+
 class Transport(StrEnum):
     stdio = "stdio"
     http = "http"
@@ -420,6 +425,10 @@ def conform(
     probe_errors: Annotated[
         bool, typer.Option("--probe-errors", help="Ask for each declared error code (see `mock`).")
     ] = False,
+    handshake: Annotated[
+        Handshake,
+        typer.Option("--handshake", help="auto: server/discover, then initialize; legacy: initialize only."),
+    ] = Handshake.auto,
     schemas: SchemasOption = None,
     output_format: Annotated[
         ReportFormat, typer.Option("--format", help="text, json, or github annotations.")
@@ -433,15 +442,16 @@ def conform(
     """
     from mcp import StdioServerParameters
 
+    from .mcp.conform import ConformOptions
+
     argv = command or []
     if (url is None) == (not argv):
         typer.echo("error: give either --url URL or -- COMMAND ARGS... (one of them)", err=True)
         raise typer.Exit(EXIT_INVALID)
     headers = _headers(header or [], url)
     target: Target = url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])
-    report = api.conform_with(
-        _settings(schemas), contract, target, timeout=timeout, probe_errors=probe_errors, headers=headers
-    )
+    options = ConformOptions(timeout, probe_errors, headers, handshake.value)
+    report = api.conform_with(_settings(schemas), contract, target, options)
     _print_conform(report, output_format)
     if report.problem is not None:
         raise typer.Exit(EXIT_INVALID)

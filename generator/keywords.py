@@ -7,6 +7,7 @@ this one table.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote, urljoin
@@ -176,3 +177,17 @@ def first_refusal(validator: Any, instance: Any) -> str | None:
     if not error.instance_path:
         return str(error.message)
     return f"at /{'/'.join(str(p) for p in error.instance_path)}: {error.message}"
+
+
+def not_json(value: Any, path: tuple[str | int, ...] = ()) -> tuple[tuple[str | int, ...], str] | None:
+    """The first number JSON cannot hold (YAML's `.inf`, a server's NaN), with its path, or None."""
+    pending = [(value, path)]  # a loop, not recursion: a value may nest deeply
+    while pending:
+        node, at = pending.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            return at, repr(node)
+        if isinstance(node, dict):
+            pending.extend(((item, (*at, key)) for key, item in reversed(node.items())))
+        elif isinstance(node, list | tuple):
+            pending.extend(((item, (*at, index)) for index, item in reversed(list(enumerate(node)))))
+    return None

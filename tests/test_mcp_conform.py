@@ -4,6 +4,7 @@ client, stdio and streamable HTTP on loopback."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -117,7 +118,7 @@ EXPECTED_FAULTS = [
     ("call-timeout", "get_reply_count_today", "get_reply_count_today({})"),
     ("catalogue-contradicted", "x_post_tweet", 'x_post_tweet({"text": "Follow me for free followers!"})'),
     ("extra-tool", "x_extra_tool", "tools/list"),
-    ("input-required", "x_post_tweet", "tools/list x_post_tweet.inputSchema/media"),
+    ("input-required", "x_post_tweet", "tools/list x_post_tweet.inputSchema/required/media"),
     ("invalid-result", "x_post_tweet", 'x_post_tweet({"text": "Follow me for free followers!"})'),
     ("invalid-result", "x_post_tweet", 'x_post_tweet({"text": "Shipping the new release today."})'),
     ("is-error-mismatch", "x_post_tweet", 'x_post_tweet({"text": "Follow me for free followers!"})'),
@@ -210,6 +211,7 @@ def test_an_unknown_contract_exits_2_for_both_commands() -> None:
     [
         (("--port", "70000"), "--port 70000 is not a port (0 to 65535; 0 picks a free one)"),
         (("--host", "no-such-host.invalid", "--port", "0"), "--host 'no-such-host.invalid' does not resolve"),
+        (("--host", "a" * 300, "--port", "0"), "does not resolve"),
     ],
 )
 def test_mock_refuses_a_bad_address_with_a_message(arguments: tuple[str, ...], message: str) -> None:
@@ -229,11 +231,12 @@ def test_mock_refuses_a_port_in_use() -> None:
 def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
     from mcp import StdioServerParameters
     from mcp_contracts_generator import api
+    from mcp_contracts_generator.mcp.conform import ConformOptions
 
     chosen = api.settings()
     assert not isinstance(chosen, list)
     server = StdioServerParameters(command=FAULTY[0], args=[*FAULTY[1:], "--fault=extra-tool"])
-    report = api.conform_with(chosen, "tuitbot", server, timeout=5)
+    report = api.conform_with(chosen, "tuitbot", server, ConformOptions(timeout=5))
     assert report.problem is None and not report.conforms
     assert [str(f) for f in report.findings] == [
         "extra-tool [error] tools/list: the server lists 'x_extra_tool', which the contract lacks"
@@ -243,10 +246,11 @@ def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
 
 
 def test_listing_faults_and_schemas_a_client_cannot_compile_are_findings() -> None:
-    faults = ("--fault=duplicate-tool", "--fault=endless-list", "--fault=odd-schemas")
+    faults = ("--fault=duplicate-tool", "--fault=endless-list", "--fault=odd-schemas", "--fault=no-hint")
     code, report = _conform("tuitbot", "--", *FAULTY, *faults, extra=("--timeout", "5"))
     assert code == 1 and report["problem"] is None
     assert _findings(report) == [
+        ("annotation-missing", "get_stats", "tools/list get_stats.annotations.readOnlyHint"),
         ("duplicate-tool", "get_stats", "tools/list"),
         ("endless-tool-list", None, "tools/list"),
         ("schema-unreadable", "get_stats", "tools/list get_stats.outputSchema"),
@@ -285,3 +289,109 @@ def test_headers_go_with_every_http_request(tmp_path: Path) -> None:
     for wrong in (("--header", "no colon", "--url", url), ("--header", "A: b", "--", "server")):
         result = run_cli("conform", "--contract", "tuitbot", *wrong)
         assert result.returncode == 2 and "--header" in result.stderr
+
+
+SHOP_TOOLS = """\
+tools:
+  - name: get_item
+    description: An item.
+    mutation: false
+    inputSchema:
+      type: object
+      required: [item_id]
+      properties:
+        item_id: {type: integer}
+        verbose: {type: boolean}
+        kind: {enum: [book, pen]}
+    outputSchema: &item
+      type: object
+      required: [name, price]
+      properties:
+        name: {type: string}
+        price: {type: number}
+        tags: {type: array, items: {type: string}}
+        note: {type: [string, "null"]}
+    examples:
+      - arguments: {item_id: 1, kind: book}
+  - name: search
+    description: Items that match.
+    mutation: false
+    inputSchema:
+      type: object
+      properties:
+        text: {type: string}
+    outputSchema: *item
+    examples:
+      - arguments: {text: pen}
+"""
+
+
+def test_a_server_written_with_the_sdks_mcpserver_conforms(tmp_path: Path) -> None:
+    """Its schemas come from Python types, spelt otherwise than the contract's: they say the
+    same, and `search` takes `None` as well (an input that accepts more: a warning)."""
+    assert run_cli("init", "shop", cwd=tmp_path).returncode == 0
+    (tmp_path / "schemas" / "contracts" / "shop" / "tools.yaml").write_text(SHOP_TOOLS, encoding="utf-8")
+    server = ("--", sys.executable, str(ROOT / "tests" / "servers" / "mcpserver_shop.py"))
+    result = run_cli("conform", "--contract", "shop", "--format", "json", *server, cwd=tmp_path)
+    report = json.loads(result.stdout)
+    assert result.returncode == 0, report
+    assert [(f["rule"], f["level"], f["tool"], f["where"]) for f in report["findings"]] == [
+        ("input-schema-differs", "warning", "search", "tools/list search.inputSchema/properties/text/anyOf")
+    ]
+    assert report["calls"] == 2
+
+
+RAW = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"))
+GOOD_ITEM = '{"content": [], "structuredContent": {"name": "pen", "price": 1.5}}'
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Path:
+    """A project whose contract `shop` has the one tool the raw server lists."""
+    assert run_cli("init", "shop", cwd=tmp_path).returncode == 0
+    tools = SHOP_TOOLS.split("  - name: search")[0]
+    (tmp_path / "schemas" / "contracts" / "shop" / "tools.yaml").write_text(tools, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("result", "rule", "message"),
+    [
+        (GOOD_ITEM, None, None),
+        ('{"content": "x"}', "invalid-response", "not a tools/call result: content: "),
+        (GOOD_ITEM.replace("1.5", "NaN"), "invalid-result", "/price: nan is not a JSON number"),
+        (GOOD_ITEM.replace("1.5", "1e400"), "invalid-result", "/price: inf is not a JSON number"),
+    ],
+    ids=["good", "not-a-result", "nan", "overflow"],
+)
+def test_what_a_bare_server_answers_is_judged_call_by_call(
+    shop: Path, result: str, rule: str | None, message: str | None
+) -> None:
+    raw = run_cli("conform", "--contract", "shop", "--format", "json", "--", *RAW, result, cwd=shop)
+    report = json.loads(raw.stdout)
+    assert report["problem"] is None and report["calls"] == 1
+    if rule is None:
+        assert (raw.returncode, report["findings"]) == (0, [])
+        return
+    assert raw.returncode == 1
+    [finding] = report["findings"]
+    assert finding["rule"] == rule and message is not None and message in finding["message"]
+
+
+def test_a_server_that_quits_on_an_unknown_method_is_reached_with_the_older_handshake(shop: Path) -> None:
+    strict = ("--", *RAW, GOOD_ITEM, "--quit-on-unknown")
+    auto = run_cli("conform", "--contract", "shop", "--timeout", "3", *strict, cwd=shop)
+    assert auto.returncode == 2 and "cannot talk to the server" in auto.stderr
+    legacy = run_cli("conform", "--contract", "shop", "--handshake", "legacy", *strict, cwd=shop)
+    assert legacy.returncode == 0, legacy.stdout + legacy.stderr
+
+
+def test_every_rule_conform_reports_is_in_the_report_schema_and_the_readme() -> None:
+    source = (ROOT / "generator" / "mcp" / "conform.py").read_text(encoding="utf-8")
+    rules = set(re.findall(r'report\.add\(\s*"([a-z-]+)"', source))
+    rules |= set(re.findall(r'"(input-[a-z-]+)"', (ROOT / "generator" / "breaking.py").read_text(encoding="utf-8")))
+    schema = json.loads((ROOT / "schemas" / "meta" / "conform-report.schema.json").read_text(encoding="utf-8"))
+    assert len(rules) > 20
+    assert rules == set(schema["$defs"]["Finding"]["properties"]["rule"]["enum"])
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert sorted(rule for rule in rules if f"`{rule}`" not in readme) == []

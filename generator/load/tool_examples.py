@@ -11,11 +11,10 @@ example already). A result that carries an error code must carry one the tool de
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..keywords import first_refusal, standalone_validator
+from ..keywords import first_refusal, not_json, standalone_validator
 from ..model import Builders, Example, Manifest
 from .documents import Document
 
@@ -29,7 +28,7 @@ def check_tool_schemas(document: Document, manifest: Manifest) -> list[Diagnosti
             if schema is None:
                 continue
             where = ["tools", index, key]
-            odd = _not_json(schema)
+            odd = not_json(schema)
             if odd is not None:
                 problems.append(document.diagnostic([*where, *odd[0]], f"{odd[1]} is not a JSON value"))
                 continue
@@ -38,18 +37,6 @@ def check_tool_schemas(document: Document, manifest: Manifest) -> list[Diagnosti
             except ValueError as exc:
                 problems.append(document.diagnostic(where, f"it does not compile on its own: {exc}"))
     return problems
-
-
-def _not_json(value: Any, path: tuple[str | int, ...] = ()) -> tuple[tuple[str | int, ...], str] | None:
-    """The first number JSON cannot hold (YAML's `.inf`, `.nan`), with its path, or None."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return path, repr(value)
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list | tuple) else ()
-    for key, item in items:
-        found = _not_json(item, (*path, key))
-        if found is not None:
-            return found
-    return None
 
 
 def _refusal(schema: Any, instance: Any) -> str | None:

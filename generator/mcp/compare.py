@@ -95,7 +95,7 @@ def _normal(schema: Any, base: str, resolver: Resolver, stack: tuple[int, ...], 
             result[key] = value if key in _HOLDERS else _number(value)
     for path, sub in list(subschemas(result)):
         replaced(result, path, _normal(sub, base, resolver, stack, budget, depth + 1))
-    cleaned = _without_neutral(result)
+    cleaned = _canonical(result)
     if inlined is None:
         return cleaned
     if cleaned is True:
@@ -118,13 +118,83 @@ def _followed(
     return _normal(target, target_base, resolver, (*stack, id(target)), budget, depth + 1)
 
 
-def _without_neutral(result: dict[str, Any]) -> Any:
+def _canonical(result: dict[str, Any]) -> Any:
+    """One spelling for schemas that say the same (see the module's docstring)."""
     for key, neutral in _NEUTRAL.items():
         if key in result and result[key] == neutral and type(result[key]) is type(neutral):
             del result[key]
-    if isinstance(result.get("type"), list) and len(result["type"]) == 1:
-        result["type"] = result["type"][0]
+    if isinstance(result.get("enum"), list) and len(result["enum"]) == 1 and "const" not in result:
+        result["const"] = result.pop("enum")[0]
+    types = result.get("type")
+    if isinstance(types, list) and len(types) == 1:
+        result["type"] = types = types[0]
+    if isinstance(types, str):
+        _drop_other_types(result, types)
+    if "type" in result and _values_fit(result):
+        del result["type"]  # the `const` or `enum` says it already
+        types = None
+    if isinstance(types, list) and len(types) > 1 and "anyOf" not in result:
+        rest = {k: v for k, v in result.items() if k != "type"}
+        result = {"anyOf": [_canonical({**rest, "type": t}) for t in types if isinstance(t, str)]}
+    for key in ("anyOf", "oneOf"):
+        if isinstance(result.get(key), list):
+            result[key] = _branches(result[key], key)
+    for key in ("anyOf", "oneOf", "allOf"):  # one branch, and nothing beside it: that branch
+        if list(result) == [key] and isinstance(result[key], list) and len(result[key]) == 1:
+            return result[key][0]
     return result if result else True
+
+
+def _branches(branches: list[Any], key: str) -> list[Any]:
+    """Branches in one order, an `anyOf` within an `anyOf` spread out, repeats once."""
+    spread: list[Any] = []
+    for branch in branches:
+        inner = branch.get(key) if isinstance(branch, dict) and list(branch) == [key] else None
+        spread.extend(inner if key == "anyOf" and isinstance(inner, list) else [branch])
+    unique = {json.dumps(b, sort_keys=True): b for b in spread}
+    return [unique[k] for k in sorted(unique)] if key == "anyOf" else sorted(spread, key=_json_key)
+
+
+def _json_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+# The keywords that say something of one JSON type only; the others' are vacuous beside `type`.
+_TYPE_KEYWORDS = {
+    "string": {"minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"},
+    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+    "array": {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains",
+              "maxContains", "unevaluatedItems"},
+    "object": {"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+               "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "unevaluatedProperties"},
+}  # fmt: skip
+
+
+def _drop_other_types(result: dict[str, Any], kind: str) -> None:
+    own = _TYPE_KEYWORDS.get("number" if kind == "integer" else kind, set())
+    for keywords in _TYPE_KEYWORDS.values():
+        for keyword in keywords - own:
+            result.pop(keyword, None)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return {float: "number", str: "string", list: "array", dict: "object"}.get(type(value), "?")
+
+
+def _values_fit(result: dict[str, Any]) -> bool:
+    """Whether every value `const` or `enum` allows is of the declared type(s)."""
+    values = [result["const"]] if "const" in result else result.get("enum")
+    types = result.get("type")
+    declared = {types} if isinstance(types, str) else set(types) if isinstance(types, list) else set()
+    if not isinstance(values, list) or not declared:
+        return False
+    return all(_json_type(v) in declared or (_json_type(v) == "integer" and "number" in declared) for v in values)
 
 
 def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> tuple[str, Any, Any] | None:

@@ -27,10 +27,11 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from pydantic import ValidationError
 
 from ..breaking import input_narrowings
-from ..keywords import standalone_validator
-from ..runtime import NotJson, parse_json
+from ..keywords import first_refusal, not_json, standalone_validator
+from ..runtime import NotJson, json_pointer, parse_json
 from .compare import TooLarge, schema_difference
 from .mock import ERROR_REQUEST
 from .served import ServedContract, ServedTool
@@ -38,8 +39,9 @@ from .served import ServedContract, ServedTool
 Target = StdioServerParameters | str
 
 
-class _ConnectionLost(Exception):
-    """The server went away in the middle of the calls (it is reported as a finding)."""
+class _Stopped(Exception):
+    """Nothing more can be asked of the server: it went away, or its listing cannot be read
+    (what stopped the run is reported as a finding)."""
 
 
 _MAX_PAGES = 100
@@ -99,23 +101,35 @@ def describe(target: Target) -> str:
     return " ".join([target.command, *target.args])
 
 
-def conform(
-    contract: ServedContract,
-    target: Target,
-    timeout: float = 10.0,
-    probe_errors: bool = False,
-    headers: Mapping[str, str] | None = None,
-) -> Report:
+@dataclass(frozen=True)
+class ConformOptions:
+    """How `conform` talks to a server.
+
+    `timeout`: seconds each request may take. `probe_errors`: ask for each declared error
+    code too (see `mock`). `headers`: sent with every HTTP request (an `Authorization`...).
+    `handshake`: the SDK's; `auto` asks `server/discover` first and falls back to
+    `initialize`, `legacy` goes straight to `initialize` (a server that quits on a method it
+    does not know).
+    """
+
+    timeout: float = 10.0
+    probe_errors: bool = False
+    headers: Mapping[str, str] = field(default_factory=dict)
+    handshake: str = "auto"
+
+
+def conform(contract: ServedContract, target: Target, options: ConformOptions | None = None) -> Report:
     """The report of `target` against `contract`; a server that cannot be reached sets `problem`.
 
-    A command is started with this process's environment (it is the user's own server, run
-    as they would run it); `headers` go with every HTTP request (an `Authorization`...).
+    A command is started with this process's environment: it is the user's own server, run
+    as they would run it.
     """
     report = Report(contract.name, describe(target))
     try:
-        anyio.run(_conform, contract, target, timeout, probe_errors, dict(headers or {}), report)
+        anyio.run(_conform, contract, target, options or ConformOptions(), report)
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
-        report.problem = f"cannot talk to the server: {_leaf(exc)}"
+        hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
+        report.problem = f"cannot talk to the server: {_leaf(exc)}{hint}"
     return report
 
 
@@ -137,7 +151,10 @@ def _leaf(exc: BaseException) -> str:
         exc = exc.exceptions[0]
     if isinstance(exc, MCPError):
         return exc.message
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if isinstance(exc, ValidationError):
+        return f"not an answer of the protocol: {_first_error(exc)}"
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str]) -> Any:
@@ -152,37 +169,30 @@ async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, s
     return streamable_http_client(target, http_client=http)
 
 
-async def _conform(
-    contract: ServedContract,
-    target: Target,
-    timeout: float,
-    probe_errors: bool,
-    headers: dict[str, str],
-    report: Report,
-) -> None:
+async def _conform(contract: ServedContract, target: Target, options: ConformOptions, report: Report) -> None:
     async with AsyncExitStack() as stack:
-        client = await stack.enter_async_context(
-            Client(await _transport(stack, target, headers), read_timeout_seconds=timeout)
-        )
-        await _session(client, contract, timeout, probe_errors, report)
+        transport = await _transport(stack, target, dict(options.headers))
+        client = Client(transport, read_timeout_seconds=options.timeout, mode=options.handshake)
+        await stack.enter_async_context(client)
+        await _session(client, contract, options.timeout, options.probe_errors, report)
 
 
 async def _session(
     client: Client, contract: ServedContract, timeout: float, probe_errors: bool, report: Report
 ) -> None:
     """The listing compared, then every example call (and probe) made and judged."""
-    listed = await _list(client, report)
-    report.listed = len(listed)
-    _compare_listing(contract, listed, report)
     try:
+        listed = await _list(client, report)
+        report.listed = len(listed)
+        _compare_listing(contract, listed, report)
         for tool in contract.tools:
             if tool.name not in listed:
                 continue
             answered = await _example_calls(client, contract, tool, timeout, report)
             if answered and probe_errors and tool.calls and contract.knows_errors():
                 await _probe(client, contract, tool, timeout, report)
-    except _ConnectionLost:
-        return  # reported at the call that lost it; no call after it can be made
+    except _Stopped:
+        return  # reported where it happened; nothing after it can be asked
 
 
 async def _list(client: Client, report: Report) -> dict[str, types.Tool]:
@@ -191,7 +201,12 @@ async def _list(client: Client, report: Report) -> dict[str, types.Tool]:
     tools: dict[str, types.Tool] = {}
     cursor: str | None = None
     for _ in range(_MAX_PAGES):
-        page = await client.list_tools(cursor=cursor, cache_mode="refresh")
+        try:
+            page = await client.list_tools(cursor=cursor, cache_mode="refresh")
+        except ValidationError as exc:
+            text = f"not a tools/list result: {_first_error(exc)}"
+            report.add("invalid-response", "error", None, "tools/list", text)
+            raise _Stopped from None
         for tool in page.tools:
             if tool.name in tools:
                 report.add("duplicate-tool", "error", tool.name, "tools/list", f"{tool.name!r} is listed twice")
@@ -221,25 +236,32 @@ def _compare_listing(contract: ServedContract, listed: dict[str, types.Tool], re
 
 def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> None:
     name, expected = tool.name, tool.listing
-    _compare_schema(report, name, "inputSchema", expected["inputSchema"], published.input_schema)
+    _compare_schema(report, tool, "inputSchema", published.input_schema)
     if published.output_schema is None:
         where = f"tools/list {name}.outputSchema"
         report.add("output-schema-missing", "error", name, where, "the server publishes no output schema")
     else:
-        _compare_schema(report, name, "outputSchema", expected["outputSchema"], published.output_schema)
+        _compare_schema(report, tool, "outputSchema", published.output_schema)
+    where = f"tools/list {name}.annotations.readOnlyHint"
     hint = (expected.get("annotations") or {}).get("readOnlyHint")
     given = published.annotations.read_only_hint if published.annotations is not None else None
     if hint is not None and given is not None and hint != given:
         text = f"readOnlyHint is {_json(given)}; the contract's mutation column makes it {_json(hint)}"
-        report.add("annotation-differs", "error", name, f"tools/list {name}.annotations.readOnlyHint", text)
+        report.add("annotation-differs", "error", name, where, text)
+    elif hint is True and given is None:  # absent is false: clients take the tool to change things
+        text = "no readOnlyHint (false, when absent); the contract's mutation column makes it true"
+        report.add("annotation-missing", "warning", name, where, text)
 
 
-def _compare_schema(report: Report, name: str, key: str, ours: Any, theirs: Any) -> None:
-    """One published schema against the contract's: an input schema that accepts less is
-    named by the input rules of `breaking`; any other difference by its first pointer."""
+def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> None:
+    """One published schema against the contract's. An output schema that says anything else
+    is an error: clients judge results by it. An input schema that accepts less is an error
+    (named by the input rules of `breaking`, or by an example call it refuses); one that
+    differs otherwise, a warning (it may accept more: callers are not hurt)."""
+    name, ours = tool.name, tool.listing[key]
     where = f"tools/list {name}.{key}"
     try:
-        standalone_validator(theirs)  # what a client compiles (the MCP SDK's does)
+        validator = standalone_validator(theirs)  # what a client compiles (the MCP SDK's does)
     except ValueError as exc:
         report.add("schema-unreadable", "error", name, where, f"the server's schema does not compile on its own: {exc}")
         return
@@ -253,11 +275,19 @@ def _compare_schema(report: Report, name: str, key: str, ours: Any, theirs: Any)
         return
     if difference is None:
         return
-    narrowed = input_narrowings(ours, theirs) if key == "inputSchema" else []
+    if key == "outputSchema":
+        report.add("output-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
+        return
+    narrowed = input_narrowings(ours, theirs)
     for rule, at, text in narrowed:
         report.add(rule, "error", name, f"{where}{at}", text)
-    if not narrowed:
-        report.add(f"{key[:-6]}-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
+    refused = [(call, first_refusal(validator, call.arguments)) for call in tool.calls]
+    for call, refusal in refused:
+        if refusal is not None and not narrowed:
+            text = f"it refuses the example call {name}({_json(call.arguments, 120)}): {refusal}"
+            report.add("input-example-refused", "error", name, where, text)
+    if not narrowed and not any(refusal for _, refusal in refused):
+        report.add("input-schema-differs", "warning", name, f"{where}{_at(difference[0])}", _differs(difference))
 
 
 def _at(pointer: str) -> str:
@@ -301,14 +331,25 @@ async def _call(
             report.add("call-timeout", "error", tool.name, where, f"no answer within {timeout:g} s")
         elif exc.code == CONNECTION_CLOSED and exc.message == "Connection closed":
             report.add("connection-lost", "error", tool.name, where, "the server closed the connection")
-            raise _ConnectionLost from None
+            raise _Stopped from None
         else:
             report.add("call-failed", "error", tool.name, where, f"JSON-RPC error {exc.code}: {exc.message}")
         return None, where
     except TimeoutError:
         report.add("call-timeout", "error", tool.name, where, f"no answer within {timeout:g} s")
         return None, where
+    except ValidationError as exc:  # an answer, but not a CallToolResult of the protocol
+        report.add("invalid-response", "error", tool.name, where, f"not a tools/call result: {_first_error(exc)}")
+        return None, where
     return result, where
+
+
+def _first_error(exc: ValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return str(exc).splitlines()[0]
+    where = "/".join(str(part) for part in errors[0].get("loc", ()))
+    return f"{where}: {errors[0].get('msg', '')}" if where else str(errors[0].get("msg", ""))
 
 
 async def _example_calls(
@@ -361,6 +402,11 @@ def _judge(
     if source == "text" and not result.is_error:
         text = "no structuredContent, though the tool has an output schema (the text content was judged)"
         report.add("no-structured-content", "error", tool.name, where, text)
+    odd = not_json(document)
+    if odd is not None:  # JSON has no such number: a parser let it through
+        text = f"the contract refuses the result: {json_pointer(list(odd[0])) or '/'}: {odd[1]} is not a JSON number"
+        report.add("invalid-result", "error", tool.name, where, text)
+        return
     violations = tool.check(document)
     if violations:
         shown = "; ".join(f"{v.pointer or '/'}: {v.message}" for v in violations[:_SHOWN_VIOLATIONS])

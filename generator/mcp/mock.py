@@ -96,8 +96,8 @@ def bind(host: str, port: int) -> socket.socket | str:
         return f"--port {port} is not a port (0 to 65535; 0 picks a free one)"
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as exc:
-        return f"--host {host!r} does not resolve: {exc.strerror or exc}"
+    except (OSError, UnicodeError) as exc:  # a name the resolver, or IDNA, refuses
+        return f"--host {host!r} does not resolve: {getattr(exc, 'strerror', None) or exc}"
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:

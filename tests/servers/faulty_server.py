@@ -17,6 +17,7 @@ against it comes from a fault given with `--fault`:
 - odd-schemas: `x_post_tweet`'s input schema requires an object, and `get_stats`'s output
   schema has an `$id` that is no URI;
 - crash: the process ends at once when `x_post_tweet` is called;
+- no-hint: `get_stats` is listed without its annotations (readOnlyHint absent is false);
 - needs-env: the process ends at once unless FAULTY_SERVER_TOKEN is set (stdio);
 - needs-token: HTTP requests without `Authorization: Bearer secret` get 401.
 
@@ -70,6 +71,8 @@ def build(root: Path, faults: set[str]) -> Server[Any]:
             tool["inputSchema"] = {**tool["inputSchema"], "required": ["text", "media"]}
         if "odd-schemas" in faults and tool["name"] == "x_post_tweet":
             tool["inputSchema"] = {**tool["inputSchema"], "required": [{"text": True}]}
+        if "no-hint" in faults and tool["name"] == "get_stats":
+            tool.pop("annotations", None)
         if "odd-schemas" in faults and tool["name"] == "get_stats":
             tool["outputSchema"] = {**tool["outputSchema"], "$id": "http://["}
     if "extra-tool" in faults:

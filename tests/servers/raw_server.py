@@ -1,0 +1,75 @@
+"""A bare MCP server over stdio, written without an SDK: JSON-RPC lines, the older handshake
+only, and a `tools/call` answer given as raw text, so that it can be anything at all.
+
+    python raw_server.py RESULT_JSON_TEXT [--quit-on-unknown]
+
+It lists one tool, `get_item`, as the shop contract of tests/test_mcp_conform.py has it.
+With --quit-on-unknown it ends at a method it does not know (`server/discover` among them).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+TOOL = {
+    "name": "get_item",
+    "description": "An item.",
+    "annotations": {"readOnlyHint": True},
+    "inputSchema": {
+        "type": "object",
+        "required": ["item_id"],
+        "properties": {
+            "item_id": {"type": "integer"},
+            "verbose": {"type": "boolean"},
+            "kind": {"enum": ["book", "pen"]},
+        },
+    },
+    "outputSchema": {
+        "type": "object",
+        "required": ["name", "price"],
+        "properties": {
+            "name": {"type": "string"},
+            "price": {"type": "number"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "note": {"type": ["string", "null"]},
+        },
+    },
+}
+
+
+INITIALIZED = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {"tools": {}},
+    "serverInfo": {"name": "raw", "version": "1"},
+}
+
+
+def main() -> None:
+    result, quit_on_unknown = sys.argv[1], "--quit-on-unknown" in sys.argv[2:]
+    for line in sys.stdin:
+        message = json.loads(line)
+        method, ident = message.get("method"), message.get("id")
+        if ident is None:
+            continue
+        if method == "initialize":
+            answer = {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "raw", "version": "1"},
+            }
+            reply = json.dumps({"jsonrpc": "2.0", "id": ident, "result": answer})
+        elif method == "tools/list":
+            reply = json.dumps({"jsonrpc": "2.0", "id": ident, "result": {"tools": [TOOL]}})
+        elif method == "tools/call":
+            reply = f'{{"jsonrpc": "2.0", "id": {json.dumps(ident)}, "result": {result}}}'
+        elif quit_on_unknown:
+            return
+        else:
+            reply = json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "no such method"}})
+        sys.stdout.write(reply + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
