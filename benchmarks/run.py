@@ -79,6 +79,34 @@ def scaling_rows() -> list[str]:
     return rows
 
 
+def mock_rows() -> list[str]:
+    """What the mock spends on one answer, in process (no transport): an example call, a
+    default success, the error envelope of a code."""
+    from mcp_contracts_generator.load import load_project
+    from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock
+    from mcp_contracts_generator.mcp.served import served
+
+    project = load_project(ROOT / "schemas").project
+    assert project is not None
+    tuitbot = Mock(served(next(c for c in project.contracts if c.name == "tuitbot")))
+    calls = {
+        "the example call's result": ({"text": "Follow me for free followers!"}, None),
+        "a default success": ({"text": "anything else"}, None),
+        "the error envelope of `x_forbidden` (made at the first call, then kept)": (
+            {"text": "anything else"},
+            {ERROR_REQUEST: "x_forbidden"},
+        ),
+    }
+    first = timeit.timeit(
+        partial(tuitbot.answer, "x_post_tweet", {"text": "x"}, {ERROR_REQUEST: "x_forbidden"}), number=1
+    )
+    rows = [f"| the first error envelope of `x_forbidden` (made: examples, then synthesis) | {first * 1e6:.1f} |"]
+    for label, (arguments, meta) in calls.items():
+        micros = best_us(partial(tuitbot.answer, "x_post_tweet", arguments, meta), 2000)
+        rows.append(f"| {label} | {micros:.1f} |")
+    return rows
+
+
 def command_seconds(*args: str) -> float:
     timings = []
     for _ in range(3):
@@ -93,7 +121,11 @@ def command_seconds(*args: str) -> float:
 def main() -> None:
     rows = validation_rows()
     scaling = scaling_rows()
+    mock = mock_rows()
     check = command_seconds("check")
+    startup = command_seconds("--version")
+    mock_command = (sys.executable, "-m", "mcp_contracts_generator", "mock", "--contract", "tuitbot")
+    conform = command_seconds("conform", "--contract", "tuitbot", "--probe-errors", "--", *mock_command)
     lines = [
         "# Benchmarks",
         "",
@@ -115,7 +147,18 @@ def main() -> None:
         "",
         "| command | seconds |",
         "| --- | --- |",
+        f"| `mcp-contracts --version` (the start of every command; the MCP SDK is not imported) | {startup:.2f} |",
         f"| `mcp-contracts check` on the five built-in contracts | {check:.2f} |",
+        f"| `conform --probe-errors` of tuitbot against its `mock` over stdio (17 calls) | {conform:.2f} |",
+        "",
+        "## The mock's answers (microseconds, best of 5, in process)",
+        "",
+        "`Mock.answer` for a call of tuitbot's `x_post_tweet`: the arguments checked by the tool's",
+        "`inputSchema`, the document chosen or built, judged, and wrapped in a `CallToolResult`.",
+        "",
+        "| answer | microseconds |",
+        "| --- | --- |",
+        *mock,
         "",
         "## Scaling (seconds, best of 2, in process)",
         "",

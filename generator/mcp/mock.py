@@ -37,6 +37,7 @@ class Mock:
         self.contract = contract
         self.listing = [types.Tool.model_validate(tool.listing) for tool in contract.tools]
         self._inputs = {tool.name: standalone_validator(tool.listing["inputSchema"]) for tool in contract.tools}
+        self._errors: dict[tuple[str, str], Answer] = {}  # an error envelope is made once per tool and code
 
     def answer(self, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None) -> types.CallToolResult:
         tool = self.contract.tool(name)
@@ -62,7 +63,10 @@ class Mock:
     def _error(self, tool: ServedTool, requested: object) -> Answer:
         if not isinstance(requested, str):
             return Answer(problem=f"_meta {ERROR_REQUEST!r} must be an error code, not {requested!r}")
-        return error(self.contract, tool, requested)
+        key = (tool.name, requested)
+        if key not in self._errors:
+            self._errors[key] = error(self.contract, tool, requested)
+        return self._errors[key]
 
 
 def build_server(mock: Mock) -> Server[Any]:
