@@ -38,7 +38,8 @@ from .validate import UnknownContract, UnknownDefinition, Verdict, load_judge, r
 from .write import Drift, UnsafeOutput, compare, write_plan
 
 if TYPE_CHECKING:  # the MCP SDK is imported by the commands that speak MCP only
-    from .mcp.conform import ConformOptions, Report, Target
+    from .mcp.conform import ConformOptions, Target
+    from .mcp.report import Report
 
 
 @dataclass(frozen=True)
@@ -280,7 +281,8 @@ def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagno
 def conform_with(chosen: Settings, contract: str, target: Target, options: ConformOptions | None = None) -> Report:
     """Hold the MCP server at `target` (a URL, or a command's `StdioServerParameters`) to the
     contract; a contract that does not load is the report's `problem`."""
-    from .mcp.conform import Report, conform, describe
+    from .mcp.conform import conform, describe
+    from .mcp.report import Report
 
     loaded = served_contract(chosen, contract)
     if isinstance(loaded, list):

@@ -25,7 +25,8 @@ from .validate import Verdict
 from .write import Drift
 
 if TYPE_CHECKING:  # the MCP SDK is imported by `mock` and `conform` only: it costs 0.6 s
-    from .mcp.conform import Report, Target
+    from .mcp.conform import Target
+    from .mcp.report import Report
     from .mcp.served import ServedContract
 
 app = typer.Typer(

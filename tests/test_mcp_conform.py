@@ -387,7 +387,7 @@ def test_a_server_that_quits_on_an_unknown_method_is_reached_with_the_older_hand
 
 
 def test_every_rule_conform_reports_is_in_the_report_schema_and_the_readme() -> None:
-    source = (ROOT / "generator" / "mcp" / "conform.py").read_text(encoding="utf-8")
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "generator" / "mcp").glob("*.py")))
     rules = set(re.findall(r'report\.add\(\s*"([a-z-]+)"', source))
     rules |= set(re.findall(r'"(input-[a-z-]+)"', (ROOT / "generator" / "breaking.py").read_text(encoding="utf-8")))
     schema = json.loads((ROOT / "schemas" / "meta" / "conform-report.schema.json").read_text(encoding="utf-8"))

@@ -11,7 +11,6 @@ and the tool, what the catalogue derives from the code. Each call has its own ti
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Mapping
@@ -29,11 +28,10 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
-from ..breaking import input_narrowings
-from ..keywords import first_refusal, not_json, standalone_validator
-from ..runtime import NotJson, json_pointer, parse_json
-from .compare import TooLarge, schema_difference
+from .listing import compare_listing
 from .mock import ERROR_REQUEST
+from .report import Report, shown
+from .results import document_of, judge_result
 from .served import ServedContract, ServedTool
 
 Target = StdioServerParameters | str
@@ -47,52 +45,6 @@ class _Stopped(Exception):
 _MAX_PAGES = 100
 # The MCP SDK's own HTTP timeouts: a server may hold a response stream open.
 _HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)
-_SHOWN_VIOLATIONS = 3
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One way the server departs from the contract. `level` is error, warning or note."""
-
-    rule: str
-    level: str
-    tool: str | None
-    where: str
-    message: str
-
-    def as_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "level": self.level, "tool": self.tool, "where": self.where, "message": self.message}
-
-    def __str__(self) -> str:
-        return f"{self.rule} [{self.level}] {self.where}: {self.message}"
-
-
-@dataclass
-class Report:
-    contract: str
-    target: str
-    findings: list[Finding] = field(default_factory=list)
-    listed: int = 0
-    calls: int = 0
-    problem: str | None = None  # why the server could not be checked at all
-
-    @property
-    def conforms(self) -> bool:
-        return self.problem is None and not any(f.level == "error" for f in self.findings)
-
-    def add(self, rule: str, level: str, tool: str | None, where: str, message: str) -> None:
-        self.findings.append(Finding(rule, level, tool, where, message))
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "contract": self.contract,
-            "target": self.target,
-            "conforms": self.conforms,
-            "problem": self.problem,
-            "tools_listed": self.listed,
-            "calls": self.calls,
-            "findings": [f.as_json() for f in self.findings],
-        }
 
 
 def describe(target: Target) -> str:
@@ -184,7 +136,7 @@ async def _session(
     try:
         listed = await _list(client, report)
         report.listed = len(listed)
-        _compare_listing(contract, listed, report)
+        compare_listing(contract, listed, report)
         for tool in contract.tools:
             if tool.name not in listed:
                 continue
@@ -219,91 +171,6 @@ async def _list(client: Client, report: Report) -> dict[str, types.Tool]:
     return tools
 
 
-def _compare_listing(contract: ServedContract, listed: dict[str, types.Tool], report: Report) -> None:
-    names = [t.name for t in contract.tools]
-    for name in names:
-        if name not in listed:
-            report.add("missing-tool", "error", name, "tools/list", f"the server does not list {name!r}")
-    for name in listed:
-        if name not in names:
-            report.add(
-                "extra-tool", "error", name, "tools/list", f"the server lists {name!r}, which the contract lacks"
-            )
-    for tool in contract.tools:
-        if tool.name in listed:
-            _compare_tool(tool, listed[tool.name], report)
-
-
-def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> None:
-    name, expected = tool.name, tool.listing
-    _compare_schema(report, tool, "inputSchema", published.input_schema)
-    if published.output_schema is None:
-        where = f"tools/list {name}.outputSchema"
-        report.add("output-schema-missing", "error", name, where, "the server publishes no output schema")
-    else:
-        _compare_schema(report, tool, "outputSchema", published.output_schema)
-    where = f"tools/list {name}.annotations.readOnlyHint"
-    hint = (expected.get("annotations") or {}).get("readOnlyHint")
-    given = published.annotations.read_only_hint if published.annotations is not None else None
-    if hint is not None and given is not None and hint != given:
-        text = f"readOnlyHint is {_json(given)}; the contract's mutation column makes it {_json(hint)}"
-        report.add("annotation-differs", "error", name, where, text)
-    elif hint is True and given is None:  # absent is false: clients take the tool to change things
-        text = "no readOnlyHint (false, when absent); the contract's mutation column makes it true"
-        report.add("annotation-missing", "warning", name, where, text)
-
-
-def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> None:
-    """One published schema against the contract's. An output schema that says anything else
-    is an error: clients judge results by it. An input schema that accepts less is an error
-    (named by the input rules of `breaking`, or by an example call it refuses); one that
-    differs otherwise, a warning (it may accept more: callers are not hurt)."""
-    name, ours = tool.name, tool.listing[key]
-    where = f"tools/list {name}.{key}"
-    try:
-        validator = standalone_validator(theirs)  # what a client compiles (the MCP SDK's does)
-    except ValueError as exc:
-        report.add("schema-unreadable", "error", name, where, f"the server's schema does not compile on its own: {exc}")
-        return
-    try:
-        difference = schema_difference(ours, theirs)
-    except TooLarge as exc:
-        report.add("schema-not-compared", "note", name, where, str(exc))
-        return
-    except (ValueError, TypeError, KeyError, RecursionError) as exc:  # what a server may publish
-        report.add("schema-unreadable", "error", name, where, f"the server's schema cannot be read: {exc}")
-        return
-    if difference is None:
-        return
-    if key == "outputSchema":
-        report.add("output-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
-        return
-    narrowed = input_narrowings(ours, theirs)
-    for rule, at, text in narrowed:
-        report.add(rule, "error", name, f"{where}{at}", text)
-    refused = [(call, first_refusal(validator, call.arguments)) for call in tool.calls]
-    for call, refusal in refused:
-        if refusal is not None and not narrowed:
-            text = f"it refuses the example call {name}({_json(call.arguments, 120)}): {refusal}"
-            report.add("input-example-refused", "error", name, where, text)
-    if not narrowed and not any(refusal for _, refusal in refused):
-        report.add("input-schema-differs", "warning", name, f"{where}{_at(difference[0])}", _differs(difference))
-
-
-def _at(pointer: str) -> str:
-    return pointer if len(pointer) <= 200 else pointer[:199] + "…"
-
-
-def _differs(difference: tuple[str, Any, Any]) -> str:
-    _, ours, theirs = difference
-    return f"the contract has {_json(ours, 80)}, the server {_json(theirs, 80)}"
-
-
-def _json(value: Any, limit: int = 200) -> str:
-    text = "(nothing)" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 async def _call(
     client: Client,
     contract: ServedContract,
@@ -315,7 +182,7 @@ async def _call(
 ) -> tuple[types.CallToolResult | None, str]:
     """The result of one call (None when it failed or timed out, which is reported), and
     how the report names the call."""
-    where = f"{tool.name}({_json(arguments, 120)})" + (f" asking for {requested}" if requested else "")
+    where = f"{tool.name}({shown(arguments, 120)})" + (f" asking for {requested}" if requested else "")
     meta: Any = {ERROR_REQUEST: requested} if requested else None
     params = types.CallToolRequestParams(name=tool.name, arguments=arguments, _meta=meta)
     report.calls += 1
@@ -360,7 +227,7 @@ async def _example_calls(
         result, where = await _call(client, contract, tool, call.arguments, None, timeout, report)
         if result is None:
             return False
-        _judge(contract, tool, result, where, report)
+        judge_result(contract, tool, result, where, report)
     return True
 
 
@@ -372,65 +239,8 @@ async def _probe(client: Client, contract: ServedContract, tool: ServedTool, tim
         result, where = await _call(client, contract, tool, tool.calls[0].arguments, code, timeout, report)
         if result is None:
             return
-        if contract.error_code(_document(result)[0]) != code:
+        if contract.error_code(document_of(result)[0]) != code:
             text = f"the server does not answer `_meta` {ERROR_REQUEST!r}; its error paths were not probed"
             report.add("probe-unsupported", "note", tool.name, tool.name, text)
             return
-        _judge(contract, tool, result, where, report)
-
-
-def _document(result: types.CallToolResult) -> tuple[Any, str | None]:
-    """The result's document and where it came from, or (None, None)."""
-    if result.structured_content is not None:
-        return result.structured_content, "structuredContent"
-    for block in result.content:
-        if isinstance(block, types.TextContent):
-            try:
-                return parse_json(block.text), "text"
-            except NotJson:
-                continue
-    return None, None
-
-
-def _judge(
-    contract: ServedContract, tool: ServedTool, result: types.CallToolResult, where: str, report: Report
-) -> None:
-    document, source = _document(result)
-    if source is None:
-        report.add("no-document", "error", tool.name, where, "neither structuredContent nor JSON text content")
-        return
-    if source == "text" and not result.is_error:
-        text = "no structuredContent, though the tool has an output schema (the text content was judged)"
-        report.add("no-structured-content", "error", tool.name, where, text)
-    odd = not_json(document)
-    if odd is not None:  # JSON has no such number: a parser let it through
-        text = f"the contract refuses the result: {json_pointer(list(odd[0])) or '/'}: {odd[1]} is not a JSON number"
-        report.add("invalid-result", "error", tool.name, where, text)
-        return
-    violations = tool.check(document)
-    if violations:
-        shown = "; ".join(f"{v.pointer or '/'}: {v.message}" for v in violations[:_SHOWN_VIOLATIONS])
-        more = f" (and {len(violations) - _SHOWN_VIOLATIONS} more)" if len(violations) > _SHOWN_VIOLATIONS else ""
-        report.add("invalid-result", "error", tool.name, where, f"the contract refuses the result: {shown}{more}")
-    if not contract.knows_errors():
-        return
-    code = contract.error_code(document)
-    if (code is not None) != result.is_error:
-        said = "an error" if code is not None else "a success"
-        text = f"isError is {_json(result.is_error)}, but the document is {said}"
-        report.add("is-error-mismatch", "error", tool.name, where, text)
-    if code is None:
-        return
-    if contract.entry(code) is None:
-        report.add("unknown-error-code", "error", tool.name, where, f"{code!r} is not a code of the catalogue")
-        return
-    if not tool.declares(code):
-        declared = ", ".join(sorted(tool.declared_codes or ())) or "none"
-        text = f"{code!r} is not among the codes the tool declares ({declared})"
-        report.add("undeclared-error-code", "error", tool.name, where, text)
-    for mismatch in contract.mismatches(document, code):
-        text = (
-            f"{mismatch.pointer} is {_json(mismatch.found)}, but the catalogue gives {code!r} "
-            f"{mismatch.column}: {_json(mismatch.expected)}"
-        )
-        report.add("catalogue-contradicted", "error", tool.name, where, text)
+        judge_result(contract, tool, result, where, report)

@@ -1,0 +1,99 @@
+"""`tools/list` against the contract: the tools, their schemas and their annotations.
+
+An output schema that says anything else than the contract's is an error: clients judge
+results by it. An input schema that accepts less is an error (named by the input rules of
+`breaking`, or by an example call it refuses); one that differs otherwise, a warning (it may
+accept more: callers are not hurt). A schema a client cannot compile is `schema-unreadable`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp.types as types
+
+from ..breaking import input_narrowings
+from ..keywords import first_refusal, standalone_validator
+from .compare import TooLarge, schema_difference
+from .report import Report, shown
+from .served import ServedContract, ServedTool
+
+
+def compare_listing(contract: ServedContract, listed: dict[str, types.Tool], report: Report) -> None:
+    names = [t.name for t in contract.tools]
+    for name in names:
+        if name not in listed:
+            report.add("missing-tool", "error", name, "tools/list", f"the server does not list {name!r}")
+    for name in listed:
+        if name not in names:
+            report.add(
+                "extra-tool", "error", name, "tools/list", f"the server lists {name!r}, which the contract lacks"
+            )
+    for tool in contract.tools:
+        if tool.name in listed:
+            _compare_tool(tool, listed[tool.name], report)
+
+
+def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> None:
+    name, expected = tool.name, tool.listing
+    _compare_schema(report, tool, "inputSchema", published.input_schema)
+    if published.output_schema is None:
+        where = f"tools/list {name}.outputSchema"
+        report.add("output-schema-missing", "error", name, where, "the server publishes no output schema")
+    else:
+        _compare_schema(report, tool, "outputSchema", published.output_schema)
+    where = f"tools/list {name}.annotations.readOnlyHint"
+    hint = (expected.get("annotations") or {}).get("readOnlyHint")
+    given = published.annotations.read_only_hint if published.annotations is not None else None
+    if hint is not None and given is not None and hint != given:
+        text = f"readOnlyHint is {shown(given)}; the contract's mutation column makes it {shown(hint)}"
+        report.add("annotation-differs", "error", name, where, text)
+    elif hint is True and given is None:  # absent is false: clients take the tool to change things
+        text = "no readOnlyHint (false, when absent); the contract's mutation column makes it true"
+        report.add("annotation-missing", "warning", name, where, text)
+
+
+def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> None:
+    """One published schema against the contract's. An output schema that says anything else
+    is an error: clients judge results by it. An input schema that accepts less is an error
+    (named by the input rules of `breaking`, or by an example call it refuses); one that
+    differs otherwise, a warning (it may accept more: callers are not hurt)."""
+    name, ours = tool.name, tool.listing[key]
+    where = f"tools/list {name}.{key}"
+    try:
+        validator = standalone_validator(theirs)  # what a client compiles (the MCP SDK's does)
+    except ValueError as exc:
+        report.add("schema-unreadable", "error", name, where, f"the server's schema does not compile on its own: {exc}")
+        return
+    try:
+        difference = schema_difference(ours, theirs)
+    except TooLarge as exc:
+        report.add("schema-not-compared", "note", name, where, str(exc))
+        return
+    except (ValueError, TypeError, KeyError, RecursionError) as exc:  # what a server may publish
+        report.add("schema-unreadable", "error", name, where, f"the server's schema cannot be read: {exc}")
+        return
+    if difference is None:
+        return
+    if key == "outputSchema":
+        report.add("output-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
+        return
+    narrowed = input_narrowings(ours, theirs)
+    for rule, at, text in narrowed:
+        report.add(rule, "error", name, f"{where}{at}", text)
+    refused = [(call, first_refusal(validator, call.arguments)) for call in tool.calls]
+    for call, refusal in refused:
+        if refusal is not None and not narrowed:
+            text = f"it refuses the example call {name}({shown(call.arguments, 120)}): {refusal}"
+            report.add("input-example-refused", "error", name, where, text)
+    if not narrowed and not any(refusal for _, refusal in refused):
+        report.add("input-schema-differs", "warning", name, f"{where}{_at(difference[0])}", _differs(difference))
+
+
+def _at(pointer: str) -> str:
+    return pointer if len(pointer) <= 200 else pointer[:199] + "…"
+
+
+def _differs(difference: tuple[str, Any, Any]) -> str:
+    _, ours, theirs = difference
+    return f"the contract has {shown(ours, 80)}, the server {shown(theirs, 80)}"
