@@ -2,7 +2,9 @@
 
 Only these places hold schemas; anywhere else (`const`, `enum`, `examples`, `default`...) a
 `{"$ref": ...}` is a value, not a reference. Walkers that rewrite or compare schemas read
-this one table.
+this one table, resolve references with one `Resolver` (a self-contained document, its
+embedded resources by `$id`, URIs joined as RFC 3986 says, `urn:` bases too), and compile a
+schema that must stand alone (an MCP tool's) with `standalone_validator`: nothing fetched.
 """
 
 from __future__ import annotations

@@ -8,8 +8,12 @@ Both are brought to one form before they are compared:
   entry); a reference back into a schema being followed becomes a marker that says how
   many references back it leads, so that two different cycles stay different;
 - keywords that say nothing are dropped (`properties: {}`, `additionalProperties: true`,
-  `required: []`, `minLength: 0`, a subschema `{}` is `true`...), a one-type list is its
-  type, the order of `required`, `enum` and `type` does not count, and `1.0` is `1`.
+  `required: []`, `minLength: 0`, a keyword of another type than the one `type` names, a
+  `type` beside an `enum` or `const` that says it already; a subschema `{}` is `true`);
+- one spelling is kept where several say the same: a one-value `enum` is a `const`, a
+  one-type list is its type, a list of types is an `anyOf` of one type each (as SDKs write
+  `Optional`), an `anyOf` within an `anyOf` is spread out, and the order of `required`,
+  `enum`, `type` and of `anyOf`/`oneOf` branches does not count; `1.0` is `1`.
 
 Two schemas with one form accept the same documents. Two forms that differ are reported at
 their first difference, which may still be a difference of spelling only (an `allOf` of
