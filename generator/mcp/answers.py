@@ -11,7 +11,7 @@ Every answer is judged before it is returned; nothing unjudged leaves.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice, pairwise
 from typing import Any
@@ -66,13 +66,18 @@ def _accepts(tool: ServedTool, document: Any) -> bool:
     return not tool.check(document)
 
 
-def for_call(contract: ServedContract, tool: ServedTool, arguments: dict[str, Any]) -> Answer:
+def for_call(
+    contract: ServedContract,
+    tool: ServedTool,
+    arguments: dict[str, Any],
+    default: Callable[[], Answer] | None = None,
+) -> Answer:
     """The answer to a call of `tool`: the result of the example call with these arguments,
-    else the tool's default success."""
+    else the tool's default success (from `default`, when the caller keeps it)."""
     for call in tool.calls:
         if call.result is not None and same_json(call.arguments, arguments) and _accepts(tool, call.result):
             return Answer(call.result, is_error=contract.error_code(call.result) is not None)
-    return success(contract, tool)
+    return default() if default is not None else success(contract, tool)
 
 
 def success(contract: ServedContract, tool: ServedTool) -> Answer:

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TextIO
 
 import anyio
@@ -95,6 +96,11 @@ def _server_log() -> TextIO:
                 return stream
         except (AttributeError, OSError, ValueError):
             continue
+    return _devnull()
+
+
+@cache
+def _devnull() -> TextIO:
     return open(os.devnull, "w")
 
 

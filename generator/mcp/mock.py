@@ -23,7 +23,7 @@ from mcp_types.jsonrpc import INVALID_PARAMS
 
 from .. import __version__
 from ..keywords import first_refusal, standalone_validator
-from .answers import Answer, error, for_call
+from .answers import Answer, error, for_call, success
 from .served import ServedContract, ServedTool
 
 # The `_meta` key of a `tools/call` that asks the mock for the error envelope of a code.
@@ -37,7 +37,9 @@ class Mock:
         self.contract = contract
         self.listing = [types.Tool.model_validate(tool.listing) for tool in contract.tools]
         self._inputs = {tool.name: standalone_validator(tool.listing["inputSchema"]) for tool in contract.tools}
-        self._errors: dict[tuple[str, str], Answer] = {}  # an error envelope is made once per tool and code
+        # Made once, then kept: a tool's default success, an error envelope per tool and code.
+        self._successes: dict[str, Answer] = {}
+        self._errors: dict[tuple[str, str], Answer] = {}
 
     def answer(self, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None) -> types.CallToolResult:
         tool = self.contract.tool(name)
@@ -59,6 +61,11 @@ class Mock:
             structured_content=answer.document,
             is_error=answer.is_error,
         )
+
+    def _success(self, tool: ServedTool) -> Answer:
+        if tool.name not in self._successes:
+            self._successes[tool.name] = success(self.contract, tool)
+        return self._successes[tool.name]
 
     def _error(self, tool: ServedTool, requested: object) -> Answer:
         if not isinstance(requested, str):
