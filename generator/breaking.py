@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, display_path
+from .keywords import json_types
 from .load import load_project
 from .load.catalogue import CORE_NAMES
 from .model import Contract, Project, ViewClass, ViewType
@@ -255,20 +256,6 @@ def _values(schema: dict[str, Any]) -> list[Any]:
     return _list(schema.get("enum"))
 
 
-_JSON_TYPES = (
-    (bool, "boolean"),
-    (int, "integer"),
-    (float, "number"),
-    (str, "string"),
-    (list, "array"),
-    (dict, "object"),
-)
-
-
-def _json_type(value: Any) -> str:
-    return "null" if value is None else next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), "null")
-
-
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
@@ -290,8 +277,7 @@ def _types(schema: dict[str, Any]) -> set[str]:
         found.add("integer")
     values = _values(schema)
     if values:
-        kinds = {_json_type(v) for v in values}
-        found &= kinds | ({"number"} if "integer" in kinds else set())
+        found &= set().union(*(json_types(v) for v in values))
     return found
 
 

@@ -193,3 +193,18 @@ def not_json(value: Any, path: tuple[str | int, ...] = ()) -> tuple[tuple[str | 
         elif isinstance(node, list | tuple):
             pending.extend(((item, (*at, index)) for index, item in reversed(list(enumerate(node)))))
     return None
+
+
+def json_types(value: Any) -> set[str]:
+    """The JSON Schema types a value is of (`1.0` is an integer too)."""
+    if value is None:
+        return {"null"}
+    if isinstance(value, bool):
+        return {"boolean"}
+    if isinstance(value, int):
+        return {"integer", "number"}
+    if isinstance(value, float):
+        return {"integer", "number"} if value.is_integer() else {"number"}
+    if isinstance(value, str):
+        return {"string"}
+    return {"array"} if isinstance(value, list) else {"object"}

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from .pointers import value_at
+
 # The columns every catalogue table has, after those the contract declares (see
 # `columns:` in contract.yaml); an error's `error_type` names an entry of `error_types`.
 CORE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
@@ -224,25 +226,6 @@ class Builders:
         """The error code a document carries where `code` points, or None (a success)."""
         found = value_at(document, self.code)
         return found if isinstance(found, str) else None
-
-
-_MISSING = object()
-
-
-def value_at(document: Any, pointer: str) -> Any:
-    """The value at a JSON pointer of a document, or None where there is none."""
-    node = document
-    for token in pointer.split("/")[1:] if pointer else ():
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict):
-            node = node.get(token, _MISSING)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-        if node is _MISSING:
-            return None
-    return node
 
 
 @dataclass(frozen=True, slots=True)

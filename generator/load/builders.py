@@ -14,9 +14,9 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..model import Builders, Catalogue
+from ..pointers import resolve_pointer
 from ..runtime import json_pointer
 from .documents import Document
-from .envelope import resolve_pointer
 
 _MAX_DEPTH = 8  # constants deeper than this are left to the caller
 

@@ -17,8 +17,8 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from ..diagnostics import json_pointer
 from ..model import Definition, SchemaField, TypePart, View
+from ..pointers import resolve_pointer
 from .bundle import ROOT_URI
-from .envelope import resolve_pointer
 
 _CONSTRAINT_KEYS = (
     ("minimum", "≥ {}"),

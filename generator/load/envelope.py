@@ -114,17 +114,3 @@ def _with_valid_defaults(model: ViewClass, judge: Judge) -> ViewClass:
 
 def _accepts(judge: Judge, field: ViewField) -> bool:
     return field.location is not None and judge.is_valid(json.loads(field.default or "null"), field.location)
-
-
-def resolve_pointer(document: Any, pointer: str) -> Any:
-    """The value at an RFC 6901 pointer; KeyError when there is none."""
-    node = document
-    for token in pointer.split("/")[1:] if pointer else []:
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            raise KeyError(pointer)
-    return node

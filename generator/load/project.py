@@ -10,14 +10,15 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, display_path
 from ..model import Catalogue, Contract, Example, Module, Project
+from ..pointers import resolve_pointer
 from ..runtime import Judge
 from .builders import build_builders
 from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
 from .describe import describe_definitions
 from .documents import Document, read_json, read_source, read_yaml
-from .envelope import compile_envelope, resolve_pointer
+from .envelope import compile_envelope
 from .meta import check_against_meta, meta_schema
-from .tool_examples import check_tool_examples, check_tool_schemas
+from .tool_examples import check_tool_examples, compile_tool_schemas
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
 
@@ -174,10 +175,10 @@ def _load_contract(folder: Path, lenient: bool = False) -> tuple[Contract | None
         examples, found = _load_examples(folder / "examples", compiled.judge)
         problems += found
         if tools is not None and manifest is not None:
-            unsound = check_tool_schemas(tools, manifest)
+            validators, unsound = compile_tool_schemas(tools, manifest)
             problems += unsound
             if not found and not unsound:
-                problems += check_tool_examples(tools, manifest, examples, builders)
+                problems += check_tool_examples(tools, manifest, examples, builders, validators)
     modules: tuple[Module, ...] = ()
     if identity is not None:
         modules, found = _load_modules(identity)

@@ -11,6 +11,7 @@ example already). A result that carries an error code must carry one the tool de
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from ..diagnostics import Diagnostic
@@ -19,8 +20,18 @@ from ..model import Builders, Example, Manifest
 from .documents import Document
 
 
-def check_tool_schemas(document: Document, manifest: Manifest) -> list[Diagnostic]:
-    """Each tool schema that does not compile on its own, at its line."""
+@cache
+def _any_object() -> Any:
+    return standalone_validator({"type": "object"})
+
+
+# A tool schema compiled, by (tool index, `inputSchema` or `outputSchema`).
+Validators = dict[tuple[int, str], Any]
+
+
+def compile_tool_schemas(document: Document, manifest: Manifest) -> tuple[Validators, list[Diagnostic]]:
+    """Each tool schema compiled on its own; each that does not compile, at its line."""
+    validators: Validators = {}
     problems = []
     for index, tool in enumerate(manifest.tools.entries):
         for key in ("inputSchema", "outputSchema"):
@@ -33,29 +44,30 @@ def check_tool_schemas(document: Document, manifest: Manifest) -> list[Diagnosti
                 problems.append(document.diagnostic([*where, *odd[0]], f"{odd[1]} is not a JSON value"))
                 continue
             try:
-                standalone_validator(schema)
+                validators[index, key] = standalone_validator(schema)
             except ValueError as exc:
                 problems.append(document.diagnostic(where, f"it does not compile on its own: {exc}"))
-    return problems
-
-
-def _refusal(schema: Any, instance: Any) -> str | None:
-    return first_refusal(standalone_validator(schema), instance)
+    return validators, problems
 
 
 def check_tool_examples(
-    document: Document, manifest: Manifest, examples: tuple[Example, ...], builders: Builders | None
+    document: Document,
+    manifest: Manifest,
+    examples: tuple[Example, ...],
+    builders: Builders | None,
+    validators: Validators,
 ) -> list[Diagnostic]:
-    """Every tool example whose arguments or result the contract does not accept (the tool
-    schemas compile: `check_tool_schemas` found no problem)."""
+    """Every tool example whose arguments or result the contract does not accept, judged by
+    the tool schemas `compile_tool_schemas` compiled (a tool without `inputSchema` takes any
+    object)."""
     by_file = {e.file_name: json.loads(e.text) for e in examples}
     problems = []
     for index, tool in enumerate(manifest.tools.entries):
         declared = tool.get("possible_error_codes")
         for position, example in enumerate(tool.get("examples") or ()):
             where: list[str | int] = ["tools", index, "examples", position]
-            schema = tool.get("inputSchema") or {"type": "object"}
-            refusal = _refusal(schema, example["arguments"])
+            arguments = validators.get((index, "inputSchema"))
+            refusal = first_refusal(arguments if arguments is not None else _any_object(), example["arguments"])
             if refusal is not None:
                 problems.append(document.diagnostic([*where, "arguments"], f"the inputSchema refuses it: {refusal}"))
             name = example.get("result")
@@ -66,8 +78,8 @@ def check_tool_examples(
                 problems.append(document.diagnostic([*where, "result"], f"no {name!r} in examples/ (it has: {known})"))
                 continue
             result = by_file[name]
-            if tool.get("outputSchema"):
-                refusal = _refusal(tool.get("outputSchema"), result)
+            if (index, "outputSchema") in validators:
+                refusal = first_refusal(validators[index, "outputSchema"], result)
                 if refusal is not None:
                     message = f"the tool's outputSchema refuses {name}: {refusal}"
                     problems.append(document.diagnostic([*where, "result"], message))

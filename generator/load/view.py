@@ -25,6 +25,7 @@ from referencing import Registry, Resource
 from referencing import jsonschema as specifications
 from referencing.exceptions import Unresolvable
 
+from ..keywords import json_types
 from ..model import View, ViewClass, ViewField, ViewType
 from ..runtime import json_pointer
 from .bundle import ROOT_URI, Retriever
@@ -397,22 +398,8 @@ def _declared_types(node: dict[str, Any]) -> set[str]:
         allowed &= named
     values = [node["const"]] if "const" in node else node.get("enum") if isinstance(node.get("enum"), list) else None
     if values is not None:
-        allowed &= set().union(*(_json_types(v) for v in values)) if values else set()
+        allowed &= set().union(*(json_types(v) for v in values)) if values else set()
     return allowed
-
-
-def _json_types(value: Any) -> set[str]:
-    if value is None:
-        return {"null"}
-    if isinstance(value, bool):
-        return {"boolean"}
-    if isinstance(value, int):
-        return {"integer", "number"}
-    if isinstance(value, float):
-        return {"integer", "number"} if value.is_integer() else {"number"}
-    if isinstance(value, str):
-        return {"string"}
-    return {"array"} if isinstance(value, list) else {"object"}
 
 
 def _literals(parts: list[dict[str, Any]], kind: type) -> tuple[str | bool, ...]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..keywords import LISTS, MAPS, ONE, Resolver, copied, replaced, subschemas
+from ..keywords import LISTS, MAPS, ONE, Resolver, copied, json_types, replaced, subschemas
 from ..runtime import json_pointer
 
 _ANNOTATIONS = frozenset(
@@ -181,16 +181,6 @@ def _drop_other_types(result: dict[str, Any], kind: str) -> None:
             result.pop(keyword, None)
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    return {float: "number", str: "string", list: "array", dict: "object"}.get(type(value), "?")
-
-
 def _values_fit(result: dict[str, Any]) -> bool:
     """Whether every value `const` or `enum` allows is of the declared type(s)."""
     values = [result["const"]] if "const" in result else result.get("enum")
@@ -198,7 +188,7 @@ def _values_fit(result: dict[str, Any]) -> bool:
     declared = {types} if isinstance(types, str) else set(types) if isinstance(types, list) else set()
     if not isinstance(values, list) or not declared:
         return False
-    return all(_json_type(v) in declared or (_json_type(v) == "integer" and "number" in declared) for v in values)
+    return all(json_types(v) & declared for v in values)
 
 
 def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> tuple[str, Any, Any] | None:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..keywords import standalone_validator
-from ..model import Contract, Entry, value_at
+from ..model import Contract, Entry
+from ..pointers import value_at
 from ..render.mcp import tool_listing
 from ..runtime import Judge, Violation
 
