@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .pointers import value_at
+from .protocol import VERSIONS
 
 # The columns every catalogue table has, after those the contract declares (see
 # `columns:` in contract.yaml); an error's `error_type` names an entry of `error_types`.
@@ -29,6 +30,9 @@ CORE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("outputSchema", "object", "The MCP output schema of the tool's structured result."),
         ("examples", "examples", "Example calls: their arguments, and the example that answers them."),
         ("description", "string", "What the tool does."),
+        ("title", "string", "The tool's name for people."),
+        ("annotations", "annotations", "The MCP hints: read-only, destructive, idempotent, open world."),
+        ("result", "result", "What a result carries when it is not the structured envelope."),
     ),
 }
 TABLES = ("errors", "error_types", "warnings", "tools")
@@ -237,6 +241,16 @@ class Module:
 
 
 @dataclass(frozen=True, slots=True)
+class ErrorResults:
+    """How a tool's error reaches clients (`error_results:` in contract.yaml): with the error
+    envelope in `structuredContent` (`structured`), and how a code is found in the text of an
+    error result that holds no envelope (`code_pattern`, a regex with a group `code`)."""
+
+    structured: bool = True
+    code_pattern: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Contract:
     name: str
     title: str
@@ -253,6 +267,9 @@ class Contract:
     examples: tuple[Example, ...]
     builders: Builders | None = None
     modules: tuple[Module, ...] = ()
+    protocol: tuple[str, ...] = VERSIONS
+    error_results: ErrorResults = ErrorResults()
+    extra_tools: str = "error"  # what conform makes of a tool the server lists beyond the contract
 
     @property
     def root_model(self) -> str:

@@ -23,6 +23,8 @@ COLUMN_SCHEMAS: dict[str, dict[str, Any]] = {
     "array": {"type": "array", "uniqueItems": True, "items": {"type": "string", "minLength": 1}},
     "object": {"type": "object", "required": ["type"], "properties": {"type": {"const": "object"}}},
     "examples": {"type": "array", "items": {"type": "object"}},  # tools.schema.json holds the detail
+    "annotations": {"type": "object"},  # likewise
+    "result": {"type": "object"},  # likewise
 }
 
 
@@ -151,5 +153,22 @@ def build_manifest(
                         where, f"tool {raw['name']!r} names error code {code!r}, which errors.yaml lacks"
                     )
                 )
+    problems += _declarations(document, columns)
     tools = tuple(_entry(raw, "name", columns, {}) for raw in data["tools"])
     return Manifest(data.get("version"), Table(columns, tools)), problems
+
+
+def _declarations(document: Document, columns: tuple[Column, ...]) -> list[Diagnostic]:
+    """A tool's own declarations that contradict each other: a `readOnlyHint` its mutation
+    column denies, an `outputSchema` on a tool whose results carry no structured content."""
+    mutation = next((c.name for c in columns if c.role == "mutation"), None)
+    problems = []
+    for index, raw in enumerate(document.data["tools"]):
+        hint = (raw.get("annotations") or {}).get("readOnlyHint")
+        if mutation is not None and isinstance(raw.get(mutation), bool) and hint is not None and hint == raw[mutation]:
+            text = f"readOnlyHint {str(hint).lower()} contradicts {mutation}: {str(raw[mutation]).lower()}"
+            problems.append(document.diagnostic(["tools", index, "annotations", "readOnlyHint"], text))
+        if (raw.get("result") or {}).get("structured") is False and "outputSchema" in raw:
+            text = "a tool whose results carry no structuredContent (result.structured: false) has no outputSchema"
+            problems.append(document.diagnostic(["tools", index, "outputSchema"], text))
+    return problems

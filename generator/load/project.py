@@ -5,11 +5,13 @@ from __future__ import annotations
 import ast
 import json
 import keyword
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, display_path
-from ..model import Catalogue, Contract, Example, Module, Project
+from ..model import Catalogue, Contract, ErrorResults, Example, Module, Project
+from ..protocol import VERSIONS
 from ..pointers import resolve_pointer
 from ..runtime import Judge
 from .builders import build_builders
@@ -158,6 +160,7 @@ def _load_contract(folder: Path, lenient: bool = False) -> tuple[Contract | None
             problems.append(identity.diagnostic(["name"], f"must equal the folder name {folder.name!r}"))
         if keyword.iskeyword(identity.data["module"]):
             problems.append(identity.diagnostic(["module"], "a Python keyword cannot name a module"))
+        problems += _check_code_pattern(identity)
     columns = declared_columns(identity.data if identity is not None else {})
     catalogue = manifest = builders = None
     if errors is not None:
@@ -202,6 +205,9 @@ def _load_contract(folder: Path, lenient: bool = False) -> tuple[Contract | None
         examples=examples,
         builders=builders,
         modules=modules,
+        protocol=tuple(v for v in VERSIONS if v in meta.get("protocol", VERSIONS)),
+        error_results=ErrorResults(**meta.get("error_results", {})),
+        extra_tools=meta.get("extra_tools", "error"),
     )
     return contract, []
 
@@ -230,6 +236,20 @@ def _load_modules(identity: Document) -> tuple[tuple[Module, ...], list[Diagnost
             continue
         modules.append(Module(name, text))
     return tuple(modules), problems
+
+
+def _check_code_pattern(identity: Document) -> list[Diagnostic]:
+    """`error_results.code_pattern` is a regular expression with a group named `code`."""
+    pattern = identity.data.get("error_results", {}).get("code_pattern")
+    if pattern is None:
+        return []
+    try:
+        compiled = re.compile(pattern)
+    except (re.error, RecursionError, OverflowError) as exc:
+        return [identity.diagnostic(["error_results", "code_pattern"], f"not a regular expression: {exc}")]
+    if "code" not in compiled.groupindex:
+        return [identity.diagnostic(["error_results", "code_pattern"], "needs a group named `code`: (?P<code>...)")]
+    return []
 
 
 def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue) -> list[Diagnostic]:

@@ -25,7 +25,7 @@ def _any_object() -> Any:
     return standalone_validator({"type": "object"})
 
 
-# A tool schema compiled, by (tool index, `inputSchema` or `outputSchema`).
+# A tool schema compiled, by (tool index, `inputSchema`, `outputSchema` or `text_schema`).
 Validators = dict[tuple[int, str], Any]
 
 
@@ -34,11 +34,14 @@ def compile_tool_schemas(document: Document, manifest: Manifest) -> tuple[Valida
     validators: Validators = {}
     problems = []
     for index, tool in enumerate(manifest.tools.entries):
-        for key in ("inputSchema", "outputSchema"):
-            schema = tool.get(key)
+        text_schema = (tool.get("result") or {}).get("text_schema")
+        for key, schema, where in (
+            ("inputSchema", tool.get("inputSchema"), ["tools", index, "inputSchema"]),
+            ("outputSchema", tool.get("outputSchema"), ["tools", index, "outputSchema"]),
+            ("text_schema", text_schema, ["tools", index, "result", "text_schema"]),
+        ):
             if schema is None:
                 continue
-            where = ["tools", index, key]
             odd = not_json(schema)
             if odd is not None:
                 problems.append(document.diagnostic([*where, *odd[0]], f"{odd[1]} is not a JSON value"))

@@ -1,9 +1,16 @@
 """`mcp/<name>.tools.json`: a contract's tools as an MCP `tools/list` result.
 
-Each tool carries its `inputSchema` (`{"type": "object"}` when tools.yaml gives none) and
-an `outputSchema`: its own, or the envelope and the files it refers to as one self-contained
-draft 2020-12 document (`compound`). Annotations come from columns
-declared with a role: `role: mutation` gives `readOnlyHint`, its opposite.
+Each tool carries its `inputSchema` (`{"type": "object"}` when tools.yaml gives none), its
+`title` (also as `annotations.title`, where clients of 2025-03-26 read it), its annotations
+(`annotations:` of tools.yaml; a column with `role: mutation` gives `readOnlyHint`, its
+opposite), and an `outputSchema`: its own, or the envelope and the files it refers to as one
+self-contained draft 2020-12 document (`compound`). A tool whose results carry no
+`structuredContent` (`result.structured: false`) publishes none.
+
+Revisions 2025-06-18 and 2025-11-25 require `"type": "object"` at the root of an output
+schema (see `protocol`). A root that is proven to accept objects only (`always_object`: a
+`oneOf` of objects, say) gets it, and keeps every verdict; one that may accept something
+else is published as written, and `lint` names the revisions it cannot be offered to.
 """
 
 from __future__ import annotations
@@ -11,7 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import Contract
+from ..keywords import always_object
+from ..model import Contract, Entry
+from ..protocol import revision
 from .compound import compound
 
 
@@ -21,25 +30,52 @@ def bundled_envelope(contract: Contract) -> Any:
     return compound(bundle["root"], bundle["resources"])
 
 
+def object_rooted(schema: Any) -> Any:
+    """`schema` with `"type": "object"` at its root when it accepts objects only (the same
+    verdicts, and a schema every revision with output schemas takes); else `schema` itself."""
+    if not isinstance(schema, dict) or schema.get("type") == "object" or not always_object(schema):
+        return schema
+    return {**schema, "type": "object"}
+
+
+def structured(tool: Entry) -> bool:
+    """Whether the tool's results carry `structuredContent` (tools.yaml `result.structured`)."""
+    return (tool.get("result") or {}).get("structured", True) is not False
+
+
+def annotations(tool: Entry, mutation_column: str | None) -> dict[str, Any]:
+    """The tool's MCP annotations: its own, `readOnlyHint` from its mutation column, its title."""
+    hints = dict(tool.get("annotations") or {})
+    mutation = tool.get(mutation_column) if mutation_column is not None else None
+    if isinstance(mutation, bool):
+        hints.setdefault("readOnlyHint", not mutation)
+    if tool.get("title"):
+        hints["title"] = tool.get("title")
+    return hints
+
+
 def tool_listing(contract: Contract) -> list[dict[str, Any]]:
     """The MCP `Tool` of each tool of a contract, in the manifest's order."""
     roles = {c.role: c.name for c in contract.manifest.tools.columns if c.role}
+    outputs = any(revision(v).output_schema for v in contract.protocol)
     envelope: Any = None
     tools = []
     for tool in contract.manifest.tools.entries:
-        values = dict(tool.values)
         entry: dict[str, Any] = {"name": tool.code}
-        if values.get("description"):
-            entry["description"] = values["description"]
-        entry["inputSchema"] = values.get("inputSchema") or {"type": "object"}
-        if values.get("outputSchema"):
-            entry["outputSchema"] = values["outputSchema"]
-        else:
-            envelope = envelope if envelope is not None else bundled_envelope(contract)
-            entry["outputSchema"] = envelope
-        mutation = values.get(roles["mutation"]) if "mutation" in roles else None
-        if isinstance(mutation, bool):
-            entry["annotations"] = {"readOnlyHint": not mutation}
+        if tool.get("title"):
+            entry["title"] = tool.get("title")
+        if tool.get("description"):
+            entry["description"] = tool.get("description")
+        entry["inputSchema"] = tool.get("inputSchema") or {"type": "object"}
+        if outputs and structured(tool):
+            if tool.get("outputSchema"):
+                entry["outputSchema"] = object_rooted(tool.get("outputSchema"))
+            else:
+                envelope = envelope if envelope is not None else object_rooted(bundled_envelope(contract))
+                entry["outputSchema"] = envelope
+        hints = annotations(tool, roles.get("mutation"))
+        if hints:
+            entry["annotations"] = hints
         tools.append(entry)
     return tools
 
