@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, display_path
 from ..model import Catalogue, Contract, ErrorResults, Example, Module, Project
-from ..protocol import VERSIONS
 from ..pointers import resolve_pointer
+from ..protocol import VERSIONS
 from ..runtime import Judge
 from .builders import build_builders
 from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
