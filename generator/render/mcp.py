@@ -43,7 +43,7 @@ def structured(tool: Entry) -> bool:
     return (tool.get("result") or {}).get("structured", True) is not False
 
 
-def annotations(tool: Entry, mutation_column: str | None) -> dict[str, Any]:
+def tool_annotations(tool: Entry, mutation_column: str | None) -> dict[str, Any]:
     """The tool's MCP annotations: its own, `readOnlyHint` from its mutation column, its title."""
     hints = dict(tool.get("annotations") or {})
     mutation = tool.get(mutation_column) if mutation_column is not None else None
@@ -73,7 +73,7 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
             else:
                 envelope = envelope if envelope is not None else object_rooted(bundled_envelope(contract))
                 entry["outputSchema"] = envelope
-        hints = annotations(tool, roles.get("mutation"))
+        hints = tool_annotations(tool, roles.get("mutation"))
         if hints:
             entry["annotations"] = hints
         tools.append(entry)
