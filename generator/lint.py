@@ -17,11 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic
-from .lint_rules import RULES
+from .keywords import always_object
+from .lint_rules import DESCRIPTION_LIMIT, RULES
 from .load import load_project
 from .load.bundle import refs_in
 from .load.documents import Document, read_json, read_yaml
+from .mcp.errors_admitted import refused_errors
+from .model import Contract, Entry
 from .naming import member_name
+from .protocol import revision
+from .render.mcp import HINTS, tool_annotations, tool_listing
 
 
 @dataclass(frozen=True)
@@ -53,12 +58,15 @@ LEVELS = {rule.id: rule.level for rule in RULES}
 
 @dataclass(frozen=True)
 class Sources:
-    """The documents of one contract folder, for the rules to read and point into."""
+    """The documents of one contract folder, for the rules to read and point into, and the
+    contract they load into (None when the project does not load: rules that need what is
+    published then say nothing, and loading's own diagnostics speak)."""
 
     identity: Document
     errors: Document
     tools: Document
     envelope: Document
+    contract: Contract | None = None
 
     def roles(self) -> dict[str, str]:
         """role -> the errors column that has it."""
@@ -188,6 +196,69 @@ def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
                 yield src.envelope, [container, name], f"{name!r} is not referenced"
 
 
+def _output_not_object(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    contract = src.contract
+    needing = [v for v in contract.protocol if revision(v).object_root] if contract is not None else []
+    if contract is None or not needing:
+        return
+    envelope_tools = []
+    for index, (tool, listed) in enumerate(zip(contract.manifest.tools.entries, tool_listing(contract), strict=True)):
+        if "outputSchema" not in listed or always_object(listed["outputSchema"]):
+            continue
+        if tool.get("outputSchema") is None:
+            envelope_tools.append(tool.code)
+            continue
+        text = f"{tool.code!r}: its outputSchema may accept a non-object, which {', '.join(needing)} cannot carry"
+        yield src.tools, ["tools", index, "outputSchema"], text
+    if envelope_tools:
+        shown = ", ".join(envelope_tools[:3]) + (f" and {len(envelope_tools) - 3} more" if len(envelope_tools) > 3 else "")
+        text = (
+            f"the envelope may accept a non-object, so tools {shown} cannot be offered to {', '.join(needing)}"
+            " (give its root `type: object`, or leave those revisions out of `protocol:`)"
+        )
+        yield src.envelope, [], text
+
+
+def _error_outside_output(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    contract = src.contract
+    if contract is None or contract.builders is None or not contract.error_results.structured:
+        return
+    for index, name, code, refusal in refused_errors(contract):
+        text = f"{name!r}: its outputSchema refuses the error envelope of {code!r} ({refusal})"
+        yield src.tools, ["tools", index, "outputSchema"], text
+
+
+def _tool_entries(src: Sources) -> Iterator[tuple[int, Entry, str | None]]:
+    """(index, tool, its mutation column) of each tool of the loaded contract."""
+    if src.contract is not None:
+        columns = src.contract.manifest.tools.columns
+        mutation = next((c.name for c in columns if c.role == "mutation"), None)
+        for index, tool in enumerate(src.contract.manifest.tools.entries):
+            yield index, tool, mutation
+
+
+def _hints_explicit(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    for index, tool, mutation in _tool_entries(src):
+        hints = tool_annotations(tool, mutation)
+        missing = [hint for hint in HINTS if hint not in hints]
+        if missing:
+            yield src.tools, ["tools", index], f"{tool.code!r} leaves {', '.join(missing)} to the client's defaults"
+
+
+def _tool_title(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    for index, tool, _ in _tool_entries(src):
+        if not tool.get("title"):
+            yield src.tools, ["tools", index, "name"], f"{tool.code!r} has no title"
+
+
+def _description_length(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    limit = src.identity.data.get("lint", {}).get("description_limit", DESCRIPTION_LIMIT)
+    for index, tool, _ in _tool_entries(src):
+        text = tool.get("description") or ""
+        if len(text) > limit:
+            yield src.tools, ["tools", index, "description"], f"{tool.code!r}: {len(text)} characters, over {limit}"
+
+
 CHECKS: dict[str, Check] = {
     "code-unique": _code_unique,
     "code-identifier": _code_identifier,
@@ -202,16 +273,21 @@ CHECKS: dict[str, Check] = {
     "tool-described": _described("name", "tools"),
     "property-described": _property_described,
     "def-unused": _def_unused,
+    "output-not-object": _output_not_object,
+    "error-outside-output": _error_outside_output,
+    "hints-explicit": _hints_explicit,
+    "tool-title": _tool_title,
+    "description-length": _description_length,
 }
 
 
-def _sources(folder: Path) -> Sources | None:
+def _sources(folder: Path, contract: Contract | None) -> Sources | None:
     documents = [read_yaml(folder / n) for n in ("contract.yaml", "errors.yaml", "tools.yaml")]
     documents.append(read_json(folder / "envelope.schema.json"))
     if any(isinstance(d, Diagnostic) for d in documents):
         return None
     identity, errors, tools, envelope = documents
-    return Sources(identity, errors, tools, envelope)  # type: ignore[arg-type]
+    return Sources(identity, errors, tools, envelope, contract)  # type: ignore[arg-type]
 
 
 def lint(schemas_dir: Path) -> tuple[list[Finding], list[Diagnostic]]:
@@ -224,15 +300,17 @@ def lint(schemas_dir: Path) -> tuple[list[Finding], list[Diagnostic]]:
         if (contracts_dir.is_dir())
         else []
     )
+    contracts = {c.name: c for c in loaded.project.contracts} if loaded.project is not None else {}
     findings = []
     for folder in folders:
-        src = _sources(folder)
+        src = _sources(folder, contracts.get(folder.name))
         if src is None:
             continue
-        chosen = src.identity.data.get("lint", {}).get("rules", {}) if isinstance(src.identity.data, dict) else {}
+        settings = src.identity.data.get("lint", {}) if isinstance(src.identity.data, dict) else {}
+        chosen, profiles = settings.get("rules", {}), settings.get("profiles", [])
         for rule in RULES:
             level = chosen.get(rule.id, rule.level)
-            if level == "off":
+            if level == "off" or (rule.profile is not None and rule.profile not in profiles and rule.id not in chosen):
                 continue
             try:
                 found = list(CHECKS[rule.id](src))

@@ -13,6 +13,11 @@ class Rule:
     id: str
     level: str  # error or warning
     summary: str
+    profile: str | None = None  # a rule of a profile runs only where `lint.profiles` turns it on
+
+
+# The longest tool description `description-length` allows by default (`lint.description_limit`).
+DESCRIPTION_LIMIT = 1024
 
 
 RULES = (
@@ -37,4 +42,29 @@ RULES = (
     Rule("tool-described", "warning", "Every tool has a description."),
     Rule("property-described", "warning", "Every property of the envelope schema has a description."),
     Rule("def-unused", "warning", "Every `$defs` entry of the envelope schema is referenced."),
+    Rule(
+        "output-not-object",
+        "error",
+        "A tool's output schema accepts only objects when the contract serves a revision that needs one"
+        " (2025-06-18, 2025-11-25: `protocol:` in contract.yaml); the message names the revisions.",
+    ),
+    Rule(
+        "error-outside-output",
+        "error",
+        "With `error_results.structured` (the default), a tool's own `outputSchema` admits the error envelope"
+        " of each code it declares: strict clients refuse an error result its schema refuses.",
+    ),
+    Rule(
+        "hints-explicit",
+        "warning",
+        "Every tool sets all four hints: readOnlyHint, destructiveHint, idempotentHint, openWorldHint.",
+        "directory",
+    ),
+    Rule("tool-title", "warning", "Every tool has a `title` for people.", "directory"),
+    Rule(
+        "description-length",
+        "warning",
+        f"A tool's description is at most `lint.description_limit` characters ({DESCRIPTION_LIMIT} by default).",
+        "directory",
+    ),
 )

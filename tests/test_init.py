@@ -42,6 +42,8 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
                 "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
                 "examples": [{"arguments": {"text": "hello"}, "result": "success.json"}],
                 "description": "Replace this entry with your first tool.",
+                "title": "Example tool",
+                "annotations": {"destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
             }
         ]
     }

@@ -43,6 +43,10 @@ def structured(tool: Entry) -> bool:
     return (tool.get("result") or {}).get("structured", True) is not False
 
 
+# The four hints MCP tool annotations carry, in the order docs and lint name them.
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
 def tool_annotations(tool: Entry, mutation_column: str | None) -> dict[str, Any]:
     """The tool's MCP annotations: its own, `readOnlyHint` from its mutation column, its title."""
     hints = dict(tool.get("annotations") or {})

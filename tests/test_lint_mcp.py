@@ -1,0 +1,154 @@
+"""The lint rules about what MCP clients receive: an output each declared revision can carry,
+error envelopes a tool's own output schema admits, and the `directory` profile."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from mcp_contracts_generator.keywords import always_object
+
+
+def _init(tmp_path: Path) -> Path:
+    assert run_cli("init", "shop", cwd=tmp_path).returncode == 0
+    return tmp_path / "schemas" / "contracts" / "shop"
+
+
+def _lint(tmp_path: Path) -> tuple[int, list[str]]:
+    result = run_cli("lint", cwd=tmp_path)
+    return result.returncode, [line for line in result.stdout.splitlines() if ": " in line]
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_a_fresh_scaffold_lints_clean_with_the_directory_profile(tmp_path: Path) -> None:
+    folder = _init(tmp_path)
+    (folder / "contract.yaml").write_text(
+        (folder / "contract.yaml").read_text(encoding="utf-8") + "lint:\n  profiles: [directory]\n", encoding="utf-8"
+    )
+    code, lines = _lint(tmp_path)
+    assert code == 0, lines
+    assert not [line for line in lines if " hints-explicit " in line or " tool-title " in line], lines
+
+
+def _envelope_may_be_null(folder: Path) -> None:
+    envelope = folder / "envelope.schema.json"
+    schema = json.loads(envelope.read_text(encoding="utf-8"))
+    schema["oneOf"].append({"type": "null"})
+    envelope.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+
+
+def test_an_envelope_that_may_be_no_object_names_the_revisions_that_cannot_carry_it(tmp_path: Path) -> None:
+    folder = _init(tmp_path)
+    _envelope_may_be_null(folder)
+    code, lines = _lint(tmp_path)
+    assert code == 1, lines
+    found = [line for line in lines if " output-not-object " in line]
+    assert len(found) == 1, lines
+    assert found[0].startswith("schemas/contracts/shop/envelope.schema.json:1:1: output-not-object")
+    assert "2025-06-18, 2025-11-25" in found[0] and "example_tool" in found[0]
+    assert "2025-03-26" not in found[0] and "2026-07-28" not in found[0]
+
+
+@pytest.mark.parametrize("revisions", ['["2026-07-28"]', '["2025-03-26", "2026-07-28"]'])
+def test_revisions_that_take_any_output_or_none_do_not_need_an_object(tmp_path: Path, revisions: str) -> None:
+    folder = _init(tmp_path)
+    _envelope_may_be_null(folder)
+    _edit(folder / "contract.yaml", 'protocol: ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]', f"protocol: {revisions}")
+    code, lines = _lint(tmp_path)
+    assert code == 0, lines
+    assert not [line for line in lines if " output-not-object " in line]
+
+
+def test_a_tool_output_schema_that_may_be_an_array_is_named_at_its_line(tmp_path: Path) -> None:
+    folder = _init(tmp_path)
+    tools = folder / "tools.yaml"
+    tools.write_text(
+        tools.read_text(encoding="utf-8")
+        + "  - name: listing\n    outputSchema:\n      type: array\n      items: {type: string}\n",
+        encoding="utf-8",
+    )
+    code, lines = _lint(tmp_path)
+    assert code == 1, lines
+    line = tools.read_text(encoding="utf-8").splitlines().index("    outputSchema:") + 1
+    assert any(
+        entry.startswith(f"schemas/contracts/shop/tools.yaml:{line}:1: output-not-object 'listing'") for entry in lines
+    ), lines
+
+
+def test_an_output_schema_that_refuses_the_error_envelope_is_an_error(tmp_path: Path) -> None:
+    folder = _init(tmp_path)
+    tools = folder / "tools.yaml"
+    only_success = (
+        "  - name: strict\n    possible_error_codes: [example_error]\n    outputSchema:\n      type: object\n"
+        "      required: [success, data]\n      properties:\n        success: {const: true}\n"
+    )
+    tools.write_text(tools.read_text(encoding="utf-8") + only_success, encoding="utf-8")
+    code, lines = _lint(tmp_path)
+    assert code == 1, lines
+    found = [line for line in lines if " error-outside-output " in line]
+    assert len(found) == 1, lines
+    assert "'strict'" in found[0] and "'example_error'" in found[0]
+    # Error results carried as text only: no client judges them by the output schema.
+    (folder / "contract.yaml").write_text(
+        (folder / "contract.yaml").read_text(encoding="utf-8") + "error_results:\n  structured: false\n",
+        encoding="utf-8",
+    )
+    code, lines = _lint(tmp_path)
+    assert code == 0 and not [line for line in lines if " error-outside-output " in line], lines
+
+
+def test_the_directory_profile_asks_for_every_hint_a_title_and_short_descriptions(tmp_path: Path) -> None:
+    folder = _init(tmp_path)
+    tools = folder / "tools.yaml"
+    tools.write_text(tools.read_text(encoding="utf-8") + "  - name: bare\n    description: Twelve chars\n")
+    code, lines = _lint(tmp_path)
+    assert not [line for line in lines if " hints-explicit " in line]  # off unless the profile is on
+    (folder / "contract.yaml").write_text(
+        (folder / "contract.yaml").read_text(encoding="utf-8")
+        + "lint:\n  profiles: [directory]\n  description_limit: 11\n",
+        encoding="utf-8",
+    )
+    code, lines = _lint(tmp_path)
+    assert code == 0, lines  # the profile warns
+    rules = sorted(line.split(": ", 1)[1].split(" ", 2)[:2] for line in lines if "'bare'" in line)  # type: ignore[misc]
+    assert rules == [
+        ["description-length", "'bare':"],
+        ["hints-explicit", "'bare'"],
+        ["tool-title", "'bare'"],
+    ], lines
+    hints = next(line for line in lines if " hints-explicit 'bare'" in line)
+    assert "readOnlyHint, destructiveHint, idempotentHint, openWorldHint" in hints
+    # A rule of the profile turned on by itself, without the profile.
+    text = (folder / "contract.yaml").read_text(encoding="utf-8").replace("  profiles: [directory]\n", "")
+    (folder / "contract.yaml").write_text(text + "  rules: {tool-title: error}\n", encoding="utf-8")
+    code, lines = _lint(tmp_path)
+    assert code == 1 and [line for line in lines if " tool-title 'bare'" in line], lines
+    assert not [line for line in lines if " hints-explicit " in line], lines
+
+
+@pytest.mark.parametrize(
+    ("schema", "proven"),
+    [
+        ({"type": "object"}, True),
+        ({"oneOf": [{"type": "object"}, {"$ref": "#/$defs/a"}], "$defs": {"a": {"type": "object"}}}, True),
+        ({"anyOf": [{"type": "object"}, {"type": "null"}]}, False),
+        ({"allOf": [{"required": ["a"]}, {"type": "object"}]}, True),
+        ({"required": ["a"]}, False),  # any non-object passes `required`
+        ({"enum": [{"a": 1}, {}]}, True),
+        ({"enum": [{"a": 1}, 1]}, False),
+        ({"const": []}, False),
+        ({"$ref": "#"}, False),  # a cycle proves nothing
+        ({"then": {"type": "object"}, "else": {"type": "object"}}, False),  # without `if`, they say nothing
+        ({"if": {}, "then": {"type": "object"}, "else": {"type": "object"}}, True),
+        ({"oneOf": []}, False),
+    ],
+)
+def test_always_object_is_a_proof(schema: object, proven: bool) -> None:
+    assert always_object(schema) is proven
