@@ -211,7 +211,9 @@ def _output_not_object(src: Sources) -> Iterator[tuple[Document, list[object], s
         text = f"{tool.code!r}: its outputSchema may accept a non-object, which {', '.join(needing)} cannot carry"
         yield src.tools, ["tools", index, "outputSchema"], text
     if envelope_tools:
-        shown = ", ".join(envelope_tools[:3]) + (f" and {len(envelope_tools) - 3} more" if len(envelope_tools) > 3 else "")
+        shown = ", ".join(envelope_tools[:3]) + (
+            f" and {len(envelope_tools) - 3} more" if len(envelope_tools) > 3 else ""
+        )
         text = (
             f"the envelope may accept a non-object, so tools {shown} cannot be offered to {', '.join(needing)}"
             " (give its root `type: object`, or leave those revisions out of `protocol:`)"

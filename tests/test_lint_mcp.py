@@ -60,7 +60,11 @@ def test_an_envelope_that_may_be_no_object_names_the_revisions_that_cannot_carry
 def test_revisions_that_take_any_output_or_none_do_not_need_an_object(tmp_path: Path, revisions: str) -> None:
     folder = _init(tmp_path)
     _envelope_may_be_null(folder)
-    _edit(folder / "contract.yaml", 'protocol: ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]', f"protocol: {revisions}")
+    _edit(
+        folder / "contract.yaml",
+        'protocol: ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]',
+        f"protocol: {revisions}",
+    )
     code, lines = _lint(tmp_path)
     assert code == 0, lines
     assert not [line for line in lines if " output-not-object " in line]
