@@ -22,7 +22,6 @@ from .lint_rules import DESCRIPTION_LIMIT, RULES
 from .load import load_project
 from .load.bundle import refs_in
 from .load.documents import Document, read_json, read_yaml
-from .mcp.errors_admitted import refused_errors
 from .model import Contract, Entry
 from .naming import member_name
 from .protocol import revision
@@ -225,6 +224,8 @@ def _error_outside_output(src: Sources) -> Iterator[tuple[Document, list[object]
     contract = src.contract
     if contract is None or contract.builders is None or not contract.error_results.structured:
         return
+    from .mcp.errors_admitted import refused_errors  # builds envelopes as mock does: only here
+
     for index, name, code, refusal in refused_errors(contract):
         text = f"{name!r}: its outputSchema refuses the error envelope of {code!r} ({refusal})"
         yield src.tools, ["tools", index, "outputSchema"], text

@@ -7,21 +7,34 @@ from pathlib import Path
 
 import pytest
 from conftest import CONTRACTS, GENERATED, REFERENCE, SCHEMAS, load_json, require_shared, run_cli
-from jsonschema import Draft202012Validator
+from typing import Any
+
+from jsonschema import Draft202012Validator, validators
+from mcp_contracts_generator.protocol import VERSIONS
 from mcp_contracts_generator.runtime import Judge
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
+validator_for = validators.validator_for
 require_shared()
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")
 
 
+def _tool_validator(version: str) -> Any:
+    """The `Tool` definition of one revision's own schema (draft-07 up to 2025-06-18)."""
+    spec = load_json(REFERENCE / "mcp-spec" / f"schema-{version}.json")
+    container = "$defs" if "$defs" in spec else "definitions"
+    schema = {**spec, "$ref": f"#/{container}/Tool"}
+    return validator_for(schema)(schema)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("contract", CONTRACTS)
-def test_every_tool_meets_the_mcp_specification(contract: str) -> None:
+def test_every_tool_meets_every_revision_of_the_mcp_specification(contract: str, version: str) -> None:
     published = load_json(GENERATED / "mcp" / f"{contract}.tools.json")
     # Each entry is a Tool; the rest of a ListToolsResult (cacheScope, ttlMs...) is the server's.
-    validator = Draft202012Validator({**SPEC, "$ref": "#/$defs/Tool"})
+    validator = _tool_validator(version)
     assert list(published) == ["tools"]
     for tool in published["tools"]:
         errors = [f"{list(e.absolute_path)}: {e.message[:200]}" for e in validator.iter_errors(tool)]

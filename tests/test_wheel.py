@@ -47,8 +47,8 @@ def _run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> sub
 
 
 @pytest.fixture(scope="module")
-def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The `bin/` folder of a fresh environment with the wheel of this checkout installed."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of this checkout."""
     work = tmp_path_factory.mktemp("wheel")
     source = work / "source"  # a copy: the build writes beside its sources, not in this checkout
     for part in ("pyproject.toml", "README.md", "generator", "templates", "schemas/meta"):
@@ -57,22 +57,47 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
         copy(ROOT / part, source / part)
     built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", work / "dist", source, cwd=work)
     assert built.returncode == 0, built.stderr
-    [wheel] = (work / "dist").glob("mcp_contracts-*.whl")
-    venv.create(work / "venv", with_pip=True)
-    bin_dir = work / "venv" / "bin"
-    installed = _run(
-        bin_dir / "python",
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--no-compile",
-        "--disable-pip-version-check",
-        wheel,
-        cwd=work,
-    )
+    [built_wheel] = (work / "dist").glob("mcp_contracts-*.whl")
+    return built_wheel
+
+
+def _environment(folder: Path, *requirements: str | Path) -> Path:
+    """The `bin/` folder of a fresh environment with `requirements` installed."""
+    venv.create(folder, with_pip=True)
+    bin_dir = folder / "bin"
+    pip = (bin_dir / "python", "-m", "pip", "install", "--quiet", "--no-compile", "--disable-pip-version-check")
+    installed = _run(*pip, *requirements, cwd=folder)
     assert installed.returncode == 0, installed.stderr
     return bin_dir
+
+
+@pytest.fixture(scope="module")
+def tool(wheel: Path) -> Path:
+    """The `bin/` folder of a fresh environment with the wheel of this checkout installed."""
+    return _environment(wheel.parent.parent / "venv", wheel)
+
+
+def test_it_installs_beside_a_server_on_mcp_1(wheel: Path, tmp_path: Path) -> None:
+    """A server's own environment keeps its mcp 1.x: the tool generates there, and `mock` and
+    `conform`, which need the SDK 2.x, say how to run them instead of failing on an import."""
+    bin_dir = _environment(tmp_path / "server-env", "mcp==1.30.0")
+    installed = _run(
+        bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, cwd=tmp_path
+    )
+    assert installed.returncode == 0, installed.stderr
+    shown = _run(bin_dir / "python", "-m", "pip", "show", "mcp", cwd=tmp_path)
+    assert "Version: 1.30.0" in shown.stdout
+    repo = tmp_path / "server"
+    repo.mkdir()
+    cli = bin_dir / "mcp-contracts"
+    assert _run(cli, "init", "orders", cwd=repo).returncode == 0
+    generated = _run(cli, "generate", cwd=repo)
+    assert generated.returncode == 0, generated.stderr
+    for command in (("mock", "--contract", "orders"), ("conform", "--contract", "orders", "--", "true")):
+        refused = _run(cli, *command, cwd=repo)
+        assert refused.returncode == 2, refused.stderr
+        assert "needs the MCP SDK, mcp>=2.3,<3 (this environment has mcp 1.30.0)" in refused.stderr
+        assert "pipx install 'mcp-contracts[mcp]'" in refused.stderr
 
 
 def test_the_walkthrough_in_a_repository_of_ones_own(tool: Path, tmp_path: Path) -> None:
