@@ -4,18 +4,16 @@ MCP specification's own schema; each `outputSchema` stands alone and accepts the
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CONTRACTS, GENERATED, REFERENCE, SCHEMAS, load_json, require_shared, run_cli
-from typing import Any
-
 from jsonschema import Draft202012Validator, validators
 from mcp_contracts_generator.protocol import VERSIONS
 from mcp_contracts_generator.runtime import Judge
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
-validator_for = validators.validator_for
 require_shared()
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")
@@ -26,7 +24,7 @@ def _tool_validator(version: str) -> Any:
     spec = load_json(REFERENCE / "mcp-spec" / f"schema-{version}.json")
     container = "$defs" if "$defs" in spec else "definitions"
     schema = {**spec, "$ref": f"#/{container}/Tool"}
-    return validator_for(schema)(schema)
+    return validators.validator_for(schema)(schema)
 
 
 @pytest.mark.parametrize("version", VERSIONS)
