@@ -69,6 +69,8 @@ def _text(value: object) -> Cell:
         return (TypePart("; ".join(_call(v) for v in value)),)
     if isinstance(value, tuple):
         return (TypePart(", ".join(str(v) for v in value)),)
+    if isinstance(value, dict) and not any(key in value for key in ("type", "properties", "$ref")):
+        return (TypePart(", ".join(f"{key}: {_plain(item)}" for key, item in value.items())),)  # hints, a result
     if isinstance(value, dict):  # an MCP input or output schema: its properties
         properties = value.get("properties")
         required = set(value.get("required", []))
@@ -76,6 +78,14 @@ def _text(value: object) -> Cell:
             return (TypePart("object"),)
         return (TypePart(", ".join(f"{name}{'' if name in required else '?'}" for name in properties)),)
     return (TypePart(str(value)),)
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return "schema" if isinstance(value, dict) else str(value)
 
 
 def _call(example: dict[str, object]) -> str:

@@ -1,0 +1,101 @@
+"""`mock` as the TypeScript SDK's client sees it (issue 16): the npm package
+`@modelcontextprotocol/sdk`, pinned in tests/ts/package.json, over stdio.
+
+That client opens with `initialize`, compiles each tool's `outputSchema` with its default ajv
+validator when it lists the tools, and refuses a `structuredContent` that schema refuses.
+tests/ts/client.mjs runs it on each example call and reports; the judging happens here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CONTRACTS, ROOT, SCHEMAS, run_cli
+from mcp_contracts_generator.load import load_project
+from mcp_contracts_generator.mcp.served import ServedContract, same_json, served
+
+pytestmark = pytest.mark.first
+TS = ROOT / "tests" / "ts"
+CLIENT = TS / "client.mjs"
+MOCK = (sys.executable, "-m", "mcp_contracts_generator", "mock")
+# What the pinned SDK (1.32.2) asks for in `initialize`; the mock's SDK accepts it.
+PROTOCOL = "2025-11-25"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def node() -> str:
+    """The `node` command; skip (fail in CI) without it or without tests/ts/node_modules."""
+    found = shutil.which("node")
+    installed = (TS / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json").is_file()
+    if found and installed:
+        return found
+    missing = "node is not on PATH" if not found else f"{TS / 'node_modules'} is missing"
+    reason = f"the TypeScript client test needs node and its packages: {missing} (run npm ci in tests/ts)"
+    if os.environ.get("MCP_CONTRACTS_REQUIRE_SHARED") == "1":
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def built_ins() -> dict[str, ServedContract]:
+    loaded = load_project(SCHEMAS).project
+    assert loaded is not None
+    return {c.name: served(c) for c in loaded.contracts}
+
+
+def ts_client(node: str, contract: ServedContract, command: list[str], cwd: Path, folder: Path) -> dict[str, Any]:
+    """What the TypeScript client reports after listing the tools and making each example call."""
+    calls = [{"tool": t.name, "arguments": c.arguments} for t in contract.tools for c in t.calls]
+    spec = folder / "calls.json"
+    spec.write_text(json.dumps({"command": command, "cwd": str(cwd), "calls": calls}), encoding="utf-8")
+    process = subprocess.run([node, str(CLIENT), str(spec)], capture_output=True, text=True, timeout=120, check=False)
+    assert process.returncode == 0 and process.stdout, process.stderr
+    report: dict[str, Any] = json.loads(process.stdout)
+    assert report["error"] is None, f"{report['error']}\n{report.get('stderr', '')}{process.stderr}"
+    return report
+
+
+def assert_as_the_examples_say(contract: ServedContract, report: dict[str, Any]) -> None:
+    assert report["protocolVersion"] == PROTOCOL
+    assert sorted(report["tools"]) == sorted(t.name for t in contract.tools)
+    expected = [(t.name, c) for t in contract.tools for c in t.calls]
+    assert len(report["calls"]) == len(expected)
+    for (name, call), outcome in zip(expected, report["calls"], strict=True):
+        where = f"{name}({json.dumps(call.arguments)})"
+        assert outcome["error"] is None, f"{where}: {outcome['error']}"  # ajv's refusal or a JSON-RPC error
+        if call.result is None:
+            assert outcome["isError"] is False, where
+            continue
+        assert outcome["isError"] is (contract.error_code(call.result) is not None), where
+        assert same_json(outcome["structuredContent"], call.result), f"{where}: not {call.result_name}"
+
+
+@pytest.mark.parametrize("name", CONTRACTS)
+def test_the_typescript_client_lists_and_calls_the_mock_of_every_built_in(
+    name: str, node: str, built_ins: dict[str, ServedContract], tmp_path: Path
+) -> None:
+    contract = built_ins[name]
+    report = ts_client(node, contract, [*MOCK, "--contract", name], ROOT, tmp_path)
+    assert_as_the_examples_say(contract, report)
+    if name == "mcp-envelope":
+        assert report["tools"] == [] and report["calls"] == []  # no tools: the listing alone
+    else:
+        assert report["calls"], "no example call was made"
+
+
+def test_the_typescript_client_lists_and_calls_the_mock_of_a_new_scaffold(node: str, tmp_path: Path) -> None:
+    created = run_cli("init", "billing-api", cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    loaded = load_project(tmp_path / "schemas").project
+    assert loaded is not None
+    contract = served(loaded.contracts[0])
+    report = ts_client(node, contract, [*MOCK, "--contract", "billing-api"], tmp_path, tmp_path)
+    assert_as_the_examples_say(contract, report)
+    assert report["tools"] == ["example_tool"] and len(report["calls"]) == 1
