@@ -4,7 +4,9 @@ A contract's schema, bundled with every resource it refers to, is compiled by
 jsonschema-rs (a conforming, compiled validator) into a `Judge`. The generated models
 inherit `JudgedModel` or `JudgedRootModel`: `model_validate` and `model_validate_json`
 ask the judge first, so they accept exactly what the schema accepts, then build the
-typed view, which is never stricter than the schema.
+typed view, which is never stricter than the schema. Their JSON Schema
+(`model_json_schema()`, pydantic's `TypeAdapter`, what the MCP SDK publishes as a tool's
+`outputSchema`) is the contract's own, from the package's `published.json`.
 
 This module is the generator's own and is copied (black-formatted) into every generated
 package as `_runtime.py`: generated code needs pydantic, jsonschema-rs and msgspec, and
@@ -24,11 +26,13 @@ from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 
 import jsonschema_rs
 import msgspec
-from pydantic import BaseModel, BeforeValidator, RootModel, ValidationError
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import BaseModel, BeforeValidator, GetJsonSchemaHandler, RootModel, ValidationError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError
 
 _BOM = b"\xef\xbb\xbf"
 _LOCATION_BASE = "urn:mcp-contracts:location"
+_DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 NOT_A_JSON_VALUE = "not a JSON value: "
 _MAX_MESSAGE = 200
 
@@ -261,6 +265,81 @@ class Judge:
         )
 
 
+class Published:
+    """The JSON Schema each model class of a contract publishes, from `published.json`
+    (read on first use): the root class's is the contract's schema as one self-contained
+    draft 2020-12 document; another class's refers to its location inside that document,
+    which it embeds under `$defs`. Each is a new copy, for the caller to keep or change."""
+
+    def __init__(self, package: str, name: str = "published.json") -> None:
+        self.package = package
+        self.name = name
+        self._published: Mapping[str, Any] | None = None
+
+    def document(self, location: str) -> dict[str, Any]:
+        """The schema a class bound to `location` publishes; KeyError for an unknown one."""
+        if self._published is None:
+            self._published = json.loads(resources.files(self.package).joinpath(self.name).read_bytes())
+        schema = self._published["schema"]
+        head = self._published["classes"][location]
+        if head is None:
+            return copy.deepcopy(schema)
+        return {"$schema": _DRAFT_2020_12, **head, "$defs": {schema["$id"]: copy.deepcopy(schema)}}
+
+
+_UNMANAGED = "mcp-contracts:published-schema"
+
+
+def _references(node: Any) -> Iterator[str]:
+    """Every string under a `$ref` key in a JSON value."""
+    if isinstance(node, dict):
+        reference = node.get("$ref")
+        if isinstance(reference, str):
+            yield reference
+        for value in node.values():
+            yield from _references(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _references(item)
+
+
+def _let_through(handler: GetJsonSchemaHandler, document: Any) -> None:
+    """Let pydantic's schema generator pass the `$ref`s of a published document.
+
+    The generator follows each `$ref` of the schemas it assembles into its own definitions,
+    and raises KeyError at one it does not manage (pydantic issue #12145). While it walks,
+    each of the document's references stands registered for an empty definition, removed
+    again before anything is written: the document is returned as it is, `$defs` and all.
+    """
+    generator = getattr(handler, "generate_json_schema", None)
+    if generator is None or not hasattr(generator, "json_to_defs_refs"):
+        return
+    state = vars(generator)
+    references: set[str] | None = state.get("_published_references")
+    if references is None:
+        references = state["_published_references"] = set()
+        for walk in ("get_json_ref_counts", "_garbage_collect_definitions"):
+            if hasattr(generator, walk):
+                setattr(generator, walk, _registering(generator, references, getattr(generator, walk)))
+    references.update(_references(document))
+
+
+def _registering(generator: Any, references: set[str], walk: Any) -> Any:
+    def walked(schema: Any) -> Any:
+        added = [r for r in sorted(references) if r not in generator.json_to_defs_refs]
+        for reference in added:
+            generator.json_to_defs_refs[reference] = _UNMANAGED
+        generator.definitions[_UNMANAGED] = {}
+        try:
+            return walk(schema)
+        finally:
+            for reference in added:
+                generator.json_to_defs_refs.pop(reference, None)
+            generator.definitions.pop(_UNMANAGED, None)
+
+    return walked
+
+
 def _not_json(title: str, problem: NotJson, data: object) -> ValidationError:
     error = PydanticCustomError("json_invalid", "Invalid JSON: {error}", {"error": str(problem)})
     return ValidationError.from_exception_data(title, [InitErrorDetails(type=error, loc=(), input=data)])
@@ -281,11 +360,22 @@ class _Judged:
     """`model_validate` and `model_validate_json`: the judge first, then the typed view.
 
     `bind` sets the judge and the location of the class's own schema, so that a class
-    used alone judges by its own subschema. Construction by keywords builds a view only.
+    used alone judges by its own subschema, and publishes it as its JSON Schema.
+    Construction by keywords builds a view only.
     """
 
     __judge__: ClassVar[Judge]
     __location__: ClassVar[str]
+    __published__: ClassVar[Published | None] = None
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler, /) -> JsonSchemaValue:
+        """The contract's schema of the class, not one pydantic derives from its fields."""
+        if cls.__published__ is None:
+            return handler(core_schema)
+        document = cls.__published__.document(cls.__location__)
+        _let_through(handler, document)
+        return document
 
     @classmethod
     def _judged(cls, value: Any) -> None:
@@ -322,11 +412,13 @@ class JudgedRootModel(_Judged, RootModel[RootT], Generic[RootT]):
     """A generated model whose value is not one object: a union, a list or a scalar."""
 
 
-def bind(judge: Judge, locations: Mapping[type[_Judged], str]) -> None:
-    """Give each generated model the judge and the location of its own schema."""
+def bind(judge: Judge, locations: Mapping[type[_Judged], str], published: Published | None = None) -> None:
+    """Give each generated model the judge and the location of its own schema, and the
+    schemas it publishes."""
     for model, location in locations.items():
         model.__judge__ = judge
         model.__location__ = location
+        model.__published__ = published
 
 
 def plain(value: Any) -> Any:

@@ -19,6 +19,7 @@ from .environment import template_environment
 from .escape import py
 from .mcp import tools_list
 from .models_code import format_python, models_code
+from .published import published_json
 from .tables import enum_tables
 
 Plan = dict[str, bytes]
@@ -69,6 +70,7 @@ def _contract_files(env: Environment, contract: Contract, python_package: str) -
         ),
         f"{package}/judge.py": env.get_template("python/contract/judge.py.jinja").render(classes=contract.view.classes),
         f"{package}/schema.json": contract.bundle_json,
+        f"{package}/published.json": published_json(contract),
         f"{package}/errors.py": env.get_template("python/contract/errors.py.jinja").render(
             contract=contract, tables=tables
         ),

@@ -1,0 +1,64 @@
+"""`published.json`: the JSON Schema each model class of a contract publishes.
+
+A generated model answers `model_json_schema()` (and pydantic's `TypeAdapter`, which the
+MCP SDK asks for a tool's `outputSchema`) with the contract's own schema, not one pydantic
+derives from its fields: the runtime reads it from this file. It holds
+
+- `schema`: the root model's schema, the envelope as one self-contained draft 2020-12
+  document, exactly the `outputSchema` of `mcp/<name>.tools.json` (`bundled_envelope`,
+  `"type": "object"` at a root proven to accept objects only);
+- `classes`: for each other class, keyed by the location it judges by (as `judge.py` binds
+  it), the head of its own document: a `$ref` to that location inside `schema` (canonical
+  URI, pointer renamed as a draft-07 source is translated), and `"type": "object"` when the
+  location is proven to accept objects only. The runtime adds `$schema` and embeds `schema`
+  under `$defs` by its `$id`, so each class's document is self-contained too. The root
+  class's entry is null: it publishes `schema` itself.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..keywords import always_object
+from ..model import Contract
+from .compound import compound
+from .dialect import DRAFT_2020_12
+from .mcp import bundled_envelope, object_rooted
+
+# The URI of the stand-in schema `{"$ref": location}` that `compound` translates; no
+# contract's resource is known by it.
+_STAND_IN = "urn:mcp-contracts:published-location"
+
+
+def class_document(head: dict[str, Any], schema: Any) -> dict[str, Any]:
+    """The self-contained document of a class, as the runtime assembles it from `head`."""
+    return {"$schema": DRAFT_2020_12, **head, "$defs": {schema["$id"]: schema}}
+
+
+def _head(location: str, bundle: dict[str, Any], schema: Any) -> dict[str, Any]:
+    root = bundle["resources"][bundle["root"]]
+    stand_in: dict[str, Any] = {"$ref": location}
+    if isinstance(root, dict) and "$schema" in root:  # the dialect the judge reads the location in
+        stand_in = {"$schema": root["$schema"], **stand_in}
+    translated = compound(_STAND_IN, {**bundle["resources"], _STAND_IN: stand_in})
+    head: dict[str, Any] = {"$ref": translated["$ref"]}
+    if always_object(class_document(head, schema)):
+        head["type"] = "object"
+    return head
+
+
+def published_schemas(contract: Contract) -> dict[str, Any]:
+    """What `published.json` holds for a contract (see the module's docstring)."""
+    schema = object_rooted(bundled_envelope(contract))
+    bundle = json.loads(contract.bundle_json)
+    classes: dict[str, Any] = {}
+    for model in contract.view.classes:
+        root = model.name == contract.root_model or not isinstance(schema, dict)
+        classes[model.location] = None if root else _head(model.location, bundle, schema)
+    return {"classes": classes, "schema": schema}
+
+
+def published_json(contract: Contract) -> str:
+    """`published.json` of a contract, deterministic: keys sorted, two-space indent."""
+    return json.dumps(published_schemas(contract), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
