@@ -20,6 +20,7 @@ from .breaking import breaking as find_breaking
 from .config import Settings
 from .diagnostics import Diagnostic, display_path
 from .lint import lint as lint_sources
+from .protocol import VERSIONS
 from .scaffold import scaffold_contract
 from .validate import Verdict
 from .write import Drift
@@ -370,6 +371,31 @@ class Transport(StrEnum):
     http = "http"
 
 
+# The MCP SDK releases `mock` and `conform` run on (the `mcp` extra).
+SDK_RELEASES = ((2, 3), (3, 0))
+
+
+def _require_sdk(command: str) -> None:
+    """`mock` and `conform` run on the official MCP SDK 2.x: when this environment lacks it,
+    or holds the 1.x line a server of its own depends on, say how to run them, exit 2."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found: str | None = version("mcp")
+    except PackageNotFoundError:
+        found = None
+    release = tuple(int(part) for part in (found or "").split(".")[:2] if part.isdigit())
+    if found is not None and SDK_RELEASES[0] <= release < SDK_RELEASES[1]:
+        return
+    has = f"this environment has mcp {found}" if found else "this environment has no mcp"
+    typer.echo(
+        f"error: `{command}` needs the MCP SDK, mcp>=2.3,<3 ({has}): install 'mcp-contracts[mcp]', or run"
+        " the tool in an environment of its own: pipx install 'mcp-contracts[mcp]' (or uv tool install)",
+        err=True,
+    )
+    raise typer.Exit(EXIT_INVALID)
+
+
 def _served(schemas: Path | None, contract: str) -> ServedContract:
     loaded = api.served_contract(_settings(schemas), contract)
     if isinstance(loaded, list):
@@ -393,6 +419,7 @@ def mock(
     call whose `_meta` holds `"mcp-contracts/error": CODE` gets that code's error envelope.
     Over HTTP the URL is printed on standard error once the server accepts connections.
     """
+    _require_sdk("mock")
     import anyio
 
     from .mcp.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
@@ -428,8 +455,25 @@ def conform(
     ] = False,
     handshake: Annotated[
         Handshake,
-        typer.Option("--handshake", help="auto: server/discover, then initialize; legacy: initialize only."),
+        typer.Option(
+            "--handshake",
+            help="auto: every revision asked for; legacy: only those opened with initialize "
+            "(for a server that quits on server/discover).",
+        ),
     ] = Handshake.auto,
+    protocol: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--protocol",
+            metavar="REVISION",
+            help=f"A protocol revision to check ({', '.join(VERSIONS)}); repeatable. "
+            "Default: those the contract declares.",
+        ),
+    ] = None,
+    tool: Annotated[
+        list[str] | None,
+        typer.Option("--tool", help="Compare and call only this tool; repeatable. Other listed tools are not extra."),
+    ] = None,
     schemas: SchemasOption = None,
     output_format: Annotated[
         ReportFormat, typer.Option("--format", help="text, json, or github annotations.")
@@ -437,10 +481,12 @@ def conform(
 ) -> None:
     """Hold a live MCP server to a contract: its tools/list, and the result of every example call.
 
-    Exit 0 when the server conforms, 1 when it does not, 2 when it cannot be reached or the
+    Each protocol revision is checked in a session of its own, expecting what that revision
+    carries. Exit 0 when the server conforms, 1 when it does not, 2 when it cannot be reached or the
     contract is invalid. Give either `--url URL` or `-- COMMAND ARGS...`; a command is started
     with this environment, as you would start it.
     """
+    _require_sdk("conform")
     from mcp import StdioServerParameters
 
     from .mcp.conform import ConformOptions
@@ -451,7 +497,12 @@ def conform(
         raise typer.Exit(EXIT_INVALID)
     headers = _headers(header or [], url)
     target: Target = url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])
-    options = ConformOptions(timeout, probe_errors, headers, handshake.value)
+    for version in protocol or ():
+        if version not in VERSIONS:
+            typer.echo(f"error: --protocol {version!r} is not a revision of MCP ({', '.join(VERSIONS)})", err=True)
+            raise typer.Exit(EXIT_INVALID)
+    protocols, tools = tuple(protocol) if protocol else None, tuple(tool) if tool else None
+    options = ConformOptions(timeout, probe_errors, headers, handshake.value, protocols, tools)
     report = api.conform_with(_settings(schemas), contract, target, options)
     _print_conform(report, output_format)
     if report.problem is not None:
@@ -481,7 +532,8 @@ def _print_conform(report: Report, output_format: ReportFormat) -> None:
     elif output_format is ReportFormat.github:
         for finding in report.findings:
             command = {"error": "error", "warning": "warning"}.get(finding.level, "notice")
-            text = _one_line(f"{report.contract} {finding.where}: {finding.message}")
+            at = f" (MCP {finding.revision})" if finding.revision is not None else ""
+            text = _one_line(f"{report.contract}{at} {finding.where}: {finding.message}")
             typer.echo(f"::{command} title={finding.rule}::{text}")
     else:
         for finding in report.findings:
@@ -492,7 +544,8 @@ def _print_conform(report: Report, output_format: ReportFormat) -> None:
         errors = sum(f.level == "error" for f in report.findings)
         verdict = "conforms" if report.conforms else "does not conform"
         typer.echo(
-            f"{report.target} {verdict} to {report.contract}: {report.listed} tool(s) listed, "
+            f"{report.target} {verdict} to {report.contract} at {', '.join(report.revisions)}: "
+            f"{report.listed} tool(s) listed, "
             f"{report.calls} call(s), {errors} error(s), {len(report.findings) - errors} other finding(s)."
         )
 

@@ -131,3 +131,13 @@ BY_VERSION: dict[str, Revision] = {r.version: r for r in REVISIONS}
 def revision(version: str) -> Revision:
     """The revision of `version`; KeyError for one this table does not know."""
     return BY_VERSION[version]
+
+
+def served_as(version: str) -> Revision:
+    """The revision a server answers a client of `version` as: its own, or for one this table
+    does not know (2024-11-05, say, which the MCP SDK still negotiates) the newest revision
+    before it, else the oldest. Revisions are dates, so their order is the strings' order."""
+    if version in BY_VERSION:
+        return BY_VERSION[version]
+    older = [r for r in REVISIONS if r.version < version]
+    return older[-1] if older else REVISIONS[0]

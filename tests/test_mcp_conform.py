@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import CONTRACTS, ROOT, SCHEMAS, assert_report, run_cli
+from mcp_contracts_generator.protocol import VERSIONS
 from ruamel.yaml import YAML
 
 pytestmark = pytest.mark.first
@@ -67,8 +68,14 @@ def http_faulty(tmp_path: Path, faults: tuple[str, ...]) -> Iterator[str]:
         process.wait(timeout=10)
 
 
-def _conform(contract: str, *target: str, extra: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:
-    result = run_cli("conform", "--contract", contract, "--format", "json", *extra, *target)
+# One revision is enough where the revisions are not the point (test_mcp_revisions.py).
+LATEST = ("--protocol", "2026-07-28")
+
+
+def _conform(
+    contract: str, *target: str, extra: tuple[str, ...] = (), protocols: tuple[str, ...] = LATEST
+) -> tuple[int, dict[str, Any]]:
+    result = run_cli("conform", "--contract", contract, "--format", "json", *protocols, *extra, *target)
     report = json.loads(result.stdout)
     assert_report(report, "conform-report")
     return result.returncode, report
@@ -95,16 +102,17 @@ def _expected_calls(contract: str) -> int:
 def test_conform_passes_against_the_mock_of_every_built_in(contract: str, transport: str) -> None:
     probe = ("--probe-errors",)
     if transport == "stdio":
-        code, report = _conform(contract, "--", *MOCK, "--contract", contract, extra=probe)
+        code, report = _conform(contract, "--", *MOCK, "--contract", contract, extra=probe, protocols=())
     else:
         with http_mock(contract) as url:
             assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
-            code, report = _conform(contract, "--url", url, extra=probe)
+            code, report = _conform(contract, "--url", url, extra=probe, protocols=())
     assert report["findings"] == [], report["findings"]
     assert (code, report["conforms"], report["problem"]) == (0, True, None)
     tools = YAML(typ="safe").load((SCHEMAS / "contracts" / contract / "tools.yaml").read_text(encoding="utf-8"))
     assert report["tools_listed"] == len(tools["tools"])
-    assert report["calls"] == _expected_calls(contract)
+    assert report["revisions"] == ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+    assert report["calls"] == _expected_calls(contract) * 4  # every revision: its own session
 
 
 def _findings(report: dict[str, Any]) -> list[tuple[str, str | None, str]]:
@@ -166,31 +174,33 @@ def test_probing_a_server_that_ignores_the_request_is_a_note_not_a_failure() -> 
 
 def test_text_and_github_reports_name_each_finding() -> None:
     faulty = ("--", *FAULTY, "--fault=extra-tool", "--fault=missing-tool")
-    text = run_cli("conform", "--contract", "tuitbot", *faulty)
+    text = run_cli("conform", "--contract", "tuitbot", *LATEST, *faulty)
     assert text.returncode == 1
-    assert "tuitbot: extra-tool [error] tools/list: the server lists 'x_extra_tool'" in text.stdout
-    assert "does not conform to tuitbot: 65 tool(s) listed, 4 call(s), 2 error(s), 0 other finding(s)." in text.stdout
-    github = run_cli("conform", "--contract", "tuitbot", "--format", "github", *faulty)
+    assert "tuitbot: extra-tool [error] @2026-07-28 tools/list: the server lists 'x_extra_tool'" in text.stdout
+    summary = "does not conform to tuitbot at 2026-07-28: 65 tool(s) listed, 4 call(s), 2 error(s), 0 other finding(s)."
+    assert summary in text.stdout
+    github = run_cli("conform", "--contract", "tuitbot", "--format", "github", *LATEST, *faulty)
     assert github.returncode == 1
     assert github.stdout.splitlines()[:-1] == [
-        "::error title=missing-tool::tuitbot tools/list: the server does not list 'get_stats'",
-        "::error title=extra-tool::tuitbot tools/list: the server lists 'x_extra_tool', which the contract lacks",
+        "::error title=missing-tool::tuitbot (MCP 2026-07-28) tools/list: the server does not list 'get_stats'",
+        "::error title=extra-tool::tuitbot (MCP 2026-07-28) tools/list: the server lists 'x_extra_tool', which the"
+        " contract lacks",
     ]
 
 
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (("--url", "http://127.0.0.1:9/mcp"), "cannot talk to the server: "),
-        (("--", "/nonexistent/server"), "cannot talk to the server: "),
-        (("--", sys.executable, "-c", "pass"), "cannot talk to the server: "),
+        (("--url", "http://127.0.0.1:9/mcp"), "cannot talk to the server at 2026-07-28: "),
+        (("--", "/nonexistent/server"), "cannot talk to the server at 2026-07-28: "),
+        (("--", sys.executable, "-c", "pass"), "cannot talk to the server at 2026-07-28: "),
         ((), "give either --url URL or -- COMMAND ARGS... (one of them)"),
         (("--url", "http://127.0.0.1:9/mcp", "--", "server"), "give either --url URL or -- COMMAND ARGS..."),
     ],
     ids=["refused", "no-command", "exits-at-once", "no-target", "two-targets"],
 )
 def test_a_server_that_cannot_be_reached_exits_2_with_a_message(arguments: tuple[str, ...], message: str) -> None:
-    result = run_cli("conform", "--contract", "tuitbot", "--timeout", "5", *arguments)
+    result = run_cli("conform", "--contract", "tuitbot", "--timeout", "5", *LATEST, *arguments)
     assert result.returncode == 2, result.stdout
     assert message in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
@@ -236,10 +246,10 @@ def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
     chosen = api.settings()
     assert not isinstance(chosen, list)
     server = StdioServerParameters(command=FAULTY[0], args=[*FAULTY[1:], "--fault=extra-tool"])
-    report = api.conform_with(chosen, "tuitbot", server, ConformOptions(timeout=5))
+    report = api.conform_with(chosen, "tuitbot", server, ConformOptions(timeout=5, protocols=("2026-07-28",)))
     assert report.problem is None and not report.conforms
     assert [str(f) for f in report.findings] == [
-        "extra-tool [error] tools/list: the server lists 'x_extra_tool', which the contract lacks"
+        "extra-tool [error] @2026-07-28 tools/list: the server lists 'x_extra_tool', which the contract lacks"
     ]
     unknown = api.conform_with(chosen, "nope", server)
     assert unknown.problem is not None and "unknown contract 'nope'" in unknown.problem
@@ -335,10 +345,12 @@ def test_a_server_written_with_the_sdks_mcpserver_conforms(tmp_path: Path) -> No
     result = run_cli("conform", "--contract", "shop", "--format", "json", *server, cwd=tmp_path)
     report = json.loads(result.stdout)
     assert result.returncode == 0, report
-    assert [(f["rule"], f["level"], f["tool"], f["where"]) for f in report["findings"]] == [
-        ("input-schema-differs", "warning", "search", "tools/list search.inputSchema/properties/text/anyOf")
+    found = [(f["rule"], f["level"], f["tool"], f["where"], f["revision"]) for f in report["findings"]]
+    assert found == [  # the same schema at each revision: the warning is each revision's
+        ("input-schema-differs", "warning", "search", "tools/list search.inputSchema/properties/text/anyOf", version)
+        for version in VERSIONS
     ]
-    assert report["calls"] == 2
+    assert report["calls"] == 2 * 4  # at each revision
 
 
 RAW = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"))
@@ -367,7 +379,8 @@ def shop(tmp_path: Path) -> Path:
 def test_what_a_bare_server_answers_is_judged_call_by_call(
     shop: Path, result: str, rule: str | None, message: str | None
 ) -> None:
-    raw = run_cli("conform", "--contract", "shop", "--format", "json", "--", *RAW, result, cwd=shop)
+    only = ("--protocol", "2025-06-18")  # the one it speaks
+    raw = run_cli("conform", "--contract", "shop", "--format", "json", *only, "--", *RAW, result, cwd=shop)
     report = json.loads(raw.stdout)
     assert report["problem"] is None and report["calls"] == 1
     if rule is None:
@@ -382,13 +395,15 @@ def test_a_server_that_quits_on_an_unknown_method_is_reached_with_the_older_hand
     strict = ("--", *RAW, GOOD_ITEM, "--quit-on-unknown")
     auto = run_cli("conform", "--contract", "shop", "--timeout", "3", *strict, cwd=shop)
     assert auto.returncode == 2 and "cannot talk to the server" in auto.stderr
-    legacy = run_cli("conform", "--contract", "shop", "--handshake", "legacy", *strict, cwd=shop)
+    legacy = run_cli(
+        "conform", "--contract", "shop", "--handshake", "legacy", "--protocol", "2025-06-18", *strict, cwd=shop
+    )
     assert legacy.returncode == 0, legacy.stdout + legacy.stderr
 
 
 def test_every_rule_conform_reports_is_in_the_report_schema_and_the_readme() -> None:
     source = "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "generator" / "mcp").glob("*.py")))
-    rules = set(re.findall(r'report\.add\(\s*"([a-z-]+)"', source))
+    rules = set(re.findall(r'(?:report|call)\.add\(\s*"([a-z-]+)"', source))
     rules |= set(re.findall(r'"(input-[a-z-]+)"', (ROOT / "generator" / "breaking.py").read_text(encoding="utf-8")))
     schema = json.loads((ROOT / "schemas" / "meta" / "conform-report.schema.json").read_text(encoding="utf-8"))
     assert len(rules) > 20

@@ -170,7 +170,7 @@ def test_a_tool_without_examples_is_answered_with_a_document_made_from_its_schem
         *("--contract", "every-keyword"),
     )  # fmt: skip
     assert report.returncode == 0, report.stdout
-    assert "1 tool(s) listed, 1 call(s), 0 error(s)" in report.stdout
+    assert "1 tool(s) listed, 4 call(s), 0 error(s)" in report.stdout  # one at each revision
 
 
 @pytest.mark.parametrize("contract", [*CONTRACTS, "every-keyword"])

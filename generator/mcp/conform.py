@@ -7,14 +7,19 @@ make every example call the contract gives (and, with `probe_errors`, ask for ea
 a tool declares) and judge each result: the document (`structuredContent`, or the JSON of
 the text content), `isError` against the document, the error code against the catalogue
 and the tool, what the catalogue derives from the code. Each call has its own timeout.
+
+The whole session runs once per protocol revision (`--protocol`, else those the contract
+declares), each on its own connection, and expects what that revision carries
+(`revisions.contract_at`): a 2025-03-26 server lists no output schema, say. A server that
+answers another revision than the one asked for is a finding, and that revision's run ends.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TextIO
@@ -22,17 +27,20 @@ from typing import Any, TextIO
 import anyio
 import httpx2
 import mcp.types as types
-from mcp import Client, StdioServerParameters
+from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
+from .. import __version__
+from ..protocol import VERSIONS, Revision, revision
 from .listing import compare_listing
 from .mock import ERROR_REQUEST
 from .report import Report, shown
 from .results import document_of, judge_result
+from .revisions import contract_at
 from .served import ServedContract, ServedTool
 
 Target = StdioServerParameters | str
@@ -60,15 +68,25 @@ class ConformOptions:
 
     `timeout`: seconds each request may take. `probe_errors`: ask for each declared error
     code too (see `mock`). `headers`: sent with every HTTP request (an `Authorization`...).
-    `handshake`: the SDK's; `auto` asks `server/discover` first and falls back to
-    `initialize`, `legacy` goes straight to `initialize` (a server that quits on a method it
-    does not know).
+    `handshake`: `auto` checks every revision asked for; `legacy` only those opened with
+    `initialize` (for a server that quits on a method it does not know, `server/discover`).
+    `protocols`: the revisions to check (None: those the contract declares). `tools`: the
+    tools to compare and call (None: all); other tools the server lists are not extra.
     """
 
     timeout: float = 10.0
     probe_errors: bool = False
     headers: Mapping[str, str] = field(default_factory=dict)
     handshake: str = "auto"
+    protocols: tuple[str, ...] | None = None
+    tools: tuple[str, ...] | None = None
+
+
+def revisions_checked(contract: ServedContract, options: ConformOptions) -> tuple[Revision, ...]:
+    """The revisions a run checks, oldest first."""
+    asked = options.protocols if options.protocols is not None else contract.contract.protocol
+    chosen = (revision(v) for v in VERSIONS if v in asked)
+    return tuple(r for r in chosen if r.handshake or options.handshake != "legacy")
 
 
 def conform(contract: ServedContract, target: Target, options: ConformOptions | None = None) -> Report:
@@ -77,12 +95,25 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
     A command is started with this process's environment: it is the user's own server, run
     as they would run it.
     """
+    options = options or ConformOptions()
     report = Report(contract.name, describe(target))
+    revisions = revisions_checked(contract, options)
+    unknown = [name for name in options.tools or () if contract.tool(name) is None]
+    if unknown:
+        known = ", ".join(t.name for t in contract.tools) or "none"
+        report.problem = f"--tool {unknown[0]!r} is not a tool of the contract (it has: {known})"
+        return report
+    if not revisions:
+        report.problem = "no protocol revision to check (--handshake legacy leaves only those opened with initialize)"
+        return report
     try:
-        anyio.run(_conform, contract, target, options or ConformOptions(), report)
+        for checked in revisions:
+            report.revision = checked.version
+            report.revisions.append(checked.version)
+            anyio.run(_conform, contract_at(contract, checked, options.tools), target, options, checked, report)
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
         hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
-        report.problem = f"cannot talk to the server: {_leaf(exc)}{hint}"
+        report.problem = f"cannot talk to the server at {report.revision}: {_leaf(exc)}{hint}"
     return report
 
 
@@ -116,51 +147,92 @@ def _leaf(exc: BaseException) -> str:
 
 
 async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str]) -> Any:
-    """What the SDK's `Client` connects through: the started command, or the URL."""
+    """What a session connects through: the started command, or the URL."""
     if isinstance(target, StdioServerParameters):
         if target.env is None:
             target = target.model_copy(update={"env": dict(os.environ)})
         return stdio_client(target, errlog=_server_log())  # its standard error goes to ours
     if not headers:
-        return target
+        return streamable_http_client(target)
     http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=_HTTP_TIMEOUT))
     return streamable_http_client(target, http_client=http)
 
 
-async def _conform(contract: ServedContract, target: Target, options: ConformOptions, report: Report) -> None:
+@asynccontextmanager
+async def _connected(target: Target, options: ConformOptions, at: Revision) -> AsyncIterator[tuple[ClientSession, str]]:
+    """A session with the server opened at revision `at`, and the revision the server chose.
+
+    2026-07-28 is opened by the SDK's `Client(mode="auto")`: `server/discover`, falling back to
+    `initialize` for a server that does not know it. The others by our own `initialize`
+    (`_initialize`): the SDK's always offers its newest handshake revision.
+    """
     async with AsyncExitStack() as stack:
         transport = await _transport(stack, target, dict(options.headers))
-        client = Client(transport, read_timeout_seconds=options.timeout, mode=options.handshake)
-        await stack.enter_async_context(client)
-        await _session(client, contract, options.timeout, options.probe_errors, report)
+        if not at.handshake:
+            client = Client(transport, read_timeout_seconds=options.timeout, mode="auto")
+            await stack.enter_async_context(client)
+            yield client.session, client.protocol_version
+            return
+        read, write = await stack.enter_async_context(transport)
+        session = await stack.enter_async_context(ClientSession(read, write, read_timeout_seconds=options.timeout))
+        yield session, await _initialize(session, at.version)
 
 
-async def _session(
-    client: Client, contract: ServedContract, timeout: float, probe_errors: bool, report: Report
+async def _initialize(session: ClientSession, version: str) -> str:
+    """Open `session` with `initialize` offering `version`; the revision the server answers.
+
+    What `ClientSession.initialize` does in mcp 2.3.0 (client/session.py), with our offer: the
+    SDK's always offers `LATEST_HANDSHAKE_VERSION`. A session answered with another revision is
+    not adopted (nothing more is asked of it).
+    """
+    offer = types.InitializeRequestParams(
+        protocol_version=version,
+        capabilities=types.ClientCapabilities(),
+        client_info=types.Implementation(name="mcp-contracts conform", version=__version__),
+    )
+    result = await session.send_request(types.InitializeRequest(params=offer), types.InitializeResult)
+    if result.protocol_version == version:
+        session.adopt(result)
+        await session.send_notification(types.InitializedNotification())
+    return result.protocol_version
+
+
+async def _conform(
+    contract: ServedContract, target: Target, options: ConformOptions, at: Revision, report: Report
 ) -> None:
+    async with _connected(target, options, at) as (session, answered):
+        if answered != at.version:
+            text = f"asked for {at.version}, the server answered {answered}; nothing more was asked at {at.version}"
+            report.add("revision-unsupported", "error", None, "initialize" if at.handshake else "server/discover", text)
+            return
+        await _session(session, contract, options, report)
+
+
+async def _session(session: ClientSession, contract: ServedContract, options: ConformOptions, report: Report) -> None:
     """The listing compared, then every example call (and probe) made and judged."""
+    timeout, probe_errors = options.timeout, options.probe_errors
     try:
-        listed = await _list(client, report)
-        report.listed = len(listed)
+        listed = await _list(session, report)
+        report.listed = max(report.listed, len(listed))
+        if options.tools is not None:  # the others are not the run's business
+            listed = {name: tool for name, tool in listed.items() if name in options.tools}
         compare_listing(contract, listed, report)
-        for tool in contract.tools:
-            if tool.name not in listed:
-                continue
-            answered = await _example_calls(client, contract, tool, timeout, report)
+        for tool in (t.as_listed(listed[t.name].output_schema) for t in contract.tools if t.name in listed):
+            answered = await _example_calls(session, contract, tool, timeout, report)
             if answered and probe_errors and tool.calls and contract.knows_errors():
-                await _probe(client, contract, tool, timeout, report)
+                await _probe(session, contract, tool, timeout, report)
     except _Stopped:
         return  # reported where it happened; nothing after it can be asked
 
 
-async def _list(client: Client, report: Report) -> dict[str, types.Tool]:
+async def _list(session: ClientSession, report: Report) -> dict[str, types.Tool]:
     """Every tool the server lists, page by page; a name listed twice and a listing that
     never ends are findings."""
     tools: dict[str, types.Tool] = {}
     cursor: str | None = None
     for _ in range(_MAX_PAGES):
         try:
-            page = await client.list_tools(cursor=cursor, cache_mode="refresh")
+            page = await session.list_tools(params=types.PaginatedRequestParams(cursor=cursor))
         except ValidationError as exc:
             text = f"not a tools/list result: {_first_error(exc)}"
             report.add("invalid-response", "error", None, "tools/list", text)
@@ -178,7 +250,7 @@ async def _list(client: Client, report: Report) -> dict[str, types.Tool]:
 
 
 async def _call(
-    client: Client,
+    session: ClientSession,
     contract: ServedContract,
     tool: ServedTool,
     arguments: dict[str, Any],
@@ -194,7 +266,7 @@ async def _call(
     report.calls += 1
     try:
         with anyio.fail_after(timeout * 1.5):  # the SDK's own read timeout answers first
-            result = await client.session.send_request(
+            result = await session.send_request(
                 types.CallToolRequest(params=params), types.CallToolResult, request_read_timeout_seconds=timeout
             )
     except MCPError as exc:
@@ -226,23 +298,25 @@ def _first_error(exc: ValidationError) -> str:
 
 
 async def _example_calls(
-    client: Client, contract: ServedContract, tool: ServedTool, timeout: float, report: Report
+    session: ClientSession, contract: ServedContract, tool: ServedTool, timeout: float, report: Report
 ) -> bool:
     """Make the tool's example calls and judge their results; False when one got no answer."""
     for call in tool.calls:
-        result, where = await _call(client, contract, tool, call.arguments, None, timeout, report)
+        result, where = await _call(session, contract, tool, call.arguments, None, timeout, report)
         if result is None:
             return False
         judge_result(contract, tool, result, where, report)
     return True
 
 
-async def _probe(client: Client, contract: ServedContract, tool: ServedTool, timeout: float, report: Report) -> None:
+async def _probe(
+    session: ClientSession, contract: ServedContract, tool: ServedTool, timeout: float, report: Report
+) -> None:
     """Ask for each error code the tool declares, for as long as the server honours the
     request (see `mock`); a server that answers something else is noted once, not judged."""
     codes = tool.declared_codes if tool.declared_codes is not None else contract.contract.catalogue.codes()
     for code in sorted(codes):
-        result, where = await _call(client, contract, tool, tool.calls[0].arguments, code, timeout, report)
+        result, where = await _call(session, contract, tool, tool.calls[0].arguments, code, timeout, report)
         if result is None:
             return
         if contract.error_code(document_of(result)[0]) != code:

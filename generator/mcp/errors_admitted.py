@@ -4,20 +4,16 @@ Strict clients judge the `structuredContent` of every result by the tool's `outp
 an `isError` one too, and refuse the whole result when it does not match ("structured
 content does not match the tool's output schema"). For each tool with a schema of its own,
 the error envelope of each code it declares is built as `mock` builds it, on the
-contract's envelope, then judged by that schema.
+contract's envelope (`answers.envelope_error`), then judged by that schema.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from dataclasses import replace
-from typing import Any
 
 from ..model import Contract
-from ..render.mcp import bundled_envelope, structured
-from ..runtime import Judge
-from .answers import error
+from ..render.mcp import structured
+from .answers import envelope_error
 from .served import served
 
 
@@ -29,18 +25,11 @@ def refused_errors(contract: Contract) -> Iterator[tuple[int, str, str, str]]:
     if not own or contract.builders is None:
         return
     contract_served = served(contract)
-    judge = Judge.from_bundle(json.loads(contract.bundle_json))
-
-    def envelope_check(document: Any) -> list[Any]:
-        return [] if judge.is_valid(document) else judge.violations(document)
-
-    envelope = bundled_envelope(contract)
     for index in own:
         tool = contract_served.tools[index]
-        as_envelope = replace(tool, check=envelope_check, listing={**tool.listing, "outputSchema": envelope})
         codes = tool.declared_codes if tool.declared_codes is not None else contract.catalogue.codes()
         for code in sorted(codes):
-            answer = error(contract_served, as_envelope, code)
+            answer = envelope_error(contract_served, tool, code)
             violations = tool.check(answer.document) if answer.problem is None else []
             if violations:
                 first = violations[0]

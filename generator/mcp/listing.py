@@ -4,6 +4,8 @@ An output schema that says anything else than the contract's is an error: client
 results by it. An input schema that accepts less is an error (named by the input rules of
 `breaking`, or by an example call it refuses); one that differs otherwise, a warning (it may
 accept more: callers are not hurt). A schema a client cannot compile is `schema-unreadable`.
+A tool whose results are content publishes no output schema: one the server lists anyway is
+a warning. Each hint and the title the contract gives are compared with the server's.
 """
 
 from __future__ import annotations
@@ -24,33 +26,63 @@ def compare_listing(contract: ServedContract, listed: dict[str, types.Tool], rep
     for name in names:
         if name not in listed:
             report.add("missing-tool", "error", name, "tools/list", f"the server does not list {name!r}")
+    extra = contract.contract.extra_tools  # error, warning, or ignore (contract.yaml `extra_tools`)
     for name in listed:
-        if name not in names:
-            report.add(
-                "extra-tool", "error", name, "tools/list", f"the server lists {name!r}, which the contract lacks"
-            )
+        if name not in names and extra != "ignore":
+            report.add("extra-tool", extra, name, "tools/list", f"the server lists {name!r}, which the contract lacks")
     for tool in contract.tools:
         if tool.name in listed:
             _compare_tool(tool, listed[tool.name], report)
 
 
+# What a client takes a hint the server leaves out to be (the MCP `ToolAnnotations` defaults).
+HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+_HINT_FIELDS = {
+    "readOnlyHint": "read_only_hint",
+    "destructiveHint": "destructive_hint",
+    "idempotentHint": "idempotent_hint",
+    "openWorldHint": "open_world_hint",
+}
+
+
 def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> None:
     name, expected = tool.name, tool.listing
     _compare_schema(report, tool, "inputSchema", published.input_schema)
-    if published.output_schema is None:
-        where = f"tools/list {name}.outputSchema"
+    where = f"tools/list {name}.outputSchema"
+    if "outputSchema" not in expected:  # results are content, or a revision without output schemas
+        if published.output_schema is not None and not tool.structured:  # one more field old clients skip
+            text = "the server publishes an output schema, though the contract's tool publishes none"
+            report.add("output-schema-unexpected", "warning", name, where, text)
+    elif published.output_schema is None:
         report.add("output-schema-missing", "error", name, where, "the server publishes no output schema")
     else:
         _compare_schema(report, tool, "outputSchema", published.output_schema)
-    where = f"tools/list {name}.annotations.readOnlyHint"
-    hint = (expected.get("annotations") or {}).get("readOnlyHint")
-    given = published.annotations.read_only_hint if published.annotations is not None else None
-    if hint is not None and given is not None and hint != given:
-        text = f"readOnlyHint is {shown(given)}; the contract's mutation column makes it {shown(hint)}"
-        report.add("annotation-differs", "error", name, where, text)
-    elif hint is True and given is None:  # absent is false: clients take the tool to change things
-        text = "no readOnlyHint (false, when absent); the contract's mutation column makes it true"
-        report.add("annotation-missing", "warning", name, where, text)
+    _compare_annotations(tool, published, report)
+
+
+def _compare_annotations(tool: ServedTool, published: types.Tool, report: Report) -> None:
+    """The title and each hint the contract gives against the server's: a hint given
+    otherwise is an error; one left out whose default says otherwise, a warning."""
+    name = tool.name
+    for hint, ours in tool.hints.items():
+        where = f"tools/list {name}.annotations.{hint}"
+        theirs = getattr(published.annotations, _HINT_FIELDS[hint], None) if published.annotations else None
+        if theirs is not None and theirs != ours:
+            text = f"{hint} is {shown(theirs)}; the contract gives {shown(ours)}"
+            report.add("annotation-differs", "error", name, where, text)
+        elif theirs is None and HINT_DEFAULTS.get(hint) != ours:
+            default = shown(HINT_DEFAULTS.get(hint))
+            text = f"no {hint} ({default}, when absent); the contract gives {shown(ours)}"
+            report.add("annotation-missing", "warning", name, where, text)
+    if tool.title is None:
+        return
+    theirs_title = published.title or (published.annotations.title if published.annotations else None)
+    where = f"tools/list {name}.title"
+    if theirs_title is None:
+        report.add("title-missing", "warning", name, where, f"no title; the contract gives {shown(tool.title)}")
+    elif theirs_title != tool.title:
+        text = f"the title is {shown(theirs_title)}; the contract gives {shown(tool.title)}"
+        report.add("title-differs", "warning", name, where, text)
 
 
 def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> None:

@@ -5,6 +5,12 @@ It lists the contract's tools with their published schemas and answers each call
 for one under `mcp-contracts/error`, the error envelope of that code. Arguments the tool's
 `inputSchema` refuses, an unknown tool and an error the contract cannot express are answered
 with a JSON-RPC error (-32602) that says why. HTTP binds to 127.0.0.1 unless told otherwise.
+
+Each client is answered at the revision it negotiated (`revisions`). The SDK negotiates it:
+it accepts every revision it speaks, those the contract's `protocol:` leaves out too (its
+`initialize` has no hook to answer another, and a veto would leave such a client with no
+answer where the specification wants a counter-offer); `conform --protocol` is what holds
+a server to the contract's revisions.
 """
 
 from __future__ import annotations
@@ -23,7 +29,9 @@ from mcp_types.jsonrpc import INVALID_PARAMS
 
 from .. import __version__
 from ..keywords import first_refusal, standalone_validator
+from ..protocol import served_as
 from .answers import Answer, error, for_call, success
+from .revisions import listing_at, result_at
 from .served import ServedContract, ServedTool
 
 # The `_meta` key of a `tools/call` that asks the mock for the error envelope of a code.
@@ -36,6 +44,8 @@ class Mock:
     def __init__(self, contract: ServedContract) -> None:
         self.contract = contract
         self.listing = [types.Tool.model_validate(tool.listing) for tool in contract.tools]
+        # Each revision's listing, made at its first client (see `revisions`).
+        self._listings: dict[str, tuple[list[types.Tool], dict[str, dict[str, Any]]]] = {}
         self._inputs = {tool.name: standalone_validator(tool.listing["inputSchema"]) for tool in contract.tools}
         # Made once, then kept: a tool's default success, an error envelope per tool and code.
         self._successes: dict[str, Answer] = {}
@@ -55,12 +65,35 @@ class Mock:
         )
         if answer.problem is not None:
             raise MCPError(INVALID_PARAMS, answer.problem)
-        text = json.dumps(answer.document, ensure_ascii=False)
+        text = answer.text if answer.text is not None else json.dumps(answer.document, ensure_ascii=False)
+        # A content tool's results, and errors where the contract keeps them out of
+        # structuredContent (`error_results.structured: false`), are text only.
+        structured = tool.structured and answer.text is None
+        if answer.is_error and not self.contract.error_results.structured:
+            structured = False
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],
-            structured_content=answer.document,
+            structured_content=answer.document if structured else None,
             is_error=answer.is_error,
         )
+
+    def listing_at(self, version: str) -> list[types.Tool]:
+        """The tools as a client of `version` gets them (see `revisions.listing_at`)."""
+        return self._at(version)[0]
+
+    def answer_at(
+        self, version: str, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None
+    ) -> types.CallToolResult:
+        """`answer`, as a client of `version` gets it (see `revisions.result_at`)."""
+        result = self.answer(name, arguments, meta)  # it raises for a tool the contract lacks
+        return result_at(result, self._at(version)[1][name], served_as(version))
+
+    def _at(self, version: str) -> tuple[list[types.Tool], dict[str, dict[str, Any]]]:
+        if version not in self._listings:
+            tools = listing_at([tool.listing for tool in self.contract.tools], served_as(version))
+            parsed = [types.Tool.model_validate(tool) for tool in tools]
+            self._listings[version] = parsed, {tool["name"]: tool for tool in tools}
+        return self._listings[version]
 
     def _success(self, tool: ServedTool) -> Answer:
         if tool.name not in self._successes:
@@ -80,11 +113,11 @@ def build_server(mock: Mock) -> Server[Any]:
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=mock.listing)
+        return types.ListToolsResult(tools=mock.listing_at(ctx.protocol_version))
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         meta = dict(params.meta) if params.meta else None
-        return mock.answer(params.name, params.arguments, meta)
+        return mock.answer_at(ctx.protocol_version, params.name, params.arguments, meta)
 
     return Server(
         f"mcp-contracts mock of {mock.contract.name}",

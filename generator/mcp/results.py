@@ -1,22 +1,35 @@
 """One `tools/call` result judged against the contract.
 
-The document is `structuredContent`, or the JSON of the text content when there is none; it
-must meet the tool's judge, and carry an error code, with `isError`, exactly when it is an
-error: a code of the catalogue that the tool declares, with what the catalogue derives.
+A tool with structured results: the document is `structuredContent`, or the JSON of the text
+content when there is none; it must meet the tool's judge, and carry an error code, with
+`isError`, exactly when it is an error: a code of the catalogue that the tool declares, with
+what the catalogue derives.
+
+A tool whose results are content (`result.structured: false`): each block is of a type the
+tool declares, and the JSON of each text block meets its `text_schema`, if it has one.
+
+An `isError` result is an error of the tool, and each finding about it says so. Its envelope
+(`structuredContent`, or a JSON object in its text) is judged as above; plain text is judged
+by the code `error_results.code_pattern` finds in it. Strict clients (the TypeScript SDK)
+judge the `structuredContent` of every result, errors too, by the output schema the server
+lists: one it refuses makes them fail the call.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import mcp.types as types
 
 from ..keywords import not_json
-from ..runtime import NotJson, json_pointer, parse_json
+from ..runtime import NotJson, Violation, json_pointer, parse_json
 from .report import Report, shown
-from .served import ServedContract, ServedTool
+from .served import ServedContract, ServedTool, published_check
 
 _SHOWN_VIOLATIONS = 3
+# What strict clients (the TypeScript SDK) say when they refuse a result.
+_STRICT_CLIENTS = "strict clients fail the call: structured content does not match the tool's output schema"
 
 
 def document_of(result: types.CallToolResult) -> tuple[Any, str | None]:
@@ -32,45 +45,137 @@ def document_of(result: types.CallToolResult) -> tuple[Any, str | None]:
     return None, None
 
 
+@dataclass(frozen=True)
+class _Call:
+    """Where findings about one result go: its tool, the call, and whether it is an error."""
+
+    report: Report
+    tool: ServedTool
+    where: str
+    is_error: bool
+
+    def add(self, rule: str, level: str, message: str) -> None:
+        prefix = "isError result: " if self.is_error else ""
+        self.report.add(rule, level, self.tool.name, self.where, prefix + message)
+
+
 def judge_result(
     contract: ServedContract, tool: ServedTool, result: types.CallToolResult, where: str, report: Report
 ) -> None:
+    call = _Call(report, tool, where, bool(result.is_error))
+    if not tool.structured and result.structured_content is not None:
+        call.add("structured-content-unexpected", "warning", "structuredContent, though the tool's results are content")
+    if result.is_error:
+        _judge_error(contract, tool, result, call)
+    elif tool.structured:
+        _judge_structured(contract, tool, result, call)
+    else:
+        _judge_content(contract, tool, result, call)
+
+
+def _judge_structured(contract: ServedContract, tool: ServedTool, result: types.CallToolResult, call: _Call) -> None:
     document, source = document_of(result)
     if source is None:
-        report.add("no-document", "error", tool.name, where, "neither structuredContent nor JSON text content")
+        call.add("no-document", "error", "neither structuredContent nor JSON text content")
         return
-    if source == "text" and not result.is_error:
+    if source == "text" and "outputSchema" in tool.listing:  # not listed: text at this revision
         text = "no structuredContent, though the tool has an output schema (the text content was judged)"
-        report.add("no-structured-content", "error", tool.name, where, text)
+        call.add("no-structured-content", "error", text)
+    _judge_document(contract, tool, document, call)
+
+
+def _judge_content(contract: ServedContract, tool: ServedTool, result: types.CallToolResult, call: _Call) -> None:
+    """A success of a tool whose results are content: its block types, its text's JSON."""
+    for index, block in enumerate(result.content):
+        if block.type not in tool.content_types:
+            declared = ", ".join(sorted(tool.content_types))
+            text = f"content[{index}] is {block.type!r}, a type the tool does not declare ({declared})"
+            call.add("content-type-undeclared", "error", text)
+    texts = [(i, b.text) for i, b in enumerate(result.content) if isinstance(b, types.TextContent)]
+    for index, text in texts:
+        try:
+            document = parse_json(text)
+        except NotJson:
+            if tool.text_check is not None:
+                call.add("invalid-text", "error", f"content[{index}] is not JSON, which the tool's text_schema wants")
+            continue
+        if contract.knows_errors() and contract.error_code(document) is not None:
+            said = f"content[{index}] holds the error envelope of {contract.error_code(document)!r}"
+            call.add("is-error-mismatch", "error", f"isError is {shown(result.is_error)}, but {said}")
+            continue
+        if tool.text_check is None:
+            continue
+        odd = not_json(document)
+        violations = tool.text_check(document) if odd is None else [Violation(odd[0], f"{odd[1]} is not a JSON number")]
+        if violations:
+            call.add("invalid-text", "error", f"the text_schema refuses content[{index}]: {_listed(violations)}")
+
+
+def _judge_error(contract: ServedContract, tool: ServedTool, result: types.CallToolResult, call: _Call) -> None:
+    """An `isError` result: its envelope judged as a document, else the code its text holds."""
+    rules = contract.error_results
+    carried = "outputSchema" in tool.listing  # not at every revision (see `revisions.tool_at`)
+    if tool.structured and carried and rules.structured and result.structured_content is None:
+        text = "no structuredContent, though the contract's errors are structured (error_results.structured)"
+        call.add("error-not-structured", "warning", text)
+    published = published_check(tool)
+    if result.structured_content is not None and published is not None:
+        violations = published(result.structured_content)
+        if violations:
+            call.add("error-result-outside-schema", "error", f"{_STRICT_CLIENTS}: {_listed(violations)}")
+    document, source = document_of(result)
+    if source == "structuredContent" or isinstance(document, dict | list):
+        _judge_document(contract, tool, document, call)
+        return
+    if rules.code_pattern is None:
+        return  # plain text, and the contract does not say where a code is in it
+    texts = [b.text for b in result.content if isinstance(b, types.TextContent)]
+    code = next((c for c in map(contract.code_in_text, texts) if c is not None), None)
+    if code is None:
+        text = f"no error code in its text (error_results.code_pattern): {shown(' '.join(texts), 120)}"
+        call.add("error-code-missing", "error", text)
+        return
+    _judge_code(contract, tool, code, call)
+
+
+def _judge_document(contract: ServedContract, tool: ServedTool, document: Any, call: _Call) -> None:
     odd = not_json(document)
     if odd is not None:  # JSON has no such number: a parser let it through
         text = f"the contract refuses the result: {json_pointer(list(odd[0])) or '/'}: {odd[1]} is not a JSON number"
-        report.add("invalid-result", "error", tool.name, where, text)
+        call.add("invalid-result", "error", text)
         return
     violations = tool.check(document)
     if violations:
-        first = "; ".join(f"{v.pointer or '/'}: {v.message}" for v in violations[:_SHOWN_VIOLATIONS])
-        more = f" (and {len(violations) - _SHOWN_VIOLATIONS} more)" if len(violations) > _SHOWN_VIOLATIONS else ""
-        report.add("invalid-result", "error", tool.name, where, f"the contract refuses the result: {first}{more}")
+        call.add("invalid-result", "error", f"the contract refuses the result: {_listed(violations)}")
     if not contract.knows_errors():
         return
     code = contract.error_code(document)
-    if (code is not None) != result.is_error:
+    if (code is not None) != call.is_error:
         said = "an error" if code is not None else "a success"
-        text = f"isError is {shown(result.is_error)}, but the document is {said}"
-        report.add("is-error-mismatch", "error", tool.name, where, text)
+        call.add("is-error-mismatch", "error", f"isError is {shown(call.is_error)}, but the document is {said}")
     if code is None:
         return
+    if _judge_code(contract, tool, code, call):
+        for mismatch in contract.mismatches(document, code):
+            text = (
+                f"{mismatch.pointer} is {shown(mismatch.found)}, but the catalogue gives {code!r} "
+                f"{mismatch.column}: {shown(mismatch.expected)}"
+            )
+            call.add("catalogue-contradicted", "error", text)
+
+
+def _judge_code(contract: ServedContract, tool: ServedTool, code: str, call: _Call) -> bool:
+    """Whether `code` is a code of the catalogue (that the tool should declare)."""
     if contract.entry(code) is None:
-        report.add("unknown-error-code", "error", tool.name, where, f"{code!r} is not a code of the catalogue")
-        return
+        call.add("unknown-error-code", "error", f"{code!r} is not a code of the catalogue")
+        return False
     if not tool.declares(code):
         declared = ", ".join(sorted(tool.declared_codes or ())) or "none"
-        text = f"{code!r} is not among the codes the tool declares ({declared})"
-        report.add("undeclared-error-code", "error", tool.name, where, text)
-    for mismatch in contract.mismatches(document, code):
-        text = (
-            f"{mismatch.pointer} is {shown(mismatch.found)}, but the catalogue gives {code!r} "
-            f"{mismatch.column}: {shown(mismatch.expected)}"
-        )
-        report.add("catalogue-contradicted", "error", tool.name, where, text)
+        call.add("undeclared-error-code", "error", f"{code!r} is not among the codes the tool declares ({declared})")
+    return True
+
+
+def _listed(violations: list[Violation]) -> str:
+    first = "; ".join(f"{v.pointer or '/'}: {v.message}" for v in violations[:_SHOWN_VIOLATIONS])
+    more = f" (and {len(violations) - _SHOWN_VIOLATIONS} more)" if len(violations) > _SHOWN_VIOLATIONS else ""
+    return first + more

@@ -5,19 +5,26 @@ declares, its example calls, and a judge of its results: the contract's judge (t
 generated package holds, built from the same bundle) for a tool whose output is the
 envelope, or its own `outputSchema` compiled by jsonschema-rs. An error document is told by
 the code where `builders.code` points; the catalogue says what `builders.derived` must hold.
+
+A tool whose results are content (`result.structured: false`) has no `structuredContent`:
+its content blocks are of the types it declares, the JSON of each text block meets its
+`text_schema` (`text_check`), and its errors hold the envelope as text, or a code that
+`error_results.code_pattern` finds in the text.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from ..keywords import standalone_validator
-from ..model import Contract, Entry
+from ..model import Contract, Entry, ErrorResults
 from ..pointers import value_at
-from ..render.mcp import tool_listing
+from ..render.mcp import bundled_envelope, structured, tool_listing
 from ..runtime import Judge, Violation
 
 Check = Callable[[Any], list[Violation]]
@@ -38,10 +45,47 @@ class ServedTool:
     listing: dict[str, Any]
     declared_codes: frozenset[str] | None  # None: the tool does not say, any code of the catalogue
     calls: tuple[Call, ...]
-    check: Check
+    check: Check  # the judge of a structured document, success or error: outputSchema or envelope
+    schema: Any = None  # the schema `check` judges by (None: the listed outputSchema); see `judged_by`
+    structured: bool = True  # results carry structuredContent (tools.yaml `result.structured`)
+    content_types: frozenset[str] = frozenset({"text"})  # the content block types a result may hold
+    text_schema: Any = None  # what the JSON of each text block meets, for a content tool
+    text_check: Check | None = None  # `text_schema` compiled
+    published_output: Any = None  # the output schema the server lists (conform; see `as_listed`)
 
     def declares(self, code: str) -> bool:
         return self.declared_codes is None or code in self.declared_codes
+
+    @property
+    def title(self) -> str | None:
+        """The title the tool publishes, if any."""
+        title = self.listing.get("title")
+        return title if isinstance(title, str) else None
+
+    @property
+    def hints(self) -> dict[str, bool]:
+        """The annotation hints the tool publishes (readOnlyHint, destructiveHint, ...)."""
+        annotations = self.listing.get("annotations") or {}
+        return {key: value for key, value in annotations.items() if key.endswith("Hint") and isinstance(value, bool)}
+
+    def accepts_text(self, document: Any) -> bool:
+        """Whether the JSON of a text block meets the tool's `text_schema` (any does without one)."""
+        return self.text_check is None or not self.text_check(document)
+
+    @property
+    def judged_by(self) -> Any:
+        """The schema `check` judges by: what the mock synthesises documents from."""
+        return self.schema if self.schema is not None else self.listing.get("outputSchema", True)
+
+    @property
+    def publishes_output(self) -> bool:
+        """Whether the tool lists an `outputSchema` (so its results carry `structuredContent`)."""
+        return "outputSchema" in self.listing
+
+    def as_listed(self, output_schema: Any) -> ServedTool:
+        """The tool with the output schema a server lists for it: strict clients judge each
+        `structuredContent` by it, that of an error too."""
+        return replace(self, published_output=output_schema)
 
 
 @dataclass(frozen=True)
@@ -59,6 +103,7 @@ class ServedContract:
     contract: Contract
     tools: tuple[ServedTool, ...]
     examples: tuple[tuple[str, Any], ...]  # (file name, document), in order
+    envelope_check: Check | None = None  # the contract's judge (see `as_envelope`)
 
     @property
     def name(self) -> str:
@@ -66,6 +111,16 @@ class ServedContract:
 
     def tool(self, name: str) -> ServedTool | None:
         return next((t for t in self.tools if t.name == name), None)
+
+    @cached_property
+    def _envelope_schema(self) -> Any:
+        return bundled_envelope(self.contract)
+
+    def as_envelope(self, tool: ServedTool) -> ServedTool:
+        """`tool` judged and synthesised by the contract's envelope, whatever its own output
+        schema says: its error envelopes as the contract builds them (see `answers.error`)."""
+        check = self.envelope_check or _judge_check(Judge.from_bundle(json.loads(self.contract.bundle_json)))
+        return replace(tool, check=check, schema=self._envelope_schema, structured=True)
 
     def error_code(self, document: Any) -> str | None:
         """The error code a document carries; None for a success or a contract without builders."""
@@ -97,10 +152,29 @@ class ServedContract:
             if not same_json(value_at(document, pointer), expected)
         ]
 
+    @property
+    def error_results(self) -> ErrorResults:
+        return self.contract.error_results
+
+    def code_in_text(self, text: str) -> str | None:
+        """The error code `error_results.code_pattern` finds in the text of an error result."""
+        pattern = _pattern(self.contract.error_results.code_pattern)
+        found = pattern.search(text) if pattern is not None else None
+        return found.group("code") if found is not None and found.group("code") else None
+
     def message(self, code: str) -> str:
         entry = self.entry(code)
         text = entry.get("message") or entry.get("description") if entry is not None else None
         return str(text) if text else code
+
+
+def _pattern(pattern: str | None) -> re.Pattern[str] | None:
+    return _compiled(pattern) if pattern is not None else None
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)  # loading checked it
 
 
 def _plain(value: Any) -> Any:
@@ -119,6 +193,22 @@ def same_json(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+def published_check(tool: ServedTool) -> Check | None:
+    """The output schema the server lists for `tool`, compiled as a client compiles it; None
+    when it lists none, or one that does not compile (the listing reports that)."""
+    if tool.published_output is None:
+        return None
+    try:
+        return _published(json.dumps(tool.published_output, sort_keys=True))
+    except (ValueError, TypeError):
+        return None
+
+
+@lru_cache(maxsize=64)
+def _published(text: str) -> Check:
+    return _schema_check(json.loads(text))
 
 
 def _schema_check(schema: Any) -> Check:
@@ -143,9 +233,16 @@ def served(contract: Contract) -> ServedContract:
     envelope_check = _judge_check(judge)
     examples = tuple((e.file_name, json.loads(e.text)) for e in contract.examples)
     documents = dict(examples)
+    envelope: Any = None
     tools = []
     for entry, listing in zip(contract.manifest.tools.entries, tool_listing(contract), strict=True):
         own = entry.get("outputSchema")
+        result = entry.get("result") or {}
+        schema = listing.get("outputSchema") or own
+        if schema is None:  # not published (a content tool): its errors are still the envelope
+            envelope = envelope if envelope is not None else bundled_envelope(contract)
+            schema = envelope
+        text_schema = result.get("text_schema")
         calls = tuple(
             Call(dict(c["arguments"]), documents.get(c.get("result", "")), c.get("result"))
             for c in entry.get("examples") or ()
@@ -158,6 +255,11 @@ def served(contract: Contract) -> ServedContract:
                 declared_codes=frozenset(codes) if codes is not None else None,
                 calls=calls,
                 check=_schema_check(own) if own else envelope_check,
+                schema=schema,
+                structured=structured(entry),
+                content_types=frozenset(result.get("content") or ("text",)),
+                text_schema=text_schema,
+                text_check=_schema_check(text_schema) if text_schema is not None else None,
             )
         )
-    return ServedContract(contract, tuple(tools), examples)
+    return ServedContract(contract, tuple(tools), examples, envelope_check)
