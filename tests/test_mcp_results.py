@@ -239,3 +239,45 @@ def test_a_tools_error_envelope_is_built_by_the_contract_whatever_its_output_sch
     made = answers.envelope_error(strict, tool, "not_found")
     assert made.problem is None and made.is_error
     assert made.document == {"error": {"code": "not_found", "message": "No such item"}}
+
+
+CONTENT_TOOLS = """  - name: snapshot
+    description: A picture.
+    result: {structured: false, content: [image]}
+    examples:
+      - arguments: {}
+  - name: recording
+    description: A sound.
+    result: {structured: false, content: [audio]}
+    examples:
+      - arguments: {}
+  - name: attachment
+    description: A file, linked or embedded.
+    result: {structured: false, content: [resource, resource_link]}
+    examples:
+      - arguments: {}
+"""
+CONTENT_TOOLS_NAMES = ("snapshot", "recording", "attachment")
+
+
+def test_the_mock_answers_a_content_tool_with_a_block_of_a_type_it_declares(tmp_path: Path) -> None:
+    from mcp_contracts_generator.load import load_project
+    from mcp_contracts_generator.mcp.mock import Mock
+    from mcp_contracts_generator.mcp.served import served
+
+    assert run_cli("init", "media", cwd=tmp_path).returncode == 0
+    tools = tmp_path / "schemas" / "contracts" / "media" / "tools.yaml"
+    tools.write_text(tools.read_text(encoding="utf-8") + CONTENT_TOOLS, encoding="utf-8")
+    loaded = load_project(tmp_path / "schemas").project
+    assert loaded is not None
+    mock = Mock(served(loaded.contracts[0]))
+    kinds = {name: [block.type for block in mock.answer(name, {}, None).content] for name in CONTENT_TOOLS_NAMES}
+    assert kinds == {"snapshot": ["image"], "recording": ["audio"], "attachment": ["resource_link"]}
+    mock_command = (sys.executable, "-m", "mcp_contracts_generator", "mock", "--contract", "media")
+    result = run_cli(
+        "conform", "--contract", "media", "--protocol", "2026-07-28", "--format", "json", "--", *mock_command,
+        cwd=tmp_path,
+    )  # fmt: skip
+    report = json.loads(result.stdout)
+    assert (result.returncode, report["findings"]) == (0, []), report
+

@@ -29,7 +29,7 @@ from mcp_types.jsonrpc import INVALID_PARAMS
 
 from .. import __version__
 from ..keywords import first_refusal, standalone_validator
-from ..protocol import served_as
+from ..protocol import CONTENT_TYPES, served_as
 from .answers import Answer, error, for_call, success
 from .revisions import listing_at, result_at
 from .served import ServedContract, ServedTool
@@ -72,7 +72,7 @@ class Mock:
         if answer.is_error and not self.contract.error_results.structured:
             structured = False
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=text)],
+            content=[_block(tool, text, answer.is_error)],
             structured_content=answer.document if structured else None,
             is_error=answer.is_error,
         )
@@ -107,6 +107,29 @@ class Mock:
         if key not in self._errors:
             self._errors[key] = error(self.contract, tool, requested)
         return self._errors[key]
+
+
+# The smallest valid payloads of the binary content types: a 1x1 PNG and an empty WAV.
+_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+_WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="
+
+
+def _block(tool: ServedTool, text: str, is_error: bool) -> types.ContentBlock:
+    """The content block a result carries: text, unless the tool's results are content of
+    other types only (`result.content`), when a success is a block of the first of them."""
+    kinds = [kind for kind in CONTENT_TYPES if kind in tool.content_types]
+    kind = "text" if is_error or tool.structured or "text" in kinds or not kinds else kinds[0]
+    uri = f"mock://{tool.name}"
+    if kind == "image":
+        return types.ImageContent(type="image", data=_PNG, mime_type="image/png")
+    if kind == "audio":
+        return types.AudioContent(type="audio", data=_WAV, mime_type="audio/wav")
+    if kind == "resource_link":
+        return types.ResourceLink(type="resource_link", uri=uri, name=tool.name)
+    if kind == "resource":
+        resource = types.TextResourceContents(uri=uri, mime_type="text/plain", text=text)
+        return types.EmbeddedResource(type="resource", resource=resource)
+    return types.TextContent(type="text", text=text)
 
 
 def build_server(mock: Mock) -> Server[Any]:
