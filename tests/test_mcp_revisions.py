@@ -26,13 +26,14 @@ from jsonschema.validators import validator_for
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_contracts_generator.api import served_contract
+from mcp_contracts_generator.config import load_settings
+from mcp_contracts_generator.mcp.revisions import listing_at
+from mcp_contracts_generator.mcp.served import ServedContract
+from mcp_contracts_generator.protocol import VERSIONS, Revision, revision
 from pydantic import TypeAdapter
-
-from generator.api import served_contract
-from generator.config import load_settings
-from generator.mcp.revisions import listing_at
-from generator.mcp.served import ServedContract
-from generator.protocol import VERSIONS, Revision, revision
+from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS
+from test_mcp_conform import RAW as RAW_SERVER
 
 require_shared()
 
@@ -271,31 +272,7 @@ def test_a_tool_whose_output_is_not_an_object_reaches_older_clients_as_text(tmp_
 
 # ---------------------------------------------------------------- revisions a server refuses; tools chosen
 
-RAW_SERVER = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"))
-GOOD_ITEM = '{"content": [], "structuredContent": {"name": "pen", "price": 1.5}}'
-SHOP_ITEM = """\
-tools:
-  - name: get_item
-    description: An item.
-    mutation: false
-    inputSchema:
-      type: object
-      required: [item_id]
-      properties:
-        item_id: {type: integer}
-        verbose: {type: boolean}
-        kind: {enum: [book, pen]}
-    outputSchema:
-      type: object
-      required: [name, price]
-      properties:
-        name: {type: string}
-        price: {type: number}
-        tags: {type: array, items: {type: string}}
-        note: {type: [string, "null"]}
-    examples:
-      - arguments: {item_id: 1}
-"""
+SHOP_ITEM = SHOP_TOOLS.split("  - name: search")[0]  # the one tool the raw server lists
 
 
 def test_a_server_that_answers_another_revision_is_a_finding(tmp_path: Path) -> None:
