@@ -82,11 +82,11 @@ def scaling_rows() -> list[str]:
 def mock_rows() -> list[str]:
     """What the mock spends on one answer, in process (no transport): an example call, a
     default success, the error envelope of a code."""
-    from mcp_contracts_generator.load import load_project
+    from mcp_contracts_generator import api
     from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock
     from mcp_contracts_generator.mcp.served import served
 
-    project = load_project(ROOT / "schemas").project
+    project = api.load(ROOT / "schemas").project
     assert project is not None
     tuitbot = Mock(served(next(c for c in project.contracts if c.name == "tuitbot")))
     calls = {

@@ -1,8 +1,10 @@
 """The library API behind the CLI: load, render, then write or compare; judge documents.
 
 Each function reads the project's `[tool.mcp-contracts]` settings (see `config`) from the
-working folder up, and takes its arguments in their place. Problems come back as values
-(`Diagnostic`s, or a message), never as exceptions.
+working folder up, and takes its arguments in their place; each `*_with` function takes
+settings already resolved. Every command loads its sources through `_load`, so all of them
+read within the project's limits and inside the sources folder. Problems come back as
+values (`Diagnostic`s, or a message), never as exceptions.
 
     from mcp_contracts_generator import api
 
@@ -18,6 +20,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import subprocess
+import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,15 +30,19 @@ from typing import TYPE_CHECKING
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
+from .breaking import Change, changes_between, old_refused, old_sources
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
+from .lint import Finding
+from .lint import lint as lint_sources
 from .load import load_project
-from .load.documents import READING, Reading
+from .load.documents import Reading
 from .load.project import LoadResult
 from .mcp.served import ServedContract, served
 from .render.models_code import ModelGenerationError
 from .render.plan import Plan, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
+from .scaffold import scaffold_contract
 from .validate import UnknownContract, UnknownDefinition, Verdict, load_judge, read_document
 from .write import Drift, UnsafeOutput, compare, write_plan
 
@@ -141,13 +150,25 @@ def _self_contained(plan: Plan) -> bool:
     return True
 
 
-def _load(chosen: Settings) -> LoadResult:
-    """The sources, read within the project's limits."""
-    token = READING.set(Reading(chosen.limits, chosen.schemas.resolve()))
-    try:
-        return load_project(chosen.schemas)
-    finally:
-        READING.reset(token)
+def reading(chosen: Settings) -> Reading:
+    """How the sources of `chosen` are read: within its limits, inside its sources folder."""
+    return Reading.within(chosen.schemas, chosen.limits)
+
+
+def _load(chosen: Settings, *, lenient: bool = False) -> LoadResult:
+    """The sources, read within the project's limits: the one way every command loads."""
+    return load_project(chosen.schemas, reading(chosen), lenient=lenient)
+
+
+def load(schemas_dir: Path | None = None) -> LoadResult:
+    """The project model of the sources, as `generate` loads them; nothing is rendered."""
+    chosen = settings(schemas_dir)
+    return LoadResult(None, chosen) if isinstance(chosen, list) else _load(chosen)
+
+
+def load_with(chosen: Settings) -> LoadResult:
+    """`load` with settings already resolved."""
+    return _load(chosen)
 
 
 def _render_sources(chosen: Settings) -> RenderResult:
@@ -223,6 +244,85 @@ def check_with(chosen: Settings) -> Outcome:
     if rendered.plan is None:
         return Outcome(None, rendered.diagnostics)
     return Outcome(compare(rendered.plan, chosen.output))
+
+
+@dataclass(frozen=True)
+class Linting:
+    """The findings of `lint`, and the diagnostics of sources that do not load (exit 2)."""
+
+    findings: list[Finding]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def lint(schemas_dir: Path | None = None) -> Linting:
+    """Judge the conventions of every contract (see `generator.lint`)."""
+    chosen = settings(schemas_dir)
+    return Linting([], chosen) if isinstance(chosen, list) else lint_with(chosen)
+
+
+def lint_with(chosen: Settings) -> Linting:
+    """`lint` with settings already resolved."""
+    findings, diagnostics = lint_sources(chosen.schemas, _load(chosen), reading(chosen))
+    return Linting(findings, diagnostics)
+
+
+@dataclass(frozen=True)
+class Breaking:
+    """The changes since a revision; `diagnostics` when either side does not load (exit 2)."""
+
+    changes: list[Change]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def breaking(against: str, schemas_dir: Path | None = None) -> Breaking:
+    """What the sources break for clients since `against`, a git revision or a folder."""
+    chosen = settings(schemas_dir)
+    return Breaking([], chosen) if isinstance(chosen, list) else breaking_with(chosen, against)
+
+
+def breaking_with(chosen: Settings, against: str) -> Breaking:
+    """`breaking` with settings already resolved. The old sources are loaded as the new ones
+    are, with the same limits and the symlink guard rooted at their own folder."""
+    new = _load(chosen)
+    if new.project is None:
+        return Breaking([], new.diagnostics)
+    with tempfile.TemporaryDirectory() as work:
+        old_dir = old_sources(against, chosen.schemas, Path(work))
+        if isinstance(old_dir, Diagnostic):
+            return Breaking([], [old_dir])
+        old = _load(replace(chosen, schemas=old_dir), lenient=True)
+    if old.project is None:
+        return Breaking([], [old_refused(against, old.diagnostics)])
+    return Breaking(changes_between(old.project, new.project))
+
+
+def init_with(chosen: Settings, name: str) -> list[Path] | Diagnostic:
+    """Scaffold contract `name` under the sources folder (see `generator.scaffold`): the
+    files made, or why nothing was."""
+    return scaffold_contract(chosen, name)
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where `docs` built the HTML site; `problem` (and mkdocs' `output`) when it did not."""
+
+    site: Path
+    problem: str | None = None
+    output: str = ""
+
+
+def docs_with(chosen: Settings, site: Path | None = None) -> Site:
+    """Build the generated Markdown into an HTML site with `mkdocs build --strict`
+    (`site` defaults to `site/` of the project root)."""
+    site = site if site is not None else chosen.root / "site"
+    config = chosen.output / "mkdocs.yml"
+    if not config.is_file():
+        return Site(site, f"{display_path(config)} is missing: run `mcp-contracts generate` first")
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir"]
+    result = subprocess.run([*command, str(site.resolve())], check=False, capture_output=True, text=True)
+    if result.returncode != 0:
+        return Site(site, "mkdocs build --strict failed", result.stdout + result.stderr)
+    return Site(site)
 
 
 def validate(

@@ -19,14 +19,12 @@ import io
 import re
 import subprocess
 import tarfile
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, display_path
 from .keywords import json_types
-from .load import load_project
 from .load.catalogue import CORE_NAMES
 from .model import Contract, Project, ViewClass, ViewType
 
@@ -66,8 +64,11 @@ def old_sources(reference: str, schemas_dir: Path, work: Path) -> Path | Diagnos
     if archive.returncode != 0:
         message = archive.stderr.decode("utf-8", "replace").strip().splitlines()
         return Diagnostic(reference, None, None, f"git cannot read it: {message[-1] if message else 'unknown'}")
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(work, filter="data")
+    try:
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(work, filter="data")
+    except tarfile.TarError as exc:  # the data filter refuses a link out of the folder, an absolute path
+        return Diagnostic(reference, None, None, f"its sources are not read: {exc}")
     return work / inside
 
 
@@ -308,18 +309,14 @@ def needed_bumps(old: Project, new: Project, changes: list[Change]) -> list[Chan
     return findings
 
 
-def breaking(schemas_dir: Path, reference: str) -> tuple[list[Change], list[Diagnostic]]:
-    """The changes from the sources at `reference` to those in `schemas_dir`."""
-    new = load_project(schemas_dir)
-    if new.project is None:
-        return [], new.diagnostics
-    with tempfile.TemporaryDirectory() as work:
-        old_dir = old_sources(reference, schemas_dir, Path(work))
-        if isinstance(old_dir, Diagnostic):
-            return [], [old_dir]
-        old = load_project(old_dir, lenient=True)
-    if old.project is None:
-        where = display_path(Path(reference)) if Path(reference).exists() else reference
-        return [], [Diagnostic(where, None, None, "the sources there do not load: " + str(old.diagnostics[0]))]
-    changes = compare(old.project, new.project)
-    return changes + needed_bumps(old.project, new.project, changes), []
+def changes_between(old: Project, new: Project) -> list[Change]:
+    """The changes from `old` to `new`, then the version bumps they need and did not get.
+    Loading is the caller's (`api.breaking_with`), with the project's limits on both sides."""
+    changes = compare(old, new)
+    return changes + needed_bumps(old, new, changes)
+
+
+def old_refused(reference: str, diagnostics: list[Diagnostic]) -> Diagnostic:
+    """Why the sources at `reference` are not compared: the first problem they load with."""
+    where = display_path(Path(reference)) if Path(reference).exists() else reference
+    return Diagnostic(where, None, None, "the sources there do not load: " + str(diagnostics[0]))

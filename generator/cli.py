@@ -7,7 +7,6 @@ documents (validate), 2 invalid sources or usage, or a server that cannot be rea
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -16,12 +15,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from . import __version__, api
-from .breaking import breaking as find_breaking
 from .config import Settings
 from .diagnostics import Diagnostic, display_path
-from .lint import lint as lint_sources
 from .protocol import VERSIONS
-from .scaffold import scaffold_contract
 from .validate import Verdict
 from .write import Drift
 
@@ -214,8 +210,8 @@ def lint(
     ] = ReportFormat.text,
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
-    chosen = _settings(schemas)
-    findings, diagnostics = lint_sources(chosen.schemas)
+    linting = api.lint_with(_settings(schemas))
+    findings, diagnostics = linting.findings, linting.diagnostics
     for finding in findings:
         if output_format is ReportFormat.github:
             command = "error" if finding.level == "error" else "warning"
@@ -257,8 +253,8 @@ def breaking(
     ] = ReportFormat.text,
 ) -> None:
     """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
-    chosen = _settings(schemas)
-    changes, diagnostics = find_breaking(chosen.schemas, against)
+    compared = api.breaking_with(_settings(schemas), against)
+    changes, diagnostics = compared.changes, compared.diagnostics
     if diagnostics:
         _report_invalid(diagnostics, OutputFormat.text)
         raise typer.Exit(EXIT_INVALID)
@@ -292,7 +288,7 @@ def init(
     A project without a `[tool.mcp-contracts]` section gets one in its pyproject.toml.
     """
     chosen = _settings(schemas, None, templates)
-    created = scaffold_contract(chosen, name)
+    created = api.init_with(chosen, name)
     if isinstance(created, Diagnostic):
         typer.echo(f"error: {created}", err=True)
         raise typer.Exit(EXIT_INVALID)
@@ -309,19 +305,12 @@ def docs(
     ] = None,
 ) -> None:
     """Build the generated Markdown into an HTML site with `mkdocs build --strict`."""
-    chosen = _settings(None, out)
-    site = site if site is not None else chosen.root / "site"
-    config = chosen.output / "mkdocs.yml"
-    if not config.is_file():
-        typer.echo(f"error: {display_path(config)} is missing: run `mcp-contracts generate` first", err=True)
+    built = api.docs_with(_settings(None, out), site)
+    if built.problem is not None:
+        typer.echo(built.output, err=True, nl=False)
+        typer.echo(f"error: {built.problem}", err=True)
         raise typer.Exit(EXIT_INVALID)
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir"]
-    result = subprocess.run([*command, str(site.resolve())], check=False, capture_output=True, text=True)
-    if result.returncode != 0:
-        typer.echo(result.stdout + result.stderr, err=True, nl=False)
-        typer.echo("error: mkdocs build --strict failed", err=True)
-        raise typer.Exit(EXIT_INVALID)
-    typer.echo(f"Site written to {display_path(site)}/index.html")
+    typer.echo(f"Site written to {display_path(built.site)}/index.html")
 
 
 @app.command()

@@ -19,9 +19,9 @@ from typing import Any
 from .diagnostics import Diagnostic
 from .keywords import always_object
 from .lint_rules import DESCRIPTION_LIMIT, RULES
-from .load import load_project
 from .load.bundle import refs_in
-from .load.documents import Document, read_json, read_yaml
+from .load.documents import Document, Reading, read_json, read_yaml
+from .load.project import LoadResult
 from .model import Contract, Entry
 from .naming import member_name
 from .protocol import revision
@@ -284,19 +284,21 @@ CHECKS: dict[str, Check] = {
 }
 
 
-def _sources(folder: Path, contract: Contract | None) -> Sources | None:
-    documents = [read_yaml(folder / n) for n in ("contract.yaml", "errors.yaml", "tools.yaml")]
-    documents.append(read_json(folder / "envelope.schema.json"))
+def _sources(folder: Path, contract: Contract | None, reading: Reading) -> Sources | None:
+    documents = [read_yaml(folder / n, reading) for n in ("contract.yaml", "errors.yaml", "tools.yaml")]
+    documents.append(read_json(folder / "envelope.schema.json", reading))
     if any(isinstance(d, Diagnostic) for d in documents):
         return None
     identity, errors, tools, envelope = documents
     return Sources(identity, errors, tools, envelope, contract)  # type: ignore[arg-type]
 
 
-def lint(schemas_dir: Path) -> tuple[list[Finding], list[Diagnostic]]:
+def lint(schemas_dir: Path, loaded: LoadResult, reading: Reading) -> tuple[list[Finding], list[Diagnostic]]:
     """The findings of every contract whose files read, and the diagnostics of sources that
-    do not load (what loading refuses has rules of its own here too)."""
-    loaded = load_project(schemas_dir)
+    do not load (what loading refuses has rules of its own here too).
+
+    `loaded` is what `api` loaded from `schemas_dir` with `reading`; the rules read the
+    files again the same way, so a file loading refuses is never judged here either."""
     contracts_dir = schemas_dir / "contracts"
     folders = (
         sorted(p for p in contracts_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
@@ -306,7 +308,7 @@ def lint(schemas_dir: Path) -> tuple[list[Finding], list[Diagnostic]]:
     contracts = {c.name: c for c in loaded.project.contracts} if loaded.project is not None else {}
     findings = []
     for folder in folders:
-        src = _sources(folder, contracts.get(folder.name))
+        src = _sources(folder, contracts.get(folder.name), reading)
         if src is None:
             continue
         settings = src.identity.data.get("lint", {}) if isinstance(src.identity.data, dict) else {}

@@ -21,7 +21,7 @@ import pytest
 from conftest import ROOT, generated_package, load_json, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mcp_contracts_generator.load import load_project
+from mcp_contracts_generator import api
 from mcp_contracts_generator.render.mcp import bundled_envelope
 from mcp_contracts_generator.runtime import Judge
 from mcp_contracts_generator.validate import ContractJudge
@@ -126,7 +126,7 @@ def test_models_validate_and_the_published_schema_give_the_reference_verdict(pac
     root = resources.pop(ROOT_URI)
     reference = reference_validator(root, resources, base_uri=ROOT_URI)
     by_validate = ContractJudge("every-keyword", package.JUDGE)
-    loaded = load_project(out.parent / "schemas").project
+    loaded = api.load(out.parent / "schemas").project
     assert loaded is not None
     published = reference_validator(bundled_envelope(loaded.contracts[0]))  # nothing else: it stands alone
     seeds = st.sampled_from(_examples())

@@ -21,7 +21,7 @@ from conftest import CONTRACTS, REFERENCE, ROOT, SCHEMAS, load_json, require_sha
 from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp_contracts_generator.load import load_project
+from mcp_contracts_generator import api
 from mcp_contracts_generator.mcp import answers
 from mcp_contracts_generator.mcp.compare import TooLarge, schema_difference
 from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock, build_server
@@ -33,7 +33,7 @@ from mcp_contracts_generator.runtime import Judge
 
 require_shared()
 SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")
-PROJECT = load_project(SCHEMAS).project
+PROJECT = api.load(SCHEMAS).project
 assert PROJECT is not None
 SERVED = {c.name: served(c) for c in PROJECT.contracts}
 
@@ -159,7 +159,7 @@ def test_a_tool_without_examples_is_answered_with_a_document_made_from_its_schem
         "      type: object\n      required: [hits]\n      properties:\n        hits:",
     )
     tools.write_text(text + "    examples:\n      - arguments: {query: shoes, limit: 5}\n", encoding="utf-8")
-    loaded = load_project(tmp_path / "schemas").project
+    loaded = api.load(tmp_path / "schemas").project
     assert loaded is not None
     contract = served(loaded.contracts[0])
     result = _with_client(contract, lambda client: _call(client, "search", {"query": "shoes", "limit": 5}))
@@ -179,7 +179,7 @@ def test_a_success_and_each_error_are_made_from_the_envelope_alone(contract: str
     and an error for every code, that the contract's judge accepts."""
     if contract == "every-keyword":
         shutil.copytree(ROOT / "tests" / "contracts" / contract, tmp_path / "contracts" / contract)
-        loaded = load_project(tmp_path).project
+        loaded = api.load(tmp_path).project
         assert loaded is not None
         chosen = loaded.contracts[0]
     else:

@@ -16,7 +16,7 @@ from typing import Any
 import mcp.types as types
 import pytest
 from conftest import ROOT, assert_report, run_cli
-from mcp_contracts_generator.load import load_project
+from mcp_contracts_generator import api
 from mcp_contracts_generator.mcp import answers
 from mcp_contracts_generator.mcp.listing import compare_listing
 from mcp_contracts_generator.mcp.mock import Mock
@@ -42,7 +42,7 @@ def schemas(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def contracts(schemas: Path) -> dict[str, ServedContract]:
-    project = load_project(schemas).project
+    project = api.load(schemas).project
     assert project is not None
     return {c.name: served(c) for c in project.contracts}
 
@@ -261,14 +261,14 @@ CONTENT_TOOLS_NAMES = ("snapshot", "recording", "attachment")
 
 
 def test_the_mock_answers_a_content_tool_with_a_block_of_a_type_it_declares(tmp_path: Path) -> None:
-    from mcp_contracts_generator.load import load_project
+    from mcp_contracts_generator import api
     from mcp_contracts_generator.mcp.mock import Mock
     from mcp_contracts_generator.mcp.served import served
 
     assert run_cli("init", "media", cwd=tmp_path).returncode == 0
     tools = tmp_path / "schemas" / "contracts" / "media" / "tools.yaml"
     tools.write_text(tools.read_text(encoding="utf-8") + CONTENT_TOOLS, encoding="utf-8")
-    loaded = load_project(tmp_path / "schemas").project
+    loaded = api.load(tmp_path / "schemas").project
     assert loaded is not None
     mock = Mock(served(loaded.contracts[0]))
     kinds = {name: [block.type for block in mock.answer(name, {}, None).content] for name in CONTENT_TOOLS_NAMES}

@@ -14,12 +14,12 @@ import pytest
 from conftest import CONTRACTS, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mcp_contracts_generator import api
 from mcp_contracts_generator.keywords import standalone_validator
-from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.render.mcp import bundled_envelope, object_rooted
 from schema_strategies import from_schema, mutations
 
-PROJECT = load_project(SCHEMAS).project
+PROJECT = api.load(SCHEMAS).project
 assert PROJECT is not None
 BY_NAME = {c.name: c for c in PROJECT.contracts}
 NOT_OBJECTS = [None, True, 0, 1.5, "text", [], [{}], [{"success": True}]]

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import CONTRACTS, ROOT, SCHEMAS, run_cli
-from mcp_contracts_generator.load import load_project
+from mcp_contracts_generator import api
 from mcp_contracts_generator.mcp.served import ServedContract, same_json, served
 
 pytestmark = pytest.mark.first
@@ -45,7 +45,7 @@ def node() -> str:
 
 @pytest.fixture(scope="module")
 def built_ins() -> dict[str, ServedContract]:
-    loaded = load_project(SCHEMAS).project
+    loaded = api.load(SCHEMAS).project
     assert loaded is not None
     return {c.name: served(c) for c in loaded.contracts}
 
@@ -93,7 +93,7 @@ def test_the_typescript_client_lists_and_calls_the_mock_of_every_built_in(
 def test_the_typescript_client_lists_and_calls_the_mock_of_a_new_scaffold(node: str, tmp_path: Path) -> None:
     created = run_cli("init", "billing-api", cwd=tmp_path)
     assert created.returncode == 0, created.stderr
-    loaded = load_project(tmp_path / "schemas").project
+    loaded = api.load(tmp_path / "schemas").project
     assert loaded is not None
     contract = served(loaded.contracts[0])
     report = ts_client(node, contract, [*MOCK, "--contract", "billing-api"], tmp_path, tmp_path)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
-from .documents import Document, read_json
+from .documents import Document, Reading, read_json
 
 VIRTUAL_ROOT = "file:///"
 ENVELOPE = "envelope.schema.json"
@@ -44,6 +44,7 @@ class Resources:
 
     folder: Path
     references: Mapping[str, Path]
+    reading: Reading  # every file a `$ref` reaches is read as the sources are
     root: Any = None
     read: dict[str, Any] = field(default_factory=dict)
     _ids: dict[str, Path] | None = None
@@ -56,7 +57,7 @@ class Resources:
                 relative = path.relative_to(self.folder).as_posix()
                 if relative.startswith("examples/") or relative == ENVELOPE:
                     continue
-                document = read_json(path)
+                document = read_json(path, self.reading)
                 if isinstance(document, Document) and isinstance(document.data, dict):
                     declared = document.data.get("$id")
                     if isinstance(declared, str):
@@ -94,7 +95,7 @@ class Resources:
         if uri in self.root_uris():
             return self.root
         if uri not in self.read:
-            document = read_json(self.locate(uri))
+            document = read_json(self.locate(uri), self.reading)
             if not isinstance(document, Document):
                 raise Unreachable(str(document))
             self.read[uri] = document.data

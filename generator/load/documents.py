@@ -6,7 +6,6 @@ import json
 import os
 import stat
 from collections.abc import Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,25 +20,28 @@ from ..diagnostics import Diagnostic, display_path, json_pointer
 
 @dataclass(frozen=True)
 class Reading:
-    """How sources are read in this render: within these limits, and inside `root`."""
+    """How one load reads its sources: within these limits, and inside `root` (a resolved
+    folder). A value handed down every call that reads a file, so that no command can read
+    sources without the project's limits and the symlink guard; `api` makes it from the
+    settings, and nothing below it has a default."""
 
-    limits: Limits = field(default_factory=Limits)
-    root: Path | None = None
+    limits: Limits
+    root: Path
+
+    @classmethod
+    def within(cls, folder: Path, limits: Limits) -> Reading:
+        """Reading the sources of `folder` within `limits`: the guard compares resolved paths."""
+        return cls(limits, folder.resolve())
 
 
-READING: ContextVar[Reading] = ContextVar("reading")
-DEFAULT_READING = Reading()
-
-
-def read_source(path: Path) -> str | Diagnostic:
+def read_source(path: Path, reading: Reading) -> str | Diagnostic:
     """The text of a source file, or why it is not read: a symlink out of the sources folder,
     not a regular file (a FIFO, a device), over `limits.source_bytes`, not UTF-8."""
-    reading = READING.get(DEFAULT_READING)
     where = display_path(path)
     try:
         resolved = path.resolve()
         lexical = Path(os.path.normpath(path.absolute()))
-        inside = reading.root is None or reading.root == resolved or reading.root in resolved.parents
+        inside = reading.root == resolved or reading.root in resolved.parents
         if resolved != lexical and not inside:  # a folder `references:` names is read where it is
             return Diagnostic(where, None, None, "a symlink that leads out of the sources folder: not read")
         status = os.stat(resolved)
@@ -64,8 +66,7 @@ def depth_of(value: Any) -> int:
     return deepest
 
 
-def _too_deep(path: Path, data: Any) -> Diagnostic | None:
-    limit = READING.get(DEFAULT_READING).limits.source_depth
+def _too_deep(path: Path, data: Any, limit: int) -> Diagnostic | None:
     depth = depth_of(data)
     if depth > limit:
         return Diagnostic(display_path(path), None, None, f"nested {depth} deep, over limits.source_depth ({limit})")
@@ -143,9 +144,9 @@ def _plain(node: Any) -> Any:
     return node
 
 
-def read_yaml(path: Path) -> Document | Diagnostic:
+def read_yaml(path: Path, reading: Reading) -> Document | Diagnostic:
     """Parse a YAML file, keeping line numbers; a syntax error becomes a diagnostic."""
-    text = read_source(path)
+    text = read_source(path, reading)
     if isinstance(text, Diagnostic):
         return text
     try:
@@ -159,13 +160,13 @@ def read_yaml(path: Path) -> Document | Diagnostic:
         return Diagnostic(display_path(path), line, None, f"invalid YAML: {problem}")
     except Exception as exc:  # ruamel raises several unrelated classes for bad input
         return Diagnostic(display_path(path), None, None, f"invalid YAML: {exc}")
-    limit = READING.get(DEFAULT_READING).limits.yaml_nodes
+    limit = reading.limits.yaml_nodes
     try:
         if _expanded_size(tree, limit) > limit:
             message = f"over limits.yaml_nodes ({limit:,}) with its aliases expanded"
             return Diagnostic(display_path(path), None, None, message)
         plain = _plain(tree)
-        return _too_deep(path, plain) or Document(path, plain, tree)
+        return _too_deep(path, plain, reading.limits.source_depth) or Document(path, plain, tree)
     except RecursionError:
         return Diagnostic(display_path(path), None, None, "nested too deeply to read")
 
@@ -184,14 +185,14 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return document
 
 
-def read_json(path: Path) -> Document | Diagnostic:
+def read_json(path: Path, reading: Reading) -> Document | Diagnostic:
     """Parse a JSON file; a syntax error or a repeated key becomes a diagnostic."""
-    text = read_source(path)
+    text = read_source(path, reading)
     if isinstance(text, Diagnostic):
         return text
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-        return _too_deep(path, data) or Document(path, data)
+        return _too_deep(path, data, reading.limits.source_depth) or Document(path, data)
     except json.JSONDecodeError as exc:
         return Diagnostic(display_path(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
     except RecursionError:

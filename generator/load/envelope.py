@@ -20,7 +20,7 @@ from ..model import View, ViewClass, ViewField
 from ..runtime import Judge, dialect, short
 from .bundle import ROOT_URI, Resources, blame, dumps
 from .cycles import find_cycle
-from .documents import Document
+from .documents import Document, Reading
 from .view import RESERVED_NAMES, ViewBuilder, class_name_from
 
 _LOCATION_BASE = "urn:mcp-contracts:location"
@@ -69,13 +69,13 @@ def _problem(document: Document, exc: Exception) -> Diagnostic:
 
 
 def compile_envelope(
-    document: Document, contract: str, references: Mapping[str, Path], formats: bool
+    document: Document, contract: str, references: Mapping[str, Path], formats: bool, reading: Reading
 ) -> Envelope | Diagnostic:
     """Compile, view and bundle the envelope schema of one contract folder."""
     schema = document.data
     if not isinstance(schema, dict | bool):
         return document.diagnostic([], "a schema is a JSON object or a boolean")
-    resources = Resources(document.path.parent, references, schema)
+    resources = Resources(document.path.parent, references, reading, schema)
     try:
         _compile(schema, resources, formats)
         view = ViewBuilder(schema, resources.retrieve, root_name(schema, contract)).build()

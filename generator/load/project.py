@@ -17,7 +17,7 @@ from ..runtime import Judge
 from .builders import build_builders
 from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
 from .describe import describe_definitions
-from .documents import Document, read_json, read_source, read_yaml
+from .documents import Document, Reading, read_json, read_source, read_yaml
 from .envelope import compile_envelope
 from .meta import check_against_meta, meta_schema
 from .tool_examples import check_tool_examples, compile_tool_schemas
@@ -33,8 +33,11 @@ class LoadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def load_project(schemas_dir: Path, *, lenient: bool = False) -> LoadResult:
+def load_project(schemas_dir: Path, reading: Reading, *, lenient: bool = False) -> LoadResult:
     """Load every contract under `schemas_dir/contracts/`; no model if anything is wrong.
+
+    Every file is read as `reading` says (the project's limits, the symlink guard): the
+    caller passes it, `api` from the settings, so no command reads sources without them.
 
     `lenient` reads sources written for an earlier version of the tool (`breaking` reads
     old revisions so): contract.yaml keys it no longer knows are dropped, and catalogue or
@@ -49,7 +52,7 @@ def load_project(schemas_dir: Path, *, lenient: bool = False) -> LoadResult:
     if not folders:
         diagnostics.append(Diagnostic(display_path(contracts_dir), None, None, "holds no contract folder"))
     for folder in folders:
-        contract, problems = _load_contract(folder, lenient)
+        contract, problems = _load_contract(folder, reading, lenient)
         diagnostics += problems
         if contract is not None:
             contracts.append(contract)
@@ -71,7 +74,7 @@ def _check_unique_modules(contracts: list[Contract], contracts_dir: Path) -> lis
     return problems
 
 
-def _read(folder: Path, lenient: bool = False) -> tuple[dict[str, Document], list[Diagnostic]]:
+def _read(folder: Path, reading: Reading, lenient: bool = False) -> tuple[dict[str, Document], list[Diagnostic]]:
     """The documents of a contract folder that read and meet their meta-schema, and every
     problem of those that do not."""
     documents: dict[str, Document] = {}
@@ -81,7 +84,7 @@ def _read(folder: Path, lenient: bool = False) -> tuple[dict[str, Document], lis
         if not path.is_file():
             problems.append(Diagnostic(display_path(path), None, None, "missing: every contract folder needs it"))
             continue
-        result = read_json(path) if name.endswith(".json") else read_yaml(path)
+        result = read_json(path, reading) if name.endswith(".json") else read_yaml(path, reading)
         if isinstance(result, Diagnostic):
             problems.append(result)
         else:
@@ -141,16 +144,16 @@ def _adopt_old_format(identity: Document, documents: dict[str, Document]) -> Non
                     declared[key] = {"type": kind, "description": f"{key} (from an earlier format)"}
 
 
-def _load_contract(folder: Path, lenient: bool = False) -> tuple[Contract | None, list[Diagnostic]]:
+def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tuple[Contract | None, list[Diagnostic]]:
     """One contract, or every problem of it: each stage runs when its own sources are sound,
     so that one run reports the problems of every file together."""
-    documents, problems = _read(folder, lenient)
+    documents, problems = _read(folder, reading, lenient)
     identity, envelope = documents.get("contract.yaml"), documents.get("envelope.schema.json")
     errors, tools = documents.get("errors.yaml"), documents.get("tools.yaml")
     compiled = None
     if envelope is not None and identity is not None:  # contract.yaml says where `$ref`s lead
         formats = identity.data.get("formats", "annotate") == "assert"
-        result = compile_envelope(envelope, folder.name, _references(identity), formats)
+        result = compile_envelope(envelope, folder.name, _references(identity), formats, reading)
         if isinstance(result, Diagnostic):
             problems.append(result)
         else:
@@ -175,7 +178,7 @@ def _load_contract(folder: Path, lenient: bool = False) -> tuple[Contract | None
         problems += found
     examples: tuple[Example, ...] = ()
     if compiled is not None:
-        examples, found = _load_examples(folder / "examples", compiled.judge)
+        examples, found = _load_examples(folder / "examples", compiled.judge, reading)
         problems += found
         if tools is not None and manifest is not None:
             validators, unsound = compile_tool_schemas(tools, manifest)
@@ -184,7 +187,7 @@ def _load_contract(folder: Path, lenient: bool = False) -> tuple[Contract | None
                 problems += check_tool_examples(tools, manifest, examples, builders, validators)
     modules: tuple[Module, ...] = ()
     if identity is not None:
-        modules, found = _load_modules(identity)
+        modules, found = _load_modules(identity, reading)
         problems += found
     if problems or identity is None or envelope is None or compiled is None or catalogue is None or manifest is None:
         return None, problems
@@ -216,7 +219,7 @@ def _load_contract(folder: Path, lenient: bool = False) -> tuple[Contract | None
 GENERATED_MODULES = ("__init__.py", "models.py", "errors.py", "judge.py", "builders.py")
 
 
-def _load_modules(identity: Document) -> tuple[tuple[Module, ...], list[Diagnostic]]:
+def _load_modules(identity: Document, reading: Reading) -> tuple[tuple[Module, ...], list[Diagnostic]]:
     """`modules:` of contract.yaml: Python files beside it, checked to parse, not to clash."""
     modules, problems = [], []
     for index, name in enumerate(identity.data.get("modules", [])):
@@ -224,7 +227,7 @@ def _load_modules(identity: Document) -> tuple[tuple[Module, ...], list[Diagnost
         if name in GENERATED_MODULES:
             problems.append(identity.diagnostic(["modules", index], f"{name} is a module `generate` writes"))
             continue
-        text = read_source(path)
+        text = read_source(path, reading)
         if isinstance(text, Diagnostic):
             problems.append(text)
             continue
@@ -302,13 +305,13 @@ def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue
     return problems
 
 
-def _load_examples(folder: Path, judge: Judge) -> tuple[tuple[Example, ...], list[Diagnostic]]:
+def _load_examples(folder: Path, judge: Judge, reading: Reading) -> tuple[tuple[Example, ...], list[Diagnostic]]:
     """Example envelopes: each must be valid JSON that the envelope schema accepts."""
     if not folder.is_dir():
         return (), []
     examples, problems = [], []
     for path in sorted(folder.glob("*.json")):
-        document = read_json(path)
+        document = read_json(path, reading)
         if isinstance(document, Diagnostic):
             problems.append(document)
             continue
