@@ -291,8 +291,8 @@ def breaking_with(chosen: Settings, against: str) -> Breaking:
         if isinstance(old_dir, Diagnostic):
             return Breaking([], [old_dir])
         old = _load(replace(chosen, schemas=old_dir), lenient=True)
-    if old.project is None:
-        return Breaking([], [old_refused(against, old.diagnostics)])
+        if old.project is None:
+            return Breaking([], [old_refused(against, old.diagnostics, Path(work))])
     return Breaking(changes_between(old.project, new.project))
 
 

@@ -19,7 +19,7 @@ import io
 import re
 import subprocess
 import tarfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,8 @@ def old_sources(reference: str, schemas_dir: Path, work: Path) -> Path | Diagnos
     folder = Path(reference)
     if folder.is_dir():
         return folder / "schemas" if (folder / "schemas" / "contracts").is_dir() else folder
+    if reference.startswith("-"):  # git would read it as an option (`--output=...`, `--remote=...`)
+        return Diagnostic(reference, None, None, "neither a folder nor a revision: a revision never starts with '-'")
     top = subprocess.run(
         ["git", "rev-parse", "--show-toplevel"], cwd=schemas_dir, capture_output=True, text=True, check=False
     )
@@ -67,9 +69,18 @@ def old_sources(reference: str, schemas_dir: Path, work: Path) -> Path | Diagnos
     try:
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(work, filter="data")
-    except tarfile.TarError as exc:  # the data filter refuses a link out of the folder, an absolute path
-        return Diagnostic(reference, None, None, f"its sources are not read: {exc}")
+    except tarfile.FilterError as exc:  # what the sources folder may not hold, said as `check` says it
+        return Diagnostic(f"{reference}:{exc.tarinfo.name}", None, None, _unextracted(exc))
+    except tarfile.TarError as exc:
+        return Diagnostic(reference, None, None, f"git gave no readable archive: {exc}")
     return work / inside
+
+
+def _unextracted(exc: tarfile.FilterError) -> str:
+    """Why a member of a revision is not read (the filter's own message names the temporary folder)."""
+    if isinstance(exc, tarfile.LinkOutsideDestinationError | tarfile.AbsoluteLinkError):
+        return "a symlink that leads out of the sources folder: not read"
+    return "not a regular file inside the sources folder: not read"
 
 
 def compare(old: Project, new: Project) -> list[Change]:
@@ -316,7 +327,13 @@ def changes_between(old: Project, new: Project) -> list[Change]:
     return changes + needed_bumps(old, new, changes)
 
 
-def old_refused(reference: str, diagnostics: list[Diagnostic]) -> Diagnostic:
-    """Why the sources at `reference` are not compared: the first problem they load with."""
+def old_refused(reference: str, diagnostics: list[Diagnostic], work: Path) -> Diagnostic:
+    """Why the sources at `reference` are not compared: the first problem they load with.
+    A file of a revision is named `REF:path` (as git names it), not by the temporary
+    folder it was read from, so that the message is the same on every run."""
+    first = diagnostics[0]
+    extracted = work.as_posix() + "/"
+    if first.file.startswith(extracted):
+        first = replace(first, file=f"{reference}:{first.file.removeprefix(extracted)}")
     where = display_path(Path(reference)) if Path(reference).exists() else reference
-    return Diagnostic(where, None, None, "the sources there do not load: " + str(diagnostics[0]))
+    return Diagnostic(where, None, None, "the sources there do not load: " + str(first))

@@ -92,7 +92,9 @@ def test_the_old_sources_of_breaking_are_read_within_the_same_limits(tmp_path: P
     assert result.returncode == 2, result.stdout + result.stderr
     (line,) = _errors(result.stderr)
     assert line.startswith("error: HEAD: the sources there do not load: ")
-    assert "jsonrpc/errors.yaml: " in line and f"bytes, over limits.source_bytes ({largest:,})" in line
+    size = len(original.encode()) + largest + 2
+    where = "HEAD:schemas/contracts/jsonrpc/errors.yaml"
+    assert line.endswith(f"{where}: {size:,} bytes, over limits.source_bytes ({largest:,})"), line
 
     folder = tmp_path / "old"  # a folder of other sources, as `--against DIR`
     shutil.copytree(project / "schemas", folder / "schemas")
@@ -140,7 +142,7 @@ def test_breaking_guards_the_old_sources_in_their_own_folder(tmp_path: Path) -> 
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     (line,) = _errors(result.stderr)
-    assert line.startswith("error: HEAD: ")
+    assert line == f"error: HEAD:schemas/contracts/jsonrpc/errors.yaml: {SYMLINK_OUT}"
 
 
 def _ambient(path: Path) -> list[str]:
@@ -175,3 +177,11 @@ def test_the_command_line_loads_nothing_itself() -> None:
     imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     bypass = {"load", "lint", "breaking", "scaffold", "render"} | {m for m in imported if m.startswith("load.")}
     assert not imported & bypass, imported & bypass
+
+
+def test_a_revision_is_never_an_option_of_git(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    result = run_cli("breaking", "--against=--output=stolen.tar", cwd=project)
+    assert result.returncode == 2
+    assert "a revision never starts with '-'" in result.stderr
+    assert not (project / "stolen.tar").exists()
