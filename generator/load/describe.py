@@ -17,6 +17,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from ..diagnostics import json_pointer
 from ..model import Definition, SchemaField, TypePart, View
+from ..naming import definition_anchor
 from ..pointers import resolve_pointer
 from .bundle import ROOT_URI
 
@@ -79,11 +80,6 @@ class Links:
 
     def at(self, base: str) -> Links:
         return replace(self, base=base)
-
-
-def anchor(name: str) -> str:
-    """The anchor of a definition on its page: `def-` and the lower-cased name."""
-    return "def-" + re.sub(r"[^a-z0-9_-]", "", name.lower())
 
 
 _LOCAL_DEF = re.compile(r"^#/(\$defs|definitions)/([^/]+)$")
@@ -226,7 +222,7 @@ def _definition(name: str, location: str, node: dict[str, Any], schema: dict[str
         rules += ("at least one of: " + ", ".join("".join(p.text for p in _variant(o, links)) for o in node["anyOf"]),)
     return Definition(
         name=name,
-        anchor=anchor(name),
+        anchor=definition_anchor(name),
         location=location,
         kind=kind,
         constraints=rules,
@@ -409,7 +405,7 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
         return (TypePart("nothing"),)
     if isinstance(node.get("$ref"), str):
         title = links.title(node["$ref"])
-        return (TypePart(title, anchor(title)),) if title else (TypePart(node["$ref"]),)
+        return (TypePart(title, definition_anchor(title)),) if title else (TypePart(node["$ref"]),)
     if isinstance(node.get("$dynamicRef"), str):
         return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
     if "const" in node:

@@ -17,11 +17,12 @@ import jsonschema_rs
 
 from ..diagnostics import Diagnostic
 from ..model import View, ViewClass, ViewField
+from ..naming import class_name_from
 from ..runtime import Judge, dialect, short
 from .bundle import ROOT_URI, Resources, blame, dumps
 from .cycles import find_cycle
 from .documents import Document
-from .view import RESERVED_NAMES, ViewBuilder, class_name_from
+from .view import RESERVED_NAMES, ViewBuilder
 
 _LOCATION_BASE = "urn:mcp-contracts:location"
 

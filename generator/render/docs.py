@@ -1,7 +1,7 @@
 """What the docs pages show: catalogue and tool tables with anchors, examples, the index.
 
 Every cell is a sequence of `TypePart`s: text that the template escapes, optionally a
-link. Anchors are derived here from codes and names, lower case and limited to
+link. Anchors come from codes and names by `naming`, lower case and limited to
 `[a-z0-9._-]`, so they are safe as HTML ids and stable across runs.
 """
 
@@ -13,17 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..model import Column, Contract, Project, Table, TypePart
-from ..naming import slug
+from ..naming import anchor, error_anchor, error_type_anchor
 
 Cell = tuple[TypePart, ...]
-
-
-def error_anchor(code: str) -> str:
-    return f"error-{slug(code)}"
-
-
-def error_type_anchor(name: str) -> str:
-    return f"error-type-{slug(name)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +111,7 @@ def _section(
                 cells.append(_links(value if isinstance(value, tuple) else (value,), linked[column.name]))
             else:
                 cells.append(_text(value))
-        rows.append(Row(f"{prefix}-{slug(entry.code)}", tuple(cells)))
+        rows.append(Row(anchor(prefix, entry.code), tuple(cells)))
     headers = (key_title, *(c.title for c in columns))
     return TableSection(title, headers, tuple(rows), empty, _legend(columns))
 
