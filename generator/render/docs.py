@@ -12,8 +12,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..model import Column, Contract, Project, Table, TypePart
+from ..model import Column, Contract, Project, Table
 from ..naming import anchor, error_anchor, error_type_anchor
+from .describe import Definition, TypePart
+from .json_text import json_block
 
 Cell = tuple[TypePart, ...]
 
@@ -140,17 +142,19 @@ def example_blocks(contract: Contract) -> tuple[ExampleBlock, ...]:
     """Each example as a fenced JSON block whose fence no backtick run inside can close."""
     blocks = []
     for example in contract.examples:
-        longest = max((len(run) for run in re.findall(r"`+", example.text)), default=0)
-        blocks.append(ExampleBlock(example.name, "`" * max(3, longest + 1), example.text))
+        text = json_block(example.value)
+        longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+        blocks.append(ExampleBlock(example.name, "`" * max(3, longest + 1), text))
     return tuple(blocks)
 
 
-def field_count(contract: Contract) -> int:
+def field_count(definitions: tuple[Definition, ...]) -> int:
     """Fields of the object definitions (a union's merged table repeats its variants')."""
-    return sum(len(d.fields) for d in contract.definitions if not d.variants)
+    return sum(len(d.fields) for d in definitions if not d.variants)
 
 
-def index_entries(project: Project) -> tuple[IndexEntry, ...]:
+def index_entries(project: Project, definitions: Mapping[str, tuple[Definition, ...]]) -> tuple[IndexEntry, ...]:
+    """The index page's row of each contract; `definitions` are those of each contract's page."""
     return tuple(
         IndexEntry(
             name=c.name,
@@ -158,7 +162,7 @@ def index_entries(project: Project) -> tuple[IndexEntry, ...]:
             title=c.title,
             version=c.version,
             summary=c.summary,
-            fields=field_count(c),
+            fields=field_count(definitions[c.name]),
             error_codes=len(c.catalogue.errors.entries),
             tools=len(c.manifest.tools.entries),
         )
