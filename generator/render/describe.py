@@ -59,6 +59,7 @@ class Definition:
     variants: tuple[TypePart, ...]
     additional_properties: bool | None
 
+
 _CONSTRAINT_KEYS = (
     ("minimum", "≥ {}"),
     ("exclusiveMinimum", "> {}"),
