@@ -31,17 +31,22 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-")
 
 
-def anchor(prefix: str, key: str) -> str:
-    """The anchor of a catalogue or tool row on its page: `error-rate_limited`, `tool-search`."""
-    return f"{prefix}-{slug(key)}"
+# What the anchor of a row of each catalogue or tool table starts with.
+_ROW_PREFIXES = {"errors": "error", "error_types": "error-type", "warnings": "warning", "tools": "tool"}
+
+
+def row_anchor(table: str, key: str) -> str:
+    """The anchor of a row of a table (`errors`, `error_types`, `warnings`, `tools`) on its
+    page: `error-rate_limited`, `tool-search`."""
+    return f"{_ROW_PREFIXES[table]}-{slug(key)}"
 
 
 def error_anchor(code: str) -> str:
-    return anchor("error", code)
+    return row_anchor("errors", code)
 
 
 def error_type_anchor(name: str) -> str:
-    return anchor("error-type", name)
+    return row_anchor("error_types", name)
 
 
 def definition_anchor(name: str) -> str:

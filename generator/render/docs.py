@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..model import Column, Contract, Project, Table
-from ..naming import anchor, error_anchor, error_type_anchor
+from ..naming import error_anchor, error_type_anchor, row_anchor
 from .describe import Definition, TypePart
 from .json_text import json_block
 
@@ -100,7 +100,7 @@ def _links(values: tuple[str, ...] | None, make_anchor: Callable[[str], str]) ->
 
 
 def _section(
-    title: str, key_title: str, table: Table, prefix: str, linked: Mapping[str, Callable[[str], str]], empty: str
+    title: str, key_title: str, table: Table, name: str, linked: Mapping[str, Callable[[str], str]], empty: str
 ) -> TableSection:
     """One catalogue or tool table: a row per entry, a column per column some entry sets."""
     columns = table.defined
@@ -113,7 +113,7 @@ def _section(
                 cells.append(_links(value if isinstance(value, tuple) else (value,), linked[column.name]))
             else:
                 cells.append(_text(value))
-        rows.append(Row(anchor(prefix, entry.code), tuple(cells)))
+        rows.append(Row(row_anchor(name, entry.code), tuple(cells)))
     headers = (key_title, *(c.title for c in columns))
     return TableSection(title, headers, tuple(rows), empty, _legend(columns))
 
@@ -127,14 +127,14 @@ def doc_sections(contract: Contract) -> tuple[TableSection, ...]:
     catalogue, manifest = contract.catalogue, contract.manifest
     type_links = {"error_type": error_type_anchor} if catalogue.error_types.entries else {}
     sections = [
-        _section("Error codes", "Code", catalogue.errors, "error", type_links, "This contract defines no error codes.")
+        _section("Error codes", "Code", catalogue.errors, "errors", type_links, "This contract defines no error codes.")
     ]
     if catalogue.error_types.entries:
-        sections.append(_section("Error types", "Error type", catalogue.error_types, "error-type", {}, ""))
+        sections.append(_section("Error types", "Error type", catalogue.error_types, "error_types", {}, ""))
     if catalogue.warnings.entries:
-        sections.append(_section("Warning codes", "Code", catalogue.warnings, "warning", {}, ""))
+        sections.append(_section("Warning codes", "Code", catalogue.warnings, "warnings", {}, ""))
     links = {"possible_error_codes": error_anchor}
-    sections.append(_section("Tools", "Tool", manifest.tools, "tool", links, "This contract registers no tools."))
+    sections.append(_section("Tools", "Tool", manifest.tools, "tools", links, "This contract registers no tools."))
     return tuple(sections)
 
 
