@@ -336,6 +336,8 @@ def validate(
         OutputFormat,
         typer.Option("--format", help="Report as text or JSON (see schemas/meta/validate-report.schema.json)."),
     ] = OutputFormat.text,
+    out: Annotated[Path | None, typer.Option("--out", hidden=True)] = None,
+    package: Annotated[str | None, typer.Option("--package", hidden=True)] = None,
 ) -> None:
     """Judge JSON documents with the contract's schema, as the sources say it now.
 
@@ -344,6 +346,10 @@ def validate(
     invalid, 2 for sources that do not load, an unknown contract or definition, or a
     document that cannot be read or parsed.
     """
+    if out is not None or package is not None:  # the options of the generated-package judge it once used
+        flag = "--out" if out is not None else "--package"
+        typer.echo(f"error: validate judges with the sources, not the output: drop {flag} (--schemas DIR)", err=True)
+        raise typer.Exit(EXIT_INVALID)
     chosen = _settings(schemas)
     result = api.validate_with(chosen, contract, files, definition)
     if result.problem is not None:

@@ -187,6 +187,9 @@ def test_validate_refuses_sources_that_are_not_there(tmp_path: Path) -> None:
     result = run_cli("validate", "--contract", "tuitbot", "--schemas", str(tmp_path / "nothing"), str(document))
     assert result.returncode == 2 and "contracts: no such folder" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+    # The output folder says nothing: a script that still names it is told so.
+    refused = run_cli("validate", "--contract", "tuitbot", "--out", "generated", str(document))
+    assert refused.returncode == 2 and "drop --out (--schemas DIR)" in refused.stderr, refused.stderr
 
 
 def test_validate_keeps_keys_that_look_like_type_names_in_pointers(tmp_path: Path) -> None:
