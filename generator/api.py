@@ -11,7 +11,7 @@ values (`Diagnostic`s, or a message), never as exceptions.
     outcome = api.generate()            # like `mcp-contracts generate`
     assert outcome.drift is not None, outcome.diagnostics
     drift = api.check().drift           # like `mcp-contracts check`: drift.clean
-    result = api.validate("billing-api", ["response.json"])
+    result = api.validate("billing-api", ["response.json"])  # judged by the sources' contract
     assert result.problem is None and all(v.valid for v in result.verdicts)
 """
 
@@ -39,11 +39,12 @@ from .load import load_project
 from .load.documents import Reading
 from .load.project import LoadResult
 from .mcp.served import ServedContract, served
+from .model import Contract
 from .render.models_code import ModelGenerationError
 from .render.plan import Plan, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
 from .scaffold import scaffold_contract
-from .validate import UnknownContract, UnknownDefinition, Verdict, load_judge, read_document
+from .validate import UnknownDefinition, Verdict, contract_judge, read_document
 from .write import Drift, UnsafeOutput, compare, write_plan
 
 if TYPE_CHECKING:  # the MCP SDK is imported by the commands that speak MCP only
@@ -69,10 +70,12 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Validation:
-    """One verdict per document; `problem` says why none could be given (unknown contract...)."""
+    """One verdict per document; `problem` says why none could be given (unknown contract...),
+    and `diagnostics` are the problems of the sources when that is why."""
 
     verdicts: list[Verdict]
     problem: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def settings(
@@ -329,14 +332,14 @@ def validate(
     contract: str,
     documents: Sequence[str],
     *,
-    out_dir: Path | None = None,
-    package: str | None = None,
+    schemas_dir: Path | None = None,
     definition: str | None = None,
 ) -> Validation:
-    """Judge JSON files (`-` is standard input) with the contract's generated judge."""
-    chosen = settings(None, out_dir, package=package)
+    """Judge JSON files (`-` is standard input) with the judge of the contract in the sources:
+    the one `mock` and `conform` judge with, whatever the output folder holds."""
+    chosen = settings(schemas_dir)
     if isinstance(chosen, list):
-        return Validation([], "; ".join(map(str, chosen)))
+        return Validation([], "; ".join(map(str, chosen)), chosen)
     return validate_with(chosen, contract, documents, definition)
 
 
@@ -344,12 +347,11 @@ def validate_with(
     chosen: Settings, contract: str, documents: Sequence[str], definition: str | None = None
 ) -> Validation:
     """`validate` with settings already resolved."""
+    found = source_contract(chosen, contract)
+    if isinstance(found, list):
+        return Validation([], "; ".join(map(str, found)), found)
     try:
-        judge = replace(
-            load_judge(contract, chosen.output, chosen.package, definition), max_depth=chosen.limits.document_depth
-        )
-    except UnknownContract as exc:
-        return Validation([], f"unknown contract {contract!r}: {exc}")
+        judge = contract_judge(found, definition, chosen.limits.document_depth)
     except UnknownDefinition as exc:
         return Validation([], str(exc))
     verdicts = []
@@ -364,6 +366,13 @@ def validate_with(
 
 def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagnostic]:
     """Contract `name` of the sources as an MCP server publishes it (`mock`, `conform`)."""
+    found = source_contract(chosen, name)
+    return found if isinstance(found, list) else served(found)
+
+
+def source_contract(chosen: Settings, name: str) -> Contract | list[Diagnostic]:
+    """Contract `name` as loaded from the sources (what `validate`, `mock` and `conform`
+    judge with), or why not: the sources' problems, or an unknown name."""
     loaded = _load(chosen)
     if loaded.project is None:
         return loaded.diagnostics
@@ -375,7 +384,7 @@ def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagno
         return [
             Diagnostic(display_path(chosen.schemas), None, None, f"unknown contract {name!r}: {hint}it has: {known}")
         ]
-    return served(next(c for c in loaded.project.contracts if c.name == name))
+    return next(c for c in loaded.project.contracts if c.name == name)
 
 
 def conform_with(chosen: Settings, contract: str, target: Target, options: ConformOptions | None = None) -> Report:

@@ -320,22 +320,30 @@ def validate(
     definition: Annotated[
         str | None, typer.Option("--definition", help="Judge against this entry of the schema's $defs.")
     ] = None,
-    out: OutOption = None,
-    package: PackageOption = None,
+    schemas: SchemasOption = None,
     output_format: Annotated[
         OutputFormat,
         typer.Option("--format", help="Report as text or JSON (see schemas/meta/validate-report.schema.json)."),
     ] = OutputFormat.text,
+    out: Annotated[Path | None, typer.Option("--out", hidden=True)] = None,
+    package: Annotated[str | None, typer.Option("--package", hidden=True)] = None,
 ) -> None:
-    """Judge JSON documents with a contract's generated validators.
+    """Judge JSON documents with the contract's schema, as the sources say it now.
 
-    Exit 0 when every document is valid, 1 when any is invalid, 2 for an unknown
-    contract or a document that cannot be read or parsed.
+    The judge is the one `mock` and `conform` use (and `generate` bundles), so a stale
+    output folder changes nothing. Exit 0 when every document is valid, 1 when any is
+    invalid, 2 for sources that do not load, an unknown contract or definition, or a
+    document that cannot be read or parsed.
     """
-    chosen = _settings(None, out, None, package)
+    if out is not None or package is not None:  # the options of the generated-package judge it once used
+        flag = "--out" if out is not None else "--package"
+        typer.echo(f"error: validate judges with the sources, not the output: drop {flag} (--schemas DIR)", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    chosen = _settings(schemas)
     result = api.validate_with(chosen, contract, files, definition)
     if result.problem is not None:
-        typer.echo(f"error: {result.problem}", err=True)
+        for line in map(str, result.diagnostics) if result.diagnostics else [result.problem]:
+            typer.echo(f"error: {line}", err=True)
         raise typer.Exit(EXIT_INVALID)
     verdicts = result.verdicts
     if output_format is OutputFormat.json:

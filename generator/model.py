@@ -7,12 +7,13 @@ code, docs and manifest cannot disagree.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .pointers import value_at
 from .protocol import VERSIONS
+from .runtime import Judge
 
 # The columns every catalogue table has, after those the contract declares (see
 # `columns:` in contract.yaml); an error's `error_type` names an entry of `error_types`.
@@ -99,56 +100,6 @@ class Manifest:
     version: str | None
     tools: Table
 
-    def as_json(self) -> str:
-        """The manifest file's text: two-space indents; a tool's name, then its set columns in order."""
-        document: dict[str, Any] = {}
-        if self.version is not None:
-            document["version"] = self.version
-        document["tools"] = [
-            {
-                "name": tool.code,
-                **{c.name: tool.get(c.name) for c in self.tools.columns if tool.get(c.name) is not None},
-            }
-            for tool in self.tools.entries
-        ]
-        return json.dumps(document, indent=2, ensure_ascii=False)
-
-
-@dataclass(frozen=True, slots=True)
-class TypePart:
-    """A piece of a field's type as docs show it; `anchor` links to a definition."""
-
-    text: str
-    anchor: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SchemaField:
-    """A field as docs state it; `required` is "yes", "no" or a condition in words."""
-
-    name: str
-    type_parts: tuple[TypePart, ...]
-    required: str
-    constraints: tuple[str, ...]
-    default: str | None
-    description: str
-
-
-@dataclass(frozen=True, slots=True)
-class Definition:
-    """One object or value schema of an envelope, at `location` (a URI and a pointer): the root,
-    an entry of `$defs`, or a class taken from another file."""
-
-    name: str
-    anchor: str
-    location: str
-    kind: tuple[TypePart, ...]
-    constraints: tuple[str, ...]
-    description: str
-    fields: tuple[SchemaField, ...]
-    variants: tuple[TypePart, ...]
-    additional_properties: bool | None
-
 
 @dataclass(frozen=True, slots=True)
 class ViewType:
@@ -204,8 +155,10 @@ class View:
 
 @dataclass(frozen=True, slots=True)
 class Example:
+    """An example envelope of `examples/`: its name (the file's stem) and its parsed value."""
+
     name: str
-    text: str
+    value: Any
 
     @property
     def file_name(self) -> str:
@@ -251,17 +204,34 @@ class ErrorResults:
 
 
 @dataclass(frozen=True, slots=True)
+class Bundle:
+    """A contract's schema and every resource it refers to, parsed: `resources` maps each URI
+    to its document (the envelope's at `root`); `formats` says whether `format` asserts.
+    What `schema.json` of a generated package holds, and what the judge compiles."""
+
+    root: str
+    resources: Mapping[str, Any]
+    formats: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Contract:
+    """One contract, as facts: parsed JSON and the judge compiled from it, never text or prose.
+
+    `judge` is compiled once, while loading, from `bundle`: `validate`, `mock` and `conform`
+    judge with it. It is left out of equality, hashing and repr: two loads of the same
+    sources are equal contracts.
+    """
+
     name: str
     title: str
     version: str
     summary: str
     module: str
     source_dir: str
-    envelope_json: str
-    definitions: tuple[Definition, ...]
     view: View
-    bundle_json: str
+    bundle: Bundle
+    judge: Judge = field(compare=False, repr=False)
     catalogue: Catalogue
     manifest: Manifest
     examples: tuple[Example, ...]
@@ -274,6 +244,11 @@ class Contract:
     @property
     def root_model(self) -> str:
         return self.view.root
+
+    @property
+    def envelope(self) -> Any:
+        """The envelope schema, parsed (the bundle's root resource)."""
+        return self.bundle.resources[self.bundle.root]
 
 
 @dataclass(frozen=True, slots=True)

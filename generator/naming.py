@@ -1,8 +1,24 @@
-"""Names in generated code, derived in one place."""
+"""Names in generated code and docs, derived in one place: class names, enum members,
+slugs and anchors. A rule written twice drifts; every other module asks here."""
 
 from __future__ import annotations
 
+import keyword
 import re
+
+
+def camel(text: str) -> str:
+    """Words as one CamelCase name: `rate limit` -> `RateLimit`; `Model` before a digit."""
+    words = re.findall(r"[A-Za-z0-9]+", text)
+    name = "".join(w[:1].upper() + w[1:] for w in words)
+    return name if name and not name[0].isdigit() else f"Model{name}"
+
+
+def class_name_from(text: str) -> str:
+    """A title or key as a class name: kept when it is one (capitalised), CamelCased otherwise."""
+    if text.isidentifier() and text.isascii() and "_" not in text and not keyword.iskeyword(text):
+        return text[0].upper() + text[1:]
+    return camel(text)  # snake_case and other words: CamelCase, as datamodel-code-generator names it
 
 
 def member_name(code: str) -> str:
@@ -13,3 +29,26 @@ def member_name(code: str) -> str:
 def slug(text: str) -> str:
     """The part of an HTML anchor a code or tool name becomes: `[a-z0-9._-]` only."""
     return re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-")
+
+
+# What the anchor of a row of each catalogue or tool table starts with.
+_ROW_PREFIXES = {"errors": "error", "error_types": "error-type", "warnings": "warning", "tools": "tool"}
+
+
+def row_anchor(table: str, key: str) -> str:
+    """The anchor of a row of a table (`errors`, `error_types`, `warnings`, `tools`) on its
+    page: `error-rate_limited`, `tool-search`."""
+    return f"{_ROW_PREFIXES[table]}-{slug(key)}"
+
+
+def error_anchor(code: str) -> str:
+    return row_anchor("errors", code)
+
+
+def error_type_anchor(name: str) -> str:
+    return row_anchor("error_types", name)
+
+
+def definition_anchor(name: str) -> str:
+    """The anchor of a definition of the envelope on its page: `def-` and the lower-cased name."""
+    return "def-" + re.sub(r"[^a-z0-9_-]", "", name.lower())

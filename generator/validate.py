@@ -1,7 +1,11 @@
-"""Judging JSON documents with a contract's generated judge (`mcp-contracts validate`).
+"""Judging JSON documents with a contract's judge (`mcp-contracts validate`).
 
-The verdict is the contract's own schema, compiled by jsonschema-rs: the same judge the
-generated models run before they build. Its errors are reported as JSON pointers, and
+The verdict is the contract's own schema, compiled by jsonschema-rs: the judge `load`
+compiled from the sources (`Contract.judge`), the one `mock` and `conform` judge with and
+the one `generate` bundles for the generated models, which run it before they build. So an
+output folder that is not regenerated yet cannot make `validate` disagree with them.
+`load_judge` reads the judge of a generated package instead (the test of the generated
+runtime against the official suite uses it). Errors are reported as JSON pointers, and
 for a failed `oneOf` or `anyOf` the errors of the branch the document most likely meant.
 """
 
@@ -21,6 +25,7 @@ from types import ModuleType
 from typing import Any
 
 from .load.documents import depth_of
+from .model import Contract
 from .runtime import NOT_A_JSON_VALUE, Judge, NotJson, Violation, parse_json
 
 
@@ -118,10 +123,20 @@ def load_judge(contract: str, out_dir: Path, package_name: str, definition: str 
         raise
     except Exception as exc:  # a broken or foreign package: a message, not a traceback
         raise UnknownContract(f"{package_name} cannot be imported: {exc}") from exc
+    return _pointed(contract, judge, definition)
+
+
+def contract_judge(contract: Contract, definition: str | None = None, max_depth: int = 200) -> ContractJudge:
+    """The judge `load` compiled for `contract`, at its root or at the entry `definition` of
+    its `$defs`; UnknownDefinition for a definition its schema lacks."""
+    return _pointed(contract.name, contract.judge, definition, max_depth)
+
+
+def _pointed(contract: str, judge: Judge, definition: str | None, max_depth: int = 200) -> ContractJudge:
     if definition is None:
-        return ContractJudge(contract, judge)
+        return ContractJudge(contract, judge, max_depth=max_depth)
     try:
-        return ContractJudge(contract, judge, judge.definition(definition))
+        return ContractJudge(contract, judge, judge.definition(definition), max_depth)
     except KeyError:
         names = ", ".join(sorted(judge.definitions())) or "none"
         raise UnknownDefinition(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json, run_cli
 from mcp_contracts_generator import api
-from mcp_contracts_generator.render.docs import error_anchor, slug
+from mcp_contracts_generator.naming import error_anchor, slug
 from test_contract_rules import _verdicts
 
 

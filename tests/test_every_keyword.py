@@ -184,7 +184,8 @@ def test_validate_definition_judges_one_entry(out: Path, tmp_path: Path) -> None
     rate_limited.write_text('{"code": "RATE_LIMITED", "retry_after": 2}', encoding="utf-8")
     no_retry = tmp_path / "no-retry.json"
     no_retry.write_text('{"code": "RATE_LIMITED"}', encoding="utf-8")
-    base = ("validate", "--contract", "every-keyword", "--out", str(out), "--definition")
+    schemas = str(out.parent / "schemas")
+    base = ("validate", "--contract", "every-keyword", "--schemas", schemas, "--definition")
 
     accepted = run_cli(*base, "Failure", str(rate_limited))
     assert (accepted.returncode, accepted.stdout) == (0, f"{rate_limited}: valid\n"), accepted.stderr
@@ -192,7 +193,7 @@ def test_validate_definition_judges_one_entry(out: Path, tmp_path: Path) -> None
     assert refused.returncode == 1, refused.stderr
     assert refused.stdout.startswith(f"{no_retry}: invalid\n  /retry_after: ")
     # The whole envelope refuses what its `Failure` definition accepts.
-    as_envelope = run_cli("validate", "--contract", "every-keyword", "--out", str(out), str(rate_limited))
+    as_envelope = run_cli("validate", "--contract", "every-keyword", "--schemas", schemas, str(rate_limited))
     assert as_envelope.returncode == 1
     unknown = run_cli(*base, "Nope", str(rate_limited))
     assert unknown.returncode == 2

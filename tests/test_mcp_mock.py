@@ -29,7 +29,6 @@ from mcp_contracts_generator.mcp.served import ServedContract, ServedTool, same_
 from mcp_contracts_generator.mcp.synthesize import synthesize
 from mcp_contracts_generator.pointers import value_at
 from mcp_contracts_generator.render.mcp import bundled_envelope
-from mcp_contracts_generator.runtime import Judge
 
 require_shared()
 SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")
@@ -184,7 +183,7 @@ def test_a_success_and_each_error_are_made_from_the_envelope_alone(contract: str
         chosen = loaded.contracts[0]
     else:
         chosen = SERVED[contract].contract
-    judge = Judge.from_bundle(json.loads(chosen.bundle_json))
+    judge = chosen.judge
     tool = ServedTool("any", {"outputSchema": bundled_envelope(chosen)}, None, (), lambda d: judge.violations(d))
     bare = replace(served(chosen), tools=(tool,), examples=())
     made = answers.success(bare, tool)
@@ -241,7 +240,8 @@ def test_a_reference_resolves_in_the_resource_it_is_written_in() -> None:
 def test_mock_and_conform_judge_with_the_schema_the_generated_package_holds(contract: str) -> None:
     chosen = SERVED[contract].contract
     generated = ROOT / "generated" / "python" / "mcp_contracts" / chosen.module / "schema.json"
-    assert json.loads(chosen.bundle_json) == load_json(generated)
+    judge = SERVED[contract].contract.judge  # what mock and conform judge with
+    assert {"root": judge.root, "formats": judge.formats, "resources": judge.resources} == load_json(generated)
 
 
 def test_hostile_schemas_end_in_an_answer() -> None:

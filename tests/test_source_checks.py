@@ -67,9 +67,8 @@ def test_constructs_once_refused_generate_and_are_judged_exactly(case: str, rpc_
     documents = {"valid": VALID_REQUEST, "invalid": {**VALID_REQUEST, **breaking}}
     for name, document in documents.items():
         (tmp_path / f"{name}.json").write_text(json.dumps(document), encoding="utf-8")
-    verdicts = run_cli(
-        "validate", "--contract", "jsonrpc", "--out", str(out), *(str(tmp_path / f"{n}.json") for n in documents)
-    )
+    judged = [str(tmp_path / f"{n}.json") for n in documents]
+    verdicts = run_cli("validate", "--contract", "jsonrpc", "--schemas", str(rpc_schemas), *judged)
     assert verdicts.returncode == 1, verdicts.stdout + verdicts.stderr
     lines = verdicts.stdout.splitlines()
     assert lines[0].endswith("valid.json: valid") and lines[1].endswith("invalid.json: invalid"), lines
@@ -83,7 +82,7 @@ def test_integer_consts_refuse_booleans_in_the_models(rpc_schemas: Path, tmp_pat
     for level, verdict in ((2, "valid"), (True, "invalid"), (1, "invalid")):
         envelope = {"id": "1", "jsonrpc": "2.0", "method": "m", "params": {"level": level}}
         document.write_text(json.dumps(envelope), encoding="utf-8")
-        result = run_cli("validate", "--contract", "jsonrpc", "--out", str(out), str(document))
+        result = run_cli("validate", "--contract", "jsonrpc", "--schemas", str(rpc_schemas), str(document))
         assert result.stdout.startswith(f"{document}: {verdict}"), (level, result.stdout)
 
 
@@ -182,11 +181,15 @@ def test_broken_custom_template_is_a_diagnostic(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "no such templates folder" in missing.stderr
 
 
-def test_validate_refuses_an_output_folder_without_the_package(tmp_path: Path) -> None:
+def test_validate_refuses_sources_that_are_not_there(tmp_path: Path) -> None:
     document = tmp_path / "doc.json"
     document.write_text("{}", encoding="utf-8")
-    result = run_cli("validate", "--contract", "tuitbot", "--out", str(tmp_path / "nothing"), str(document))
-    assert result.returncode == 2 and "unknown contract 'tuitbot'" in result.stderr
+    result = run_cli("validate", "--contract", "tuitbot", "--schemas", str(tmp_path / "nothing"), str(document))
+    assert result.returncode == 2 and "contracts: no such folder" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    # The output folder says nothing: a script that still names it is told so.
+    refused = run_cli("validate", "--contract", "tuitbot", "--out", "generated", str(document))
+    assert refused.returncode == 2 and "drop --out (--schemas DIR)" in refused.stderr, refused.stderr
 
 
 def test_validate_keeps_keys_that_look_like_type_names_in_pointers(tmp_path: Path) -> None:

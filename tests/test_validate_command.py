@@ -1,4 +1,4 @@
-"""`mcp-contracts validate`: documents judged by the generated validators, with JSON pointers."""
+"""`mcp-contracts validate`: documents judged by the contract's judge (from the sources), with JSON pointers."""
 
 from __future__ import annotations
 

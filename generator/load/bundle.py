@@ -9,7 +9,6 @@ refused with the reference that asked for it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,11 +125,6 @@ def blame(schema: Any, message: str) -> tuple[object, ...]:
         if (target and target in message) or (fragment and f"'{fragment}'" in message):
             return path
     return ()
-
-
-def dumps(bundle: Mapping[str, Any], *, formats: bool) -> str:
-    """The bundle file a generated package judges with (see `runtime.Judge.from_bundle`)."""
-    return json.dumps({"root": ROOT_URI, "formats": formats, "resources": bundle}, indent=2, ensure_ascii=False) + "\n"
 
 
 Retriever = Callable[[str], Any]

@@ -16,23 +16,24 @@ from typing import Any
 import jsonschema_rs
 
 from ..diagnostics import Diagnostic
-from ..model import View, ViewClass, ViewField
+from ..model import Bundle, View, ViewClass, ViewField
+from ..naming import class_name_from
 from ..runtime import Judge, dialect, short
-from .bundle import ROOT_URI, Resources, blame, dumps
+from .bundle import ROOT_URI, Resources, blame
 from .cycles import find_cycle
 from .documents import Document, Reading
-from .view import RESERVED_NAMES, ViewBuilder, class_name_from
+from .view import RESERVED_NAMES, ViewBuilder
 
 _LOCATION_BASE = "urn:mcp-contracts:location"
 
 
 @dataclass(frozen=True)
 class Envelope:
-    """A compiled envelope: its judge, its view and the bundle file that carries both."""
+    """A compiled envelope: its judge, its view and the bundle the judge compiles."""
 
     judge: Judge
     view: View
-    bundle_json: str
+    bundle: Bundle
 
 
 def root_name(schema: Any, contract: str) -> str:
@@ -100,7 +101,7 @@ def compile_envelope(
             [], f"the bundled schema does not compile offline at {model.location}: {short(str(exc))}"
         )
     view = View(view.root, tuple(_with_valid_defaults(model, judge) for model in view.classes))
-    return Envelope(judge, view, dumps(bundle, formats=formats))
+    return Envelope(judge, view, Bundle(ROOT_URI, bundle, formats))
 
 
 def _with_valid_defaults(model: ViewClass, judge: Judge) -> ViewClass:

@@ -16,7 +16,6 @@ from ..protocol import VERSIONS
 from ..runtime import Judge
 from .builders import build_builders
 from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
-from .describe import describe_definitions
 from .documents import Document, Reading, read_json, read_source, read_yaml
 from .envelope import compile_envelope
 from .meta import check_against_meta, meta_schema
@@ -199,10 +198,9 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         summary=meta["summary"],
         module=meta["module"],
         source_dir=f"schemas/contracts/{folder.name}",
-        envelope_json=json.dumps(envelope.data, indent=2, ensure_ascii=False),
-        definitions=describe_definitions(envelope.data, compiled.view, compiled.judge.resources),
         view=compiled.view,
-        bundle_json=compiled.bundle_json,
+        bundle=compiled.bundle,
+        judge=compiled.judge,
         catalogue=catalogue,
         manifest=manifest,
         examples=examples,
@@ -319,5 +317,5 @@ def _load_examples(folder: Path, judge: Judge, reading: Reading) -> tuple[tuple[
             problems.append(
                 document.diagnostic(violation.path, "example breaks the envelope schema: " + violation.message)
             )
-        examples.append(Example(path.stem, json.dumps(document.data, indent=2, ensure_ascii=False)))
+        examples.append(Example(path.stem, document.data))
     return tuple(examples), problems

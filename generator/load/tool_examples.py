@@ -10,7 +10,6 @@ example already). A result that carries an error code must carry one the tool de
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
@@ -63,7 +62,7 @@ def check_tool_examples(
     """Every tool example whose arguments or result the contract does not accept, judged by
     the tool schemas `compile_tool_schemas` compiled (a tool without `inputSchema` takes any
     object)."""
-    by_file = {e.file_name: json.loads(e.text) for e in examples}
+    by_file = {e.file_name: e.value for e in examples}
     problems = []
     for index, tool in enumerate(manifest.tools.entries):
         declared = tool.get("possible_error_codes")

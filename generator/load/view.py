@@ -14,7 +14,6 @@ with a JSON pointer) so that the class can judge by its own subschema when used 
 from __future__ import annotations
 
 import json
-import keyword
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from referencing.exceptions import Unresolvable
 
 from ..keywords import json_types
 from ..model import View, ViewClass, ViewField, ViewType
+from ..naming import camel, class_name_from
 from ..runtime import json_pointer
 from .bundle import ROOT_URI, Retriever
 
@@ -109,19 +109,6 @@ class _Class:
 def _dialect_is_legacy(schema: Any) -> bool:
     declared = schema.get("$schema", "") if isinstance(schema, dict) else ""
     return isinstance(declared, str) and any(d in declared for d in _LEGACY_DRAFTS)
-
-
-def _camel(text: str) -> str:
-    words = re.findall(r"[A-Za-z0-9]+", text)
-    name = "".join(w[:1].upper() + w[1:] for w in words)
-    return name if name and not name[0].isdigit() else f"Model{name}"
-
-
-def class_name_from(text: str) -> str:
-    """A title or key as a class name: kept when it is one (capitalised), CamelCased otherwise."""
-    if text.isidentifier() and text.isascii() and "_" not in text and not keyword.iskeyword(text):
-        return text[0].upper() + text[1:]
-    return _camel(text)  # snake_case and other words: CamelCase, as datamodel-code-generator names it
 
 
 class ViewBuilder:
@@ -345,7 +332,7 @@ class ViewBuilder:
     def _field(self, key: str, sub: Any, required: bool, depth: int, owner: str) -> ViewField:
         canonical = self.canonical(sub)
         description = _description(list(self.conjuncts(sub)))
-        view = self.view_type(sub, depth + 1, owner + _camel(key))
+        view = self.view_type(sub, depth + 1, owner + camel(key))
         default = sub.get("default") if isinstance(sub, dict) else None
         scalar_default = isinstance(default, str | int | float | bool) and not required
         where = (

@@ -119,7 +119,7 @@ class ServedContract:
     def as_envelope(self, tool: ServedTool) -> ServedTool:
         """`tool` judged and synthesised by the contract's envelope, whatever its own output
         schema says: its error envelopes as the contract builds them (see `answers.error`)."""
-        check = self.envelope_check or _judge_check(Judge.from_bundle(json.loads(self.contract.bundle_json)))
+        check = self.envelope_check or _judge_check(self.contract.judge)
         return replace(tool, check=check, schema=self._envelope_schema, structured=True)
 
     def error_code(self, document: Any) -> str | None:
@@ -229,9 +229,8 @@ def _judge_check(judge: Judge) -> Check:
 
 def served(contract: Contract) -> ServedContract:
     """What an MCP server of `contract` lists, answers and must answer."""
-    judge = Judge.from_bundle(json.loads(contract.bundle_json))
-    envelope_check = _judge_check(judge)
-    examples = tuple((e.file_name, json.loads(e.text)) for e in contract.examples)
+    envelope_check = _judge_check(contract.judge)
+    examples = tuple((e.file_name, e.value) for e in contract.examples)
     documents = dict(examples)
     envelope: Any = None
     tools = []

@@ -1,7 +1,7 @@
 """What the docs pages show: catalogue and tool tables with anchors, examples, the index.
 
 Every cell is a sequence of `TypePart`s: text that the template escapes, optionally a
-link. Anchors are derived here from codes and names, lower case and limited to
+link. Anchors come from codes and names by `naming`, lower case and limited to
 `[a-z0-9._-]`, so they are safe as HTML ids and stable across runs.
 """
 
@@ -12,18 +12,12 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..model import Column, Contract, Project, Table, TypePart
-from ..naming import slug
+from ..model import Column, Contract, Project, Table
+from ..naming import error_anchor, error_type_anchor, row_anchor
+from .describe import Definition, TypePart
+from .json_text import json_block
 
 Cell = tuple[TypePart, ...]
-
-
-def error_anchor(code: str) -> str:
-    return f"error-{slug(code)}"
-
-
-def error_type_anchor(name: str) -> str:
-    return f"error-type-{slug(name)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +100,7 @@ def _links(values: tuple[str, ...] | None, make_anchor: Callable[[str], str]) ->
 
 
 def _section(
-    title: str, key_title: str, table: Table, prefix: str, linked: Mapping[str, Callable[[str], str]], empty: str
+    title: str, key_title: str, table: Table, name: str, linked: Mapping[str, Callable[[str], str]], empty: str
 ) -> TableSection:
     """One catalogue or tool table: a row per entry, a column per column some entry sets."""
     columns = table.defined
@@ -119,7 +113,7 @@ def _section(
                 cells.append(_links(value if isinstance(value, tuple) else (value,), linked[column.name]))
             else:
                 cells.append(_text(value))
-        rows.append(Row(f"{prefix}-{slug(entry.code)}", tuple(cells)))
+        rows.append(Row(row_anchor(name, entry.code), tuple(cells)))
     headers = (key_title, *(c.title for c in columns))
     return TableSection(title, headers, tuple(rows), empty, _legend(columns))
 
@@ -133,14 +127,14 @@ def doc_sections(contract: Contract) -> tuple[TableSection, ...]:
     catalogue, manifest = contract.catalogue, contract.manifest
     type_links = {"error_type": error_type_anchor} if catalogue.error_types.entries else {}
     sections = [
-        _section("Error codes", "Code", catalogue.errors, "error", type_links, "This contract defines no error codes.")
+        _section("Error codes", "Code", catalogue.errors, "errors", type_links, "This contract defines no error codes.")
     ]
     if catalogue.error_types.entries:
-        sections.append(_section("Error types", "Error type", catalogue.error_types, "error-type", {}, ""))
+        sections.append(_section("Error types", "Error type", catalogue.error_types, "error_types", {}, ""))
     if catalogue.warnings.entries:
-        sections.append(_section("Warning codes", "Code", catalogue.warnings, "warning", {}, ""))
+        sections.append(_section("Warning codes", "Code", catalogue.warnings, "warnings", {}, ""))
     links = {"possible_error_codes": error_anchor}
-    sections.append(_section("Tools", "Tool", manifest.tools, "tool", links, "This contract registers no tools."))
+    sections.append(_section("Tools", "Tool", manifest.tools, "tools", links, "This contract registers no tools."))
     return tuple(sections)
 
 
@@ -148,17 +142,19 @@ def example_blocks(contract: Contract) -> tuple[ExampleBlock, ...]:
     """Each example as a fenced JSON block whose fence no backtick run inside can close."""
     blocks = []
     for example in contract.examples:
-        longest = max((len(run) for run in re.findall(r"`+", example.text)), default=0)
-        blocks.append(ExampleBlock(example.name, "`" * max(3, longest + 1), example.text))
+        text = json_block(example.value)
+        longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+        blocks.append(ExampleBlock(example.name, "`" * max(3, longest + 1), text))
     return tuple(blocks)
 
 
-def field_count(contract: Contract) -> int:
+def field_count(definitions: tuple[Definition, ...]) -> int:
     """Fields of the object definitions (a union's merged table repeats its variants')."""
-    return sum(len(d.fields) for d in contract.definitions if not d.variants)
+    return sum(len(d.fields) for d in definitions if not d.variants)
 
 
-def index_entries(project: Project) -> tuple[IndexEntry, ...]:
+def index_entries(project: Project, definitions: Mapping[str, tuple[Definition, ...]]) -> tuple[IndexEntry, ...]:
+    """The index page's row of each contract; `definitions` are those of each contract's page."""
     return tuple(
         IndexEntry(
             name=c.name,
@@ -166,7 +162,7 @@ def index_entries(project: Project) -> tuple[IndexEntry, ...]:
             title=c.title,
             version=c.version,
             summary=c.summary,
-            fields=field_count(c),
+            fields=field_count(definitions[c.name]),
             error_codes=len(c.catalogue.errors.entries),
             tools=len(c.manifest.tools.entries),
         )

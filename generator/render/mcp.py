@@ -15,19 +15,18 @@ else is published as written, and `lint` names the revisions it cannot be offere
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..keywords import always_object
 from ..model import Contract, Entry
 from ..protocol import revision
 from .compound import compound
+from .json_text import json_file
 
 
 def bundled_envelope(contract: Contract) -> Any:
     """The contract's envelope as one self-contained draft 2020-12 schema (see `compound`)."""
-    bundle = json.loads(contract.bundle_json)
-    return compound(bundle["root"], bundle["resources"])
+    return compound(contract.bundle.root, contract.bundle.resources)
 
 
 def object_rooted(schema: Any) -> Any:
@@ -86,4 +85,4 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
 
 def tools_list(contract: Contract) -> str:
     """The `tools/list` result of a contract, as `mcp/<name>.tools.json` holds it."""
-    return json.dumps({"tools": tool_listing(contract)}, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    return json_file({"tools": tool_listing(contract)}, sort_keys=True)

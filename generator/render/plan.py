@@ -14,9 +14,11 @@ from jinja2 import Environment
 from ..lint_rules import RULES
 from ..model import Contract, Project
 from ..resources import RUNTIME_SOURCE
+from .describe import Definition, describe_definitions
 from .docs import doc_sections, example_blocks, index_entries
 from .environment import template_environment
 from .escape import py
+from .json_text import bundle_file, manifest_text
 from .mcp import tools_list
 from .models_code import format_python, models_code
 from .published import published_json
@@ -39,7 +41,8 @@ def build_plan(project: Project, package: str, templates: Path | None = None) ->
     also live inside a package of the user's.
     """
     env = template_environment(templates)
-    entries = index_entries(project)
+    definitions = {c.name: describe_definitions(c) for c in project.contracts}  # described once, for two pages
+    entries = index_entries(project, definitions)
     files: dict[str, str] = {
         f"python/{package}/__init__.py": env.get_template("python/package/__init__.py.jinja").render(
             contracts=project.contracts
@@ -51,11 +54,13 @@ def build_plan(project: Project, package: str, templates: Path | None = None) ->
         MARKER: env.get_template("README.md.jinja").render(),
     }
     for contract in project.contracts:
-        files.update(_contract_files(env, contract, package))
+        files.update(_contract_files(env, contract, package, definitions[contract.name]))
     return {path: files[path].encode("utf-8") for path in sorted(files)}
 
 
-def _contract_files(env: Environment, contract: Contract, python_package: str) -> dict[str, str]:
+def _contract_files(
+    env: Environment, contract: Contract, python_package: str, definitions: tuple[Definition, ...]
+) -> dict[str, str]:
     package = f"python/{python_package}/{contract.module}"
     tables = enum_tables(contract.catalogue)
     error_exports = ("ERRORS", "ErrorCode", "error_info")
@@ -69,19 +74,20 @@ def _contract_files(env: Environment, contract: Contract, python_package: str) -
             ),
         ),
         f"{package}/judge.py": env.get_template("python/contract/judge.py.jinja").render(classes=contract.view.classes),
-        f"{package}/schema.json": contract.bundle_json,
+        f"{package}/schema.json": bundle_file(contract.bundle),
         f"{package}/published.json": published_json(contract),
         f"{package}/errors.py": env.get_template("python/contract/errors.py.jinja").render(
             contract=contract, tables=tables
         ),
         f"{package}/models.py": models_code(contract),
         f"manifests/{contract.name}.json": env.get_template("manifests/manifest.json.jinja").render(
-            manifest_json=contract.manifest.as_json()
+            manifest_json=manifest_text(contract.manifest)
         ),
         f"mcp/{contract.name}.tools.json": tools_list(contract),
         f"docs/{contract.name}.md": _markdown(
             env.get_template("docs/contract.md.jinja").render(
                 contract=contract,
+                definitions=definitions,
                 python_module=f"{python_package}.{contract.module}",
                 sections=doc_sections(contract),
                 examples=example_blocks(contract),

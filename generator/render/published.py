@@ -17,13 +17,13 @@ derives from its fields: the runtime reads it from this file. It holds
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..keywords import always_object
-from ..model import Contract
+from ..model import Bundle, Contract
 from .compound import compound
 from .dialect import DRAFT_2020_12
+from .json_text import json_file
 from .mcp import bundled_envelope, object_rooted
 
 # The URI of the stand-in schema `{"$ref": location}` that `compound` translates; no
@@ -36,12 +36,12 @@ def class_document(head: dict[str, Any], schema: Any) -> dict[str, Any]:
     return {"$schema": DRAFT_2020_12, **head, "$defs": {schema["$id"]: schema}}
 
 
-def _head(location: str, bundle: dict[str, Any], schema: Any) -> dict[str, Any]:
-    root = bundle["resources"][bundle["root"]]
+def _head(location: str, bundle: Bundle, schema: Any) -> dict[str, Any]:
+    root = bundle.resources[bundle.root]
     stand_in: dict[str, Any] = {"$ref": location}
     if isinstance(root, dict) and "$schema" in root:  # the dialect the judge reads the location in
         stand_in = {"$schema": root["$schema"], **stand_in}
-    translated = compound(_STAND_IN, {**bundle["resources"], _STAND_IN: stand_in})
+    translated = compound(_STAND_IN, {**bundle.resources, _STAND_IN: stand_in})
     head: dict[str, Any] = {"$ref": translated["$ref"]}
     if always_object(class_document(head, schema)):
         head["type"] = "object"
@@ -51,14 +51,13 @@ def _head(location: str, bundle: dict[str, Any], schema: Any) -> dict[str, Any]:
 def published_schemas(contract: Contract) -> dict[str, Any]:
     """What `published.json` holds for a contract (see the module's docstring)."""
     schema = object_rooted(bundled_envelope(contract))
-    bundle = json.loads(contract.bundle_json)
     classes: dict[str, Any] = {}
     for model in contract.view.classes:
         root = model.name == contract.root_model or not isinstance(schema, dict)
-        classes[model.location] = None if root else _head(model.location, bundle, schema)
+        classes[model.location] = None if root else _head(model.location, contract.bundle, schema)
     return {"classes": classes, "schema": schema}
 
 
 def published_json(contract: Contract) -> str:
     """`published.json` of a contract, deterministic: keys sorted, two-space indent."""
-    return json.dumps(published_schemas(contract), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    return json_file(published_schemas(contract), sort_keys=True)

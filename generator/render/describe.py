@@ -1,5 +1,8 @@
 """The envelope schema described for people: definitions, fields, types and conditions.
 
+Written at render time from the model's facts (the parsed schema, its resources and the
+view's class names): the model holds no prose, so docs words can change without a load.
+
 A definition that is a `oneOf` of object variants is also shown as one table of all its
 fields, where "required" can be a condition: "when plan is "pro" or "team"".
 The condition names the variants' tag (a property that is a `const` or an `enum` in
@@ -16,9 +19,46 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from ..diagnostics import json_pointer
-from ..model import Definition, SchemaField, TypePart, View
+from ..model import Contract, View
+from ..naming import definition_anchor
 from ..pointers import resolve_pointer
-from .bundle import ROOT_URI
+
+
+@dataclass(frozen=True, slots=True)
+class TypePart:
+    """A piece of a field's type as docs show it; `anchor` links to a definition."""
+
+    text: str
+    anchor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaField:
+    """A field as docs state it; `required` is "yes", "no" or a condition in words."""
+
+    name: str
+    type_parts: tuple[TypePart, ...]
+    required: str
+    constraints: tuple[str, ...]
+    default: str | None
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """One object or value schema of an envelope, at `location` (a URI and a pointer): the root,
+    an entry of `$defs`, or a class taken from another file."""
+
+    name: str
+    anchor: str
+    location: str
+    kind: tuple[TypePart, ...]
+    constraints: tuple[str, ...]
+    description: str
+    fields: tuple[SchemaField, ...]
+    variants: tuple[TypePart, ...]
+    additional_properties: bool | None
+
 
 _CONSTRAINT_KEYS = (
     ("minimum", "≥ {}"),
@@ -81,11 +121,6 @@ class Links:
         return replace(self, base=base)
 
 
-def anchor(name: str) -> str:
-    """The anchor of a definition on its page: `def-` and the lower-cased name."""
-    return "def-" + re.sub(r"[^a-z0-9_-]", "", name.lower())
-
-
 _LOCAL_DEF = re.compile(r"^#/(\$defs|definitions)/([^/]+)$")
 
 
@@ -104,9 +139,9 @@ def _container(schema: Mapping[str, Any], key: str) -> str:
     return "$defs" if isinstance(schema.get("$defs"), dict) and key in schema["$defs"] else "definitions"
 
 
-def _root_base(schema: Mapping[str, Any]) -> str:
+def _root_base(schema: Mapping[str, Any], root: str) -> str:
     declared = schema.get("$id")
-    return urldefrag(urljoin(ROOT_URI, declared))[0] if isinstance(declared, str) else ROOT_URI
+    return urldefrag(urljoin(root, declared))[0] if isinstance(declared, str) else root
 
 
 def _resolve(resource: Any, fragment: str) -> Any:
@@ -130,10 +165,10 @@ class _Entry:
     base: str
 
 
-def _entries(schema: dict[str, Any], view: View, resources: Mapping[str, Any]) -> list[_Entry]:
+def _entries(schema: dict[str, Any], view: View, resources: Mapping[str, Any], root: str) -> list[_Entry]:
     """The root, each root `$defs` (or `definitions`) entry in source order (under its class's
     name when it is one), then each class the view took from another file, by location."""
-    base = _root_base(schema)
+    base = _root_base(schema, root)
     classes = {unquote(c.location): c.name for c in view.classes if c.location}
     entries = [_Entry(view.root, f"{base}#", schema, schema, base)]
     for key, node in defs_of(schema).items():
@@ -191,12 +226,13 @@ def _pointers(node: Any, pointer: str = "") -> list[str]:
     return found
 
 
-def describe_definitions(schema: Any, view: View, resources: Mapping[str, Any]) -> tuple[Definition, ...]:
-    """Every definition of the schema a page documents, as docs read them (see `_entries`)."""
+def describe_definitions(contract: Contract) -> tuple[Definition, ...]:
+    """Every definition of the envelope a page documents, as docs read them (see `_entries`)."""
+    schema, view, root, resources = contract.envelope, contract.view, contract.bundle.root, contract.bundle.resources
     if not isinstance(schema, dict):
-        return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, Links(ROOT_URI, {})),)
-    entries = _entries(schema, view, resources)
-    links = Links(_root_base(schema), {entry.location: entry.name for entry in entries}, _aliases(resources))
+        return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, Links(root, {})),)
+    entries = _entries(schema, view, resources, root)
+    links = Links(_root_base(schema, root), {entry.location: entry.name for entry in entries}, _aliases(resources))
     return tuple(
         _definition(entry.name, entry.location, entry.node, entry.resource, links.at(entry.base)) for entry in entries
     )
@@ -226,7 +262,7 @@ def _definition(name: str, location: str, node: dict[str, Any], schema: dict[str
         rules += ("at least one of: " + ", ".join("".join(p.text for p in _variant(o, links)) for o in node["anyOf"]),)
     return Definition(
         name=name,
-        anchor=anchor(name),
+        anchor=definition_anchor(name),
         location=location,
         kind=kind,
         constraints=rules,
@@ -409,7 +445,7 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
         return (TypePart("nothing"),)
     if isinstance(node.get("$ref"), str):
         title = links.title(node["$ref"])
-        return (TypePart(title, anchor(title)),) if title else (TypePart(node["$ref"]),)
+        return (TypePart(title, definition_anchor(title)),) if title else (TypePart(node["$ref"]),)
     if isinstance(node.get("$dynamicRef"), str):
         return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
     if "const" in node:

@@ -1,0 +1,44 @@
+"""The JSON text of generated files, written in one place from the model's parsed values.
+
+The model holds JSON as values; this is where they become text, always the same way:
+two-space indents, non-ASCII kept as it is (`ensure_ascii=False`), keys in the model's
+order unless a file sorts them. Files end with one newline; a block shown inside a page
+(an example) does not.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..model import Bundle, Manifest
+
+
+def json_block(value: Any, *, sort_keys: bool = False) -> str:
+    """A JSON value as an indented block, without a final newline."""
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=sort_keys)
+
+
+def json_file(value: Any, *, sort_keys: bool = False) -> str:
+    """A JSON file's text: the block and one newline."""
+    return json_block(value, sort_keys=sort_keys) + "\n"
+
+
+def bundle_file(bundle: Bundle) -> str:
+    """`schema.json` of a contract package: what `runtime.Judge.from_bundle` reads."""
+    return json_file({"root": bundle.root, "formats": bundle.formats, "resources": dict(bundle.resources)})
+
+
+def manifest_text(manifest: Manifest) -> str:
+    """The manifest file's text: two-space indents; a tool's name, then its set columns in order."""
+    document: dict[str, Any] = {}
+    if manifest.version is not None:
+        document["version"] = manifest.version
+    document["tools"] = [
+        {
+            "name": tool.code,
+            **{c.name: tool.get(c.name) for c in manifest.tools.columns if tool.get(c.name) is not None},
+        }
+        for tool in manifest.tools.entries
+    ]
+    return json_block(document)
