@@ -67,7 +67,7 @@ def docstring(text: str) -> str:
     """A triple-quoted Python string literal of `text`, its lines kept, for a docstring.
 
     A backslash, a quote beside another quote, and every character that is not printable
-    (newlines and tabs aside) are escaped, so no text ends the literal early.
+    (a newline aside) are escaped, so no text ends the literal early.
     """
     out = []
     for index, char in enumerate(text):
@@ -75,7 +75,7 @@ def docstring(text: str) -> str:
             beside = text[max(index - 1, 0) : index] + text[index + 1 : index + 2]
             out.append('\\"' if '"' in beside else char)
         else:
-            out.append(char if char in "\n\t" else _py_char(char))
+            out.append(char if char == "\n" else _py_char(char))
     return '"""\n' + "".join(out) + '\n"""'
 
 
