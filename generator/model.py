@@ -166,18 +166,50 @@ class Example:
 
 
 @dataclass(frozen=True, slots=True)
+class BuilderField:
+    """A top-level member of a builder's shape, a keyword parameter of the builder: its JSON
+    name, its type in the view, whether every envelope of the shape has it, whether the
+    schema accepts null for it (the builder then puts null when the caller gives nothing),
+    and whether the builder puts something inside it (a constant, the code, the message)."""
+
+    name: str
+    type: ViewType
+    required: bool
+    nullable: bool
+    filled: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The members of a builder's shape as the schema names them: `fields` are the keyword
+    parameters; `open` when the shape allows other members (or names some that cannot be
+    keyword parameters), which the builder then takes as `**extra`. `fields` is None when
+    the shape is not one class or a union of classes of the view: every member is `**extra`."""
+
+    fields: tuple[BuilderField, ...] | None
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Builders:
     """What a contract's success and error builders fill in (see `load/builders.py`).
 
     Constants are (document pointer, JSON value); `code` and `message` are document
     pointers; `derived` maps a document pointer to a catalogue column of the code.
+    `message_required`: every error envelope has a member where `message` points.
+    `error_defaults` are (document pointer, value) put where the caller gave nothing: null
+    for a member that an object the error builder makes must have, when it accepts null.
     """
 
-    success_constants: tuple[tuple[str, str], ...]
-    error_constants: tuple[tuple[str, str], ...]
+    success_constants: tuple[tuple[str, Any], ...]
+    error_constants: tuple[tuple[str, Any], ...]
     code: str
     message: str | None
     derived: tuple[tuple[str, str], ...]
+    message_required: bool = False
+    error_defaults: tuple[tuple[str, Any], ...] = ()
+    success: Shape = Shape(None, True)
+    error: Shape = Shape(None, True)
 
     def code_in(self, document: Any) -> str | None:
         """The error code a document carries where `code` points, or None (a success)."""

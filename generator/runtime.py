@@ -26,7 +26,7 @@ from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 
 import jsonschema_rs
 import msgspec
-from pydantic import BaseModel, BeforeValidator, GetJsonSchemaHandler, RootModel, ValidationError
+from pydantic import MISSING, BaseModel, BeforeValidator, GetJsonSchemaHandler, RootModel, ValidationError
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError
 
@@ -426,16 +426,42 @@ def plain(value: Any) -> Any:
     return value.value if isinstance(value, Enum) else value
 
 
-def filled(fields: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+def given(members: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The members a builder's caller gave: its keyword parameters left at `MISSING` are
+    left out; `extra` holds the members that are not keyword parameters."""
+    return {key: value for key, value in {**(extra or {}), **members}.items() if value is not MISSING}
+
+
+def filled(
+    fields: Mapping[str, Any], values: Mapping[str, Any], defaults: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """A copy of `fields` with each value put at its JSON pointer, for the generated builders.
 
     Missing objects and arrays on the way are made (an array where the next token is an
-    index); a value already there that differs is a ValueError, not overwritten.
+    index); a value already there that differs is a ValueError, not overwritten. Each of
+    `defaults` is put where nothing is, inside an object that is there.
     """
     document = copy.deepcopy(dict(fields))
     for pointer, value in values.items():
         _put(document, pointer, value)
+    for pointer, value in (defaults or {}).items():
+        parent, _, last = pointer.rpartition("/")
+        try:
+            node = _at(document, parent)
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue
+        key = last.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and key not in node:
+            node[key] = copy.deepcopy(value)
     return document
+
+
+def _at(document: Any, pointer: str) -> Any:
+    node = document
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    return node
 
 
 def _put(document: dict[str, Any], pointer: str, value: Any) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any, Final
 
 import pytest
@@ -14,7 +15,7 @@ from mcp_contracts.jsonrpc import canonical as jsonrpc
 from mcp_contracts.mcp_envelope import adapters as envelope
 from mcp_contracts.mcp_envelope import builders as envelope_builders
 from mcp_contracts.tuitbot import builders as tuitbot
-from pydantic import ValidationError
+from pydantic import MISSING, ValidationError
 from test_contract_rules import _verdicts
 
 
@@ -24,25 +25,41 @@ def dumped(model: Any) -> dict[str, Any]:
 
 class TestTuitbot:
     def test_retryable_is_derived_from_the_code(self) -> None:
-        assert dumped(tuitbot.error_response("db_error", "locked", data=None))["error"]["retryable"] is True
-        assert dumped(tuitbot.error_response("not_found", "gone", data=None))["error"]["retryable"] is False
+        assert dumped(tuitbot.error_response("db_error", "locked"))["error"]["retryable"] is True
+        assert dumped(tuitbot.error_response("not_found", "gone"))["error"]["retryable"] is False
+
+    def test_the_message_is_required_where_the_schema_requires_it(self) -> None:
+        with pytest.raises(TypeError, match="message"):
+            tuitbot.error_response("db_error")  # type: ignore[call-arg]
+        message = inspect.signature(tuitbot.error_response).parameters["message"]
+        assert message.default is inspect.Parameter.empty and message.annotation == "str"
+
+    def test_a_required_member_that_accepts_null_is_null_unless_given(self) -> None:
+        assert dumped(tuitbot.error_response("db_error", "locked"))["data"] is None
+        assert dumped(tuitbot.success_response())["data"] is None
+        assert dumped(tuitbot.success_response(data=[1]))["data"] == [1]
+
+    def test_members_are_keyword_parameters_of_the_shape(self) -> None:
+        parameters = inspect.signature(tuitbot.error_response).parameters
+        assert list(parameters) == ["code", "message", "data", "error", "meta"]
+        assert parameters["meta"].kind is inspect.Parameter.KEYWORD_ONLY and parameters["meta"].default is MISSING
+        with pytest.raises(TypeError, match="unexpected keyword argument 'extra_member'"):
+            tuitbot.success_response(extra_member=1)  # type: ignore[call-arg]  # the shape is closed
 
     def test_a_retryable_flag_that_contradicts_the_code_is_refused(self) -> None:
         with pytest.raises(ValueError, match="/error/retryable is True"):
-            tuitbot.error_response("db_error", "locked", data=None, error={"retryable": False})
+            tuitbot.error_response("db_error", "locked", error={"retryable": False})
 
     def test_unknown_code_is_refused_at_the_call(self) -> None:
         with pytest.raises(KeyError):
-            tuitbot.error_response("x_teapot", "short and stout", data=None)
+            tuitbot.error_response("x_teapot", "short and stout")
 
     def test_envelopes_are_valid_and_omit_what_is_absent(self) -> None:
         ok = dumped(tuitbot.success_response(data={"n": 1}, meta={"tool_version": "1.0", "elapsed_ms": 5}))
         assert ok == {"success": True, "data": {"n": 1}, "meta": {"tool_version": "1.0", "elapsed_ms": 5}}
         meta = {"tool_version": "1.0", "elapsed_ms": 7, "mode": "composer", "approval_mode": False}
         failed = dumped(
-            tuitbot.error_response(
-                "policy_denied_blocked", "no", data=None, error={"policy_decision": "denied"}, meta=meta
-            )
+            tuitbot.error_response("policy_denied_blocked", "no", error={"policy_decision": "denied"}, meta=meta)
         )
         assert failed["error"] == {
             "code": "policy_denied_blocked",
@@ -92,6 +109,12 @@ class TestFoundry:
     def test_a_failure_needs_a_message(self) -> None:
         with pytest.raises(ValidationError):
             foundry.error_response("INTERNAL_ERROR", "", data={})
+        with pytest.raises(TypeError, match="message"):
+            foundry.error_response("INTERNAL_ERROR")  # type: ignore[call-arg]
+
+    def test_the_data_a_success_requires_is_a_required_parameter(self) -> None:
+        with pytest.raises(TypeError, match="data"):
+            foundry.success_response()  # type: ignore[call-arg]
 
 
 SCALPEL_IDS: Final = MappingProxyType(
@@ -117,9 +140,16 @@ class TestCodeScalpel:
         assert envelope["error"] == {"error": "File not found.", "error_code": "not_found", "error_details": None}
         assert _verdicts("code-scalpel", envelope) == (True, True)
 
+    def test_a_required_member_of_the_error_that_accepts_null_is_null_unless_given(self) -> None:
+        least = {"tier": "community", "upgrade_hints": [], **self.IDS}
+        assert dumped(scalpel.error_response("not_found", "x", **least))["error"]["error_details"] is None
+        details = {"path": "a.py"}
+        given = scalpel.error_response("not_found", "x", error={"error_details": details}, **least)
+        assert dumped(given)["error"]["error_details"] == details
+
     def test_unknown_code_is_refused(self) -> None:
         with pytest.raises(KeyError):
-            scalpel.error_response("nope", "x", tier="community", **self.IDS)
+            scalpel.error_response("nope", "x", tier="community", upgrade_hints=[], **self.IDS)
 
     def test_paid_tiers_need_a_duration(self) -> None:
         fields = {"error": None, "upgrade_hints": [], "data": {}, **self.IDS}
@@ -130,12 +160,36 @@ class TestCodeScalpel:
 
 
 class TestMcpEnvelope:
+    def test_the_catalogue_message_is_the_default(self) -> None:
+        envelope = dumped(envelope_builders.error_response("ADAPTER.EXECUTION.FAILED", result=None))
+        assert envelope["errors"][0]["message"] == envelope_builders.error_info("ADAPTER.EXECUTION.FAILED").message
+
     def test_the_code_and_message_go_into_the_first_error(self) -> None:
         envelope = dumped(envelope_builders.error_response("ADAPTER.EXECUTION.FAILED", "boom", result=None))
         assert envelope["schema_version"] == "mcp.envelope.v0.1"
         assert envelope["errors"][0]["code"] == "ADAPTER.EXECUTION.FAILED"
         assert envelope["errors"][0]["message"] == "boom"
         assert _verdicts("mcp-envelope", envelope) == (True, True)
+
+
+# The members each contract's shapes require that the builders cannot fill: the least a caller gives.
+LEAST: Final[dict[str, dict[str, Any]]] = {
+    "code-scalpel": {"tier": "community", "upgrade_hints": [], **SCALPEL_IDS},
+    "foundry": {},
+    "mcp-envelope": {"result": None},
+    "tuitbot": {},
+}
+BUILDERS: Final = {"code-scalpel": scalpel, "foundry": foundry, "mcp-envelope": envelope_builders, "tuitbot": tuitbot}
+
+
+@pytest.mark.parametrize("contract", sorted(BUILDERS))
+def test_every_code_builds_an_envelope_the_schema_accepts(contract: str) -> None:
+    module: ModuleType = BUILDERS[contract]
+    success = dumped(module.success_response(**LEAST[contract], **({"data": {}} if contract == "foundry" else {})))
+    assert _verdicts(contract, success) == (True, True)
+    for code in module.ErrorCode:
+        failure = dumped(module.error_response(code, "Something went wrong.", **LEAST[contract]))
+        assert _verdicts(contract, failure) == (True, True), code
 
 
 class TestJsonRpc:

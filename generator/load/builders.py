@@ -5,15 +5,21 @@ property whose schema allows one value only (a `const`, a one-member `enum`, or
 `type: null`), inside required objects too. An error builder then puts the code where
 `code` points and each `derived` field from the code's catalogue entry. Nothing here
 knows a contract: the contract says where things go, the schema says what is constant.
+
+A builder's keyword parameters are the top-level members of its shape, typed by the view:
+a member the schema requires is a required parameter, unless the builder fills something
+inside it or the schema accepts null for it (the builder then puts null). Whether the
+message is required is read from the schema the same way, along its pointer.
 """
 
 from __future__ import annotations
 
-import json
+import keyword
 from typing import Any
+from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
-from ..model import Builders, Catalogue
+from ..model import BuilderField, Builders, Catalogue, Shape, View, ViewClass, ViewType
 from ..pointers import resolve_pointer
 from ..runtime import json_pointer
 from .documents import Document
@@ -46,8 +52,8 @@ def _single_value(node: Any) -> tuple[bool, Any]:
     return False, None
 
 
-def constants(schema: Any, node: Any, path: tuple[str, ...] = ()) -> list[tuple[str, str]]:
-    """(document pointer, JSON of the value) of every constant a shape requires."""
+def constants(schema: Any, node: Any, path: tuple[str, ...] = ()) -> list[tuple[str, Any]]:
+    """(document pointer, value) of every constant a shape requires."""
     node = _local(schema, node)
     if not isinstance(node, dict) or len(path) > _MAX_DEPTH:
         return []
@@ -62,13 +68,205 @@ def constants(schema: Any, node: Any, path: tuple[str, ...] = ()) -> list[tuple[
         sub = _local(schema, properties[name])
         single, value = _single_value(sub)
         if single:
-            found.append((json_pointer([*path, name]), json.dumps(value, sort_keys=True)))
+            found.append((json_pointer([*path, name]), value))
         else:
             found += constants(schema, sub, (*path, name))
     return found
 
 
-def build_builders(identity: Document, schema: Any, catalogue: Catalogue) -> tuple[Builders | None, list[Diagnostic]]:
+def _tokens(pointer: str) -> tuple[str, ...]:
+    """The reference tokens of an RFC 6901 pointer, unescaped."""
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:])
+
+
+def _branches(node: dict[str, Any], key: str) -> list[Any]:
+    found = node.get(key)
+    return found if isinstance(found, list) else []
+
+
+def accepts_null(schema: Any, node: Any, depth: int = 0) -> bool:
+    """Whether a schema surely accepts null; False when it cannot tell (`not`, `if`, a
+    reference to another file...), so that a parameter is optional only when it may be."""
+    node = _local(schema, node)
+    if node is True:
+        return True
+    if not isinstance(node, dict) or depth > _MAX_DEPTH or any(k in node for k in ("$ref", "not", "if")):
+        return False
+    kind = node.get("type")
+    if kind is not None and "null" not in ([kind] if isinstance(kind, str) else kind):
+        return False
+    if "const" in node and node["const"] is not None:
+        return False
+    if isinstance(node.get("enum"), list) and None not in node["enum"]:
+        return False
+    if not all(accepts_null(schema, b, depth + 1) for b in _branches(node, "allOf")):
+        return False
+    if _branches(node, "anyOf") and not any(accepts_null(schema, b, depth + 1) for b in _branches(node, "anyOf")):
+        return False
+    one_of = _branches(node, "oneOf")
+    return not one_of or sum(accepts_null(schema, b, depth + 1) for b in one_of) == 1
+
+
+def _may_be_container(schema: Any, node: Any) -> bool:
+    """Whether a branch may be an object or an array (not, say, the null of `ToolError | null`)."""
+    node = _local(schema, node)
+    if not isinstance(node, dict) or "type" not in node:
+        return node is not False
+    kind = node["type"]
+    return bool({"object", "array"} & set([kind] if isinstance(kind, str) else kind))
+
+
+def always_present(schema: Any, node: Any, tokens: tuple[str, ...], made: tuple[str, ...] = ()) -> bool:
+    """Whether every document of `node` has a member at `tokens`, given that a builder makes
+    the containers along `made` (the code's pointer): required at every step, in every
+    branch of a union that may hold it."""
+    node = _local(schema, node)
+    if not tokens:
+        return True
+    if not isinstance(node, dict) or len(tokens) > _MAX_DEPTH:
+        return False
+    if any(always_present(schema, b, tokens, made) for b in _branches(node, "allOf")):
+        return True
+    for key in ("anyOf", "oneOf"):
+        branches = [b for b in _branches(node, key) if _may_be_container(schema, b)]
+        if branches and all(always_present(schema, b, tokens, made) for b in branches):
+            return True
+    head, rest = tokens[0], tokens[1:]
+    built = len(made) > 1 and made[0] == head  # a container on the way to the code
+    after = made[1:] if built else ()
+    if head.isdigit() and built:
+        return always_present(schema, node.get("items", True), rest, after)
+    required = node.get("required")
+    if not built and not (isinstance(required, list) and head in required):
+        return False
+    properties = node.get("properties")
+    sub = properties.get(head) if isinstance(properties, dict) else None
+    return not rest if sub is None else always_present(schema, sub, rest, after)
+
+
+def _member_schemas(schema: Any, node: Any, name: str, depth: int = 0) -> list[Any]:
+    """Every subschema a shape gives its member `name`, through unions and `allOf`."""
+    node = _local(schema, node)
+    if not isinstance(node, dict) or depth > _MAX_DEPTH:
+        return []
+    properties = node.get("properties")
+    found = [properties[name]] if isinstance(properties, dict) and name in properties else []
+    for key in ("allOf", "anyOf", "oneOf"):
+        for branch in _branches(node, key):
+            found += _member_schemas(schema, branch, name, depth + 1)
+    return found
+
+
+def _nodes_at(schema: Any, node: Any, tokens: tuple[str, ...], depth: int = 0) -> list[Any]:
+    """Every subschema that may hold the value at `tokens`, the branches of its unions and
+    `allOf` included."""
+    node = _local(schema, node)
+    if not isinstance(node, dict) or depth > 4 * _MAX_DEPTH:
+        return [] if tokens else [node]
+    found = [] if tokens else [node]
+    for key in ("allOf", "anyOf", "oneOf"):
+        for branch in _branches(node, key):
+            found += _nodes_at(schema, branch, tokens, depth + 1)
+    if tokens:
+        head, rest = tokens[0], tokens[1:]
+        properties = node.get("properties")
+        if isinstance(properties, dict) and head in properties:
+            found += _nodes_at(schema, properties[head], rest, depth + 1)
+        elif head.isdigit() and "items" in node:
+            found += _nodes_at(schema, node["items"], rest, depth + 1)
+    return found
+
+
+def null_defaults(schema: Any, node: Any, code: str, pointers: list[str]) -> list[tuple[str, None]]:
+    """(pointer, None) for each member that an object the builder makes on the way to the
+    code must have, whose schema accepts null, and which the builder does not fill: the
+    builder puts null there when the caller gives nothing."""
+    tokens = _tokens(code)
+    taken = {_tokens(p) for p in pointers}
+    found = []
+    for depth in range(1, len(tokens)):
+        containers = [n for n in _nodes_at(schema, node, tokens[:depth]) if isinstance(n, dict)]
+        containers = [n for n in containers if _may_be_container(schema, n) and "properties" in n]
+        if not containers or tokens[depth].isdigit():
+            continue
+        required = [set(r) if isinstance(r := n.get("required"), list) else set() for n in containers]
+        for name in sorted(set.intersection(*required)):
+            path = (*tokens[:depth], name)
+            if any(t[: len(path)] == path for t in taken):
+                continue
+            subs = [n["properties"][name] for n in containers if name in n.get("properties", {})]
+            if subs and all(accepts_null(schema, sub) for sub in subs):
+                found.append((json_pointer(path), None))
+    return found
+
+
+# Names a member cannot take as a keyword parameter: the builders' own parameters.
+_OWN_PARAMETERS = frozenset({"code", "message", "extra"})
+
+
+def _view_class(view: View, pointer: str) -> ViewClass | None:
+    """The class of the view at `pointer` of the envelope schema, if exactly one is there."""
+    if pointer == "":
+        return next(c for c in view.classes if c.name == view.root)
+    suffix = "#" + quote(pointer, safe="/~!$&()*+,;=:@")
+    found = [c for c in view.classes if c.location.endswith(suffix)]
+    return found[0] if len(found) == 1 else None
+
+
+def _members(view: View, model: ViewClass) -> list[ViewClass] | None:
+    """The object classes a class stands for: itself, or those of the union at its root."""
+    if model.root is None:
+        return [model]
+    by_name = {c.name: c for c in view.classes}
+    members = model.root.items if model.root.kind == "union" else (model.root,)
+    classes = [by_name[m.name] for m in members if m.kind == "class" and by_name[m.name].root is None]
+    return classes if len(classes) == len(members) else None
+
+
+def _union(types: list[ViewType]) -> ViewType:
+    distinct: list[ViewType] = []
+    for member in types:
+        for part in member.items if member.kind == "union" else (member,):
+            if part not in distinct:
+                distinct.append(part)
+    return distinct[0] if len(distinct) == 1 else ViewType("union", items=tuple(distinct))
+
+
+def shape(schema: Any, pointer: str, view: View | None, pointers: list[str]) -> Shape:
+    """The members of the shape at `pointer` as keyword parameters; `pointers` are where the
+    builder puts its own values (constants, the code, the message, derived fields)."""
+    model = _view_class(view, pointer) if view is not None else None
+    members = _members(view, model) if view is not None and model is not None else None
+    if members is None:
+        return Shape(None, True)
+    node = resolve_pointer(schema, pointer)
+    firsts = {_tokens(p)[0] for p in pointers if p}
+    whole = {_tokens(p)[0] for p in pointers if len(_tokens(p)) == 1}
+    names = list(dict.fromkeys(f.name for m in members for f in m.fields))
+    fields, open_ = [], any(not m.closed for m in members)
+    for name in names:
+        if name in whole:
+            continue  # the builder puts the whole member
+        if not name.isidentifier() or keyword.iskeyword(name) or name in _OWN_PARAMETERS:
+            open_ = True  # given through **extra
+            continue
+        found = [f for m in members for f in m.fields if f.name == name]
+        nullable = all(accepts_null(schema, sub) for sub in _member_schemas(schema, node, name))
+        fields.append(
+            BuilderField(
+                name,
+                _union([f.type for f in found]),
+                required=len(found) == len(members) and all(f.required for f in found),
+                nullable=nullable and bool(_member_schemas(schema, node, name)),
+                filled=name in firsts,
+            )
+        )
+    return Shape(tuple(fields), open_)
+
+
+def build_builders(
+    identity: Document, schema: Any, catalogue: Catalogue, view: View | None
+) -> tuple[Builders | None, list[Diagnostic]]:
     """The builders a contract declares, or None; every problem with the declaration."""
     spec = identity.data.get("builders")
     if spec is None:
@@ -93,13 +291,22 @@ def build_builders(identity: Document, schema: Any, catalogue: Catalogue) -> tup
             )
     if problems:
         return None, problems
+    success_constants = tuple(constants(schema, shapes["success"]))
+    error_constants = tuple(constants(schema, shapes["error"]))
+    code, message = spec["code"], spec.get("message")
+    error_pointers = [p for p, _ in error_constants] + [code, *([message] if message else []), *derived]
     return (
         Builders(
-            success_constants=tuple(constants(schema, shapes["success"])),
-            error_constants=tuple(constants(schema, shapes["error"])),
-            code=spec["code"],
-            message=spec.get("message"),
+            success_constants=success_constants,
+            error_constants=error_constants,
+            code=code,
+            message=message,
             derived=tuple(sorted(derived.items())),
+            error_defaults=tuple(null_defaults(schema, shapes["error"], code, error_pointers)),
+            message_required=message is not None
+            and always_present(schema, shapes["error"], _tokens(message), _tokens(code)),
+            success=shape(schema, spec.get("success", ""), view, [p for p, _ in success_constants]),
+            error=shape(schema, spec.get("error", ""), view, error_pointers),
         ),
         [],
     )

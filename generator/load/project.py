@@ -173,7 +173,7 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         problems += found
     if identity is not None and envelope is not None and catalogue is not None:
         problems += _check_bindings(identity, envelope, catalogue)
-        builders, found = build_builders(identity, envelope.data, catalogue)
+        builders, found = build_builders(identity, envelope.data, catalogue, compiled.view if compiled else None)
         problems += found
     examples: tuple[Example, ...] = ()
     if compiled is not None:

@@ -1,6 +1,7 @@
 """The escaping filters: the only way a string from a source reaches an output.
 
 `py` turns a value into a Python literal that cannot end its string early or run code;
+`docstring` turns text into a triple-quoted docstring literal of the same promise;
 `md` turns text into Markdown that renders as that text, inside a table cell or not,
 and never as HTML; `yaml` turns text into a YAML scalar (for `mkdocs.yml`).
 """
@@ -60,6 +61,22 @@ def py(value: object) -> str:
         items = [py(v) for v in value]
         return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
     raise TypeError(f"no Python literal for {type(value).__name__}")
+
+
+def docstring(text: str) -> str:
+    """A triple-quoted Python string literal of `text`, its lines kept, for a docstring.
+
+    A backslash, a quote beside another quote, and every character that is not printable
+    (a newline aside) are escaped, so no text ends the literal early.
+    """
+    out = []
+    for index, char in enumerate(text):
+        if char == '"':
+            beside = text[max(index - 1, 0) : index] + text[index + 1 : index + 2]
+            out.append('\\"' if '"' in beside else char)
+        else:
+            out.append(char if char == "\n" else _py_char(char))
+    return '"""\n' + "".join(out) + '\n"""'
 
 
 def md(value: object) -> str:

@@ -2,19 +2,29 @@
 
 The view (see `load/view.py`) is written as a small JSON Schema that says only what
 the models state: types, properties, required, closed objects. datamodel-code-generator
-renders it in process (its CLI costs a process start per schema); the pinned black then
-formats it so that the file is stable. The rules themselves stay with the judge.
+renders it in process (its CLI costs a process start per schema) through its own
+extension points, and nothing edits its output:
+
+- class names: the view's, given by location (`model_name_map`), which refuses a name it
+  cannot give; a key that matches no class is an error too;
+- base classes: `JudgedModel`, or `JudgedRootModel` for a root model (`base_class`,
+  `base_class_map`), imported from the package's runtime (`import_overrides`, which also
+  takes `MISSING` from its stable home in pydantic);
+- integers: the runtime's `Integer` (`type_overrides`), a pydantic type, so no
+  `arbitrary_types_allowed`;
+- docstrings and root models: the template `templates/python/datamodel/` with
+  `extra_template_data` (docstrings escaped by `escape.docstring`);
+- the header (`custom_file_header`), and the pinned black (`custom_formatters`).
+
+The rules themselves stay with the judge.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import warnings
 from typing import Any
 
-import black
-from black.mode import TargetVersion
 from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported at run time
     DataModelType,
     Formatter,
@@ -25,37 +35,44 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported
 
 from ..model import Contract, View, ViewClass, ViewType
 from ..resources import TEMPLATES_DIR
+from .escape import docstring
+from .python_format import BLACK_MODE, format_python
 
-BLACK_MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=88)
-# The root model template: a root that is not one object still judges before it builds.
+__all__ = ["BLACK_MODE", "ModelGenerationError", "format_python", "models_code", "view_schema"]
+
 _DATAMODEL_TEMPLATES = TEMPLATES_DIR / "python" / "datamodel"
+# datamodel-code-generator takes absolute import paths only; `import_overrides` moves the
+# names of this stand-in module to the package's runtime, which models.py imports relatively.
+_STAND_IN = "mcp_contracts_runtime_stand_in"
+_RUNTIME = ".._runtime"
+_RUNTIME_NAMES = ("Integer", "JudgedModel", "JudgedRootModel")
+# The `$defs` entry that stands for an integer; `Integer` is a reserved class name of the view.
+_INTEGER = "Integer"
 
-_OPTIONS = dict(
+_OPTIONS: dict[str, Any] = dict(
     input_file_type=InputFileType.JsonSchema,
     output_model_type=DataModelType.PydanticV2BaseModel,
     target_python_version=PythonVersion.PY_311,
     disable_timestamp=True,
     formatters=[Formatter.BUILTIN],
+    custom_formatters=[f"{__package__}.python_format"],
     strict_nullable=True,
     use_missing_sentinel=True,
     use_annotated=True,
     use_standard_collections=True,
     use_union_operator=True,
     use_double_quotes=True,
-    use_schema_description=True,
     enum_field_as_literal="all",
     keep_model_order=True,
-    use_title_as_name=True,
     custom_template_dir=str(_DATAMODEL_TEMPLATES),
+    base_class=f"{_STAND_IN}.JudgedModel",
+    type_overrides={_INTEGER: f"{_STAND_IN}.Integer"},
+    import_overrides={"MISSING": "pydantic", **{name: _RUNTIME for name in _RUNTIME_NAMES}},
 )
-# datamodel-code-generator 0.89 imports MISSING from its experimental home, which
-# pydantic 2.14 deprecates; the sentinel itself is the same object.
-_EXPERIMENTAL_IMPORT = "from pydantic.experimental.missing_sentinel import MISSING\n"
-_STABLE_IMPORT = "from pydantic import MISSING\n"
 
 
 class ModelGenerationError(Exception):
-    """datamodel-code-generator refused a view, or renamed one of its classes."""
+    """datamodel-code-generator refused a view, or could not give a class its view name."""
 
     def __init__(self, contract: str, message: str) -> None:
         self.contract = contract
@@ -80,36 +97,38 @@ def _brief(text: str) -> str:
     return text if len(text) <= MAX_DESCRIPTION else text[: MAX_DESCRIPTION - 3] + "..."
 
 
-def _type_schema(view: ViewType, root: str, runtime: str) -> dict[str, Any]:
-    kind = view.kind
+def _location(view: View, name: str) -> str:
+    """Where class `name` is in the view's schema: the root, or its entry of `$defs`."""
+    return "#" if name == view.root else f"#/$defs/{name}"
+
+
+def _type_schema(view: View, node: ViewType) -> dict[str, Any]:
+    kind = node.kind
     if kind == "any":
         return {}
     if kind == "integer":
-        return {"customTypePath": f"{runtime}.Integer"}
+        return {"$ref": f"#/$defs/{_INTEGER}"}
     if kind == "number":  # a JSON number is a Python int or float: no rounding, no overflow
         return {"anyOf": [{"type": "integer"}, {"type": "number"}]}
     if kind in ("string", "boolean", "null"):
         return {"type": kind}
     if kind == "literal":
-        return {"enum": list(view.values)}
+        return {"enum": list(node.values)}
     if kind == "list":
-        return {"type": "array", "items": _type_schema(view.items[0], root, runtime)}
+        return {"type": "array", "items": _type_schema(view, node.items[0])}
     if kind == "dict":
-        return {"type": "object", "additionalProperties": _type_schema(view.items[0], root, runtime)}
+        return {"type": "object", "additionalProperties": _type_schema(view, node.items[0])}
     if kind == "class":
-        return {"$ref": "#" if view.name == root else f"#/$defs/{view.name}"}
-    return {"anyOf": [_type_schema(member, root, runtime) for member in view.items]}
+        return {"$ref": _location(view, node.name)}
+    return {"anyOf": [_type_schema(view, member) for member in node.items]}
 
 
-def _class_schema(model: ViewClass, root: str, runtime: str) -> dict[str, Any]:
-    schema: dict[str, Any] = {"title": model.name}
-    if model.description:
-        schema["description"] = _brief(model.description)
-    if model.root is not None:
-        return {**schema, **_type_schema(model.root, root, runtime)}
+def _class_schema(view: View, model: ViewClass) -> dict[str, Any]:
+    if model.root is not None:  # a judged root: its one field is its root (see the template)
+        return {"type": "object", "properties": {"root": _type_schema(view, model.root)}, "required": ["root"]}
     properties = {}
     for field in model.fields:
-        node = _type_schema(field.type, root, runtime)
+        node = _type_schema(view, field.type)
         if field.description:
             node = (
                 {**node, "description": _brief(field.description)}
@@ -120,7 +139,6 @@ def _class_schema(model: ViewClass, root: str, runtime: str) -> dict[str, Any]:
             node["default"] = json.loads(field.default)
         properties[field.name] = node
     return {
-        **schema,
         "type": "object",
         "properties": properties,
         "required": [f.name for f in model.fields if f.required],
@@ -128,56 +146,58 @@ def _class_schema(model: ViewClass, root: str, runtime: str) -> dict[str, Any]:
     }
 
 
-def view_schema(view: View, runtime: str) -> dict[str, Any]:
-    """The view as the JSON Schema datamodel-code-generator reads: the root class on top."""
+def _uses_integer(node: ViewType) -> bool:
+    return node.kind == "integer" or any(_uses_integer(item) for item in node.items)
+
+
+def view_schema(view: View) -> dict[str, Any]:
+    """The view as the JSON Schema datamodel-code-generator reads: the root class on top,
+    every other class in `$defs` under its own name."""
     by_name = {c.name: c for c in view.classes}
-    schema = _class_schema(by_name[view.root], view.root, runtime)
-    schema["$defs"] = {c.name: _class_schema(c, view.root, runtime) for c in view.classes if c.name != view.root}
+    schema = _class_schema(view, by_name[view.root])
+    definitions = {c.name: _class_schema(view, c) for c in view.classes if c.name != view.root}
+    types = [t for c in view.classes for t in (*(f.type for f in c.fields), *([c.root] if c.root else []))]
+    if any(_uses_integer(t) for t in types):
+        definitions[_INTEGER] = {"type": "integer"}
+    schema["$defs"] = definitions
     return schema
 
 
-# datamodel-code-generator imports base classes absolutely; the models import the
-# package's runtime relatively, so this stand-in module name is replaced after rendering.
-_RUNTIME_STAND_IN = "mcp_contracts_runtime_stand_in"
+def generation_options(view: View) -> dict[str, Any]:
+    """What datamodel-code-generator is told of the view besides its schema: each class's
+    name, base class, docstring and whether it is a root model."""
+    template_data: dict[str, dict[str, Any]] = {}
+    for model in view.classes:
+        data: dict[str, Any] = {"judged_root": model.root is not None}
+        if model.description:
+            data["docstring"] = docstring(_brief(model.description))
+        template_data[model.name] = data
+    return {
+        "model_name_map": {_location(view, c.name): c.name for c in view.classes},
+        "base_class_map": {c.name: f"{_STAND_IN}.JudgedRootModel" for c in view.classes if c.root is not None},
+        "extra_template_data": template_data,
+        # a root model's base class is `JudgedRootModel[Any]` (see the template)
+        "additional_imports": ["typing.Any"] if any(c.root is not None for c in view.classes) else [],
+    }
 
 
 def models_code(contract: Contract) -> str:
     """The formatted source of `models.py` for one contract."""
-    runtime = _RUNTIME_STAND_IN
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # notices about future defaults; our options are explicit
+            # ...but a class name the map could not give is an error, not a notice
+            warnings.filterwarnings("error", message="--model-name-map")
             code = generate(
-                json.dumps(view_schema(contract.view, runtime)),
+                json.dumps(view_schema(contract.view)),
                 custom_file_header=header(contract),
-                base_class=f"{runtime}.JudgedModel",
-                additional_imports=[f"{runtime}.JudgedRootModel"],
-                **_OPTIONS,  # type: ignore[arg-type]
+                **generation_options(contract.view),
+                **_OPTIONS,
             )
     except Exception as exc:  # it raises many unrelated classes; each names the problem
         raise ModelGenerationError(contract.name, f"datamodel-code-generator: {exc}") from exc
     if not isinstance(code, str):
         raise ModelGenerationError(contract.name, "datamodel-code-generator generated no models")
-    missing = [c.name for c in contract.view.classes if not re.search(rf"^class {c.name}\(", code, re.M)]
-    if missing:
-        raise ModelGenerationError(contract.name, f"datamodel-code-generator did not name classes {missing}")
-    code = code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT)
-    code = code.replace(f"from {runtime} import", "from .._runtime import")
-    return format_python(_without_unused(code, ("RootModel", "JudgedRootModel")))
-
-
-def _without_unused(code: str, names: tuple[str, ...]) -> str:
-    """`code` without the named imports it never uses (datamodel-code-generator imports the
-    root model classes whether or not a class needs them)."""
-    for name in names:
-        if len(re.findall(rf"\b{name}\b", code)) == 1:
-            for alone in (rf"^from \S+ import {name}\n", rf"(?<=import ){name}, ", rf", {name}\b(?=[,\n])"):
-                code, found = re.subn(alone, "", code, count=1, flags=re.M)
-                if found:
-                    break
-    return code
-
-
-def format_python(code: str) -> str:
-    """Generated Python as the pinned black writes it, so that the bytes are stable."""
-    return black.format_str(code, mode=BLACK_MODE)
+    # With a custom header it returns the module without its last newline (it joins the
+    # header to the formatted body with `body.rstrip()`); a module ends with one.
+    return code + "\n"

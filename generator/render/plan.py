@@ -6,7 +6,6 @@ never disagree about what the sources produce.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from jinja2 import Environment
@@ -14,6 +13,7 @@ from jinja2 import Environment
 from ..lint_rules import RULES
 from ..model import Contract, Project
 from ..resources import RUNTIME_SOURCE
+from .builder_signatures import parameters
 from .describe import Definition, describe_definitions
 from .docs import doc_sections, example_blocks, index_entries
 from .environment import template_environment
@@ -106,14 +106,23 @@ def _contract_files(
 
 
 def builder_literals(contract: Contract) -> dict[str, object]:
-    """The Python literals the builders template places: constants and derived fields."""
+    """What the builders template places: constants, derived fields, keyword parameters
+    and the names of `typing` they use."""
     assert contract.builders is not None
     builders = contract.builders
+    needs: set[str] = {"Any", "Final"}
+    success = parameters(contract.view, builders.success, needs)
+    error = parameters(contract.view, builders.error, needs)
     return {
-        "success_constants": py({p: json.loads(v) for p, v in builders.success_constants}),
-        "error_constants": py({p: json.loads(v) for p, v in builders.error_constants}),
+        "success_constants": py(dict(builders.success_constants)),
+        "error_constants": py(dict(builders.error_constants)),
         "derived": py(dict(builders.derived)),
+        "error_defaults": py(dict(builders.error_defaults)),
         "message_column": "message" in contract.catalogue.error_columns,
+        "success_parameters": success,
+        "error_parameters": error,
+        "needs": needs,
+        "typing_names": sorted(needs - {"MISSING"}),
     }
 
 

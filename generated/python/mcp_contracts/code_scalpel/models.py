@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from pydantic import MISSING, ConfigDict, Field
+
 from .._runtime import JudgedModel, JudgedRootModel
-from pydantic import ConfigDict, Field
-from pydantic import MISSING
+
+
+class CodeScalpelEnvelope(JudgedRootModel[Any]):
+    """
+    The JSON object every Code Scalpel MCP tool returns. `duration_ms` is required for the pro and enterprise tiers and optional for community.
+    """
+
+    root: CommunityEnvelope | PaidTierEnvelope
 
 
 class CommunityEnvelope(JudgedModel):
@@ -90,10 +98,6 @@ class PaidTierEnvelope(JudgedModel):
     data: Annotated[
         Any, Field(description="The tool-specific payload (any JSON value, or null).")
     ]
-
-
-class CodeScalpelEnvelope(JudgedRootModel[CommunityEnvelope | PaidTierEnvelope]):
-    root: CommunityEnvelope | PaidTierEnvelope
 
 
 class ToolError(JudgedModel):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from pydantic import MISSING, ConfigDict, Field
+
 from .._runtime import Integer, JudgedModel, JudgedRootModel
-from pydantic import ConfigDict, Field
-from pydantic import MISSING
 
 
 class FailureEnvelope(JudgedModel):
@@ -35,6 +35,14 @@ class FailureEnvelope(JudgedModel):
             description="Response metadata: always the schema version, plus the reserved optional keys. Other keys are allowed."
         ),
     ]
+
+
+class FoundryEnvelope(JudgedRootModel[Any]):
+    """
+    The response-v2 envelope every Foundry MCP operation returns. `error` is null exactly when `success` is true; a failure carries a non-empty error message.
+    """
+
+    root: SuccessEnvelope | FailureEnvelope
 
 
 class Meta(JudgedModel):
@@ -98,7 +106,6 @@ class Pagination(JudgedModel):
 
     model_config = ConfigDict(
         extra="allow",
-        arbitrary_types_allowed=True,
     )
     cursor: Annotated[
         str | None | MISSING, Field(description="Opaque cursor of the next page.")
@@ -124,7 +131,6 @@ class RateLimit(JudgedModel):
 
     model_config = ConfigDict(
         extra="allow",
-        arbitrary_types_allowed=True,
     )
     limit: Annotated[
         Integer | MISSING, Field(description="Requests allowed in the period.")
@@ -169,10 +175,6 @@ class SuccessEnvelope(JudgedModel):
     ]
 
 
-class FoundryEnvelope(JudgedRootModel[SuccessEnvelope | FailureEnvelope]):
-    root: SuccessEnvelope | FailureEnvelope
-
-
 class Telemetry(JudgedModel):
     """
     Timing and performance metrics.
@@ -180,7 +182,6 @@ class Telemetry(JudgedModel):
 
     model_config = ConfigDict(
         extra="allow",
-        arbitrary_types_allowed=True,
     )
     duration_ms: Annotated[
         int | float | MISSING, Field(description="Operation duration in milliseconds.")

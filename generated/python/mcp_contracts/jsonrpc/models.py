@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from .._runtime import JudgedModel
 from pydantic import ConfigDict, Field
+
+from .._runtime import JudgedModel
 
 
 class JsonRpcEnvelope(JudgedModel):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from pydantic import MISSING, ConfigDict, Field
+
 from .._runtime import Integer, JudgedModel
-from pydantic import ConfigDict, Field
-from pydantic import MISSING
 
 
 class Artifact(JudgedModel):
@@ -17,7 +17,6 @@ class Artifact(JudgedModel):
 
     model_config = ConfigDict(
         extra="forbid",
-        arbitrary_types_allowed=True,
     )
     schema_version: Literal["artifact.v0.1"]
     artifact_id: Annotated[
@@ -97,7 +96,6 @@ class EnvelopeMeta(JudgedModel):
 
     model_config = ConfigDict(
         extra="forbid",
-        arbitrary_types_allowed=True,
     )
     adapter: Annotated[
         str | MISSING,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from pydantic import MISSING, ConfigDict, Field
+
 from .._runtime import Integer, JudgedModel, JudgedRootModel
-from pydantic import ConfigDict, Field
-from pydantic import MISSING
 
 
 class ApiToolMeta(JudgedModel):
@@ -17,7 +17,6 @@ class ApiToolMeta(JudgedModel):
 
     model_config = ConfigDict(
         extra="forbid",
-        arbitrary_types_allowed=True,
     )
     tool_version: Annotated[
         str, Field(description="Version of the tool contract, for example `1.0`.")
@@ -159,7 +158,11 @@ class SuccessEnvelope(JudgedModel):
     ] = MISSING
 
 
-class TuitbotEnvelope(JudgedRootModel[SuccessEnvelope | FailureEnvelope]):
+class TuitbotEnvelope(JudgedRootModel[Any]):
+    """
+    The JSON object every TuitBot MCP tool returns: a success shape without error, or a failure shape with a typed error.
+    """
+
     root: SuccessEnvelope | FailureEnvelope
 
 
@@ -170,7 +173,6 @@ class WorkflowToolMeta(JudgedModel):
 
     model_config = ConfigDict(
         extra="forbid",
-        arbitrary_types_allowed=True,
     )
     tool_version: Annotated[
         str, Field(description="Version of the tool contract, for example `1.0`.")

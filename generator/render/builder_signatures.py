@@ -1,0 +1,69 @@
+"""The keyword parameters of a contract's builders, as the builders template places them.
+
+A parameter takes the JSON a member holds (an object is a `dict`, whatever class the view
+gives it), typed by the view, which is never stricter than the schema. Its default says
+what the builder does when the caller gives nothing: none (a required parameter), `None`
+(the schema accepts null and requires the member) or `MISSING` (the member is left out,
+or made by the builder when it puts something inside it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Shape, View, ViewType
+from .escape import py
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    hint: str
+    default: str | None  # a Python expression, or None for a required parameter
+
+
+_SIMPLE = {"any": "Any", "string": "str", "integer": "int", "number": "int | float", "boolean": "bool", "null": "None"}
+
+
+def _hint(view: View, node: ViewType, needs: set[str]) -> str:
+    """The Python type of the JSON a value of `node` holds."""
+    kind = node.kind
+    simple = _SIMPLE
+    if kind in simple:
+        if kind == "any":
+            needs.add("Any")
+        return simple[kind]
+    if kind == "literal":
+        needs.add("Literal")
+        return "Literal[" + ", ".join(py(v) for v in node.values) + "]"
+    if kind == "list":
+        return f"list[{_hint(view, node.items[0], needs)}]"
+    if kind == "dict":
+        return f"dict[str, {_hint(view, node.items[0], needs)}]"
+    needs.add("Any")
+    if kind == "class":
+        model = next(c for c in view.classes if c.name == node.name)
+        return "dict[str, Any]" if model.root is None else "Any"
+    parts = list(dict.fromkeys(_hint(view, member, needs) for member in node.items))
+    return "Any" if "Any" in parts else " | ".join(parts)
+
+
+def parameters(view: View, shape: Shape, needs: set[str]) -> list[Parameter]:
+    """The keyword parameters of a builder of `shape`; `needs` collects the names of
+    `typing` (and `MISSING`) that their hints use."""
+    found = []
+    for field in shape.fields or ():
+        hint = _hint(view, field.type, needs)
+        if field.filled and hint != "None":  # the builder makes it an object or an array
+            hint = " | ".join(part for part in hint.split(" | ") if part != "None")
+        if field.required and not field.filled and not field.nullable:
+            default = None
+        elif field.required and not field.filled:
+            default = "None"
+            if hint != "Any" and "None" not in hint.split(" | "):
+                hint = f"{hint} | None"
+        else:
+            needs.add("MISSING")
+            default, hint = "MISSING", f"{hint} | MISSING"
+        found.append(Parameter(field.name, hint, default))
+    return found
