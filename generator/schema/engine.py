@@ -1,0 +1,33 @@
+"""A schema that must stand alone, compiled by jsonschema-rs: an MCP tool's input or output
+schema, judged as a client judges it, with nothing fetched."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema_rs
+
+from .pointer import encode
+
+
+def _no_fetch(uri: str) -> Any:
+    raise ValueError(f"{uri} is not fetched: the schema must stand alone")
+
+
+def standalone_validator(schema: Any) -> Any:
+    """jsonschema-rs's validator of a schema that must stand alone (an MCP tool's input or
+    output schema: nothing is fetched); ValueError, with the reason, when it cannot compile."""
+    try:
+        return jsonschema_rs.validator_for(schema, retriever=_no_fetch)
+    except (ValueError, TypeError, OverflowError, jsonschema_rs.ValidationError) as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+
+
+def first_refusal(validator: Any, instance: Any) -> str | None:
+    """Why `validator` refuses `instance` (its first error, at its JSON pointer), or None."""
+    error = next(iter(validator.iter_errors(instance)), None)
+    if error is None:
+        return None
+    if not error.instance_path:
+        return str(error.message)
+    return f"at {encode(error.instance_path)}: {error.message}"
