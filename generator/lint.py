@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic
-from .keywords import always_object
 from .lint_rules import DESCRIPTION_LIMIT, RULES
 from .load import load_project
 from .load.bundle import refs_in
@@ -26,6 +25,8 @@ from .model import Contract, Entry
 from .naming import member_name
 from .protocol import revision
 from .render.mcp import HINTS, tool_annotations, tool_listing
+from .schema.pointer import encode
+from .schema.proofs import always_object
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     referenced = {value.split("#", 1)[1] for _, value in refs_in(schema) if "#" in value}
     for container in ("$defs", "definitions"):
         for name in schema.get(container, {}) if isinstance(schema, dict) else {}:
-            pointer = f"/{container}/{name.replace('~', '~0').replace('/', '~1')}"
+            pointer = encode([container, name])
             if pointer not in referenced and not any(r.startswith(pointer + "/") for r in referenced):
                 yield src.envelope, [container, name], f"{name!r} is not referenced"
 

@@ -11,8 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .pointers import value_at
 from .protocol import VERSIONS
+from .schema.pointer import value_at
 
 # The columns every catalogue table has, after those the contract declares (see
 # `columns:` in contract.yaml); an error's `error_type` names an entry of `error_types`.

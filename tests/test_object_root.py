@@ -14,9 +14,9 @@ import pytest
 from conftest import CONTRACTS, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mcp_contracts_generator.keywords import standalone_validator
 from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.render.mcp import bundled_envelope, object_rooted
+from mcp_contracts_generator.schema.engine import standalone_validator
 from schema_strategies import from_schema, mutations
 
 PROJECT = load_project(SCHEMAS).project

@@ -14,8 +14,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..model import Builders, Catalogue
-from ..pointers import resolve_pointer
-from ..runtime import json_pointer
+from ..schema.pointer import encode, follow, from_fragment, resolve
 from .documents import Document
 
 _MAX_DEPTH = 8  # constants deeper than this are left to the caller
@@ -26,7 +25,7 @@ def _local(schema: Any, node: Any) -> Any:
     seen = 0
     while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#") and seen < 32:
         try:
-            node = resolve_pointer(schema, node["$ref"][1:])
+            node = follow(schema, from_fragment(node["$ref"][1:]))
         except KeyError:
             return None
         seen += 1
@@ -62,7 +61,7 @@ def constants(schema: Any, node: Any, path: tuple[str, ...] = ()) -> list[tuple[
         sub = _local(schema, properties[name])
         single, value = _single_value(sub)
         if single:
-            found.append((json_pointer([*path, name]), json.dumps(value, sort_keys=True)))
+            found.append((encode([*path, name]), json.dumps(value, sort_keys=True)))
         else:
             found += constants(schema, sub, (*path, name))
     return found
@@ -78,7 +77,7 @@ def build_builders(identity: Document, schema: Any, catalogue: Catalogue) -> tup
     for role in ("success", "error"):
         pointer = spec.get(role, "")
         try:
-            shapes[role] = resolve_pointer(schema, pointer)
+            shapes[role] = resolve(schema, pointer)
         except KeyError:
             problems.append(identity.diagnostic(["builders", role], f"{pointer!r} is not in envelope.schema.json"))
     columns = catalogue.error_columns

@@ -15,8 +15,9 @@ from functools import cache
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..keywords import first_refusal, not_json, standalone_validator
 from ..model import Builders, Example, Manifest
+from ..schema.engine import first_refusal, standalone_validator
+from ..schema.values import not_json
 from .documents import Document
 
 

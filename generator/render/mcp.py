@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..keywords import always_object
 from ..model import Contract, Entry
 from ..protocol import revision
+from ..schema.proofs import always_object
 from .compound import compound
 
 

@@ -47,6 +47,15 @@ def from_fragment(text: str) -> tuple[str, ...]:
     return decode(unquote(text))
 
 
+def written_tokens(text: str) -> list[tuple[str, str]]:
+    """(as written, decoded) of each token of a URI fragment that is a pointer: a rewrite
+    that renames some tokens keeps the others as they were spelt. [] for "" and for a
+    fragment that is not a pointer."""
+    if not text.startswith("/"):
+        return []
+    return [(raw, unquote(raw).replace("~1", "/").replace("~0", "~")) for raw in text[1:].split("/")]
+
+
 def _step(node: Any, token: str) -> tuple[bool, Any]:
     """(found, the child) one token down from `node`."""
     if isinstance(node, dict):

@@ -58,6 +58,12 @@ ANNOTATIONS = frozenset(
 )
 # Keywords about the document, not the instance: dropped once references are followed.
 STRUCTURAL = frozenset({"$defs", "definitions", "$id", "$anchor", "$dynamicAnchor", "$schema", "$vocabulary"})
+# Keywords whose array is a set: its order says nothing.
+UNORDERED = frozenset({"required", "enum", "type"})
+# Keywords whose subschemas are alternatives: an instance meets one (`oneOf`) or some.
+ALTERNATIVES = ("anyOf", "oneOf")
+# Keywords that combine subschemas into one: all of them, or alternatives.
+COMBINATIONS = ("anyOf", "oneOf", "allOf")
 # Keywords whose assertions speak of one JSON type only: vacuous for the other types.
 OF_TYPE = {
     "string": frozenset({"minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"}),
@@ -136,6 +142,15 @@ EITHER = Vocabulary(
 )
 
 READ = (DRAFT_2020_12, DRAFT_07)
+
+# Keywords of later drafts that a draft-07 validator ignores, and so must not start to
+# apply when a draft-07 schema is said in 2020-12: the applicators draft-07 lacks (`$defs`
+# aside: a pointer may reach it), and these.
+_LATER_THAN_07 = frozenset(
+    {"dependentRequired", "minContains", "maxContains", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
+     "$recursiveAnchor", "$vocabulary"}
+)  # fmt: skip
+UNKNOWN_TO_07 = (DRAFT_2020_12.applicators - DRAFT_07.applicators - {DRAFT_2020_12.definitions}) | _LATER_THAN_07
 
 
 def named(schema: object) -> Vocabulary | None:
