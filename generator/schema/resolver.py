@@ -78,6 +78,10 @@ class Resolver:
             for name in anchors(visit.node, visit.dialect):
                 self._anchors.setdefault((visit.base, name), visit)
 
+    def visits(self) -> list[Visit]:
+        """Every schema object of every resource read so far, in the order read."""
+        return list(self._places.values())
+
     def place(self, node: Any) -> Visit | None:
         """Where a schema node of a resource read here is (None for one that is not)."""
         return self._places.get(id(node))

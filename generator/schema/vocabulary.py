@@ -142,6 +142,8 @@ EITHER = Vocabulary(
 )
 
 READ = (DRAFT_2020_12, DRAFT_07)
+# Where either dialect keeps reusable schemas, 2020-12's first.
+DEFINITIONS = (DRAFT_2020_12.definitions, DRAFT_07.definitions)
 
 # Keywords of later drafts that a draft-07 validator ignores, and so must not start to
 # apply when a draft-07 schema is said in 2020-12: the applicators draft-07 lacks (`$defs`
