@@ -8,6 +8,12 @@ from typing import Any
 import jsonschema_rs
 
 from .pointer import encode
+from .vocabulary import DRAFT_07, Vocabulary
+
+
+def engine_draft(dialect: Vocabulary) -> int:
+    """jsonschema-rs's name for a dialect the generator reads."""
+    return jsonschema_rs.Draft7 if dialect is DRAFT_07 else jsonschema_rs.Draft202012
 
 
 def _no_fetch(uri: str) -> Any:
