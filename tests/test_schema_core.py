@@ -18,7 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mcp_contracts_generator.schema import pointer
 from mcp_contracts_generator.schema.dialect import Refusal, dialect_of, refusals
-from mcp_contracts_generator.schema.resolver import Resolver
+from mcp_contracts_generator.schema.proofs import always_object
+from mcp_contracts_generator.schema.resolver import Resolver, absolute_references
 from mcp_contracts_generator.schema.vocabulary import DRAFT_07, DRAFT_2020_12, Vocabulary
 from mcp_contracts_generator.schema.walk import walk
 from referencing import Registry, Resource, Specification
@@ -298,3 +299,27 @@ def test_the_allowed_modules_exist() -> None:
     """An entry of ALLOWED that no longer exists (or no longer needs to be) is removed."""
     for relative in ALLOWED:
         assert (ROOT / "generator" / relative).is_file()
+
+
+# Hostile schemas ----------------------------------------------------------------------------
+
+WORDS = st.sampled_from(sorted(APPLICATORS | {"$ref", "$id", "$anchor", "$schema", "$dynamicRef", "type", "x"}))
+REFERENCE_TEXT = st.sampled_from(["#", "#/", "#/$defs/a", "#a", "a.json", "urn:x", "http://[", "#/items/0", "%", ""])
+SCHEMAS = st.recursive(
+    st.booleans() | st.integers() | REFERENCE_TEXT | st.none(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(WORDS | KEYS, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(SCHEMAS, st.sampled_from([DRAFT_07, DRAFT_2020_12]))
+def test_no_schema_makes_the_core_raise(schema: Any, dialect: Vocabulary) -> None:
+    resolver = Resolver({ROOT_URI: schema}, default=dialect)
+    for visit in walk(schema, ROOT_URI, dialect):
+        for keyword in ("$ref", "$dynamicRef"):
+            reference = visit.node.get(keyword) if isinstance(visit.node, dict) else None
+            if isinstance(reference, str):
+                resolver.resolve(reference, visit.base)
+    list(refusals(schema))
+    absolute_references(schema, ROOT_URI)
+    always_object(schema)

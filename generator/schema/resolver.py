@@ -137,14 +137,23 @@ class Resolver:
 
 def absolute_references(schema: Any, base: str = "") -> Any:
     """A copy of `schema` whose every `$ref` is written against the base it was read at,
-    so that each resolves the same wherever it is followed from."""
+    so that each resolves the same wherever it is followed from. A loop, not recursion; a
+    schema met twice (a YAML alias) is copied at its first place and left as it is after."""
     if not isinstance(schema, dict):
         return schema
-    node = copied(schema)
-    base = base_within(node, base)
-    reference = node.get("$ref")
-    if isinstance(reference, str) and base:
-        node["$ref"] = join(base, reference)
-    for path, sub in list(children(node)):
-        replaced(node, path, absolute_references(sub, base))
-    return node
+    top = copied(schema)
+    seen = {id(schema)}
+    pending = [(top, base)]
+    while pending:
+        node, outer = pending.pop()
+        inside = base_within(node, outer)
+        reference = node.get("$ref")
+        if isinstance(reference, str) and inside:
+            node["$ref"] = join(inside, reference)
+        for path, sub in list(children(node)):
+            if isinstance(sub, dict) and id(sub) not in seen:
+                seen.add(id(sub))
+                fresh = copied(sub)
+                replaced(node, path, fresh)
+                pending.append((fresh, inside))
+    return top
