@@ -323,3 +323,15 @@ def test_no_schema_makes_the_core_raise(schema: Any, dialect: Vocabulary) -> Non
     list(refusals(schema))
     absolute_references(schema, ROOT_URI)
     always_object(schema)
+
+
+def test_a_schema_only_a_pointer_reaches_gets_a_place() -> None:
+    """`$defs` is not a draft-07 keyword, yet a pointer reaches it (and view.py needs the
+    location of every class it makes)."""
+    schema = {"$schema": DRAFT_07.uri, "$id": "https://e.test/r.json", "$defs": {"a": {"items": {"type": "string"}}}}
+    resolver = Resolver.of_document(schema)
+    assert resolver.place(schema["$defs"]["a"]) is None
+    target = resolver.resolve("#/$defs/a", resolver.root_uri)
+    assert target is not None and target.dialect is DRAFT_07
+    inner = resolver.place(schema["$defs"]["a"]["items"])
+    assert inner is not None and inner.location == "https://e.test/r.json#/$defs/a/items"

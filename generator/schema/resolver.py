@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .pointer import PointerError, from_fragment
+from .pointer import PointerError, follow, from_fragment
 from .uri import defrag, join
 from .vocabulary import EITHER, Vocabulary, named
 from .walk import Visit, anchors, base_within, children, copied, replaced, walk
@@ -118,20 +118,26 @@ class Resolver:
         return self._follow(resource, tokens)
 
     def _follow(self, resource: Visit, tokens: tuple[str, ...]) -> Target | None:
-        """Down a pointer from a resource's root; each `$id` on the way moves the base."""
-        node, base, dialect = resource.node, resource.base, resource.dialect
+        """Down a pointer from a resource's root; each `$id` on the way moves the base. A
+        schema the walk did not reach (under a keyword its dialect does not have, such as
+        `$defs` in draft-07) gets a place here, so that it has a location too."""
+        node, outer, pointer, dialect = resource.node, resource.base, resource.pointer, resource.dialect
+        base = outer
         for token in tokens:
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isascii() and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
+            try:
+                node = follow(node, (token,))
+            except PointerError:
                 return None
             visit = self._places.get(id(node))
             if visit is not None:
-                base, dialect = visit.base, visit.dialect
-            elif isinstance(node, dict):
-                base = base_within(node, base, dialect)
+                outer, base, pointer, dialect = visit.base, visit.base, visit.pointer, visit.dialect
+            else:
+                outer, pointer = base, (*pointer, token)
+                base = base_within(node, base, dialect) if isinstance(node, dict) else base
+        if isinstance(node, dict) and id(node) not in self._places:
+            for visit in walk(node, outer, dialect, at=pointer):
+                if isinstance(visit.node, dict):
+                    self._places.setdefault(id(visit.node), visit)
         return Target(node, base, dialect)
 
 

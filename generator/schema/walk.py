@@ -111,13 +111,14 @@ def anchors(node: Any, dialect: Vocabulary) -> Iterator[str]:
 
 
 def walk(
-    document: Any, base: str = "", dialect: Vocabulary | None = None, max_depth: int = MAX_DEPTH
+    document: Any, base: str = "", dialect: Vocabulary | None = None, max_depth: int = MAX_DEPTH, at: Path = ()
 ) -> Iterator[Visit]:
     """Every subschema of `document` (itself first), read at `base` in `dialect` (by
-    default what its `$schema` names, else 2020-12); see the module's docstring."""
+    default what its `$schema` names, else 2020-12); see the module's docstring. `at` is
+    the pointer of `document` in its resource, for a schema a pointer reached."""
     start = dialect or named(document) or DRAFT_2020_12
     seen: set[int] = set()
-    pending: list[tuple[Any, str, Path, Path, Vocabulary, int]] = [(document, base, (), (), start, 0)]
+    pending: list[tuple[Any, str, Path, Path, Vocabulary, int]] = [(document, base, at, (), start, 0)]
     while pending:
         node, outer, pointer, path, current, depth = pending.pop()
         if isinstance(node, dict):
