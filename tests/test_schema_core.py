@@ -126,6 +126,14 @@ def test_other_dialects_are_refused_with_what_to_write_instead(declared: Any, na
     assert named in found.message and "2020-12" in found.message
 
 
+def test_a_meta_schema_of_ones_own_is_read_in_the_dialect_it_is_written_in() -> None:
+    """The specification lets a schema name a meta-schema with vocabularies of its choosing;
+    it is read when the meta-schema is found offline and written in a dialect read."""
+    metas = {"https://e.test/meta": {"$schema": DRAFT_2020_12.uri, "$vocabulary": {}}}
+    assert dialect_of({"$schema": "https://e.test/meta"}, meta=metas.__getitem__) is DRAFT_2020_12
+    assert isinstance(dialect_of({"$schema": "https://e.test/other"}, meta=metas.__getitem__), Refusal)
+
+
 def test_refusals_are_found_at_the_root_and_in_embedded_resources() -> None:
     schema = {
         "$schema": "http://json-schema.org/draft-06/schema#",

@@ -20,9 +20,10 @@ import jsonschema_rs
 from ..diagnostics import Diagnostic, display_path
 from ..model import View, ViewClass, ViewField
 from ..runtime import Judge, short
-from ..schema.dialect import read_as, refusals
+from ..schema.dialect import refusals
 from ..schema.engine import engine_draft
 from ..schema.pointer import encode
+from ..schema.vocabulary import named
 from .bundle import ROOT_URI, Resources, blame, dumps
 from .cycles import find_cycle
 from .documents import Document
@@ -60,7 +61,7 @@ def _compile(schema: Any, resources: Resources, formats: bool, location: str = "
     if isinstance(schema, dict) and "$schema" in schema:
         wrapper["$schema"] = schema["$schema"]
     registry = jsonschema_rs.Registry(
-        [(ROOT_URI, schema), *resources.read.items()], draft=engine_draft(read_as(schema)), retriever=resources.retrieve
+        [(ROOT_URI, schema), *resources.read.items()], draft=engine_draft(named(schema)), retriever=resources.retrieve
     )
     jsonschema_rs.validator_for(wrapper, registry=registry, base_uri=_LOCATION_BASE, validate_formats=formats)
 
@@ -73,16 +74,16 @@ def _problem(document: Document, exc: Exception) -> Diagnostic:
     return document.diagnostic(list(blame(document.data, message)), short(message))
 
 
-def _refused_dialect(document: Document) -> Diagnostic | None:
+def _refused_dialect(document: Document, resources: Resources) -> Diagnostic | None:
     """A `$schema` of the envelope that names a dialect the generator does not read."""
-    found = next(refusals(document.data), None)
+    found = next(refusals(document.data, resources.retrieve), None)
     return document.diagnostic(list(found[0]), found[1].message) if found is not None else None
 
 
 def _refused_dialect_elsewhere(resources: Resources) -> Diagnostic | None:
     """A `$schema` of a file the envelope refers to that names a dialect not read."""
     for uri, resource in sorted(resources.read.items()):
-        found = next(refusals(resource), None)
+        found = next(refusals(resource, resources.retrieve), None)
         if found is not None:
             return Diagnostic(display_path(resources.locate(uri)), None, encode(found[0]), found[1].message)
     return None
@@ -95,10 +96,10 @@ def compile_envelope(
     schema = document.data
     if not isinstance(schema, dict | bool):
         return document.diagnostic([], "a schema is a JSON object or a boolean")
-    refused = _refused_dialect(document)
+    resources = Resources(document.path.parent, references, schema)
+    refused = _refused_dialect(document, resources)
     if refused is not None:
         return refused
-    resources = Resources(document.path.parent, references, schema)
     try:
         _compile(schema, resources, formats)
         view = ViewBuilder(schema, resources.retrieve, root_name(schema, contract)).build()

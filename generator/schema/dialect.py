@@ -4,15 +4,18 @@ The generator reads draft-07 and draft 2020-12 (MCP reads an `outputSchema` in 2
 draft-07 is what many servers' libraries still write, and is said in 2020-12 when it is
 published: render/dialect.py). A schema without `$schema` is read in the dialect of the
 document around it, and a document's root in 2020-12. Older drafts (03, 04, 06) and 2019-09
-are refused, as is a `$schema` no standard names: each differs from the two in rules the
-generator would otherwise apply silently (draft-06 ignores `if`, draft-04 reads `id` and a
-boolean `exclusiveMinimum`, 2019-09 has `$recursiveRef`), and a contract is judged in the
-dialect it is published in. The refusal is a value that says what to write instead.
+are refused: each differs from the two in rules the generator would otherwise apply
+silently (draft-06 ignores `if`, draft-04 reads `id` and a boolean `exclusiveMinimum`,
+2019-09 has `$recursiveRef`), and a contract is judged in the dialect it is published in.
+A `$schema` of another URI names a meta-schema of its own (a dialect with vocabularies of
+its choosing, as the specification allows): it is read when the caller can find that
+meta-schema offline (`meta`: the contract folder) and the meta-schema is itself written in
+a dialect read; else it is refused too. The refusal is a value that says what to write.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +31,10 @@ _REFUSED = {
 }
 
 
+# Finds a meta-schema by its URI, offline (load/bundle.py's `Resources.retrieve`).
+MetaSchemas = Callable[[str], Any]
+
+
 @dataclass(frozen=True)
 class Refusal:
     """A `$schema` the generator does not read, and why; it belongs at `/$schema`."""
@@ -35,9 +42,11 @@ class Refusal:
     message: str
 
 
-def dialect_of(schema: Any, default: Vocabulary = DRAFT_2020_12) -> Vocabulary | Refusal:
+def dialect_of(
+    schema: Any, default: Vocabulary = DRAFT_2020_12, meta: MetaSchemas | None = None
+) -> Vocabulary | Refusal:
     """The dialect `schema` declares (`$schema`, with or without its trailing "#", http or
-    https), `default` when it declares none, or a Refusal."""
+    https, or a meta-schema `meta` finds), `default` when it declares none, or a Refusal."""
     declared = schema.get("$schema") if isinstance(schema, dict) else None
     if declared is None:
         return default
@@ -52,10 +61,24 @@ def dialect_of(schema: Any, default: Vocabulary = DRAFT_2020_12) -> Vocabulary |
             f"{_REFUSED[bare]} is not read: write the schema in draft 2020-12 ({DRAFT_2020_12.uri}),"
             f" the dialect MCP publishes, or draft-07 ({DRAFT_07.uri})"
         )
+    custom = _custom(declared, meta)
+    if custom is not None:
+        return custom
     return Refusal(
-        f"{declared!r} is not a dialect mcp-contracts reads: draft 2020-12 ({DRAFT_2020_12.uri})"
-        f" or draft-07 ({DRAFT_07.uri})"
+        f"{declared!r} is not a dialect mcp-contracts reads: draft 2020-12 ({DRAFT_2020_12.uri}),"
+        f" draft-07 ({DRAFT_07.uri}), or a meta-schema of the contract folder written in one of them"
     )
+
+
+def _custom(declared: str, meta: MetaSchemas | None) -> Vocabulary | None:
+    """The dialect a meta-schema of one's own is written in, when `meta` finds it."""
+    if meta is None:
+        return None
+    try:
+        found = meta(declared)
+    except Exception:  # not found offline: the refusal says what to do
+        return None
+    return named(found)
 
 
 def read_as(schema: Any, default: Vocabulary = DRAFT_2020_12) -> Vocabulary:
@@ -65,11 +88,11 @@ def read_as(schema: Any, default: Vocabulary = DRAFT_2020_12) -> Vocabulary:
     return found if isinstance(found, Vocabulary) else default
 
 
-def refusals(document: Any) -> Iterator[tuple[tuple[str | int, ...], Refusal]]:
+def refusals(document: Any, meta: MetaSchemas | None = None) -> Iterator[tuple[tuple[str | int, ...], Refusal]]:
     """(path of the `$schema`, why) of each `$schema` in a document that is not read: at its
     root, and at each embedded resource that declares one."""
     for visit in walk(document, dialect=read_as(document)):
         if isinstance(visit.node, dict) and "$schema" in visit.node:
-            found = dialect_of(visit.node)
+            found = dialect_of(visit.node, meta=meta)
             if isinstance(found, Refusal):
                 yield (*visit.path, "$schema"), found

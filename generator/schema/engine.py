@@ -11,8 +11,11 @@ from .pointer import encode
 from .vocabulary import DRAFT_07, Vocabulary
 
 
-def engine_draft(dialect: Vocabulary) -> int:
-    """jsonschema-rs's name for a dialect the generator reads."""
+def engine_draft(dialect: Vocabulary | None) -> int | None:
+    """jsonschema-rs's name for a dialect the generator reads; None (the engine decides,
+    from a meta-schema of one's own) for None."""
+    if dialect is None:
+        return None
     return jsonschema_rs.Draft7 if dialect is DRAFT_07 else jsonschema_rs.Draft202012
 
 
