@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, display_path
-from .keywords import json_types
 from .load.catalogue import CORE_NAMES
 from .model import Contract, Project, ViewClass, ViewType
+from .schema.pointer import encode
+from .schema.values import json_types
 
 BUMPS = ("patch", "minor", "major")
 
@@ -171,7 +172,7 @@ def _view(old: Contract, new: Contract) -> list[Change]:
         fields = {f.name: f for f in now.fields}
         for field in was.fields:
             other = fields.get(field.name)
-            at = f"{path}/{field.name.replace('~', '~0').replace('/', '~1')}"
+            at = path + encode([field.name])
             if other is None:
                 change("property-removed", "breaking", at, "the property is gone")
             elif field.required and not other.required:
@@ -179,7 +180,7 @@ def _view(old: Contract, new: Contract) -> list[Change]:
             else:
                 types(field.type, other.type, at)
         for added in (f for f in now.fields if f.name not in {x.name for x in was.fields}):
-            change("property-added", "addition", f"{path}/{added.name}", "new")
+            change("property-added", "addition", path + encode([added.name]), "new")
 
     def types(was: ViewType, now: ViewType, path: str) -> None:
         if was.kind == now.kind == "class" and was.name in before and now.name in after:
@@ -240,11 +241,11 @@ def input_narrowings(was: Any, now: Any) -> list[tuple[str, str, str]]:
         return []
     found = []
     for name in sorted(_strings(now.get("required")) - _strings(was.get("required"))):
-        found.append(("input-required", f"/required/{_token(name)}", f"{name!r} is now required"))
+        found.append(("input-required", encode(["required", name]), f"{name!r} is now required"))
     old_props, new_props = _map(was.get("properties")), _map(now.get("properties"))
     for name in sorted(set(old_props) & set(new_props)):
         a, b = old_props[name], new_props[name]
-        at = f"/properties/{_token(name)}"
+        at = encode(["properties", name])
         if isinstance(a, dict) and isinstance(b, dict):
             removed = {repr(v) for v in _values(a)} - {repr(v) for v in _values(b)}
             if _values(b) and removed:
@@ -255,10 +256,6 @@ def input_narrowings(was: Any, now: Any) -> list[tuple[str, str, str]]:
     if was.get("additionalProperties") is not False and now.get("additionalProperties") is False:
         found.append(("input-closed", "/additionalProperties", "other arguments are refused"))
     return found
-
-
-def _token(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
 
 
 def _values(schema: dict[str, Any]) -> list[Any]:

@@ -11,6 +11,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .schema.pointer import encode
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
@@ -45,6 +47,5 @@ def display_path(path: Path) -> str:
     return Path(os.path.relpath(target, here)).as_posix()
 
 
-def json_pointer(parts: object) -> str:
-    """RFC 6901 pointer for a sequence of keys and indexes ("" is the whole document)."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)  # type: ignore[attr-defined]
+# A diagnostic's pointer, written by the schema core's one encoder.
+json_pointer = encode

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic
-from .keywords import always_object
 from .lint_rules import DESCRIPTION_LIMIT, RULES
 from .load.bundle import refs_in
 from .load.documents import Document, Reading, read_json, read_yaml
@@ -26,6 +25,11 @@ from .model import Contract, Entry
 from .naming import member_name
 from .protocol import revision
 from .render.mcp import HINTS, tool_annotations, tool_listing
+from .schema.pointer import PointerError, encode, from_fragment
+from .schema.proofs import always_object
+from .schema.uri import defrag
+from .schema.vocabulary import DEFINITIONS, EITHER
+from .schema.walk import walk
 
 
 @dataclass(frozen=True)
@@ -166,33 +170,36 @@ def _described(key: str, section: str) -> Check:
     return check
 
 
-def _properties(node: Any, path: list[object]) -> Iterator[tuple[list[object], Any]]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "properties" and isinstance(value, dict):
-                for name, sub in value.items():
-                    yield [*path, key, name], sub
-            if key not in ("const", "enum", "default", "examples"):
-                yield from _properties(value, [*path, key])
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _properties(value, [*path, index])
+def _properties(schema: Any) -> Iterator[tuple[list[object], Any]]:
+    """(path, schema) of each member of a `properties` of any subschema."""
+    for visit in walk(schema, dialect=EITHER):
+        properties = visit.node.get("properties") if isinstance(visit.node, dict) else None
+        for name, sub in properties.items() if isinstance(properties, dict) else ():
+            yield [*visit.path, "properties", name], sub
 
 
 def _property_described(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
-    for path, sub in _properties(src.envelope.data, []):
+    for path, sub in _properties(src.envelope.data):
         if isinstance(sub, dict) and not sub.get("description") and "$ref" not in sub:
             yield src.envelope, path, f"property {path[-1]!r} has no description"
 
 
 def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     schema = src.envelope.data
-    referenced = {value.split("#", 1)[1] for _, value in refs_in(schema) if "#" in value}
-    for container in ("$defs", "definitions"):
+    referenced = {_pointer_in(value) for _, value in refs_in(schema)}
+    for container in DEFINITIONS:
         for name in schema.get(container, {}) if isinstance(schema, dict) else {}:
-            pointer = f"/{container}/{name.replace('~', '~0').replace('/', '~1')}"
-            if pointer not in referenced and not any(r.startswith(pointer + "/") for r in referenced):
+            pointer = encode([container, name])
+            if pointer not in referenced and not any(r and r.startswith(pointer + "/") for r in referenced):
                 yield src.envelope, [container, name], f"{name!r} is not referenced"
+
+
+def _pointer_in(reference: str) -> str | None:
+    """The JSON pointer a reference's fragment names, decoded; None for no pointer."""
+    try:
+        return encode(from_fragment(defrag(reference)[1])) if "#" in reference else None
+    except PointerError:
+        return None
 
 
 def _output_not_object(src: Sources) -> Iterator[tuple[Document, list[object], str]]:

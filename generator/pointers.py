@@ -1,27 +1,8 @@
-"""RFC 6901 JSON pointers into a document: the one walk every part of the generator uses."""
+"""Kept for load/describe.py only, until the lead moves it onto the schema core (issue 17):
+JSON pointers are `schema/pointer.py`'s. Nothing else may import this module."""
 
 from __future__ import annotations
 
-from typing import Any
+from .schema.pointer import resolve as resolve_pointer
 
-
-def resolve_pointer(document: Any, pointer: str) -> Any:
-    """The value at an RFC 6901 pointer; KeyError when there is none."""
-    node = document
-    for token in pointer.split("/")[1:] if pointer else []:
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            raise KeyError(pointer)
-    return node
-
-
-def value_at(document: Any, pointer: str) -> Any:
-    """The value at a JSON pointer of a document, or None where there is none."""
-    try:
-        return resolve_pointer(document, pointer)
-    except KeyError:
-        return None
+__all__ = ["resolve_pointer"]

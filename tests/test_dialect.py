@@ -19,10 +19,13 @@ import jsonschema_rs
 import pytest
 from conftest import SHARED, require_shared
 from jsonschema import Draft202012Validator
-from mcp_contracts_generator.keywords import subschemas
 from mcp_contracts_generator.render.compound import compound
-from mcp_contracts_generator.render.dialect import DRAFT_2020_12, to_2020_12
+from mcp_contracts_generator.render.dialect import to_2020_12
+from mcp_contracts_generator.schema.vocabulary import DRAFT_2020_12 as LATEST
+from mcp_contracts_generator.schema.walk import children
 from referencing import Registry
+
+DRAFT_2020_12 = LATEST.uri
 
 require_shared()
 SUITE = SHARED / "jsts"
@@ -41,7 +44,7 @@ def _references(node: Any, base: str, draft_07: bool) -> list[str]:
     if isinstance(identifier, str) and not (draft_07 and "$ref" in node):
         base = urldefrag(urljoin(base, identifier))[0]
     found = [urljoin(base, node["$ref"])] if isinstance(node.get("$ref"), str) else []
-    for _, sub in subschemas(node):
+    for _, sub in children(node):
         found += _references(sub, base, draft_07)
     return found
 

@@ -156,3 +156,34 @@ def test_check_json_format_lists_source_errors(schemas_copy: Path, out_copy: Pat
     [error] = report["errors"]
     assert error["file"].endswith("contracts/jsonrpc/contract.yaml")
     assert isinstance(error["line"], int) and "does not match" in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("declared", "named"),
+    [
+        ("http://json-schema.org/draft-06/schema#", "draft-06 is not read"),
+        ("https://json-schema.org/draft/2019-09/schema", "draft 2019-09 is not read"),
+        ("https://example.com/meta.json", "'https://example.com/meta.json' is not a dialect mcp-contracts reads"),
+    ],
+)
+def test_a_dialect_that_is_not_read_is_refused_at_its_schema_keyword(
+    schemas_copy: Path, out_copy: Path, declared: str, named: str
+) -> None:
+    """Only draft 2020-12 and draft-07 are read (schema/dialect.py): an envelope in another
+    dialect would be judged in one and published in another."""
+    envelope = schemas_copy / "contracts" / "tuitbot" / "envelope.schema.json"
+    _replace(envelope, '"https://json-schema.org/draft/2020-12/schema"', json.dumps(declared))
+    stderr = _generate_fails(schemas_copy, out_copy)
+    assert re.search(r"contracts/tuitbot/envelope\.schema\.json(:\d+)?#/\$schema: " + re.escape(named), stderr), stderr
+
+
+def test_a_referred_file_in_a_dialect_that_is_not_read_is_named(schemas_copy: Path, out_copy: Path) -> None:
+    folder = schemas_copy / "contracts" / "tuitbot"
+    (folder / "old.schema.json").write_text(
+        json.dumps({"$schema": "http://json-schema.org/draft-04/schema#", "type": "string"}), encoding="utf-8"
+    )
+    envelope = json.loads((folder / "envelope.schema.json").read_text(encoding="utf-8"))
+    envelope.setdefault("$defs", {})["Old"] = {"$ref": "file:///old.schema.json"}
+    (folder / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
+    stderr = _generate_fails(schemas_copy, out_copy)
+    assert re.search(r"contracts/tuitbot/old\.schema\.json#/\$schema: draft-04 is not read", stderr), stderr

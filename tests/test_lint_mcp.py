@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from mcp_contracts_generator.keywords import always_object
+from mcp_contracts_generator.schema.proofs import always_object
 
 
 def _init(tmp_path: Path) -> Path:

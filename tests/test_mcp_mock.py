@@ -27,8 +27,8 @@ from mcp_contracts_generator.mcp.compare import TooLarge, schema_difference
 from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock, build_server
 from mcp_contracts_generator.mcp.served import ServedContract, ServedTool, same_json, served
 from mcp_contracts_generator.mcp.synthesize import synthesize
-from mcp_contracts_generator.pointers import value_at
 from mcp_contracts_generator.render.mcp import bundled_envelope
+from mcp_contracts_generator.schema.pointer import value_at
 
 require_shared()
 SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")

@@ -15,8 +15,8 @@ from conftest import CONTRACTS, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_contracts_generator import api
-from mcp_contracts_generator.keywords import standalone_validator
 from mcp_contracts_generator.render.mcp import bundled_envelope, object_rooted
+from mcp_contracts_generator.schema.engine import standalone_validator
 from schema_strategies import from_schema, mutations
 
 PROJECT = api.load(SCHEMAS).project

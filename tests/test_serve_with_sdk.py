@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client, StdioServerParameters
 from mcp.server.mcpserver.utilities.func_metadata import StrictJsonSchema
-from mcp_contracts_generator.keywords import standalone_validator
+from mcp_contracts_generator.schema.engine import standalone_validator
 from pydantic import BaseModel, TypeAdapter
 from schema_strategies import from_schema, mutations
 

@@ -20,8 +20,8 @@ from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
 from ..model import BuilderField, Builders, Catalogue, Shape, View, ViewClass, ViewType
-from ..pointers import resolve_pointer
-from ..runtime import json_pointer
+from ..schema.pointer import encode, follow, from_fragment, resolve
+from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, REFERENCES
 from .documents import Document
 
 _MAX_DEPTH = 8  # constants deeper than this are left to the caller
@@ -32,7 +32,7 @@ def _local(schema: Any, node: Any) -> Any:
     seen = 0
     while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#") and seen < 32:
         try:
-            node = resolve_pointer(schema, node["$ref"][1:])
+            node = follow(schema, from_fragment(node["$ref"][1:]))
         except KeyError:
             return None
         seen += 1
@@ -68,7 +68,7 @@ def constants(schema: Any, node: Any, path: tuple[str, ...] = ()) -> list[tuple[
         sub = _local(schema, properties[name])
         single, value = _single_value(sub)
         if single:
-            found.append((json_pointer([*path, name]), value))
+            found.append((encode([*path, name]), value))
         else:
             found += constants(schema, sub, (*path, name))
     return found
@@ -90,7 +90,9 @@ def accepts_null(schema: Any, node: Any, depth: int = 0) -> bool:
     node = _local(schema, node)
     if node is True:
         return True
-    if not isinstance(node, dict) or depth > _MAX_DEPTH or any(k in node for k in ("$ref", "not", "if")):
+    if not isinstance(node, dict) or depth > _MAX_DEPTH:
+        return False
+    if any(k in node for k in REFERENCES) or "not" in node or "if" in node:
         return False
     kind = node.get("type")
     if kind is not None and "null" not in ([kind] if isinstance(kind, str) else kind):
@@ -127,7 +129,7 @@ def always_present(schema: Any, node: Any, tokens: tuple[str, ...], made: tuple[
         return False
     if any(always_present(schema, b, tokens, made) for b in _branches(node, "allOf")):
         return True
-    for key in ("anyOf", "oneOf"):
+    for key in ALTERNATIVES:
         branches = [b for b in _branches(node, key) if _may_be_container(schema, b)]
         if branches and all(always_present(schema, b, tokens, made) for b in branches):
             return True
@@ -151,7 +153,7 @@ def _member_schemas(schema: Any, node: Any, name: str, depth: int = 0) -> list[A
         return []
     properties = node.get("properties")
     found = [properties[name]] if isinstance(properties, dict) and name in properties else []
-    for key in ("allOf", "anyOf", "oneOf"):
+    for key in COMBINATIONS:
         for branch in _branches(node, key):
             found += _member_schemas(schema, branch, name, depth + 1)
     return found
@@ -164,7 +166,7 @@ def _nodes_at(schema: Any, node: Any, tokens: tuple[str, ...], depth: int = 0) -
     if not isinstance(node, dict) or depth > 4 * _MAX_DEPTH:
         return [] if tokens else [node]
     found = [] if tokens else [node]
-    for key in ("allOf", "anyOf", "oneOf"):
+    for key in COMBINATIONS:
         for branch in _branches(node, key):
             found += _nodes_at(schema, branch, tokens, depth + 1)
     if tokens:
@@ -196,7 +198,7 @@ def null_defaults(schema: Any, node: Any, code: str, pointers: list[str]) -> lis
                 continue
             subs = [n["properties"][name] for n in containers if name in n.get("properties", {})]
             if subs and all(accepts_null(schema, sub) for sub in subs):
-                found.append((json_pointer(path), None))
+                found.append((encode(path), None))
     return found
 
 
@@ -239,7 +241,7 @@ def shape(schema: Any, pointer: str, view: View | None, pointers: list[str]) -> 
     members = _members(view, model) if view is not None and model is not None else None
     if members is None:
         return Shape(None, True)
-    node = resolve_pointer(schema, pointer)
+    node = resolve(schema, pointer)
     firsts = {_tokens(p)[0] for p in pointers if p}
     whole = {_tokens(p)[0] for p in pointers if len(_tokens(p)) == 1}
     names = list(dict.fromkeys(f.name for m in members for f in m.fields))
@@ -276,7 +278,7 @@ def build_builders(
     for role in ("success", "error"):
         pointer = spec.get(role, "")
         try:
-            shapes[role] = resolve_pointer(schema, pointer)
+            shapes[role] = resolve(schema, pointer)
         except KeyError:
             problems.append(identity.diagnostic(["builders", role], f"{pointer!r} is not in envelope.schema.json"))
     columns = catalogue.error_columns

@@ -13,8 +13,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urljoin
 
+from ..schema.uri import defrag, join
+from ..schema.vocabulary import EITHER, REFERENCES
+from ..schema.walk import walk
 from .documents import Document, Reading, read_json
 
 VIRTUAL_ROOT = "file:///"
@@ -60,12 +62,12 @@ class Resources:
                 if isinstance(document, Document) and isinstance(document.data, dict):
                     declared = document.data.get("$id")
                     if isinstance(declared, str):
-                        self._ids.setdefault(urldefrag(urljoin(VIRTUAL_ROOT + relative, declared))[0], path)
+                        self._ids.setdefault(defrag(join(VIRTUAL_ROOT + relative, declared))[0], path)
         return self._ids
 
     def locate(self, uri: str) -> Path:
         """The file behind `uri`; Unreachable when there is none."""
-        uri = urldefrag(uri)[0]
+        uri = defrag(uri)[0]
         found: Path | None = None
         if uri.startswith(VIRTUAL_ROOT):
             found = _inside(self.folder, uri[len(VIRTUAL_ROOT) :])
@@ -85,12 +87,12 @@ class Resources:
         declared = self.root.get("$id") if isinstance(self.root, dict) else None
         uris = {ROOT_URI}
         if isinstance(declared, str):
-            uris.add(urldefrag(urljoin(ROOT_URI, declared))[0])
+            uris.add(defrag(join(ROOT_URI, declared))[0])
         return uris
 
     def retrieve(self, uri: str) -> Any:
         """The parsed JSON behind `uri`, recorded for the bundle."""
-        uri = urldefrag(uri)[0]
+        uri = defrag(uri)[0]
         if uri in self.root_uris():
             return self.root
         if uri not in self.read:
@@ -105,23 +107,21 @@ class Resources:
         return {ROOT_URI: root, **{uri: self.read[uri] for uri in sorted(self.read) if uri != ROOT_URI}}
 
 
-def refs_in(node: Any, path: tuple[object, ...] = ()) -> Iterator[tuple[tuple[object, ...], str]]:
-    """Every `$ref`, `$dynamicRef` and `$schema` string in a schema, with its path."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key in ("$ref", "$dynamicRef", "$recursiveRef", "$schema") and isinstance(value, str):
-                yield (*path, key), value
-            elif key not in ("const", "enum", "examples", "default"):
-                yield from refs_in(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from refs_in(value, (*path, index))
+def refs_in(schema: Any) -> Iterator[tuple[tuple[object, ...], str]]:
+    """Every reference and `$schema` string in a schema, with its path: in every subschema
+    that either dialect read has (a draft-07 schema may keep schemas under `$defs` too)."""
+    for visit in walk(schema, dialect=EITHER):
+        if isinstance(visit.node, dict):
+            for key in (*REFERENCES, "$schema"):
+                value = visit.node.get(key)
+                if isinstance(value, str):
+                    yield (*visit.path, key), value
 
 
 def blame(schema: Any, message: str) -> tuple[object, ...]:
     """The path of the reference an engine's message is most likely about."""
     for path, value in refs_in(schema):
-        target, fragment = urldefrag(value)
+        target, fragment = defrag(value)
         if (target and target in message) or (fragment and f"'{fragment}'" in message):
             return path
     return ()

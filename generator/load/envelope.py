@@ -1,8 +1,10 @@
 """The envelope schema: compiled by the judge's engine, bundled, and viewed as classes.
 
-Nothing the JSON Schema specification defines is refused. The schema must compile (it
-is checked against its own meta-schema, every `$ref` must resolve without the network),
-and its bundle must judge every generated class's location offline.
+Nothing the JSON Schema specification defines is refused. The schema must be written in a
+dialect the generator reads (draft 2020-12 or draft-07: `schema/dialect.py`), it and every
+file it refers to; it must compile (it is checked against its own meta-schema, every
+`$ref` must resolve without the network), and its bundle must judge every generated
+class's location offline.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from typing import Any
 
 import jsonschema_rs
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, display_path
 from ..model import Bundle, View, ViewClass, ViewField
 from ..naming import class_name_from
-from ..runtime import Judge, dialect, short
+from ..runtime import Judge, short
+from ..schema.dialect import refusals
+from ..schema.engine import engine_draft
+from ..schema.pointer import encode
+from ..schema.vocabulary import named
 from .bundle import ROOT_URI, Resources, blame
 from .cycles import find_cycle
 from .documents import Document, Reading
@@ -56,7 +62,7 @@ def _compile(schema: Any, resources: Resources, formats: bool, location: str = "
     if isinstance(schema, dict) and "$schema" in schema:
         wrapper["$schema"] = schema["$schema"]
     registry = jsonschema_rs.Registry(
-        [(ROOT_URI, schema), *resources.read.items()], draft=dialect(schema), retriever=resources.retrieve
+        [(ROOT_URI, schema), *resources.read.items()], draft=engine_draft(named(schema)), retriever=resources.retrieve
     )
     jsonschema_rs.validator_for(wrapper, registry=registry, base_uri=_LOCATION_BASE, validate_formats=formats)
 
@@ -69,6 +75,21 @@ def _problem(document: Document, exc: Exception) -> Diagnostic:
     return document.diagnostic(list(blame(document.data, message)), short(message))
 
 
+def _refused_dialect(document: Document, resources: Resources) -> Diagnostic | None:
+    """A `$schema` of the envelope that names a dialect the generator does not read."""
+    found = next(refusals(document.data, resources.retrieve), None)
+    return document.diagnostic(list(found[0]), found[1].message) if found is not None else None
+
+
+def _refused_dialect_elsewhere(resources: Resources) -> Diagnostic | None:
+    """A `$schema` of a file the envelope refers to that names a dialect not read."""
+    for uri, resource in sorted(resources.read.items()):
+        found = next(refusals(resource, resources.retrieve), None)
+        if found is not None:
+            return Diagnostic(display_path(resources.locate(uri)), None, encode(found[0]), found[1].message)
+    return None
+
+
 def compile_envelope(
     document: Document, contract: str, references: Mapping[str, Path], formats: bool, reading: Reading
 ) -> Envelope | Diagnostic:
@@ -77,6 +98,9 @@ def compile_envelope(
     if not isinstance(schema, dict | bool):
         return document.diagnostic([], "a schema is a JSON object or a boolean")
     resources = Resources(document.path.parent, references, reading, schema)
+    refused = _refused_dialect(document, resources)
+    if refused is not None:
+        return refused
     try:
         _compile(schema, resources, formats)
         view = ViewBuilder(schema, resources.retrieve, root_name(schema, contract)).build()
@@ -85,6 +109,9 @@ def compile_envelope(
                 _compile(schema, resources, formats, model.location)
     except Exception as exc:  # the engine and the retriever raise several classes; each names the problem
         return _problem(document, exc)
+    refused = _refused_dialect_elsewhere(resources)
+    if refused is not None:
+        return refused
     bundle = resources.bundle(schema)
     cycle = find_cycle(bundle, ROOT_URI)
     if cycle is not None:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, display_path
 from ..model import Catalogue, Contract, ErrorResults, Example, Module, Project
-from ..pointers import resolve_pointer
 from ..protocol import VERSIONS
 from ..runtime import Judge
+from ..schema.pointer import resolve as resolve_pointer
 from .builders import build_builders
 from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
 from .documents import Document, Reading, read_json, read_source, read_yaml

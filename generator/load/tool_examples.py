@@ -14,8 +14,10 @@ from functools import cache
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..keywords import first_refusal, not_json, standalone_validator
 from ..model import Builders, Example, Manifest
+from ..schema.dialect import refusals
+from ..schema.engine import first_refusal, standalone_validator
+from ..schema.values import not_json
 from .documents import Document
 
 
@@ -44,6 +46,10 @@ def compile_tool_schemas(document: Document, manifest: Manifest) -> tuple[Valida
             odd = not_json(schema)
             if odd is not None:
                 problems.append(document.diagnostic([*where, *odd[0]], f"{odd[1]} is not a JSON value"))
+                continue
+            refused = next(refusals(schema), None)
+            if refused is not None:
+                problems.append(document.diagnostic([*where, *refused[0]], refused[1].message))
                 continue
             try:
                 validators[index, key] = standalone_validator(schema)

@@ -14,12 +14,12 @@ short plain text when it has neither. Its errors are the envelope, as for any to
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import islice, pairwise
+from itertools import islice
 from typing import Any
 
+from ..schema.pointer import put
 from .served import ServedContract, ServedTool, same_json
 from .synthesize import candidates, synthesize
 
@@ -32,39 +32,6 @@ class Answer:
     is_error: bool = False
     problem: str | None = None
     text: str | None = None  # plain text to send instead of a document (a content tool)
-
-
-def put(document: Any, pointer: str, value: Any) -> Any:
-    """A copy of `document` with `value` at `pointer` (objects made on the way, a value
-    already there replaced); `document` itself when the pointer cannot be placed."""
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
-    if not tokens:
-        return value
-    result = copy.deepcopy(document) if isinstance(document, dict | list) else {}
-    node: Any = result
-    for token, following in pairwise(tokens):
-        made: Any = [] if following.isdigit() else {}
-        if isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            if not isinstance(node[int(token)], dict | list):
-                node[int(token)] = made
-            node = node[int(token)]
-        elif isinstance(node, list) and token.isdigit() and int(token) == len(node):
-            node.append(made)
-            node = node[-1]
-        elif isinstance(node, dict):
-            if not isinstance(node.get(token), dict | list):
-                node[token] = made
-            node = node[token]
-        else:
-            return document
-    last = tokens[-1]
-    if isinstance(node, dict):
-        node[last] = value
-    elif isinstance(node, list) and last.isdigit() and int(last) <= len(node):
-        node[int(last) :] = [value, *node[int(last) + 1 :]]
-    else:
-        return document
-    return result
 
 
 def _accepts(contract: ServedContract, tool: ServedTool, document: Any) -> bool:

@@ -26,32 +26,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..keywords import LISTS, MAPS, ONE, Resolver, copied, json_types, replaced, subschemas
-from ..runtime import json_pointer
-
-_ANNOTATIONS = frozenset(
-    {"title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly"}
+from ..schema.pointer import encode
+from ..schema.resolver import Resolver
+from ..schema.values import json_types
+from ..schema.vocabulary import (
+    ALTERNATIVES,
+    ANNOTATIONS,
+    COMBINATIONS,
+    EITHER,
+    NEUTRAL,
+    OF_TYPE,
+    STRUCTURAL,
+    UNORDERED,
 )
-_DROPPED = frozenset({"$defs", "definitions", "$id", "$anchor", "$dynamicAnchor", "$schema", "$vocabulary"})
-_UNORDERED = frozenset({"required", "enum", "type"})
-# Keywords whose value here says nothing: the schema accepts the same without them.
-_NEUTRAL: dict[str, Any] = {
-    "properties": {},
-    "patternProperties": {},
-    "dependentSchemas": {},
-    "dependentRequired": {},
-    "additionalProperties": True,
-    "unevaluatedProperties": True,
-    "items": True,
-    "unevaluatedItems": True,
-    "propertyNames": True,
-    "required": [],
-    "minLength": 0,
-    "minItems": 0,
-    "minProperties": 0,
-    "uniqueItems": False,
-}
-_HOLDERS = ONE | MAPS | LISTS | {"items", "dependencies"}  # their schemas are normalised one by one
+from ..schema.walk import children, copied, replaced
+
+_HOLDERS = EITHER.applicators  # their schemas are normalised one by one
 _MAX_DEPTH = 64  # references followed within one another
 _MAX_NESTING = 200  # schemas within one another, as `limits.document_depth` has it
 
@@ -62,7 +52,7 @@ class TooLarge(ValueError):
 
 def normal_form(schema: Any, budget: int = 50_000) -> Any:
     """`schema` in the form `schema_difference` compares (see the module's docstring)."""
-    resolver = Resolver(schema)
+    resolver = Resolver.of_document(schema)
     return _normal(schema, resolver.root_uri, resolver, (id(schema),), [budget], 0)
 
 
@@ -80,25 +70,25 @@ def _number(value: Any, depth: int = 0) -> Any:
 
 
 def _normal(schema: Any, base: str, resolver: Resolver, stack: tuple[int, ...], budget: list[int], depth: int) -> Any:
+    """`schema` in normal form; `base` is the base URI inside it."""
     if not isinstance(schema, dict):
         return schema
     budget[0] -= 1
     if budget[0] < 0 or depth > _MAX_NESTING:
         raise TooLarge("too large or too deeply nested to compare")
-    base = resolver.base_of(schema, base)
     result: dict[str, Any] = {}
     inlined: Any = None
     for key, value in copied(schema).items():
-        if key in _ANNOTATIONS or key in _DROPPED:
+        if key in ANNOTATIONS or key in STRUCTURAL:
             continue
         if key == "$ref" and isinstance(value, str):
             inlined = _followed(value, base, resolver, stack, budget, depth)
-        elif key in _UNORDERED and isinstance(value, list):
+        elif key in UNORDERED and isinstance(value, list):
             result[key] = sorted(_number(value), key=lambda v: json.dumps(v, sort_keys=True))
         else:
             result[key] = value if key in _HOLDERS else _number(value)
-    for path, sub in list(subschemas(result)):
-        replaced(result, path, _normal(sub, base, resolver, stack, budget, depth + 1))
+    for path, sub in list(children(result)):
+        replaced(result, path, _normal(sub, resolver.base_within(sub, base), resolver, stack, budget, depth + 1))
     cleaned = _canonical(result)
     if inlined is None:
         return cleaned
@@ -114,7 +104,7 @@ def _followed(
     found = resolver.resolve(reference, base)
     if found is None:
         return {"$ref": reference}  # it names nothing in the document: as written
-    target, target_base = found
+    target, target_base = found.node, found.base
     if id(target) in stack:
         return {"$ref": f"(back {len(stack) - stack.index(id(target))})"}
     if len(stack) > _MAX_DEPTH:
@@ -124,7 +114,7 @@ def _followed(
 
 def _canonical(result: dict[str, Any]) -> Any:
     """One spelling for schemas that say the same (see the module's docstring)."""
-    for key, neutral in _NEUTRAL.items():
+    for key, neutral in NEUTRAL.items():
         if key in result and result[key] == neutral and type(result[key]) is type(neutral):
             del result[key]
     if isinstance(result.get("enum"), list) and len(result["enum"]) == 1 and "const" not in result:
@@ -140,10 +130,10 @@ def _canonical(result: dict[str, Any]) -> Any:
     if isinstance(types, list) and len(types) > 1 and "anyOf" not in result:
         rest = {k: v for k, v in result.items() if k != "type"}
         result = {"anyOf": [_canonical({**rest, "type": t}) for t in types if isinstance(t, str)]}
-    for key in ("anyOf", "oneOf"):
+    for key in ALTERNATIVES:
         if isinstance(result.get(key), list):
             result[key] = _branches(result[key], key)
-    for key in ("anyOf", "oneOf", "allOf"):  # one branch, and nothing beside it: that branch
+    for key in COMBINATIONS:  # one branch, and nothing beside it: that branch
         if list(result) == [key] and isinstance(result[key], list) and len(result[key]) == 1:
             return result[key][0]
     return result if result else True
@@ -163,20 +153,9 @@ def _json_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-# The keywords that say something of one JSON type only; the others' are vacuous beside `type`.
-_TYPE_KEYWORDS = {
-    "string": {"minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType"},
-    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
-    "array": {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains",
-              "maxContains", "unevaluatedItems"},
-    "object": {"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
-               "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "unevaluatedProperties"},
-}  # fmt: skip
-
-
 def _drop_other_types(result: dict[str, Any], kind: str) -> None:
-    own = _TYPE_KEYWORDS.get("number" if kind == "integer" else kind, set())
-    for keywords in _TYPE_KEYWORDS.values():
+    own = OF_TYPE.get("number" if kind == "integer" else kind, frozenset())
+    for keywords in OF_TYPE.values():
         for keyword in keywords - own:
             result.pop(keyword, None)
 
@@ -198,7 +177,7 @@ def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> tuple[
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b)):
             if key not in a or key not in b:
-                return json_pointer([*path, key]), a.get(key), b.get(key)
+                return encode([*path, key]), a.get(key), b.get(key)
             found = first_difference(a[key], b[key], (*path, key))
             if found is not None:
                 return found
@@ -211,7 +190,7 @@ def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> tuple[
         return None
     if type(a) is type(b) and a == b:
         return None
-    return json_pointer(list(path)), a, b
+    return encode(list(path)), a, b
 
 
 def schema_difference(contract: Any, server: Any) -> tuple[str, Any, Any] | None:

@@ -15,7 +15,7 @@ from typing import Any
 import mcp.types as types
 
 from ..breaking import input_narrowings
-from ..keywords import first_refusal, standalone_validator
+from ..schema.engine import first_refusal, standalone_validator
 from .compare import TooLarge, schema_difference
 from .report import Report, shown
 from .served import ServedContract, ServedTool

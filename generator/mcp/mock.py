@@ -28,8 +28,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS
 
 from .. import __version__
-from ..keywords import first_refusal, standalone_validator
 from ..protocol import CONTENT_TYPES, served_as
+from ..schema.engine import first_refusal, standalone_validator
 from .answers import Answer, error, for_call, success
 from .revisions import listing_at, result_at
 from .served import ServedContract, ServedTool

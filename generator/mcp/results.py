@@ -22,8 +22,9 @@ from typing import Any
 
 import mcp.types as types
 
-from ..keywords import not_json
-from ..runtime import NotJson, Violation, json_pointer, parse_json
+from ..runtime import NotJson, Violation, parse_json
+from ..schema.pointer import encode
+from ..schema.values import not_json
 from .report import Report, shown
 from .served import ServedContract, ServedTool, published_check
 
@@ -141,7 +142,7 @@ def _judge_error(contract: ServedContract, tool: ServedTool, result: types.CallT
 def _judge_document(contract: ServedContract, tool: ServedTool, document: Any, call: _Call) -> None:
     odd = not_json(document)
     if odd is not None:  # JSON has no such number: a parser let it through
-        text = f"the contract refuses the result: {json_pointer(list(odd[0])) or '/'}: {odd[1]} is not a JSON number"
+        text = f"the contract refuses the result: {encode(odd[0]) or '/'}: {odd[1]} is not a JSON number"
         call.add("invalid-result", "error", text)
         return
     violations = tool.check(document)

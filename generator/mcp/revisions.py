@@ -23,9 +23,9 @@ from typing import Any
 
 import mcp.types as types
 
-from ..keywords import always_object
 from ..protocol import Revision
 from ..runtime import NotJson, parse_json
+from ..schema.proofs import always_object
 from .served import ServedContract, same_json
 
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass, replace
 from functools import cache, cached_property, lru_cache
 from typing import Any
 
-from ..keywords import standalone_validator
 from ..model import Contract, Entry, ErrorResults
-from ..pointers import value_at
 from ..render.mcp import bundled_envelope, structured, tool_listing
 from ..runtime import Judge, Violation
+from ..schema.engine import standalone_validator
+from ..schema.pointer import value_at
 
 Check = Callable[[Any], list[Violation]]
 

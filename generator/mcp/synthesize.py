@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from re import _parser as re_parser  # type: ignore[attr-defined]  # the parser of `re`, since 3.11
 from typing import Any
 
-from ..keywords import Resolver, absolute_references
+from ..schema.resolver import Resolver, absolute_references
 
 _MAX_DEPTH = 24
 _PER_NODE = 32  # candidates tried per schema node
@@ -44,7 +44,7 @@ class _Document:
 
     def __init__(self, schema: Any, budget: int = 20_000) -> None:
         self.schema = absolute_references(schema)
-        self._resolver = Resolver(self.schema)
+        self._resolver = Resolver.of_document(self.schema)
         self.budget = budget  # schema nodes visited, at most: nested variants multiply
 
     def spend(self) -> bool:
@@ -53,7 +53,7 @@ class _Document:
 
     def resolve(self, reference: str) -> Any:
         found = self._resolver.resolve(reference, self._resolver.root_uri)
-        return found[0] if found is not None else None
+        return found.node if found is not None else None
 
 
 def _merge(base: dict[str, Any], extra: Any) -> dict[str, Any]:

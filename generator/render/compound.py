@@ -15,39 +15,39 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..keywords import copied, defrag, join, replaced, subschemas
-from .dialect import is_draft_07, to_2020_12
+from ..schema.dialect import read_as
+from ..schema.uri import defrag, join
+from ..schema.vocabulary import DRAFT_07, DRAFT_2020_12, Vocabulary
+from ..schema.walk import base_within, children, copied, replaced
+from .dialect import to_2020_12
 
 
-def _canonical(uri: str, document: Any, draft_07: bool) -> str:
+def _canonical(uri: str, document: Any, dialect: Vocabulary) -> str:
     """The URI a resource is known by: its `$id` (draft-07 ignores one beside a `$ref`)."""
-    identifier = document.get("$id") if isinstance(document, dict) else None
-    if not isinstance(identifier, str) or (draft_07 and "$ref" in document):
-        return uri
-    return defrag(join(uri, identifier))[0]
+    return base_within(document, uri, dialect)
 
 
-def _rewritten(node: Any, base: str, canonical: Mapping[str, str], draft_07: bool) -> Any:
+def _rewritten(node: Any, base: str, canonical: Mapping[str, str], dialect: Vocabulary) -> Any:
     """`node` with each `$ref` to a resource's other URI pointed at its canonical one."""
     if not isinstance(node, dict):
         return node
     node = copied(node)
     reference = node.get("$ref")
-    identifier = node.get("$id")
-    if isinstance(identifier, str) and not (draft_07 and "$ref" in node):  # draft-07: $ref hides $id
-        base = defrag(join(base, identifier))[0]
+    base = base_within(node, base, dialect)
     if isinstance(reference, str):
         target, fragment = defrag(join(base, reference))
         if target in canonical and canonical[target] != target:
             node["$ref"] = canonical[target] + (f"#{fragment}" if "#" in reference else "")
-    for path, sub in list(subschemas(node)):
-        replaced(node, path, _rewritten(sub, base, canonical, draft_07))
+    for path, sub in list(children(node)):
+        replaced(node, path, _rewritten(sub, base, canonical, dialect))
     return node
 
 
-def _draft_07(document: Any, root: Any) -> bool:
-    """Whether a resource is read as draft-07: its `$schema` says so, or the root's does."""
-    return is_draft_07(document if isinstance(document, dict) and "$schema" in document else root)
+def _dialect(document: Any, root: Any) -> Vocabulary:
+    """The dialect a resource is read in: its `$schema`'s, else the root's (loading refused
+    any other dialect; a schema from elsewhere is read in 2020-12 unless it says draft-07)."""
+    declared = document if isinstance(document, dict) and "$schema" in document else root
+    return DRAFT_07 if read_as(declared) is DRAFT_07 else DRAFT_2020_12
 
 
 def compound(root_uri: str, resources: Mapping[str, Any]) -> Any:
@@ -59,16 +59,16 @@ def compound(root_uri: str, resources: Mapping[str, Any]) -> Any:
     root = resources[root_uri]
     if not isinstance(root, dict):
         return copy.deepcopy(root)
-    drafts = {uri: _draft_07(document, root) for uri, document in resources.items()}
+    drafts = {uri: _dialect(document, root) for uri, document in resources.items()}
     canonical = {uri: _canonical(uri, document, drafts[uri]) for uri, document in resources.items()}
     rewritten = {uri: _rewritten(resources[uri], canonical[uri], canonical, drafts[uri]) for uri in resources}
     # A draft-07 pointer into another draft-07 resource is renamed as that resource is.
-    draft_07_resources = {canonical[uri]: rewritten[uri] for uri in resources if drafts[uri]}
+    draft_07_resources = {canonical[uri]: rewritten[uri] for uri in resources if drafts[uri] is DRAFT_07}
 
     def prepared(uri: str) -> Any:
         name = canonical[uri]
         document = rewritten[uri]
-        if drafts[uri]:
+        if drafts[uri] is DRAFT_07:
             document = to_2020_12(document, name, draft_07_resources)
         if isinstance(document, dict):
             document["$id"] = name  # absolute: the base every relative `$ref` in it had

@@ -23,37 +23,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import unquote
 
-from ..keywords import LISTS, MAPS, ONE, defrag, join
+from ..schema.pointer import written_tokens
+from ..schema.uri import defrag, join
+from ..schema.vocabulary import DRAFT_07, DRAFT_2020_12, UNKNOWN_TO_07
+from ..schema.walk import walk
 
-DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-_DRAFT_07_URIS = ("http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema")
-# Keywords of 2020-12 that a draft-07 validator ignores, and so must not start to apply.
-_UNKNOWN_TO_07 = frozenset(
-    {
-        "prefixItems",
-        "dependentRequired",
-        "dependentSchemas",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "minContains",
-        "maxContains",
-        "$anchor",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$recursiveRef",
-        "$recursiveAnchor",
-        "$vocabulary",
-        "contentSchema",
-    }
-)
 # Where draft-07 holds schemas; `definitions`, `$defs`, `items`, `additionalItems` and
 # `dependencies` are placed by hand.
-_SCHEMA_MAPS = MAPS - _UNKNOWN_TO_07 - {"definitions", "$defs"}
-_SCHEMA_LISTS = LISTS - _UNKNOWN_TO_07
-_SCHEMAS = ONE - _UNKNOWN_TO_07 - {"additionalItems"}
-_CONTAINERS = ("definitions", "$defs")
+_SCHEMA_MAPS = DRAFT_07.maps - {DRAFT_07.definitions}
+_SCHEMA_LISTS = DRAFT_07.lists
+_SCHEMAS = DRAFT_07.one - {"additionalItems"}
+_CONTAINERS = (DRAFT_07.definitions, DRAFT_2020_12.definitions)
 
 
 def _definitions_name(node: dict[str, Any]) -> str:
@@ -62,39 +43,11 @@ def _definitions_name(node: dict[str, Any]) -> str:
     return "definitions" if "$defs" in node else "$defs"
 
 
-def is_draft_07(schema: Any) -> bool:
-    dialect = schema.get("$schema") if isinstance(schema, dict) else None
-    return isinstance(dialect, str) and dialect.rstrip("#") in _DRAFT_07_URIS
-
-
-def _resources(node: Any, base: str, found: dict[str, Any]) -> None:
+def _resources(document: Any, base: str, found: dict[str, Any]) -> None:
     """Every schema resource (by absolute URI) of a draft-07 document, before translation."""
-    if not isinstance(node, dict):
-        return
-    if "$ref" in node:  # its other keywords, `$id` too, are ignored; `definitions` stay reachable
-        for container in _CONTAINERS:
-            for sub in (node.get(container) or {}).values() if isinstance(node.get(container), dict) else ():
-                _resources(sub, base, found)
-        return
-    identifier = node.get("$id")
-    if isinstance(identifier, str) and identifier.partition("#")[0]:  # `#name` is an anchor, not a resource
-        base = defrag(join(base, identifier))[0]
-        found.setdefault(base, node)
-    for key, value in node.items():
-        if (key in _SCHEMA_MAPS or key in _CONTAINERS) and isinstance(value, dict):
-            for sub in value.values():
-                _resources(sub, base, found)
-        elif key in _SCHEMA_LISTS and isinstance(value, list):
-            for sub in value:
-                _resources(sub, base, found)
-        elif key == "items":
-            for sub in value if isinstance(value, list) else [value]:
-                _resources(sub, base, found)
-        elif key == "dependencies" and isinstance(value, dict):
-            for sub in value.values():
-                _resources(sub, base, found)
-        elif key in _SCHEMAS:
-            _resources(value, base, found)
+    for visit in walk(document, base, DRAFT_07):
+        if not visit.pointer:
+            found.setdefault(visit.base, visit.node)
 
 
 def _pointer(node: Any, tokens: list[str]) -> list[str] | None:
@@ -166,8 +119,8 @@ def _reference(reference: str, base: str, resources: dict[str, Any]) -> str:
     target = resources.get(defrag(join(base, head))[0] if head else base)
     if target is None:
         return reference
-    raw = fragment.split("/")[1:]  # as written: percent-encoded, as a URI fragment is
-    tokens = [unquote(t).replace("~1", "/").replace("~0", "~") for t in raw]
+    pairs = written_tokens(fragment)  # as written: percent-encoded, as a URI fragment is
+    raw, tokens = [w for w, _ in pairs], [t for _, t in pairs]
     renamed = _pointer(target, tokens)
     if renamed is None:
         return reference
@@ -205,10 +158,10 @@ def _translate(node: Any, base: str, resources: dict[str, Any]) -> Any:
             result["$anchor"] = anchor
     result.update(_containers(node, base, resources))
     for key, value in node.items():
-        if key in ("$id", "$ref") or key in _UNKNOWN_TO_07 or key in _CONTAINERS:
+        if key in ("$id", "$ref") or key in UNKNOWN_TO_07 or key in _CONTAINERS:
             continue
         if key == "$schema":
-            result[key] = DRAFT_2020_12
+            result[key] = DRAFT_2020_12.uri
         elif key == "items" and isinstance(value, list):
             result["prefixItems"] = [_translate(sub, base, resources) for sub in value]
             if "additionalItems" in node:
@@ -246,7 +199,7 @@ def to_2020_12(schema: Any, base: str = "", others: Mapping[str, Any] | None = N
             _resources(document, uri, resources)
     translated = _translate(schema, base, resources)
     if isinstance(translated, dict):
-        translated["$schema"] = DRAFT_2020_12
+        translated["$schema"] = DRAFT_2020_12.uri
         if base and "$id" not in translated:  # the base the root was read at (beside a `$ref` too)
             translated["$id"] = base
     return translated

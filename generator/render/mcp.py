@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..keywords import always_object
 from ..model import Contract, Entry
 from ..protocol import revision
+from ..schema.proofs import always_object
 from .compound import compound
 from .json_text import json_file
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..keywords import always_object
 from ..model import Bundle, Contract
+from ..schema.proofs import always_object
+from ..schema.vocabulary import DRAFT_2020_12
 from .compound import compound
-from .dialect import DRAFT_2020_12
 from .json_text import json_file
 from .mcp import bundled_envelope, object_rooted
 
@@ -33,7 +33,7 @@ _STAND_IN = "urn:mcp-contracts:published-location"
 
 def class_document(head: dict[str, Any], schema: Any) -> dict[str, Any]:
     """The self-contained document of a class, as the runtime assembles it from `head`."""
-    return {"$schema": DRAFT_2020_12, **head, "$defs": {schema["$id"]: schema}}
+    return {"$schema": DRAFT_2020_12.uri, **head, "$defs": {schema["$id"]: schema}}
 
 
 def _head(location: str, bundle: Bundle, schema: Any) -> dict[str, Any]:

@@ -1,0 +1,42 @@
+"""A schema that must stand alone, compiled by jsonschema-rs: an MCP tool's input or output
+schema, judged as a client judges it, with nothing fetched."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema_rs
+
+from .pointer import encode
+from .vocabulary import DRAFT_07, Vocabulary
+
+
+def engine_draft(dialect: Vocabulary | None) -> int | None:
+    """jsonschema-rs's name for a dialect the generator reads; None (the engine decides,
+    from a meta-schema of one's own) for None."""
+    if dialect is None:
+        return None
+    return jsonschema_rs.Draft7 if dialect is DRAFT_07 else jsonschema_rs.Draft202012
+
+
+def _no_fetch(uri: str) -> Any:
+    raise ValueError(f"{uri} is not fetched: the schema must stand alone")
+
+
+def standalone_validator(schema: Any) -> Any:
+    """jsonschema-rs's validator of a schema that must stand alone (an MCP tool's input or
+    output schema: nothing is fetched); ValueError, with the reason, when it cannot compile."""
+    try:
+        return jsonschema_rs.validator_for(schema, retriever=_no_fetch)
+    except (ValueError, TypeError, OverflowError, jsonschema_rs.ValidationError) as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+
+
+def first_refusal(validator: Any, instance: Any) -> str | None:
+    """Why `validator` refuses `instance` (its first error, at its JSON pointer), or None."""
+    error = next(iter(validator.iter_errors(instance)), None)
+    if error is None:
+        return None
+    if not error.instance_path:
+        return str(error.message)
+    return f"at {encode(error.instance_path)}: {error.message}"
