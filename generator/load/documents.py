@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from ruamel.yaml.error import MarkedYAMLError
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path, json_pointer
+from ..files import NotRegular, read_regular
 
 
 @dataclass(frozen=True)
@@ -42,13 +42,14 @@ def read_source(path: Path) -> str | Diagnostic:
         inside = reading.root is None or reading.root == resolved or reading.root in resolved.parents
         if resolved != lexical and not inside:  # a folder `references:` names is read where it is
             return Diagnostic(where, None, None, "a symlink that leads out of the sources folder: not read")
-        status = os.stat(resolved)
-        if not stat.S_ISREG(status.st_mode):
-            return Diagnostic(where, None, None, "not a regular file: not read")
-        if status.st_size > reading.limits.source_bytes:
-            limit = reading.limits.source_bytes
-            return Diagnostic(where, None, None, f"{status.st_size:,} bytes, over limits.source_bytes ({limit:,})")
-        return resolved.read_text(encoding="utf-8")
+        limit = reading.limits.source_bytes
+        data = read_regular(resolved, limit)
+        if len(data) > limit:
+            size = max(len(data), os.stat(resolved).st_size)
+            return Diagnostic(where, None, None, f"{size:,} bytes, over limits.source_bytes ({limit:,})")
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text reads
+    except NotRegular as exc:
+        return Diagnostic(where, None, None, f"{exc}: not read")
     except (OSError, UnicodeDecodeError, RuntimeError) as exc:  # RuntimeError: a symlink loop
         return Diagnostic(where, None, None, f"cannot read: {exc}")
 

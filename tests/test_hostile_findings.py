@@ -1,0 +1,84 @@
+"""The second round of hostile findings (issue 17): each test is one finding of a tester.
+
+They run the real thing: real FIFOs and devices, real subprocesses (with a timeout, where
+the finding was a hang), real umasks, real permissions and a real SIGKILL.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import SCHEMAS, run_cli, tree_bytes
+
+PYPROJECT = '[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n'
+CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
+
+
+@pytest.fixture(scope="module")
+def generated_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A one-contract project (jsonrpc), generated once; tests copy it."""
+    project = tmp_path_factory.mktemp("findings") / "base"
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", project / CONTRACT)
+    (project / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    assert run_cli("generate", cwd=project).returncode == 0
+    return project
+
+
+@pytest.fixture
+def project(generated_project: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "project"
+    shutil.copytree(generated_project, copy, symlinks=True)
+    return copy
+
+
+def run(*args: str, cwd: Path, timeout: float = 60, **options: object) -> subprocess.CompletedProcess[str]:
+    """`mcp-contracts ARGS` in a process of its own, as a user runs it."""
+    return subprocess.run(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "mcp_contracts_generator", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
+        **options,
+    )
+
+
+# 1. A FIFO, a device or a folder given to `validate` is refused at once, named.
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_validate_refuses_what_is_not_a_regular_file_at_once(project: Path, kind: str) -> None:
+    name = {"fifo": "pipe.json", "device": "/dev/zero", "folder": "folder.json"}[kind]
+    if kind == "fifo":
+        os.mkfifo(project / name)  # no writer: an open() for reading would wait forever
+    elif kind == "folder":
+        (project / name).mkdir()
+    (project / "good.json").write_text('{"id": "1", "jsonrpc": "2.0", "method": "m", "params": {}}')
+    result = run("validate", "--contract", "jsonrpc", name, "good.json", cwd=project, timeout=30)
+    what = {"fifo": "a FIFO", "device": "a character device", "folder": "a folder"}[kind]
+    assert result.returncode == 2, result.stderr
+    assert f"{name}: error: cannot read: {what}, not a regular file" in result.stdout
+    assert "good.json: valid" in result.stdout  # the other documents are still judged
+    assert "Traceback" not in result.stderr
+
+
+def test_validate_still_reads_standard_input(project: Path) -> None:
+    document = '{"id": "1", "jsonrpc": "2.0", "method": "m", "params": {}}'
+    result = run("validate", "--contract", "jsonrpc", "-", cwd=project, input=document)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "<stdin>: valid" in result.stdout
+
+
+def test_a_fifo_among_the_sources_is_refused_at_once(project: Path) -> None:
+    os.mkfifo(project / CONTRACT / "examples" / "pipe.json")
+    before = tree_bytes(project / "generated")
+    result = run("generate", cwd=project, timeout=60)
+    assert result.returncode == 2
+    assert "pipe.json: a FIFO, not a regular file: not read" in result.stderr
+    assert tree_bytes(project / "generated") == before
