@@ -8,9 +8,9 @@ import difflib
 import errno
 import fcntl
 import os
+import secrets
 import shutil
 import sys
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,7 +105,16 @@ class FileSystem:
         path.mkdir(parents=True, exist_ok=True)
 
     def mkdtemp(self, prefix: str, parent: Path) -> Path:
-        return Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        """A new folder of a name no other has, with the mode the umask gives (as `mkdir`
+        makes it): it becomes the output folder. (`tempfile.mkdtemp` makes it 0700.)"""
+        for _ in range(100):
+            path = parent / f"{prefix}{secrets.token_hex(4)}"
+            try:
+                path.mkdir(0o777)
+            except FileExistsError:
+                continue
+            return path
+        raise FileExistsError(errno.EEXIST, "no unused name for a staging folder", str(parent / prefix))
 
     def write(self, path: Path, content: bytes) -> None:
         # No fsync: a killed process loses nothing the kernel holds; the swap is the

@@ -82,3 +82,23 @@ def test_a_fifo_among_the_sources_is_refused_at_once(project: Path) -> None:
     assert result.returncode == 2
     assert "pipe.json: a FIFO, not a regular file: not read" in result.stderr
     assert tree_bytes(project / "generated") == before
+
+
+# 3. The output's folders and files get the modes the umask gives, as mkdir and open do.
+
+
+def _modes(folder: Path) -> set[tuple[str, int]]:
+    paths = [folder, *folder.rglob("*")]
+    return {("folder" if p.is_dir() else "file", p.stat().st_mode & 0o7777) for p in paths}
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027, 0o002])
+def test_the_output_gets_the_modes_of_the_umask(project: Path, umask: int) -> None:
+    shutil.rmtree(project / "generated")
+    assert run("generate", cwd=project, umask=umask).returncode == 0  # a new output folder
+    assert _modes(project / "generated") == {("folder", 0o777 & ~umask), ("file", 0o666 & ~umask)}
+    tools = project / CONTRACT / "tools.yaml"
+    tools.write_text(tools.read_text().replace("Loads a document", "Loads one document"))
+    result = run("generate", cwd=project, umask=umask)  # an output folder replaced
+    assert result.returncode == 0 and "file(s) changed" in result.stdout, result.stderr
+    assert _modes(project / "generated") == {("folder", 0o777 & ~umask), ("file", 0o666 & ~umask)}
