@@ -95,6 +95,8 @@ def write_plan(plan: Plan, out_dir: Path) -> Drift:
     if not drift.clean:
         check_replaceable(out_dir)
         replace_tree(plan, out_dir)
+    else:
+        remove_leftovers(out_dir)
     return drift
 
 
@@ -203,6 +205,26 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
         fs.unlock(handle)
 
 
+def remove_leftovers(target: Path, fs: FileSystem | None = None) -> None:
+    """Remove what an interrupted run left beside `target` (see `replace_tree`), under the
+    lock: a run that finds nothing to change cleans up too. `check` never calls it."""
+    fs = fs or FS
+    target = target.resolve() if target.is_symlink() else target
+    if not target.parent.is_dir() or not _leftovers(target, fs):
+        return
+    handle = fs.lock(target.parent)
+    try:
+        _recover(target, fs)
+    finally:
+        fs.unlock(handle)
+
+
+def _leftovers(target: Path, fs: FileSystem) -> list[Path]:
+    """The staging (`.NAME.new-*`) and retired (`.NAME.old-*`) folders beside `target`."""
+    prefixes = (f".{target.name}.new-", f".{target.name}.old-")
+    return [target.parent / name for name in fs.listdir(target.parent) if name.startswith(prefixes)]
+
+
 def _remove_quietly(path: Path, fs: FileSystem) -> None:
     with contextlib.suppress(OSError):
         fs.remove_tree(path)
@@ -211,10 +233,9 @@ def _remove_quietly(path: Path, fs: FileSystem) -> None:
 def _recover(target: Path, fs: FileSystem) -> None:
     """Undo what an interrupted run left beside `target`: restore a retired tree when the
     target is missing, then remove every staging and retired folder."""
-    prefixes = (f".{target.name}.new-", f".{target.name}.old-")
-    leftovers = [target.parent / name for name in fs.listdir(target.parent) if name.startswith(prefixes)]
+    leftovers = _leftovers(target, fs)
     if not target.exists():
-        retired = [p / "tree" for p in leftovers if p.name.startswith(prefixes[1]) and (p / "tree").is_dir()]
+        retired = [p / "tree" for p in leftovers if p.name.startswith(f".{target.name}.old-") and (p / "tree").is_dir()]
         if retired:
             fs.rename(retired[0], target)
     for leftover in leftovers:

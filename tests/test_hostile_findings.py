@@ -102,3 +102,49 @@ def test_the_output_gets_the_modes_of_the_umask(project: Path, umask: int) -> No
     result = run("generate", cwd=project, umask=umask)  # an output folder replaced
     assert result.returncode == 0 and "file(s) changed" in result.stdout, result.stderr
     assert _modes(project / "generated") == {("folder", 0o777 & ~umask), ("file", 0o666 & ~umask)}
+
+
+# 2. What a killed `generate` left beside the output goes at the next `generate`, even one
+# that finds nothing to change; `check` neither removes it nor calls it drift.
+
+
+def _leftovers(project: Path) -> list[str]:
+    return sorted(p.name for p in project.iterdir() if p.name.startswith((".generated.new-", ".generated.old-")))
+
+
+def test_generate_with_nothing_to_change_removes_leftovers(project: Path) -> None:
+    staging = project / ".generated.new-k1ll3d"
+    (staging / "python").mkdir(parents=True)
+    (staging / "python" / "half.py").write_text("# half written\n")
+    (project / ".generated.old-k1ll3d" / "tree").mkdir(parents=True)
+    before = tree_bytes(project / "generated")
+    checked = run_cli("check", cwd=project)
+    assert checked.returncode == 0 and "is up to date" in checked.stdout  # not drift
+    assert _leftovers(project) == [".generated.new-k1ll3d", ".generated.old-k1ll3d"]  # check writes nothing
+    result = run_cli("generate", cwd=project)
+    assert result.returncode == 0 and "generated is up to date." in result.stdout
+    assert _leftovers(project) == []
+    assert tree_bytes(project / "generated") == before
+
+
+def test_what_a_sigkilled_generate_left_goes_at_the_next_generate(project: Path) -> None:
+    """A real `generate`, killed the moment its staging folder appears."""
+    tools = project / CONTRACT / "tools.yaml"
+    old_text = tools.read_text()
+    new_text = old_text.replace("Loads a document", "Loads one document")
+    before = tree_bytes(project / "generated")
+    for _ in range(10):  # the kill may come after the swap: try again
+        tools.write_text(new_text)
+        writer = subprocess.Popen([sys.executable, "-m", "mcp_contracts_generator", "generate"], cwd=project)
+        while writer.poll() is None and not _leftovers(project):
+            pass
+        writer.kill()
+        writer.wait()
+        if _leftovers(project):
+            break
+    assert _leftovers(project), "no kill came while the staging folder existed"
+    if tree_bytes(project / "generated") == before:  # killed before the swap: the old tree
+        tools.write_text(old_text)
+    result = run("generate", cwd=project)
+    assert result.returncode == 0 and "generated is up to date." in result.stdout, result.stdout + result.stderr
+    assert _leftovers(project) == []
