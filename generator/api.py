@@ -77,11 +77,22 @@ def settings(
     loaded = load_settings()
     if isinstance(loaded, list):
         return loaded
-    chosen = loaded.with_flags(schemas=schemas_dir, output=out_dir, templates=templates, package=package)
+    # Absolute from here on: `generate` may replace the working folder itself (run inside
+    # the output folder), after which a relative path leads nowhere.
+    absolute = [_absolute(path) if path is not None else None for path in (schemas_dir, out_dir, templates)]
+    chosen = loaded.with_flags(schemas=absolute[0], output=absolute[1], templates=absolute[2], package=package)
     problem = package_problem(chosen.package)
     if problem is not None:
         return [Diagnostic(display_path(chosen.config or Path("--package")), None, None, problem)]
     return chosen
+
+
+def _absolute(path: Path) -> Path:
+    """`path` from the root, its folder resolved (`--out ..` names the folder above by its
+    name); a symlink in the last place is kept, for `generate` swaps what it points to."""
+    if path.name in ("", ".", ".."):
+        return path.resolve()
+    return path.absolute().parent.resolve() / path.name
 
 
 def render(

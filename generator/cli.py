@@ -18,7 +18,7 @@ import typer
 from . import __version__, api
 from .breaking import breaking as find_breaking
 from .config import Settings
-from .diagnostics import Diagnostic, display_path
+from .diagnostics import Diagnostic, display_path, working_folder
 from .lint import lint as lint_sources
 from .protocol import VERSIONS
 from .scaffold import scaffold_contract
@@ -136,12 +136,12 @@ def generate(
 ) -> None:
     """Render every output from the sources and write them atomically."""
     chosen = _settings(schemas, out, templates, package)
+    shown = display_path(chosen.output)  # before the swap, which may replace the working folder
     outcome = api.generate_with(chosen)
     if outcome.drift is None:
         _report_invalid(outcome.diagnostics, OutputFormat.text)
         raise typer.Exit(EXIT_INVALID)
     drift = outcome.drift
-    shown = display_path(chosen.output)
     for path in drift.missing:
         typer.echo(f"created  {shown}/{path}")
     for path in drift.changed:
@@ -150,6 +150,8 @@ def generate(
         typer.echo(f"removed  {shown}/{path}")
     count = len(drift.changed) + len(drift.missing) + len(drift.extra)
     typer.echo(f"{count} file(s) changed in {shown}." if count else f"{shown} is up to date.")
+    if working_folder() is None:
+        typer.echo(f"note: {shown} held the working folder and was replaced: `cd .` to see the new files", err=True)
 
 
 @app.command()

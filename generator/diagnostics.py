@@ -37,12 +37,24 @@ class Diagnostic:
 def display_path(path: Path) -> str:
     """A path as the user should read it: relative to the working folder when both are in
     one project (`../generated` from `src/`), else as given."""
-    target, here = path.resolve(), Path.cwd().resolve()
+    here = working_folder()
+    if here is None:
+        return path.as_posix()
+    target = path.resolve()
     roots = (f for f in (here, *here.parents) if (f / "pyproject.toml").is_file() or (f / ".git").exists())
     project = next(roots, here)
     if target != project and project not in target.parents:
         return path.as_posix()
     return Path(os.path.relpath(target, here)).as_posix()
+
+
+def working_folder() -> Path | None:
+    """The working folder, resolved; None when it is gone (`generate` run inside the output
+    folder replaces it: the process then stands in a removed folder)."""
+    try:
+        return Path.cwd().resolve()
+    except FileNotFoundError:
+        return None
 
 
 def json_pointer(parts: object) -> str:

@@ -148,3 +148,22 @@ def test_what_a_sigkilled_generate_left_goes_at_the_next_generate(project: Path)
     result = run("generate", cwd=project)
     assert result.returncode == 0 and "generated is up to date." in result.stdout, result.stdout + result.stderr
     assert _leftovers(project) == []
+
+
+# 4. `generate` run from inside the output folder replaces it and says so, without a traceback.
+
+
+@pytest.mark.parametrize("out", [None, ".."], ids=["configured", "--out .."])
+def test_generate_from_inside_the_output_folder(project: Path, out: str | None) -> None:
+    tools = project / CONTRACT / "tools.yaml"
+    tools.write_text(tools.read_text().replace("Loads a document", "Loads one document"))
+    args = ("generate",) if out is None else ("generate", "--out", out)
+    result = run(*args, cwd=project / "generated" / "python")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "updated  ../docs/jsonrpc.md" in result.stdout
+    assert "file(s) changed in .." in result.stdout
+    assert "note: .. held the working folder and was replaced: `cd .` to see the new files" in result.stderr
+    checked = run_cli("check", cwd=project)
+    assert checked.returncode == 0, checked.stdout
+    assert sorted(p.name for p in project.iterdir()) == ["generated", "pyproject.toml", "schemas"]
