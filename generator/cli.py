@@ -18,7 +18,7 @@ import typer
 from . import __version__, api
 from .breaking import breaking as find_breaking
 from .config import Settings
-from .diagnostics import Diagnostic, display_path, working_folder
+from .diagnostics import Diagnostic, display_path, printable, working_folder
 from .lint import lint as lint_sources
 from .protocol import VERSIONS
 from .scaffold import scaffold_contract
@@ -121,9 +121,9 @@ def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:
 
 def _summary_lines(drift: Drift) -> list[str]:
     return (
-        [f"changed  {p}" for p in drift.changed]
-        + [f"missing  {p}" for p in drift.missing]
-        + [f"extra    {p}" for p in drift.extra]
+        [f"changed  {printable(p)}" for p in drift.changed]
+        + [f"missing  {printable(p)}" for p in drift.missing]
+        + [f"extra    {printable(p)}" for p in drift.extra]
     )
 
 
@@ -147,7 +147,7 @@ def generate(
     for path in drift.changed:
         typer.echo(f"updated  {shown}/{path}")
     for path in drift.extra:
-        typer.echo(f"removed  {shown}/{path}")
+        typer.echo(f"removed  {shown}/{printable(path)}")
     count = len(drift.changed) + len(drift.missing) + len(drift.extra)
     typer.echo(f"{count} file(s) changed in {shown}." if count else f"{shown} is up to date.")
     if working_folder() is None:
@@ -182,7 +182,8 @@ def check(
     if output_format is ReportFormat.github:
         for kind, paths in (("changed", drift.changed), ("missing", drift.missing), ("extra", drift.extra)):
             for path in paths:
-                typer.echo(f"::error file={shown}/{path},title=drift::{kind}: run `mcp-contracts generate` and commit")
+                where = f"{shown}/{printable(path)}"
+                typer.echo(f"::error file={where},title=drift::{kind}: run `mcp-contracts generate` and commit")
     if output_format is ReportFormat.json:
         payload = {
             "version": JSON_FORMAT_VERSION,
@@ -554,9 +555,9 @@ def _print_conform(report: Report, output_format: ReportFormat) -> None:
 
 def _print_verdict(verdict: Verdict) -> None:
     if verdict.problem is not None:
-        typer.echo(f"{verdict.path}: error: {verdict.problem}")
+        typer.echo(f"{printable(verdict.path)}: error: {verdict.problem}")
         return
-    typer.echo(f"{verdict.path}: {'valid' if verdict.valid else 'invalid'}")
+    typer.echo(f"{printable(verdict.path)}: {'valid' if verdict.valid else 'invalid'}")
     for violation in verdict.errors:
         typer.echo(f"  {violation.pointer or '(root)'}: {violation.message}")
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .diagnostics import printable
 from .render.plan import MARKER, MARKER_LINE, Plan
 
 # Files that Python itself leaves in the output when the generated package is imported.
@@ -50,6 +51,7 @@ def read_tree(out_dir: Path) -> dict[str, bytes]:
 
 
 def _diff(path: str, old: bytes | None, new: bytes | None, out_name: str) -> str:
+    path, out_name = printable(path), printable(out_name)  # a header is one line
     try:
         before = (old or b"").decode("utf-8").splitlines(keepends=True)
         after = (new or b"").decode("utf-8").splitlines(keepends=True)

@@ -167,3 +167,33 @@ def test_generate_from_inside_the_output_folder(project: Path, out: str | None) 
     checked = run_cli("check", cwd=project)
     assert checked.returncode == 0, checked.stdout
     assert sorted(p.name for p in project.iterdir()) == ["generated", "pyproject.toml", "schemas"]
+
+
+# 7. A file's name is shown on one line, whatever it holds: control characters escaped.
+
+
+def test_a_newline_in_a_source_name_stays_on_the_diagnostic_line(project: Path) -> None:
+    (project / CONTRACT / "examples" / "bad\nname.json").write_text("{")
+    result = run("generate", cwd=project)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert lines == [
+        "error: schemas/contracts/jsonrpc/examples/bad\\nname.json:1: invalid JSON:"
+        " Expecting property name enclosed in double quotes (column 2)",
+        "1 problem(s); nothing was written.",
+    ]
+
+
+def test_names_in_the_output_folder_and_documents_are_escaped(project: Path) -> None:
+    os.mkdir(project / "generated" / "odd")
+    (project / "generated" / "odd" / "x\ny").write_text("x")
+    (project / "generated" / "odd" / os.fsdecode(b"\xff.md")).write_text("x")
+    checked = run("check", cwd=project)
+    assert checked.returncode == 1, checked.stderr
+    assert "extra    odd/x\\ny\n" in checked.stdout and "extra    odd/\\xff.md\n" in checked.stdout
+    generated = run("generate", cwd=project)
+    assert generated.returncode == 0, generated.stderr
+    assert "removed  generated/odd/x\\ny\n" in generated.stdout
+    (project / "red\x1b[31m.json").write_text("{}")
+    validated = run("validate", "--contract", "jsonrpc", "red\x1b[31m.json", cwd=project)
+    assert validated.stdout.splitlines()[0] == "red\\x1b[31m.json: invalid"
