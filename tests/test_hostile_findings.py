@@ -197,3 +197,60 @@ def test_names_in_the_output_folder_and_documents_are_escaped(project: Path) -> 
     (project / "red\x1b[31m.json").write_text("{}")
     validated = run("validate", "--contract", "jsonrpc", "red\x1b[31m.json", cwd=project)
     assert validated.stdout.splitlines()[0] == "red\\x1b[31m.json: invalid"
+
+
+# 5. A lone surrogate escape is named as one: in a document (line and column), and in a
+# source (file and line, or JSON pointer), where it used to end in a UnicodeEncodeError.
+
+LONE = "\\ud800"  # the six characters of the escape, as a file holds them
+
+
+@pytest.mark.parametrize(
+    ("document", "where"),
+    [
+        (f'"{LONE}"', "line 1, column 2"),
+        (f'{{"id": "1",\n "method": "a{LONE}b"}}', "line 2, column 14"),
+        (f'["{LONE}\\u0041"]', "line 1, column 3"),
+        ('["\\udc00"]', "line 1, column 3"),
+        (f'{{"{LONE}": 1}}', "line 1, column 3"),
+    ],
+)
+def test_validate_names_a_lone_surrogate_escape(project: Path, document: str, where: str) -> None:
+    (project / "d.json").write_text(document)
+    result = run_cli("validate", "--contract", "jsonrpc", "d.json", cwd=project)
+    assert result.returncode == 2
+    escape = "\\udc00" if "udc00" in document else LONE
+    message = f"d.json: error: not JSON: a lone surrogate escape {escape} at {where}: half of a UTF-16 pair"
+    assert message in result.stdout
+
+
+def test_a_surrogate_pair_and_an_escaped_backslash_are_no_lone_surrogate(project: Path) -> None:
+    document = '{"id": "\\ud83d\\ude00", "jsonrpc": "2.0", "method": "\\\\ud800", "params": {}}'
+    (project / "d.json").write_text(document)
+    result = run_cli("validate", "--contract", "jsonrpc", "d.json", cwd=project)
+    assert (result.returncode, result.stdout) == (0, "d.json: valid\n")
+
+
+@pytest.mark.parametrize(
+    ("source", "old", "new", "where"),
+    [
+        ("examples/tool-invoke.json", '"docs/sample.md"', f'"{LONE}"', "examples/tool-invoke.json#/params/input/path"),
+        ("errors.yaml", "message: Invalid MCP envelope", f'message: "x{LONE}"', "errors.yaml:7"),
+        ("tools.yaml", "description: Loads a document by path.", f'description: "{LONE}"', "tools.yaml:4"),
+        ("envelope.schema.json", '"title": "JsonRpcEnvelope"', f'"title": "{LONE}"', "envelope.schema.json#/title"),
+        ("contract.yaml", "  errors:\n", f'  errors:\n    "{LONE}":\n', "contract.yaml:19"),
+    ],
+)
+def test_generate_names_a_lone_surrogate_in_a_source(
+    project: Path, source: str, old: str, new: str, where: str
+) -> None:
+    path = project / CONTRACT / source
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    before = tree_bytes(project / "generated")
+    result = run_cli("generate", cwd=project)
+    assert result.returncode == 2, result.stdout
+    assert f"/jsonrpc/{where}: a lone surrogate escape \\ud800: half of a UTF-16 pair" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert tree_bytes(project / "generated") == before

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -63,6 +64,27 @@ def depth_of(value: Any) -> int:
             deepest = max(deepest, level)
             stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(document: Document) -> Diagnostic | None:
+    """A string of the document (a key or a value) that holds half of a UTF-16 pair: JSON's
+    `"\\ud800"` and YAML's `"\\ud800"` read as one, and no output can be written with it."""
+    stack: list[tuple[Any, list[object]]] = [(document.data, [])]
+    while stack:
+        value, parts = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((key, [*parts, key]) for key in value)  # a key is judged as a string
+            stack.extend((child, [*parts, key]) for key, child in value.items())
+        elif isinstance(value, list):
+            stack.extend((child, [*parts, index]) for index, child in enumerate(value))
+        found = _SURROGATE.search(value) if isinstance(value, str) else None
+        if found is not None:
+            message = f"a lone surrogate escape \\u{ord(found.group()):04x}: half of a UTF-16 pair, not a character"
+            return document.diagnostic(parts, message)
+    return None
 
 
 def _too_deep(path: Path, data: Any) -> Diagnostic | None:
@@ -166,7 +188,8 @@ def read_yaml(path: Path) -> Document | Diagnostic:
             message = f"over limits.yaml_nodes ({limit:,}) with its aliases expanded"
             return Diagnostic(display_path(path), None, None, message)
         plain = _plain(tree)
-        return _too_deep(path, plain) or Document(path, plain, tree)
+        document = Document(path, plain, tree)
+        return _too_deep(path, plain) or _lone_surrogate(document) or document
     except RecursionError:
         return Diagnostic(display_path(path), None, None, "nested too deeply to read")
 
@@ -192,7 +215,8 @@ def read_json(path: Path) -> Document | Diagnostic:
         return text
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-        return _too_deep(path, data) or Document(path, data)
+        document = Document(path, data)
+        return _too_deep(path, data) or _lone_surrogate(document) or document
     except json.JSONDecodeError as exc:
         return Diagnostic(display_path(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
     except RecursionError:
