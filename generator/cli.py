@@ -150,6 +150,14 @@ def generate(
         typer.echo(f"removed  {shown}/{printable(path)}")
     count = len(drift.changed) + len(drift.missing) + len(drift.extra)
     typer.echo(f"{count} file(s) changed in {shown}." if count else f"{shown} is up to date.")
+    if drift.left_behind is not None:  # the new tree is in; the old one could not go
+        problem = drift.left_behind
+        where = display_path(Path(problem.filename)) if problem.filename else shown
+        typer.echo(
+            f"warning: {where}: the old tree could not be removed ({problem.strerror or problem}):"
+            " the next `mcp-contracts generate` removes it",
+            err=True,
+        )
     if working_folder() is None:
         typer.echo(f"note: {shown} held the working folder and was replaced: `cd .` to see the new files", err=True)
 

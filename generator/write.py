@@ -12,7 +12,7 @@ import secrets
 import shutil
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .diagnostics import printable
@@ -31,6 +31,8 @@ class Drift:
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     diffs: dict[str, str] = field(default_factory=dict)
+    # `generate` wrote the new tree, but could not remove the old one (the next run does).
+    left_behind: OSError | None = None
 
     @property
     def clean(self) -> bool:
@@ -96,7 +98,10 @@ def write_plan(plan: Plan, out_dir: Path) -> Drift:
     drift = compare(plan, out_dir)
     if not drift.clean:
         check_replaceable(out_dir)
-        replace_tree(plan, out_dir)
+        try:
+            replace_tree(plan, out_dir)
+        except OldTreeLeft as exc:
+            return replace(drift, left_behind=exc)
     else:
         remove_leftovers(out_dir)
     return drift
@@ -181,6 +186,9 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
     handle = fs.lock(parent)
     try:
         _recover(target, fs)
+        stuck = _unremovable_folder(target) if target.is_dir() else None
+        if stuck is not None:  # the old tree would stay beside the new one: change nothing
+            raise OSError(errno.EACCES, READ_ONLY, str(stuck))
         staging = fs.mkdtemp(f".{target.name}.new-", parent)
         try:
             for relative, content in files.items():
@@ -202,9 +210,35 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
             fs.rename(target, retired / "tree")
             fs.rename(staging, target)
             staging = retired
-        fs.remove_tree(staging)  # the old tree, now under the staging name
+        try:
+            fs.remove_tree(staging)  # the old tree, now under the staging name
+        except OSError as exc:
+            raise OldTreeLeft(exc.errno, exc.strerror, exc.filename or str(staging)) from exc
     finally:
         fs.unlock(handle)
+
+
+READ_ONLY = "this user cannot remove what the folder holds (read-only?), so the output is not replaced"
+
+
+class OldTreeLeft(OSError):
+    """The new tree is in place, but the old one (beside it, under a staging name) could
+    not be removed: the next run removes it."""
+
+
+def _unremovable_folder(tree: Path) -> Path | None:
+    """The first folder of `tree` whose entries this process may not remove (it needs to
+    read, search and write each), or None. Checked before the swap: after it, a tree that
+    cannot be removed would be left beside the new one."""
+    effective = os.access in os.supports_effective_ids
+    stack = [tree]
+    while stack:
+        folder = stack.pop()
+        if not os.access(folder, os.R_OK | os.W_OK | os.X_OK, effective_ids=effective):
+            return folder
+        with os.scandir(folder) as entries:
+            stack.extend(Path(entry.path) for entry in entries if entry.is_dir(follow_symlinks=False))
+    return None
 
 
 def remove_leftovers(target: Path, fs: FileSystem | None = None) -> None:

@@ -6,6 +6,7 @@ the finding was a hang), real umasks, real permissions and a real SIGKILL.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import subprocess
@@ -14,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import SCHEMAS, run_cli, tree_bytes
+from mcp_contracts_generator import write
+from mcp_contracts_generator.write import FileSystem
 
 PYPROJECT = '[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n'
 CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
@@ -254,3 +257,64 @@ def test_generate_names_a_lone_surrogate_in_a_source(
     assert f"/jsonrpc/{where}: a lone surrogate escape \\ud800: half of a UTF-16 pair" in result.stderr
     assert "Traceback" not in result.stderr
     assert tree_bytes(project / "generated") == before
+
+
+# 6. An output tree this user cannot remove is refused before anything changes; when the
+# old tree still cannot go after the swap, `generate` says what it did.
+
+
+def _as_a_user(args: list[str]) -> list[str]:
+    """`args`, run so that file permissions hold: as this user, or, for root (whom they do
+    not bind), without the capabilities that override them (setpriv); skip when neither."""
+    if os.geteuid() != 0:
+        return args
+    setpriv = shutil.which("setpriv")
+    drop = [setpriv or "setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner"]
+    if setpriv is None or subprocess.run([*drop, "true"], check=False, capture_output=True).returncode != 0:
+        pytest.skip("runs as root, whom permissions do not bind, and setpriv cannot drop the capabilities")
+    return [*drop, *args]
+
+
+def test_a_read_only_output_is_refused_before_any_change(project: Path) -> None:
+    tools = project / CONTRACT / "tools.yaml"
+    tools.write_text(tools.read_text().replace("Loads a document", "Loads one document"))
+    before = tree_bytes(project / "generated")
+    folders = sorted(p for p in (project / "generated").rglob("*") if p.is_dir())
+    for folder in folders:  # chmod -R a-w generated/*/
+        folder.chmod(folder.stat().st_mode & ~0o222)
+    try:
+        command = _as_a_user([sys.executable, "-m", "mcp_contracts_generator", "generate"])
+        result = subprocess.run(command, cwd=project, capture_output=True, text=True, check=False, timeout=60)
+    finally:
+        for folder in folders:
+            folder.chmod(folder.stat().st_mode | 0o200)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "cannot write: this user cannot remove what the folder holds (read-only?)" in result.stderr
+    assert result.stderr.startswith("error: generated/")
+    assert tree_bytes(project / "generated") == before
+    assert _leftovers(project) == []
+    assert run_cli("generate", cwd=project).returncode == 0  # writable again: it goes through
+
+
+class _CannotRemove(FileSystem):
+    """A file system on which no tree can be removed (a file made immutable, say)."""
+
+    def remove_tree(self, path: Path) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted", str(path / "docs"))
+
+
+def test_an_old_tree_that_stays_after_the_swap_is_reported_as_such(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = project / CONTRACT / "tools.yaml"
+    tools.write_text(tools.read_text().replace("Loads a document", "Loads one document"))
+    monkeypatch.setattr(write, "FS", _CannotRemove())
+    result = run_cli("generate", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert "3 file(s) changed in generated." in result.stdout
+    assert "nothing was written" not in result.stderr
+    assert "the old tree could not be removed (Operation not permitted)" in result.stderr
+    assert run_cli("check", cwd=project).returncode == 0  # the new tree is in place
+    monkeypatch.undo()
+    assert run_cli("generate", cwd=project).returncode == 0  # the next run removes the old one
+    assert _leftovers(project) == []
