@@ -7,14 +7,18 @@ the finding was a hang), real umasks, real permissions and a real SIGKILL.
 from __future__ import annotations
 
 import errno
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import SCHEMAS, run_cli, tree_bytes
+from hostile.cases import CASES, Case
 from mcp_contracts_generator import write
 from mcp_contracts_generator.write import FileSystem
 
@@ -318,3 +322,76 @@ def test_an_old_tree_that_stays_after_the_swap_is_reported_as_such(
     monkeypatch.undo()
     assert run_cli("generate", cwd=project).returncode == 0  # the next run removes the old one
     assert _leftovers(project) == []
+
+
+# 8. No lint rule is dropped for raising: each judges any contract that loads (and any
+# whose files meet their meta-schemas), and lint ends in a verdict on every hostile case.
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_lint_ends_in_a_verdict_on_every_hostile_case(case: Case, generated_project: Path, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(generated_project, project, symlinks=True)
+    case.setup(project)
+    result = run_cli("lint", cwd=project)  # an exception would propagate: no traceback is hidden
+    assert result.returncode in (0, 1, 2), result.stdout + result.stderr
+    summary = re.search(r"^\d+ error\(s\), \d+ warning\(s\)\.$", result.stdout, re.MULTILINE)
+    settings_refused = result.returncode == 2 and "pyproject.toml" in result.stderr  # before any rule
+    assert summary or settings_refused, result.stdout + result.stderr
+
+
+def _edit(relative: str, pattern: str, replacement: str) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        path = project / CONTRACT / relative
+        text, count = re.subn(pattern, replacement, path.read_text(), flags=re.MULTILINE)
+        assert count, (relative, pattern)
+        path.write_text(text)
+
+    return change
+
+
+def _both(*changes: Callable[[Path], None]) -> Callable[[Path], None]:
+    return lambda project: [change(project) for change in changes] and None
+
+
+RETRYABLE = "    retryable:\n      type: string\n      role: retryable\n      description: d\n"
+LOADABLE = {
+    "status as text": _both(
+        _edit("contract.yaml", r"(http_status:\n      type:) integer", r"\1 string"),
+        _edit("errors.yaml", r"http_status: (\d+)$", r'http_status: "\1"'),
+    ),
+    "code as array": _both(
+        _edit("contract.yaml", r"(jsonrpc_code:\n      type:) integer", r"\1 array"),
+        _edit("errors.yaml", r"jsonrpc_code: (-?\d+)$", r'jsonrpc_code: ["\1"]'),
+    ),
+    "retryable as text": _both(
+        _edit("contract.yaml", r"^(  errors:\n)", r"\1" + RETRYABLE),
+        _edit("errors.yaml", r"^(    http_status: 400)$", r'\1\n    retryable: "yes"'),
+    ),
+    "no errors, no descriptions": _both(
+        _edit("errors.yaml", r"^errors:\n(  .*\n|    .*\n)*", "errors: []\n"),
+        _edit("tools.yaml", r"^    description: .*\n", ""),
+    ),
+}
+
+
+@pytest.mark.parametrize("change", LOADABLE.values(), ids=list(LOADABLE))
+def test_lint_judges_contracts_that_load_however_odd(change: Callable[[Path], None], project: Path) -> None:
+    change(project)
+    assert run_cli("check", cwd=project).returncode in (0, 1)  # it loads
+    result = run_cli("lint", cwd=project)
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    assert re.search(r"^\d+ error\(s\), \d+ warning\(s\)\.$", result.stdout, re.MULTILINE), result.stdout
+
+
+def test_a_rule_keeps_its_findings_beside_a_value_it_cannot_judge(project: Path) -> None:
+    """def-unused used to raise on a `definitions` that is not an object, and lose its
+    finding about `$defs` with it."""
+    path = project / CONTRACT / "envelope.schema.json"
+    schema = json.loads(path.read_text())
+    schema["$defs"]["Unused"] = {"type": "string", "description": "d"}
+    schema["definitions"] = [1]
+    path.write_text(json.dumps(schema, indent=2))
+    result = run_cli("lint", cwd=project)
+    assert result.returncode == 2  # the envelope does not load: `definitions` is not an object
+    assert "def-unused 'Unused' is not referenced" in result.stdout
