@@ -177,6 +177,10 @@ def _render_sources(chosen: Settings) -> RenderResult:
         )
     except TemplateError as exc:
         return RenderResult(None, [Diagnostic(str(templates or "templates"), None, None, f"template: {exc}")])
+    except UnicodeEncodeError as exc:  # the sources hold none (loading refuses them): a template wrote it
+        where = display_path(templates) if templates is not None else "templates"
+        text = exc.object[exc.start : exc.end].encode("unicode-escape").decode("ascii")
+        return RenderResult(None, [Diagnostic(where, None, None, f"template: wrote {text}, which UTF-8 cannot hold")])
 
 
 def generate(
