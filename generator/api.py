@@ -89,11 +89,22 @@ def settings(
     loaded = load_settings()
     if isinstance(loaded, list):
         return loaded
-    chosen = loaded.with_flags(schemas=schemas_dir, output=out_dir, templates=templates, package=package)
+    # Absolute from here on: `generate` may replace the working folder itself (run inside
+    # the output folder), after which a relative path leads nowhere.
+    absolute = [_absolute(path) if path is not None else None for path in (schemas_dir, out_dir, templates)]
+    chosen = loaded.with_flags(schemas=absolute[0], output=absolute[1], templates=absolute[2], package=package)
     problem = package_problem(chosen.package)
     if problem is not None:
         return [Diagnostic(display_path(chosen.config or Path("--package")), None, None, problem)]
     return chosen
+
+
+def _absolute(path: Path) -> Path:
+    """`path` from the root, its folder resolved (`--out ..` names the folder above by its
+    name); a symlink in the last place is kept, for `generate` swaps what it points to."""
+    if path.name in ("", ".", ".."):
+        return path.resolve()
+    return path.absolute().parent.resolve() / path.name
 
 
 def render(
@@ -190,6 +201,10 @@ def _render_sources(chosen: Settings) -> RenderResult:
         )
     except TemplateError as exc:
         return RenderResult(None, [Diagnostic(str(templates or "templates"), None, None, f"template: {exc}")])
+    except UnicodeEncodeError as exc:  # the sources hold none (loading refuses them): a template wrote it
+        where = display_path(templates) if templates is not None else "templates"
+        text = exc.object[exc.start : exc.end].encode("unicode-escape").decode("ascii")
+        return RenderResult(None, [Diagnostic(where, None, None, f"template: wrote {text}, which UTF-8 cannot hold")])
 
 
 def generate(

@@ -16,7 +16,7 @@ import typer
 
 from . import __version__, api
 from .config import Settings
-from .diagnostics import Diagnostic, display_path
+from .diagnostics import Diagnostic, display_path, printable, working_folder
 from .protocol import VERSIONS
 from .validate import Verdict
 from .write import Drift
@@ -117,9 +117,9 @@ def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:
 
 def _summary_lines(drift: Drift) -> list[str]:
     return (
-        [f"changed  {p}" for p in drift.changed]
-        + [f"missing  {p}" for p in drift.missing]
-        + [f"extra    {p}" for p in drift.extra]
+        [f"changed  {printable(p)}" for p in drift.changed]
+        + [f"missing  {printable(p)}" for p in drift.missing]
+        + [f"extra    {printable(p)}" for p in drift.extra]
     )
 
 
@@ -132,20 +132,30 @@ def generate(
 ) -> None:
     """Render every output from the sources and write them atomically."""
     chosen = _settings(schemas, out, templates, package)
+    shown = display_path(chosen.output)  # before the swap, which may replace the working folder
     outcome = api.generate_with(chosen)
     if outcome.drift is None:
         _report_invalid(outcome.diagnostics, OutputFormat.text)
         raise typer.Exit(EXIT_INVALID)
     drift = outcome.drift
-    shown = display_path(chosen.output)
     for path in drift.missing:
         typer.echo(f"created  {shown}/{path}")
     for path in drift.changed:
         typer.echo(f"updated  {shown}/{path}")
     for path in drift.extra:
-        typer.echo(f"removed  {shown}/{path}")
+        typer.echo(f"removed  {shown}/{printable(path)}")
     count = len(drift.changed) + len(drift.missing) + len(drift.extra)
     typer.echo(f"{count} file(s) changed in {shown}." if count else f"{shown} is up to date.")
+    if drift.left_behind is not None:  # the new tree is in; the old one could not go
+        problem = drift.left_behind
+        where = display_path(Path(problem.filename)) if problem.filename else shown
+        typer.echo(
+            f"warning: {where}: the old tree could not be removed ({problem.strerror or problem}):"
+            " the next `mcp-contracts generate` removes it",
+            err=True,
+        )
+    if working_folder() is None:
+        typer.echo(f"note: {shown} held the working folder and was replaced: `cd .` to see the new files", err=True)
 
 
 @app.command()
@@ -176,7 +186,8 @@ def check(
     if output_format is ReportFormat.github:
         for kind, paths in (("changed", drift.changed), ("missing", drift.missing), ("extra", drift.extra)):
             for path in paths:
-                typer.echo(f"::error file={shown}/{path},title=drift::{kind}: run `mcp-contracts generate` and commit")
+                where = f"{shown}/{printable(path)}"
+                typer.echo(f"::error file={where},title=drift::{kind}: run `mcp-contracts generate` and commit")
     if output_format is ReportFormat.json:
         payload = {
             "version": JSON_FORMAT_VERSION,
@@ -549,9 +560,9 @@ def _print_conform(report: Report, output_format: ReportFormat) -> None:
 
 def _print_verdict(verdict: Verdict) -> None:
     if verdict.problem is not None:
-        typer.echo(f"{verdict.path}: error: {verdict.problem}")
+        typer.echo(f"{printable(verdict.path)}: error: {verdict.problem}")
         return
-    typer.echo(f"{verdict.path}: {'valid' if verdict.valid else 'invalid'}")
+    typer.echo(f"{printable(verdict.path)}: {'valid' if verdict.valid else 'invalid'}")
     for violation in verdict.errors:
         typer.echo(f"  {violation.pointer or '(root)'}: {violation.message}")
 

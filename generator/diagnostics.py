@@ -8,6 +8,7 @@ line for YAML and JSON syntax, a JSON pointer for a place in a document.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,18 +34,51 @@ class Diagnostic:
             where += f":{self.line}"
         if self.pointer is not None:
             where += f"#{self.pointer}"
-        return f"{where}: {self.message}"
+        return printable(f"{where}: {self.message}")  # one line, whatever a name holds
 
 
 def display_path(path: Path) -> str:
     """A path as the user should read it: relative to the working folder when both are in
     one project (`../generated` from `src/`), else as given."""
-    target, here = path.resolve(), Path.cwd().resolve()
+    here = working_folder()
+    if here is None:
+        return printable(path.as_posix())
+    target = path.resolve()
     roots = (f for f in (here, *here.parents) if (f / "pyproject.toml").is_file() or (f / ".git").exists())
     project = next(roots, here)
     if target != project and project not in target.parents:
-        return path.as_posix()
-    return Path(os.path.relpath(target, here)).as_posix()
+        return printable(path.as_posix())
+    return printable(Path(os.path.relpath(target, here)).as_posix())
+
+
+# Control characters (C0, DEL, C1), the Unicode line and paragraph separators, and the
+# surrogates by which Python holds the bytes of a name that is not UTF-8.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str) -> str:
+    """`text` with every character that would break a line, move the cursor or fail to
+    print escaped as Python writes it (`\\n`, `\\x1b`; a byte that is not UTF-8 as `\\xff`):
+    a file may be called anything, and its name is shown on one line."""
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    character = match.group()
+    code = ord(character)
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's escape of a byte that is not UTF-8
+        return f"\\x{code - 0xDC00:02x}"
+    return _NAMED.get(character) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def working_folder() -> Path | None:
+    """The working folder, resolved; None when it is gone (`generate` run inside the output
+    folder replaces it: the process then stands in a removed folder)."""
+    try:
+        return Path.cwd().resolve()
+    except FileNotFoundError:
+        return None
 
 
 # A diagnostic's pointer, written by the schema core's one encoder.

@@ -19,8 +19,8 @@ from typing import Any
 from .diagnostics import Diagnostic
 from .lint_rules import DESCRIPTION_LIMIT, RULES
 from .load.bundle import refs_in
-from .load.documents import Document, Reading, read_json, read_yaml
-from .load.project import LoadResult
+from .load.documents import Document, Reading
+from .load.project import LoadResult, read_documents
 from .model import Contract, Entry
 from .naming import member_name
 from .protocol import revision
@@ -134,10 +134,16 @@ def _tool_name(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
 
 
 def _column_values(src: Sources, role: str) -> Iterator[tuple[int, str, Any]]:
+    """(index, column, value) of each error's value in the column of `role`. A number role
+    (an HTTP status, a JSON-RPC code) yields numbers only: the meta-schema lets a column of
+    any type take the role, and a string has no range."""
     column = src.roles().get(role)
+    number = role in ("http_status", "jsonrpc_code")
     for index, entry in enumerate(src.errors.data.get("errors", [])):
         if column is not None and column in entry:
-            yield index, column, entry[column]
+            value = entry[column]
+            if not number or (isinstance(value, int | float) and not isinstance(value, bool)):
+                yield index, column, value
 
 
 def _jsonrpc_range(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
@@ -188,7 +194,8 @@ def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     schema = src.envelope.data
     referenced = {_pointer_in(value) for _, value in refs_in(schema)}
     for container in DEFINITIONS:
-        for name in schema.get(container, {}) if isinstance(schema, dict) else {}:
+        found = schema.get(container) if isinstance(schema, dict) else None
+        for name in found if isinstance(found, dict) else {}:  # the engine judges a non-object
             pointer = encode([container, name])
             if pointer not in referenced and not any(r and r.startswith(pointer + "/") for r in referenced):
                 yield src.envelope, [container, name], f"{name!r} is not referenced"
@@ -292,12 +299,14 @@ CHECKS: dict[str, Check] = {
 
 
 def _sources(folder: Path, contract: Contract | None, reading: Reading) -> Sources | None:
-    documents = [read_yaml(folder / n, reading) for n in ("contract.yaml", "errors.yaml", "tools.yaml")]
-    documents.append(read_json(folder / "envelope.schema.json", reading))
-    if any(isinstance(d, Diagnostic) for d in documents):
+    """The documents of a contract folder when each reads and meets its meta-schema (the
+    shapes the rules rely on), else None: loading's diagnostics say what is wrong."""
+    documents, _ = read_documents(folder, reading)
+    names = ("contract.yaml", "errors.yaml", "tools.yaml", "envelope.schema.json")
+    if any(name not in documents for name in names):
         return None
-    identity, errors, tools, envelope = documents
-    return Sources(identity, errors, tools, envelope, contract)  # type: ignore[arg-type]
+    identity, errors, tools, envelope = (documents[name] for name in names)
+    return Sources(identity, errors, tools, envelope, contract)
 
 
 def lint(schemas_dir: Path, loaded: LoadResult, reading: Reading) -> tuple[list[Finding], list[Diagnostic]]:
@@ -324,11 +333,7 @@ def lint(schemas_dir: Path, loaded: LoadResult, reading: Reading) -> tuple[list[
             level = chosen.get(rule.id, rule.level)
             if level == "off" or (rule.profile is not None and rule.profile not in profiles and rule.id not in chosen):
                 continue
-            try:
-                found = list(CHECKS[rule.id](src))
-            except (KeyError, TypeError, AttributeError):  # malformed: loading says where
-                continue
-            for document, path, message in found:
+            for document, path, message in CHECKS[rule.id](src):
                 where = document.diagnostic(path, message)
                 findings.append(Finding(rule.id, level, where.file, where.line, where.pointer, message))
     ordered = sorted(findings, key=lambda f: (f.file, f.line or 0, f.rule, f.message))

@@ -67,6 +67,13 @@ def _json_problem(data: bytes | bytearray | memoryview | str, error: Exception) 
     if not raw.strip(b" \t\r\n"):
         return "empty: a JSON document holds one value"
     message = str(error)
+    lone = lone_surrogate(raw) if message == "Input data was truncated" or "surrogate" in message else None
+    if lone is not None:  # msgspec says "truncated" for a high half that nothing follows
+        line, column = _line_and_column(raw, lone)
+        escape = raw[lone : lone + 6].decode("ascii")
+        return (
+            f"a lone surrogate escape {escape} at line {line}, column {column}: half of a UTF-16 pair, not a character"
+        )
     if message.startswith("Integer value out of range"):
         return "an integer too long to read (Python reads integers of at most 4,300 digits)"
     if message == "Input data was truncated":
@@ -81,6 +88,28 @@ def _json_problem(data: bytes | bytearray | memoryview | str, error: Exception) 
     if raw.startswith((b"NaN", b"Infinity", b"-Infinity"), at):
         what = "NaN and Infinity are not JSON numbers"
     return f"{what} at line {line}, column {column}"
+
+
+_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+
+
+def lone_surrogate(raw: bytes) -> int | None:
+    """The byte offset of the first `\\uD800`..`\\uDFFF` escape of a JSON text that is not
+    one half of a pair (a high half followed at once by a low half), or None."""
+    waiting, end = None, -1  # the offset of a high half, and where the escape before ended
+    for escape in _ESCAPE.finditer(raw):
+        digits = escape.group(1)
+        code = int(digits, 16) if digits is not None else None
+        if waiting is not None:
+            if escape.start() != end or code is None or not 0xDC00 <= code <= 0xDFFF:
+                return waiting
+            waiting, code = None, None  # a pair: the low half is taken
+        elif code is not None and 0xDC00 <= code <= 0xDFFF:
+            return escape.start()
+        if code is not None and 0xD800 <= code <= 0xDBFF:
+            waiting = escape.start()
+        end = escape.end()
+    return waiting
 
 
 def _line_and_column(raw: bytes, at: int) -> tuple[int, int]:

@@ -17,13 +17,13 @@ import importlib
 import importlib.util
 import json
 import os
-import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .files import NotRegular, read_regular
 from .load.documents import depth_of
 from .model import Contract
 from .runtime import NOT_A_JSON_VALUE, Judge, NotJson, Violation, parse_json
@@ -171,15 +171,12 @@ def _import_package(folder: Path) -> ModuleType:
 
 def read_document(path: str, limit: int = 64_000_000) -> bytes | str:
     """The bytes of a file (`-` is standard input), or a message saying why not: it cannot
-    be read, it is not a regular file (a device, a FIFO), or it is over `limit` bytes."""
+    be read, it is not a regular file (a folder, a FIFO, a device: refused at once, never
+    waited on), or it is over `limit` bytes."""
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read(limit + 1)
-        else:
-            with open(path, "rb") as handle:
-                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    return "cannot read: not a regular file"
-                data = handle.read(limit + 1)
+        data = sys.stdin.buffer.read(limit + 1) if path == "-" else read_regular(path, limit)
+    except NotRegular as exc:
+        return f"cannot read: {exc}"
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
     if len(data) > limit:

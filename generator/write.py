@@ -8,13 +8,14 @@ import difflib
 import errno
 import fcntl
 import os
+import secrets
 import shutil
 import sys
-import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .diagnostics import printable
 from .render.plan import MARKER, MARKER_LINE, Plan
 
 # Files that Python itself leaves in the output when the generated package is imported.
@@ -30,6 +31,8 @@ class Drift:
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     diffs: dict[str, str] = field(default_factory=dict)
+    # `generate` wrote the new tree, but could not remove the old one (the next run does).
+    left_behind: OSError | None = None
 
     @property
     def clean(self) -> bool:
@@ -50,6 +53,7 @@ def read_tree(out_dir: Path) -> dict[str, bytes]:
 
 
 def _diff(path: str, old: bytes | None, new: bytes | None, out_name: str) -> str:
+    path, out_name = printable(path), printable(out_name)  # a header is one line
     try:
         before = (old or b"").decode("utf-8").splitlines(keepends=True)
         after = (new or b"").decode("utf-8").splitlines(keepends=True)
@@ -94,7 +98,12 @@ def write_plan(plan: Plan, out_dir: Path) -> Drift:
     drift = compare(plan, out_dir)
     if not drift.clean:
         check_replaceable(out_dir)
-        replace_tree(plan, out_dir)
+        try:
+            replace_tree(plan, out_dir)
+        except OldTreeLeft as exc:
+            return replace(drift, left_behind=exc)
+    else:
+        remove_leftovers(out_dir)
     return drift
 
 
@@ -105,7 +114,16 @@ class FileSystem:
         path.mkdir(parents=True, exist_ok=True)
 
     def mkdtemp(self, prefix: str, parent: Path) -> Path:
-        return Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+        """A new folder of a name no other has, with the mode the umask gives (as `mkdir`
+        makes it): it becomes the output folder. (`tempfile.mkdtemp` makes it 0700.)"""
+        for _ in range(100):
+            path = parent / f"{prefix}{secrets.token_hex(4)}"
+            try:
+                path.mkdir(0o777)
+            except FileExistsError:
+                continue
+            return path
+        raise FileExistsError(errno.EEXIST, "no unused name for a staging folder", str(parent / prefix))
 
     def write(self, path: Path, content: bytes) -> None:
         # No fsync: a killed process loses nothing the kernel holds; the swap is the
@@ -168,6 +186,9 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
     handle = fs.lock(parent)
     try:
         _recover(target, fs)
+        stuck = _unremovable_folder(target) if target.is_dir() else None
+        if stuck is not None:  # the old tree would stay beside the new one: change nothing
+            raise OSError(errno.EACCES, READ_ONLY, str(stuck))
         staging = fs.mkdtemp(f".{target.name}.new-", parent)
         try:
             for relative, content in files.items():
@@ -189,9 +210,55 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
             fs.rename(target, retired / "tree")
             fs.rename(staging, target)
             staging = retired
-        fs.remove_tree(staging)  # the old tree, now under the staging name
+        try:
+            fs.remove_tree(staging)  # the old tree, now under the staging name
+        except OSError as exc:
+            raise OldTreeLeft(exc.errno, exc.strerror, exc.filename or str(staging)) from exc
     finally:
         fs.unlock(handle)
+
+
+READ_ONLY = "this user cannot remove what the folder holds (read-only?), so the output is not replaced"
+
+
+class OldTreeLeft(OSError):
+    """The new tree is in place, but the old one (beside it, under a staging name) could
+    not be removed: the next run removes it."""
+
+
+def _unremovable_folder(tree: Path) -> Path | None:
+    """The first folder of `tree` whose entries this process may not remove (it needs to
+    read, search and write each), or None. Checked before the swap: after it, a tree that
+    cannot be removed would be left beside the new one."""
+    effective = os.access in os.supports_effective_ids
+    stack = [tree]
+    while stack:
+        folder = stack.pop()
+        if not os.access(folder, os.R_OK | os.W_OK | os.X_OK, effective_ids=effective):
+            return folder
+        with os.scandir(folder) as entries:
+            stack.extend(Path(entry.path) for entry in entries if entry.is_dir(follow_symlinks=False))
+    return None
+
+
+def remove_leftovers(target: Path, fs: FileSystem | None = None) -> None:
+    """Remove what an interrupted run left beside `target` (see `replace_tree`), under the
+    lock: a run that finds nothing to change cleans up too. `check` never calls it."""
+    fs = fs or FS
+    target = target.resolve() if target.is_symlink() else target
+    if not target.parent.is_dir() or not _leftovers(target, fs):
+        return
+    handle = fs.lock(target.parent)
+    try:
+        _recover(target, fs)
+    finally:
+        fs.unlock(handle)
+
+
+def _leftovers(target: Path, fs: FileSystem) -> list[Path]:
+    """The staging (`.NAME.new-*`) and retired (`.NAME.old-*`) folders beside `target`."""
+    prefixes = (f".{target.name}.new-", f".{target.name}.old-")
+    return [target.parent / name for name in fs.listdir(target.parent) if name.startswith(prefixes)]
 
 
 def _remove_quietly(path: Path, fs: FileSystem) -> None:
@@ -202,10 +269,9 @@ def _remove_quietly(path: Path, fs: FileSystem) -> None:
 def _recover(target: Path, fs: FileSystem) -> None:
     """Undo what an interrupted run left beside `target`: restore a retired tree when the
     target is missing, then remove every staging and retired folder."""
-    prefixes = (f".{target.name}.new-", f".{target.name}.old-")
-    leftovers = [target.parent / name for name in fs.listdir(target.parent) if name.startswith(prefixes)]
+    leftovers = _leftovers(target, fs)
     if not target.exists():
-        retired = [p / "tree" for p in leftovers if p.name.startswith(prefixes[1]) and (p / "tree").is_dir()]
+        retired = [p / "tree" for p in leftovers if p.name.startswith(f".{target.name}.old-") and (p / "tree").is_dir()]
         if retired:
             fs.rename(retired[0], target)
     for leftover in leftovers:

@@ -305,3 +305,21 @@ def test_made_strings_and_searches_stay_small() -> None:
         },
     }
     assert synthesize(urn, lambda d: True) == (True, {"y": "other-Y"})
+
+
+def test_a_tool_default_success_is_made_once_and_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A success can cost a synthesis from the output schema: the mock makes one per tool."""
+    from mcp_contracts_generator.mcp import mock
+
+    made: list[str] = []
+
+    def counted(contract: ServedContract, tool: ServedTool) -> answers.Answer:
+        made.append(tool.name)
+        return answers.success(contract, tool)
+
+    monkeypatch.setattr(mock, "success", counted)
+    server = Mock(SERVED["tuitbot"])
+    first = server.answer("x_post_tweet", {"text": "Something else"}, None)
+    second = server.answer("x_post_tweet", {"text": "And another"}, None)
+    assert made == ["x_post_tweet"]
+    assert first.structured_content == second.structured_content and first.structured_content["success"] is True

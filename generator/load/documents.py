@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import stat
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +16,7 @@ from ruamel.yaml.error import MarkedYAMLError
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path, json_pointer
+from ..files import NotRegular, read_regular
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,14 @@ def read_source(path: Path, reading: Reading) -> str | Diagnostic:
         inside = reading.root == resolved or reading.root in resolved.parents
         if resolved != lexical and not inside:  # a folder `references:` names is read where it is
             return Diagnostic(where, None, None, "a symlink that leads out of the sources folder: not read")
-        status = os.stat(resolved)
-        if not stat.S_ISREG(status.st_mode):
-            return Diagnostic(where, None, None, "not a regular file: not read")
-        if status.st_size > reading.limits.source_bytes:
-            limit = reading.limits.source_bytes
-            return Diagnostic(where, None, None, f"{status.st_size:,} bytes, over limits.source_bytes ({limit:,})")
-        return resolved.read_text(encoding="utf-8")
+        limit = reading.limits.source_bytes
+        data = read_regular(resolved, limit)
+        if len(data) > limit:
+            size = max(len(data), os.stat(resolved).st_size)
+            return Diagnostic(where, None, None, f"{size:,} bytes, over limits.source_bytes ({limit:,})")
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text reads
+    except NotRegular as exc:
+        return Diagnostic(where, None, None, f"{exc}: not read")
     except (OSError, UnicodeDecodeError, RuntimeError) as exc:  # RuntimeError: a symlink loop
         return Diagnostic(where, None, None, f"cannot read: {exc}")
 
@@ -64,6 +66,27 @@ def depth_of(value: Any) -> int:
             deepest = max(deepest, level)
             stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(document: Document) -> Diagnostic | None:
+    """A string of the document (a key or a value) that holds half of a UTF-16 pair: JSON's
+    `"\\ud800"` and YAML's `"\\ud800"` read as one, and no output can be written with it."""
+    stack: list[tuple[Any, list[object]]] = [(document.data, [])]
+    while stack:
+        value, parts = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((key, [*parts, key]) for key in value)  # a key is judged as a string
+            stack.extend((child, [*parts, key]) for key, child in value.items())
+        elif isinstance(value, list):
+            stack.extend((child, [*parts, index]) for index, child in enumerate(value))
+        found = _SURROGATE.search(value) if isinstance(value, str) else None
+        if found is not None:
+            message = f"a lone surrogate escape \\u{ord(found.group()):04x}: half of a UTF-16 pair, not a character"
+            return document.diagnostic(parts, message)
+    return None
 
 
 def _too_deep(path: Path, data: Any, limit: int) -> Diagnostic | None:
@@ -166,7 +189,8 @@ def read_yaml(path: Path, reading: Reading) -> Document | Diagnostic:
             message = f"over limits.yaml_nodes ({limit:,}) with its aliases expanded"
             return Diagnostic(display_path(path), None, None, message)
         plain = _plain(tree)
-        return _too_deep(path, plain, reading.limits.source_depth) or Document(path, plain, tree)
+        document = Document(path, plain, tree)
+        return _too_deep(path, plain, reading.limits.source_depth) or _lone_surrogate(document) or document
     except RecursionError:
         return Diagnostic(display_path(path), None, None, "nested too deeply to read")
 
@@ -192,7 +216,8 @@ def read_json(path: Path, reading: Reading) -> Document | Diagnostic:
         return text
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-        return _too_deep(path, data, reading.limits.source_depth) or Document(path, data)
+        document = Document(path, data)
+        return _too_deep(path, data, reading.limits.source_depth) or _lone_surrogate(document) or document
     except json.JSONDecodeError as exc:
         return Diagnostic(display_path(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
     except RecursionError:

@@ -73,7 +73,9 @@ def _check_unique_modules(contracts: list[Contract], contracts_dir: Path) -> lis
     return problems
 
 
-def _read(folder: Path, reading: Reading, lenient: bool = False) -> tuple[dict[str, Document], list[Diagnostic]]:
+def read_documents(
+    folder: Path, reading: Reading, lenient: bool = False
+) -> tuple[dict[str, Document], list[Diagnostic]]:
     """The documents of a contract folder that read and meet their meta-schema, and every
     problem of those that do not."""
     documents: dict[str, Document] = {}
@@ -146,7 +148,7 @@ def _adopt_old_format(identity: Document, documents: dict[str, Document]) -> Non
 def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tuple[Contract | None, list[Diagnostic]]:
     """One contract, or every problem of it: each stage runs when its own sources are sound,
     so that one run reports the problems of every file together."""
-    documents, problems = _read(folder, reading, lenient)
+    documents, problems = read_documents(folder, reading, lenient)
     identity, envelope = documents.get("contract.yaml"), documents.get("envelope.schema.json")
     errors, tools = documents.get("errors.yaml"), documents.get("tools.yaml")
     compiled = None

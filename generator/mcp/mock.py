@@ -61,7 +61,9 @@ class Mock:
             raise MCPError(INVALID_PARAMS, f"{name}: the inputSchema refuses the arguments: {refusal}")
         requested = (meta or {}).get(ERROR_REQUEST)
         answer = (
-            self._error(tool, requested) if requested is not None else for_call(self.contract, tool, arguments or {})
+            self._error(tool, requested)
+            if requested is not None
+            else for_call(self.contract, tool, arguments or {}, default=lambda: self._success(tool))
         )
         if answer.problem is not None:
             raise MCPError(INVALID_PARAMS, answer.problem)
