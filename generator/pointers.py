@@ -25,3 +25,8 @@ def value_at(document: Any, pointer: str) -> Any:
         return resolve_pointer(document, pointer)
     except KeyError:
         return None
+
+
+def pointer_tokens(pointer: str) -> tuple[str, ...]:
+    """The unescaped tokens of an RFC 6901 pointer (`/a~1b/c~0d` is `a/b`, `c~d`)."""
+    return tuple(token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]) if pointer else ()

@@ -54,6 +54,8 @@ def published_schemas(contract: Contract) -> dict[str, Any]:
     bundle = json.loads(contract.bundle_json)
     classes: dict[str, Any] = {}
     for model in contract.view.classes:
+        if model.location in classes:
+            continue  # the object part of a root that is not one object judges by the root schema
         root = model.name == contract.root_model or not isinstance(schema, dict)
         classes[model.location] = None if root else _head(model.location, bundle, schema)
     return {"classes": classes, "schema": schema}

@@ -31,6 +31,7 @@ import msgspec
 from pydantic import (
     BaseModel,
     BeforeValidator,
+    ConfigDict,
     GetJsonSchemaHandler,
     RootModel,
     ValidationError,
@@ -479,6 +480,10 @@ class _Judged:
 
 class JudgedModel(_Judged, BaseModel):
     """A generated object model: it accepts exactly what its schema accepts."""
+
+    # A property may be called anything (`model_dump`, `schema`): its field takes a name
+    # with `_` appended, which pydantic would otherwise warn about on import.
+    model_config = ConfigDict(protected_namespaces=())
 
 
 RootT = TypeVar("RootT")
