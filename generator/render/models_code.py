@@ -57,9 +57,10 @@ _STABLE_IMPORT = "from pydantic import MISSING\n"
 class ModelGenerationError(Exception):
     """datamodel-code-generator refused a view, or renamed one of its classes."""
 
-    def __init__(self, contract: str, message: str) -> None:
+    def __init__(self, contract: str, message: str, location: str | None = None) -> None:
         self.contract = contract
         self.message = message
+        self.location = location  # the schema location of the class it is about, where known
         super().__init__(message)
 
 
@@ -163,7 +164,23 @@ def models_code(contract: Contract) -> str:
         raise ModelGenerationError(contract.name, f"datamodel-code-generator did not name classes {missing}")
     code = code.replace(_EXPERIMENTAL_IMPORT, _STABLE_IMPORT)
     code = code.replace(f"from {runtime} import", "from .._runtime import")
-    return format_python(_without_unused(code, ("RootModel", "JudgedRootModel")))
+    code = _without_unused(code, ("RootModel", "JudgedRootModel"))
+    try:
+        return format_python(code)
+    except black.InvalidInput as exc:
+        message = f"black cannot format models.py: {str(exc).splitlines()[0]}"
+        raise ModelGenerationError(contract.name, message, _location_at(contract.view, code, str(exc))) from exc
+
+
+def _location_at(view: View, code: str, refusal: str) -> str | None:
+    """The schema location of the class whose source holds the line black refused."""
+    line = re.search(r": (\d+):\d+", refusal)
+    if line is None:
+        return None
+    before = code.splitlines()[: int(line.group(1))]
+    names = [m.group(1) for text in before if (m := re.match(r"class (\w+)\(", text))]
+    by_name = {c.name: c.location for c in view.classes}
+    return by_name.get(names[-1]) if names else None
 
 
 def _without_unused(code: str, names: tuple[str, ...]) -> str:
