@@ -29,10 +29,10 @@ from jinja2 import TemplateError, TemplateSyntaxError
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
 from .load import load_project
+from .load.bundle import ENVELOPE, ROOT_URI
 from .load.documents import READING, Reading
 from .load.project import LoadResult
 from .mcp.served import ServedContract, served
-from .load.bundle import ENVELOPE, ROOT_URI
 from .render.plan import Plan, RenderProblem, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
 from .validate import UnknownContract, UnknownDefinition, Verdict, load_judge, read_document

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 import yaml
-from filelock import FileLock
 from conftest import ROOT, load_json, run_cli
+from filelock import FileLock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_contracts_generator import api

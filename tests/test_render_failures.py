@@ -57,7 +57,9 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> None:
     format_str, tools_list = black.format_str, plan.tools_list
 
     def refusing_format(code: str, *, mode: Any) -> str:
-        return format_str(code.replace("class Item(", "class Item((", 1) if "broken-format" in code else code, mode=mode)
+        if "broken-format" in code:
+            code = code.replace("class Item(", "class Item((", 1)
+        return format_str(code, mode=mode)
 
     def recursing_tools(contract: Any) -> str:
         if contract.name == "broken-tools":

@@ -15,6 +15,7 @@ from typing import Any
 
 import black
 from black.mode import TargetVersion
+from black.parsing import InvalidInput
 from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported at run time
     DataModelType,
     Formatter,
@@ -167,7 +168,7 @@ def models_code(contract: Contract) -> str:
     code = _without_unused(code, ("RootModel", "JudgedRootModel"))
     try:
         return format_python(code)
-    except black.InvalidInput as exc:
+    except InvalidInput as exc:
         message = f"black cannot format models.py: {str(exc).splitlines()[0]}"
         raise ModelGenerationError(contract.name, message, _location_at(contract.view, code, str(exc))) from exc
 
