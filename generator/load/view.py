@@ -322,7 +322,7 @@ class ViewBuilder:
     def _name_for(self, node: dict[str, Any], hint: str) -> str:
         place = self.place(node)
         title = node.get("title")
-        key = place.pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+        key = (pointer_tokens(place.pointer) or ("",))[-1]
         in_defs = re.search(r"/(\$defs|definitions)/[^/]+$", place.pointer) is not None
         if node is self._root and not self._root_wrapped:
             return self._root_name
@@ -375,14 +375,8 @@ class ViewBuilder:
 
     def build(self) -> View:
         """Every class: the root first, then those of `$defs` (or `definitions`) and below."""
-        root_view = self.view_type(self._root, 0, self._root_name)
+        root_view = self._root_view()
         root = self._root_name
-        if root_view.kind != "class" and self._root_place().location in self._classes:
-            # The root may be an object or something else (`"type": ["object", "array"]`):
-            # its object part was named as the root; view it again under a name of its own.
-            self._root_wrapped = True
-            self._classes, self._names = {}, {*RESERVED_NAMES, self._root_name}
-            root_view = self.view_type(self._root, 0, self._root_name)
         wrapper = None
         if root_view.kind == "class":
             root = root_view.name
@@ -407,6 +401,17 @@ class ViewBuilder:
             for c in ([wrapper] if wrapper else []) + list(self._classes.values())
         )
         return View(root, classes)
+
+    def _root_view(self) -> ViewType:
+        """The type of the root. A root that may be an object or something else (`"type":
+        ["object", "array"]`) is viewed twice: its object part, first named as the root, is
+        then a class of its own beside the root model."""
+        root_view = self.view_type(self._root, 0, self._root_name)
+        if root_view.kind != "class" and self._root_place().location in self._classes:
+            self._root_wrapped = True
+            self._classes, self._names = {}, {*RESERVED_NAMES, self._root_name}
+            root_view = self.view_type(self._root, 0, self._root_name)
+        return root_view
 
     def _root_place(self) -> Place:
         return self.place(self._root) if isinstance(self._root, dict) else Place(ROOT_URI, "", False)
