@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
@@ -36,12 +37,12 @@ from .diagnostics import Diagnostic, display_path
 from .lint import Finding
 from .lint import lint as lint_sources
 from .load import load_project
+from .load.bundle import ENVELOPE, ROOT_URI
 from .load.documents import Reading
 from .load.project import LoadResult
 from .mcp.served import ServedContract, served
 from .model import Contract
-from .render.models_code import ModelGenerationError
-from .render.plan import Plan, build_plan
+from .render.plan import Plan, RenderProblem, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
 from .scaffold import scaffold_contract
 from .validate import UnknownDefinition, Verdict, contract_judge, read_document
@@ -191,10 +192,7 @@ def _render_sources(chosen: Settings) -> RenderResult:
     if loaded.project is None:
         return RenderResult(None, loaded.diagnostics)
     try:
-        return RenderResult(build_plan(loaded.project, chosen.package, templates))
-    except ModelGenerationError as exc:
-        where = display_path(chosen.schemas / "contracts" / exc.contract / "envelope.schema.json")
-        return RenderResult(None, [Diagnostic(where, None, None, exc.message)])
+        plan = build_plan(loaded.project, chosen.package, templates)
     except TemplateSyntaxError as exc:
         return RenderResult(
             None, [Diagnostic(exc.filename or str(exc.name), exc.lineno, None, f"template: {exc.message}")]
@@ -205,6 +203,22 @@ def _render_sources(chosen: Settings) -> RenderResult:
         where = display_path(templates) if templates is not None else "templates"
         text = exc.object[exc.start : exc.end].encode("unicode-escape").decode("ascii")
         return RenderResult(None, [Diagnostic(where, None, None, f"template: wrote {text}, which UTF-8 cannot hold")])
+    if isinstance(plan, list):
+        return RenderResult(None, sorted((_render_diagnostic(chosen, p) for p in plan), key=Diagnostic.sort_key))
+    return RenderResult(plan)
+
+
+def _render_diagnostic(chosen: Settings, problem: RenderProblem) -> Diagnostic:
+    """A contract that cannot be rendered, named by its envelope file and, where known, the
+    JSON pointer of the schema part that failed (another file of the folder is named in the
+    message)."""
+    where = display_path(chosen.schemas / "contracts" / problem.contract / ENVELOPE)
+    location = problem.location
+    if location is None:
+        return Diagnostic(where, None, None, problem.message)
+    if location == "" or location.startswith(ROOT_URI + "#"):
+        return Diagnostic(where, None, unquote(location.removeprefix(ROOT_URI + "#")), problem.message)
+    return Diagnostic(where, None, None, f"{problem.message} (at {location})")
 
 
 def generate(

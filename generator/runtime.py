@@ -26,7 +26,7 @@ from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 
 import jsonschema_rs
 import msgspec
-from pydantic import MISSING, BaseModel, BeforeValidator, GetJsonSchemaHandler, RootModel, ValidationError
+from pydantic import MISSING, BaseModel, BeforeValidator, ConfigDict, GetJsonSchemaHandler, RootModel, ValidationError
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError
 
@@ -432,6 +432,10 @@ class _Judged:
 
 class JudgedModel(_Judged, BaseModel):
     """A generated object model: it accepts exactly what its schema accepts."""
+
+    # A property may be called anything (`model_dump`, `schema`): its field takes a name
+    # with `_` appended, which pydantic would otherwise warn about on import.
+    model_config = ConfigDict(protected_namespaces=())
 
 
 RootT = TypeVar("RootT")

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, urldefrag, urljoin
+from urllib.parse import quote, unquote, urldefrag, urljoin
 
 from referencing import Registry, Resource
 from referencing import jsonschema as specifications
@@ -28,6 +28,7 @@ from ..keywords import json_types
 from ..model import View, ViewClass, ViewField, ViewType
 from ..naming import camel, class_name_from
 from ..runtime import json_pointer
+from ..schema.pointer import decode as pointer_tokens
 from .bundle import ROOT_URI, Retriever
 
 ANY = ViewType("any")
@@ -120,11 +121,14 @@ class ViewBuilder:
         self._registry: Registry[Any] = Registry(retrieve=self._retrieve_resource(retrieve))  # type: ignore[call-arg]
         self._registry = self._registry.with_resource(ROOT_URI, self._resource(root)).crawl()
         self._places: dict[int, Place] = {}
+        self._legacy: dict[str, bool] = {}  # the dialect of each resource, by its URI
+        self._targets: set[int] = set()  # `$ref` targets that no keyword leads to, named by their key
         self._documents: list[Any] = []  # keeps every walked document alive, so ids stay unique
         self._index(root, ROOT_URI)
         self._classes: dict[str, _Class] = {}
         self._names: set[str] = {*RESERVED_NAMES, root_name}
         self._stack: set[int] = set()
+        self._root_wrapped = False  # a root that is not one object: its object part is a class of its own
 
     # Resources and places ---------------------------------------------------------
 
@@ -151,12 +155,26 @@ class ViewBuilder:
             self._documents.append(document)
             self._walk(document, urldefrag(uri)[0], (), _dialect_is_legacy(document))
 
-    def _walk(self, node: Any, base: str, path: tuple[object, ...], legacy: bool) -> None:
+    def _index_target(self, target: Any, uri: str, legacy: bool) -> None:
+        """Record the place of a `$ref` target that no keyword leads to (a schema inside a
+        plain container, `#/definitions/group/full`): its true location is the reference's
+        own, the resource `uri` and the pointer of its fragment."""
+        resource, fragment = urldefrag(uri)
+        if not fragment.startswith("/"):
+            return  # an anchor no keyword leads to: the target stays unplaced, and is viewed as Any
+        path = pointer_tokens(unquote(fragment))
+        self._documents.append(target)
+        self._targets.add(id(target))
+        self._walk(target, resource, path, self._legacy.get(resource, legacy), entry=True)
+
+    def _walk(self, node: Any, base: str, path: tuple[object, ...], legacy: bool, entry: bool = False) -> None:
         if not isinstance(node, dict) or id(node) in self._places:
             return
         declared = node.get("$id")
-        if isinstance(declared, str) and not declared.startswith("#") and not (legacy and "$ref" in node):
-            base, path = urldefrag(urljoin(base, declared))[0], ()
+        rebased = isinstance(declared, str) and not declared.startswith("#") and not (legacy and "$ref" in node)
+        if rebased and not entry:
+            base, path = urldefrag(urljoin(base, str(declared)))[0], ()
+        self._legacy.setdefault(base, legacy)
         self._places[id(node)] = Place(base, json_pointer(path), legacy)
         for key, value in node.items():
             if key in _MAP_KEYWORDS and isinstance(value, dict):
@@ -179,8 +197,8 @@ class ViewBuilder:
         except (Unresolvable, LookupError, ValueError):
             return True
         target = resolved.contents
-        if isinstance(target, dict | list) and id(target) not in self._places:
-            self._index(target, place.base)  # a target inside an unindexed document
+        if isinstance(target, dict) and id(target) not in self._places:
+            self._index_target(target, urljoin(place.base, node["$ref"]), place.legacy)
         return target if id(target) in self._places or not isinstance(target, dict) else True
 
     def canonical(self, node: Any) -> Any:
@@ -291,13 +309,15 @@ class ViewBuilder:
     def _name_for(self, node: dict[str, Any], hint: str) -> str:
         place = self.place(node)
         title = node.get("title")
-        key = place.pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+        key = (pointer_tokens(place.pointer) or ("",))[-1]
         in_defs = re.search(r"/(\$defs|definitions)/[^/]+$", place.pointer) is not None
-        if node is self._root:
+        if node is self._root and not self._root_wrapped:
             return self._root_name
-        if isinstance(title, str) and title.strip():
+        if node is self._root:
+            base = self._root_name + "Object"
+        elif isinstance(title, str) and title.strip():
             base = class_name_from(title)
-        elif in_defs:
+        elif in_defs or id(node) in self._targets:
             base = class_name_from(key)
         else:
             base = class_name_from(hint or "Model")
@@ -342,14 +362,14 @@ class ViewBuilder:
 
     def build(self) -> View:
         """Every class: the root first, then those of `$defs` (or `definitions`) and below."""
-        root_view = self.view_type(self._root, 0, self._root_name)
+        root_view = self._root_view()
+        root = self._root_name
+        wrapper = None
         if root_view.kind == "class":
             root = root_view.name
         else:  # the root is not one object: a root model wraps its type
-            root = self._root_name
             described = [self._root] if isinstance(self._root, dict) else []
             wrapper = _Class(root, self._root_place(), _description(described), root=root_view)
-            self._classes = {wrapper.place.location: wrapper, **self._classes}
         if isinstance(self._root, dict):
             for container in ("$defs", "definitions"):
                 entries = self._root.get(container)
@@ -365,9 +385,20 @@ class ViewBuilder:
                 c.closed,
                 c.root,
             )
-            for c in self._classes.values()
+            for c in ([wrapper] if wrapper else []) + list(self._classes.values())
         )
         return View(root, classes)
+
+    def _root_view(self) -> ViewType:
+        """The type of the root. A root that may be an object or something else (`"type":
+        ["object", "array"]`) is viewed twice: its object part, first named as the root, is
+        then a class of its own beside the root model."""
+        root_view = self.view_type(self._root, 0, self._root_name)
+        if root_view.kind != "class" and self._root_place().location in self._classes:
+            self._root_wrapped = True
+            self._classes, self._names = {}, {*RESERVED_NAMES, self._root_name}
+            root_view = self.view_type(self._root, 0, self._root_name)
+        return root_view
 
     def _root_place(self) -> Place:
         return self.place(self._root) if isinstance(self._root, dict) else Place(ROOT_URI, "", False)

@@ -22,6 +22,7 @@ The rules themselves stay with the judge.
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from typing import Any
 
@@ -36,7 +37,7 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported
 from ..model import Contract, View, ViewClass, ViewType
 from ..resources import TEMPLATES_DIR
 from .escape import docstring
-from .python_format import BLACK_MODE, format_python
+from .python_format import BLACK_MODE, FormatRefused, format_python
 
 __all__ = ["BLACK_MODE", "ModelGenerationError", "format_python", "models_code", "view_schema"]
 
@@ -74,9 +75,10 @@ _OPTIONS: dict[str, Any] = dict(
 class ModelGenerationError(Exception):
     """datamodel-code-generator refused a view, or could not give a class its view name."""
 
-    def __init__(self, contract: str, message: str) -> None:
+    def __init__(self, contract: str, message: str, location: str | None = None) -> None:
         self.contract = contract
         self.message = message
+        self.location = location  # the schema location of the class it is about, where known
         super().__init__(message)
 
 
@@ -188,6 +190,8 @@ def models_code(contract: Contract) -> str:
             warnings.simplefilter("ignore")  # notices about future defaults; our options are explicit
             # ...but a class name the map could not give is an error, not a notice
             warnings.filterwarnings("error", message="--model-name-map")
+            # ...and so is code black refused, which it would emit unformatted
+            warnings.filterwarnings("error", message="Failed to format code")
             code = generate(
                 json.dumps(view_schema(contract.view)),
                 custom_file_header=header(contract),
@@ -195,9 +199,36 @@ def models_code(contract: Contract) -> str:
                 **_OPTIONS,
             )
     except Exception as exc:  # it raises many unrelated classes; each names the problem
+        refused = _format_refusal(exc)
+        if refused is not None:
+            message = f"black cannot format models.py: {refused.refusal.splitlines()[0]}"
+            location = _location_at(contract.view, refused.code, refused.refusal)
+            raise ModelGenerationError(contract.name, message, location) from exc
         raise ModelGenerationError(contract.name, f"datamodel-code-generator: {exc}") from exc
     if not isinstance(code, str):
         raise ModelGenerationError(contract.name, "datamodel-code-generator generated no models")
     # With a custom header it returns the module without its last newline (it joins the
     # header to the formatted body with `body.rstrip()`); a module ends with one.
     return code + "\n"
+
+
+def _format_refusal(exc: BaseException | None) -> FormatRefused | None:
+    """The refusal of the pinned black behind `exc`, if any: datamodel-code-generator turns
+    a formatter's exception into a warning (made an error above) raised while handling it."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, FormatRefused):
+            return exc
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None
+
+
+def _location_at(view: View, code: str, refusal: str) -> str | None:
+    """The schema location of the class whose source holds the line black refused."""
+    line = re.search(r": (\d+):\d+", refusal)
+    if line is None:
+        return None
+    before = code.splitlines()[: int(line.group(1))]
+    names = [m.group(1) for text in before if (m := re.match(r"class (\w+)\(", text))]
+    by_name = {c.name: c.location for c in view.classes}
+    return by_name.get(names[-1]) if names else None

@@ -53,6 +53,8 @@ def published_schemas(contract: Contract) -> dict[str, Any]:
     schema = object_rooted(bundled_envelope(contract))
     classes: dict[str, Any] = {}
     for model in contract.view.classes:
+        if model.location in classes:
+            continue  # the object part of a root that is not one object judges by the root schema
         root = model.name == contract.root_model or not isinstance(schema, dict)
         classes[model.location] = None if root else _head(model.location, contract.bundle, schema)
     return {"classes": classes, "schema": schema}

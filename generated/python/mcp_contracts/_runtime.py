@@ -32,6 +32,7 @@ from pydantic import (
     MISSING,
     BaseModel,
     BeforeValidator,
+    ConfigDict,
     GetJsonSchemaHandler,
     RootModel,
     ValidationError,
@@ -516,6 +517,10 @@ class _Judged:
 
 class JudgedModel(_Judged, BaseModel):
     """A generated object model: it accepts exactly what its schema accepts."""
+
+    # A property may be called anything (`model_dump`, `schema`): its field takes a name
+    # with `_` appended, which pydantic would otherwise warn about on import.
+    model_config = ConfigDict(protected_namespaces=())
 
 
 RootT = TypeVar("RootT")
