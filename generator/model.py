@@ -14,6 +14,7 @@ from typing import Any
 from .protocol import VERSIONS
 from .runtime import Judge
 from .schema.pointer import value_at
+from .schema.vocabulary import Vocabulary
 
 # The columns every catalogue table has, after those the contract declares (see
 # `columns:` in contract.yaml); an error's `error_type` names an entry of `error_types`.
@@ -244,6 +245,8 @@ class Bundle:
     root: str
     resources: Mapping[str, Any]
     formats: bool
+    # The dialect each resource is read in (draft-07 or 2020-12), decided once at load.
+    dialects: Mapping[str, Vocabulary]
 
 
 @dataclass(frozen=True, slots=True)

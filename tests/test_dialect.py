@@ -21,6 +21,7 @@ from conftest import SHARED, require_shared
 from jsonschema import Draft202012Validator
 from mcp_contracts_generator.render.compound import compound
 from mcp_contracts_generator.render.dialect import to_2020_12
+from mcp_contracts_generator.schema.dialect import resource_dialects
 from mcp_contracts_generator.schema.vocabulary import DRAFT_2020_12 as LATEST
 from mcp_contracts_generator.schema.walk import children
 from referencing import Registry
@@ -91,7 +92,7 @@ def test_every_instance_keeps_its_verdict_in_the_published_document(draft: str, 
         resources = _resources(group["schema"], draft)
         if _names_a_meta_schema(resources):
             continue
-        published = compound(ROOT_URI, resources)
+        published = compound(ROOT_URI, resources, resource_dialects(resources, ROOT_URI))
         if isinstance(published, dict):
             assert published["$schema"] == DRAFT_2020_12
         try:
@@ -165,7 +166,7 @@ def test_what_draft_07_ignores_but_a_pointer_reaches_stays_reachable() -> None:
         "additionalItems": {"type": "integer"},  # ignored beside a one-schema `items`
         "properties": {"a": {"$ref": "#/additionalItems"}, "b": {"$ref": "#/$defs/kept"}},
     }
-    published = compound(ROOT_URI, {ROOT_URI: schema})
+    published = compound(ROOT_URI, {ROOT_URI: schema}, resource_dialects({ROOT_URI: schema}, ROOT_URI))
     validator = jsonschema_rs.validator_for(published, retriever=_no_fetch)
     assert validator.is_valid({"a": 1, "b": 2}) and not validator.is_valid({"a": "x"})
     assert validator.is_valid(["x", "y"]) and not validator.is_valid(["x", 1])
@@ -183,7 +184,7 @@ def test_each_file_is_read_in_its_own_dialect() -> None:
         "https://e.test/t.json": {"$ref": "#/definitions/T", "definitions": {"T": {"type": "integer"}}},
         "https://e.test/p.json": {"$schema": DRAFT_2020_12, "prefixItems": [{"type": "string"}]},
     }
-    published = compound("https://e.test/root.json", resources)
+    published = compound("https://e.test/root.json", resources, resource_dialects(resources, "https://e.test/root.json"))
     for validator in (jsonschema_rs.validator_for(published, retriever=_no_fetch), Draft202012Validator(published)):
         assert validator.is_valid({"t": 1, "p": ["s"]})
         assert not validator.is_valid({"t": "x"})

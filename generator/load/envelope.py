@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, display_path
 from ..model import Bundle, View, ViewClass, ViewField
 from ..naming import class_name_from
 from ..runtime import Judge, short
-from ..schema.dialect import refusals
+from ..schema.dialect import refusals, resource_dialects
 from ..schema.engine import engine_draft
 from ..schema.pointer import encode
 from ..schema.vocabulary import named
@@ -128,7 +128,7 @@ def compile_envelope(
             [], f"the bundled schema does not compile offline at {model.location}: {short(str(exc))}"
         )
     view = View(view.root, tuple(_with_valid_defaults(model, judge) for model in view.classes))
-    return Envelope(judge, view, Bundle(ROOT_URI, bundle, formats))
+    return Envelope(judge, view, Bundle(ROOT_URI, bundle, formats, resource_dialects(bundle, ROOT_URI)))
 
 
 def _with_valid_defaults(model: ViewClass, judge: Judge) -> ViewClass:

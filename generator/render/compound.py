@@ -15,9 +15,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..schema.dialect import read_as
 from ..schema.uri import defrag, join
-from ..schema.vocabulary import DRAFT_07, DRAFT_2020_12, Vocabulary
+from ..schema.vocabulary import DRAFT_07, Vocabulary
 from ..schema.walk import base_within, children, copied, replaced
 from .dialect import to_2020_12
 
@@ -43,23 +42,15 @@ def _rewritten(node: Any, base: str, canonical: Mapping[str, str], dialect: Voca
     return node
 
 
-def _dialect(document: Any, root: Any) -> Vocabulary:
-    """The dialect a resource is read in: its `$schema`'s, else the root's (loading refused
-    any other dialect; a schema from elsewhere is read in 2020-12 unless it says draft-07)."""
-    declared = document if isinstance(document, dict) and "$schema" in document else root
-    return DRAFT_07 if read_as(declared) is DRAFT_07 else DRAFT_2020_12
-
-
-def compound(root_uri: str, resources: Mapping[str, Any]) -> Any:
+def compound(root_uri: str, resources: Mapping[str, Any], drafts: Mapping[str, Vocabulary]) -> Any:
     """The resource at `root_uri` with every other one of `resources` embedded, in 2020-12.
 
-    Each resource is read in its own dialect (its `$schema`, else the root's, as the judge
-    reads it): a draft-07 one is translated on its own, at its own URI, before it is placed.
+    Each resource is read in its own dialect (`drafts`, as loading decided it): a draft-07
+    one is translated on its own, at its own URI, before it is placed.
     """
     root = resources[root_uri]
     if not isinstance(root, dict):
         return copy.deepcopy(root)
-    drafts = {uri: _dialect(document, root) for uri, document in resources.items()}
     canonical = {uri: _canonical(uri, document, drafts[uri]) for uri, document in resources.items()}
     rewritten = {uri: _rewritten(resources[uri], canonical[uri], canonical, drafts[uri]) for uri in resources}
     # A draft-07 pointer into another draft-07 resource is renamed as that resource is.

@@ -26,7 +26,7 @@ from .json_text import json_file
 
 def bundled_envelope(contract: Contract) -> Any:
     """The contract's envelope as one self-contained draft 2020-12 schema (see `compound`)."""
-    return compound(contract.bundle.root, contract.bundle.resources)
+    return compound(contract.bundle.root, contract.bundle.resources, contract.bundle.dialects)
 
 
 def object_rooted(schema: Any) -> Any:

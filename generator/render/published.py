@@ -41,7 +41,8 @@ def _head(location: str, bundle: Bundle, schema: Any) -> dict[str, Any]:
     stand_in: dict[str, Any] = {"$ref": location}
     if isinstance(root, dict) and "$schema" in root:  # the dialect the judge reads the location in
         stand_in = {"$schema": root["$schema"], **stand_in}
-    translated = compound(_STAND_IN, {**bundle.resources, _STAND_IN: stand_in})
+    drafts = {**bundle.dialects, _STAND_IN: bundle.dialects[bundle.root]}  # read as the root is
+    translated = compound(_STAND_IN, {**bundle.resources, _STAND_IN: stand_in}, drafts)
     head: dict[str, Any] = {"$ref": translated["$ref"]}
     if always_object(class_document(head, schema)):
         head["type"] = "object"

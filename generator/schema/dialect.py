@@ -15,7 +15,7 @@ a dialect read; else it is refused too. The refusal is a value that says what to
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,6 +86,16 @@ def read_as(schema: Any, default: Vocabulary = DRAFT_2020_12) -> Vocabulary:
     the caller's to make): what it declares if the generator reads that, else `default`."""
     found = dialect_of(schema, default)
     return found if isinstance(found, Vocabulary) else default
+
+
+def resource_dialects(resources: Mapping[str, Any], root: str) -> dict[str, Vocabulary]:
+    """The dialect each of a contract's resources is read in, as its judge reads it: the
+    resource's own `$schema`, else the root's (loading refuses any other dialect first)."""
+    root_document = resources[root]
+    return {
+        uri: read_as(document if isinstance(document, dict) and "$schema" in document else root_document)
+        for uri, document in resources.items()
+    }
 
 
 def refusals(document: Any, meta: MetaSchemas | None = None) -> Iterator[tuple[tuple[str | int, ...], Refusal]]:
