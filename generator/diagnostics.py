@@ -43,7 +43,9 @@ def display_path(path: Path) -> str:
     here = working_folder()
     if here is None:
         return printable(path.as_posix())
-    target = path.resolve()
+    # The path as written, not where a symlink leads: a link out of the project is named by
+    # its own place in the project, relative like every other file.
+    target = Path(os.path.normpath(path.absolute()))
     roots = (f for f in (here, *here.parents) if (f / "pyproject.toml").is_file() or (f / ".git").exists())
     project = next(roots, here)
     if target != project and project not in target.parents:
