@@ -274,9 +274,6 @@ APPLICATORS = DRAFT_07.applicators | DRAFT_2020_12.applicators
 ALLOWED = {
     # The runtime is copied into every generated package, which must not import the generator.
     "runtime.py",
-    # To be migrated onto the core by the lead (issue 17): the typed view and the docs prose.
-    "load/view.py",
-    "render/describe.py",
 }
 
 
