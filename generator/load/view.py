@@ -244,7 +244,7 @@ class ViewBuilder:
         return name
 
     def _class(self, node: dict[str, Any], parts: list[dict[str, Any]], depth: int, hint: str) -> _Class:
-        location = self._location(node) or self._root_location()
+        location = self._location(node) or ""  # view_type views placed schemas only
         if location in self._classes:
             return self._classes[location]
         made = _Class(self._name_for(node, hint), location, _description(parts))
