@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from enum import Enum
+from typing import Any, Final
 
 from .protocol import VERSIONS
 from .runtime import Judge
@@ -117,15 +118,26 @@ class ViewType:
     name: str = ""
 
 
+class NoDefault(Enum):
+    """What a field without a default has for one: null is a default of its own."""
+
+    NO_DEFAULT = "no default"
+
+
+NO_DEFAULT: Final = NoDefault.NO_DEFAULT
+# A default the view keeps: a JSON scalar, parsed.
+Scalar = str | int | float | bool | None
+
+
 @dataclass(frozen=True, slots=True)
 class ViewField:
     """A property of a class: its JSON name, type, whether required, and a scalar default
-    (as JSON) that the schema at `location` accepts."""
+    that the schema at `location` accepts (NO_DEFAULT when there is none)."""
 
     name: str
     type: ViewType
     required: bool
-    default: str | None
+    default: Scalar | NoDefault
     description: str
     location: str | None
 

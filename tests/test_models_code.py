@@ -17,9 +17,9 @@ from types import ModuleType
 import pytest
 from conftest import ROOT, SCHEMAS
 from mcp_contracts_generator import api
-from mcp_contracts_generator.model import Contract, View, ViewClass, ViewField, ViewType
+from mcp_contracts_generator.model import NO_DEFAULT, Contract, View, ViewClass, ViewField, ViewType
 from mcp_contracts_generator.render.escape import docstring
-from mcp_contracts_generator.render.models_code import models_code
+from mcp_contracts_generator.render.models_code import models_code, view_schema
 from mcp_contracts_generator.resources import RUNTIME_SOURCE
 from test_escaping import HOSTILE
 
@@ -36,7 +36,17 @@ def contract(tmp_path_factory: pytest.TempPathFactory) -> Contract:
 
 
 def _field(name: str, kind: ViewType, description: str = "", required: bool = True) -> ViewField:
-    return ViewField(name, kind, required, None, description, None)
+    return ViewField(name, kind, required, NO_DEFAULT, description, None)
+
+
+def test_a_default_is_a_parsed_value_written_into_the_view_schema() -> None:
+    """A falsy default (`false`, `0`, `""`, null) is a default all the same; NO_DEFAULT is none."""
+    values: list[object] = [False, 0, "", None, "é", 1.5]
+    fields = [replace(_field(f"f{i}", ViewType("any"), required=False), default=v) for i, v in enumerate(values)]
+    fields.append(_field("none", ViewType("any"), required=False))
+    schema = view_schema(View("Root", (ViewClass("Root", "", "", tuple(fields), False, None),)))
+    assert [schema["properties"][f"f{i}"]["default"] for i in range(len(values))] == values
+    assert "default" not in schema["properties"]["none"]
 
 
 def _view(description: str) -> View:

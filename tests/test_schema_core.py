@@ -274,9 +274,6 @@ APPLICATORS = DRAFT_07.applicators | DRAFT_2020_12.applicators
 ALLOWED = {
     # The runtime is copied into every generated package, which must not import the generator.
     "runtime.py",
-    # To be migrated onto the core by the lead (issue 17): the typed view and the docs prose.
-    "load/view.py",
-    "render/describe.py",
 }
 
 
@@ -343,3 +340,10 @@ def test_a_schema_only_a_pointer_reaches_gets_a_place() -> None:
     assert target is not None and target.dialect is DRAFT_07
     inner = resolver.place(schema["$defs"]["a"]["items"])
     assert inner is not None and inner.location == "https://e.test/r.json#/$defs/a/items"
+    assert resolver.only_pointed_at(schema["$defs"]["a"])
+    assert not resolver.only_pointed_at(schema["$defs"]["a"]["items"])
+
+
+def test_a_location_is_the_resource_and_its_pointer_as_a_fragment() -> None:
+    assert pointer.location("urn:x", ["$defs", "a b/c~", 0]) == "urn:x#/$defs/a%20b~1c~0/0"
+    assert pointer.location("", []) == "#"

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import keyword
 from typing import Any
-from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
 from ..model import BuilderField, Builders, Catalogue, Shape, View, ViewClass, ViewType
-from ..schema.pointer import encode, follow, from_fragment, resolve
+from ..schema.pointer import PointerError, decode, encode, follow, from_fragment, location, resolve
 from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, REFERENCES
 from .documents import Document
 
@@ -210,7 +209,10 @@ def _view_class(view: View, pointer: str) -> ViewClass | None:
     """The class of the view at `pointer` of the envelope schema, if exactly one is there."""
     if pointer == "":
         return next(c for c in view.classes if c.name == view.root)
-    suffix = "#" + quote(pointer, safe="/~!$&()*+,;=:@")
+    try:
+        suffix = location("", decode(pointer))
+    except PointerError:
+        return None
     found = [c for c in view.classes if c.location.endswith(suffix)]
     return found[0] if len(found) == 1 else None
 

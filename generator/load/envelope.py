@@ -9,7 +9,6 @@ class's location offline.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any
 import jsonschema_rs
 
 from ..diagnostics import Diagnostic, display_path
-from ..model import Bundle, View, ViewClass, ViewField
+from ..model import NO_DEFAULT, Bundle, View, ViewClass, ViewField
 from ..naming import class_name_from
 from ..runtime import Judge, short
 from ..schema.dialect import refusals, resource_dialects
@@ -134,11 +133,11 @@ def compile_envelope(
 def _with_valid_defaults(model: ViewClass, judge: Judge) -> ViewClass:
     """Keep a field's default only where its own schema accepts it."""
     fields = tuple(
-        field if field.default is None or _accepts(judge, field) else replace(field, default=None)
+        field if field.default is NO_DEFAULT or _accepts(judge, field) else replace(field, default=NO_DEFAULT)
         for field in model.fields
     )
     return replace(model, fields=fields)
 
 
 def _accepts(judge: Judge, field: ViewField) -> bool:
-    return field.location is not None and judge.is_valid(json.loads(field.default or "null"), field.location)
+    return field.location is not None and judge.is_valid(field.default, field.location)

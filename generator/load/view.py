@@ -13,44 +13,21 @@ with a JSON pointer) so that the class can judge by its own subschema when used 
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, unquote, urldefrag, urljoin
 
-from referencing import Registry, Resource
-from referencing import jsonschema as specifications
-from referencing.exceptions import Unresolvable
-
-from ..keywords import json_types
-from ..model import View, ViewClass, ViewField, ViewType
+from ..model import NO_DEFAULT, NoDefault, Scalar, View, ViewClass, ViewField, ViewType
 from ..naming import camel, class_name_from
-from ..runtime import json_pointer
-from ..schema.pointer import decode as pointer_tokens
+from ..schema.dialect import read_as
+from ..schema.pointer import fragment, location
+from ..schema.resolver import Resolver
+from ..schema.values import json_types
+from ..schema.vocabulary import ALTERNATIVES, ANNOTATIONS, DEFINITIONS, TYPES
+from ..schema.walk import Visit
 from .bundle import ROOT_URI, Retriever
 
 ANY = ViewType("any")
-_TYPE_NAMES = ("string", "integer", "number", "boolean", "null", "array", "object")
-_ANNOTATIONS = {"title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly"}
-_MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
-_LIST_KEYWORDS = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
-_SCHEMA_KEYWORDS = (
-    "not",
-    "if",
-    "then",
-    "else",
-    "items",
-    "additionalItems",
-    "additionalProperties",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-_LEGACY_DRAFTS = ("draft-03", "draft-04", "draft-06", "draft-07")
 # Names a class must not take: what a generated module imports or exports besides its classes.
 RESERVED_NAMES = frozenset(
     {
@@ -84,122 +61,55 @@ MAX_DEPTH = 48
 MAX_LITERALS = 512
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Where a schema node lives: the URI of its resource and its pointer inside it."""
-
-    base: str
-    pointer: str
-    legacy: bool  # draft-07 and older: `$ref` replaces its siblings; `items` may be a list
-
-    @property
-    def location(self) -> str:
-        return f"{self.base}#{quote(self.pointer, safe='/~!$&()*+,;=:@')}"
-
-
 @dataclass
 class _Class:
     name: str
-    place: Place
+    location: str
     description: str
     fields: list[ViewField] = field(default_factory=list)
     closed: bool = False
     root: ViewType | None = None
 
 
-def _dialect_is_legacy(schema: Any) -> bool:
-    declared = schema.get("$schema", "") if isinstance(schema, dict) else ""
-    return isinstance(declared, str) and any(d in declared for d in _LEGACY_DRAFTS)
-
-
 class ViewBuilder:
-    """Walks a bundle of schema resources and collects the classes of its view."""
+    """Walks a bundle of schema resources and collects the classes of its view.
+
+    Where each schema is, and what each reference names, the schema core's `Resolver` says:
+    the root at ROOT_URI, the files it refers to through `retrieve`."""
 
     def __init__(self, root: Any, retrieve: Retriever, root_name: str) -> None:
         self._root = root
         self._root_name = root_name
-        self._registry: Registry[Any] = Registry(retrieve=self._retrieve_resource(retrieve))  # type: ignore[call-arg]
-        self._registry = self._registry.with_resource(ROOT_URI, self._resource(root)).crawl()
-        self._places: dict[int, Place] = {}
-        self._legacy: dict[str, bool] = {}  # the dialect of each resource, by its URI
-        self._targets: set[int] = set()  # `$ref` targets that no keyword leads to, named by their key
-        self._documents: list[Any] = []  # keeps every walked document alive, so ids stay unique
-        self._index(root, ROOT_URI)
+        dialect = read_as(root, meta=retrieve)
+        self._resolver = Resolver({ROOT_URI: root}, default=dialect, retrieve=retrieve)
         self._classes: dict[str, _Class] = {}
         self._names: set[str] = {*RESERVED_NAMES, root_name}
         self._stack: set[int] = set()
         self._root_wrapped = False  # a root that is not one object: its object part is a class of its own
 
-    # Resources and places ---------------------------------------------------------
+    # Places and references --------------------------------------------------------
 
-    @staticmethod
-    def _resource(contents: Any) -> Resource[Any]:
-        legacy = _dialect_is_legacy(contents)
-        default = specifications.DRAFT7 if legacy else specifications.DRAFT202012
-        try:
-            return Resource.from_contents(contents, default_specification=default)
-        except Exception:  # an unknown dialect: read it as the default draft
-            return default.create_resource(contents)
+    def _visit(self, node: Any) -> Visit | None:
+        """Where a schema object is (None for one no keyword or reference leads to)."""
+        return self._resolver.place(node)
 
-    def _retrieve_resource(self, retrieve: Retriever) -> Any:
-        def retrieve_resource(uri: str) -> Resource[Any]:
-            contents = retrieve(uri)
-            self._index(contents, uri)
-            return self._resource(contents)
-
-        return retrieve_resource
-
-    def _index(self, document: Any, uri: str) -> None:
-        """Record the place of every schema node of a document, once."""
-        if isinstance(document, dict | list) and id(document) not in self._places:
-            self._documents.append(document)
-            self._walk(document, urldefrag(uri)[0], (), _dialect_is_legacy(document))
-
-    def _index_target(self, target: Any, uri: str, legacy: bool) -> None:
-        """Record the place of a `$ref` target that no keyword leads to (a schema inside a
-        plain container, `#/definitions/group/full`): its true location is the reference's
-        own, the resource `uri` and the pointer of its fragment."""
-        resource, fragment = urldefrag(uri)
-        if not fragment.startswith("/"):
-            return  # an anchor no keyword leads to: the target stays unplaced, and is viewed as Any
-        path = pointer_tokens(unquote(fragment))
-        self._documents.append(target)
-        self._targets.add(id(target))
-        self._walk(target, resource, path, self._legacy.get(resource, legacy), entry=True)
-
-    def _walk(self, node: Any, base: str, path: tuple[object, ...], legacy: bool, entry: bool = False) -> None:
-        if not isinstance(node, dict) or id(node) in self._places:
-            return
-        declared = node.get("$id")
-        rebased = isinstance(declared, str) and not declared.startswith("#") and not (legacy and "$ref" in node)
-        if rebased and not entry:
-            base, path = urldefrag(urljoin(base, str(declared)))[0], ()
-        self._legacy.setdefault(base, legacy)
-        self._places[id(node)] = Place(base, json_pointer(path), legacy)
-        for key, value in node.items():
-            if key in _MAP_KEYWORDS and isinstance(value, dict):
-                for name, sub in value.items():
-                    self._walk(sub, base, (*path, key, name), legacy)
-            elif key in _LIST_KEYWORDS and isinstance(value, list):
-                for index, sub in enumerate(value):
-                    self._walk(sub, base, (*path, key, index), legacy)
-            elif key in _SCHEMA_KEYWORDS:
-                self._walk(value, base, (*path, key), legacy)
-
-    def place(self, node: Any) -> Place:
-        return self._places[id(node)]
+    def _location(self, node: Any) -> str | None:
+        visit = self._visit(node)
+        return visit.location if visit is not None else None
 
     def _follow(self, node: dict[str, Any]) -> Any:
         """The target of a node's `$ref`; `True` (anything) when it cannot be resolved here."""
-        place = self.place(node)
-        try:
-            resolved = self._registry.resolver(place.base).lookup(node["$ref"])
-        except (Unresolvable, LookupError, ValueError):
+        visit = self._visit(node)
+        target = self._resolver.resolve(node["$ref"], visit.base) if visit is not None else None
+        if target is None or (isinstance(target.node, dict) and self._visit(target.node) is None):
             return True
-        target = resolved.contents
-        if isinstance(target, dict) and id(target) not in self._places:
-            self._index_target(target, urljoin(place.base, node["$ref"]), place.legacy)
-        return target if id(target) in self._places or not isinstance(target, dict) else True
+        return target.node
+
+    def _replaces_siblings(self, node: dict[str, Any]) -> bool:
+        """Whether the node's `$ref` stands for the whole node: before 2019-09 it always
+        does; since, only when nothing but annotations is beside it."""
+        visit = self._visit(node)
+        return (visit is not None and visit.dialect.legacy_ref) or set(node) - ANNOTATIONS == {"$ref"}
 
     def canonical(self, node: Any) -> Any:
         """The node that decides: a node that is only a `$ref` (or, before 2019-09, any node
@@ -207,7 +117,7 @@ class ViewBuilder:
         seen: set[int] = set()
         while isinstance(node, dict) and isinstance(node.get("$ref"), str) and id(node) not in seen:
             seen.add(id(node))
-            if not (self.place(node).legacy or set(node) - _ANNOTATIONS == {"$ref"}):
+            if not self._replaces_siblings(node):
                 break
             node = self._follow(node)
         return node
@@ -227,12 +137,12 @@ class ViewBuilder:
 
     def types_of(self, node: Any, depth: int = 0) -> set[str]:
         """The JSON types a valid instance may have, as far as can be told."""
-        allowed = set(_TYPE_NAMES)
+        allowed = set(TYPES)
         if depth > MAX_DEPTH:
             return allowed
         for part in self.conjuncts(node, depth):
             allowed &= _declared_types(part)
-            for keyword_ in ("anyOf", "oneOf"):
+            for keyword_ in ALTERNATIVES:
                 options = part.get(keyword_)
                 if isinstance(options, list) and options:
                     allowed &= set().union(*(self.types_of(option, depth + 1) for option in options))
@@ -242,7 +152,7 @@ class ViewBuilder:
 
     def view_type(self, node: Any, depth: int = 0, hint: str = "") -> ViewType:
         node = self.canonical(node)
-        if not isinstance(node, dict) or depth > MAX_DEPTH or id(node) in self._stack:
+        if not isinstance(node, dict) or depth > MAX_DEPTH or id(node) in self._stack or self._visit(node) is None:
             return ANY
         self._stack.add(id(node))
         try:
@@ -255,16 +165,16 @@ class ViewBuilder:
         if not types:
             return ANY  # nothing is valid: any type is a sound view
         parts = list(self.conjuncts(node, depth))
-        choices = [p for p in parts if isinstance(p.get("anyOf") or p.get("oneOf"), list)]
+        choices = [p for p in parts if isinstance(_alternatives(p), list)]
         if len(choices) == 1 and not any(self._has_properties(p) for p in parts):
-            options: list[Any] = choices[0].get("anyOf") or choices[0].get("oneOf") or []
+            options: list[Any] = _alternatives(choices[0]) or []
             union = _union([self.view_type(option, depth + 1, hint) for option in options])
             if union.kind != "any":
                 return union
-        if types == set(_TYPE_NAMES):
+        if types == set(TYPES):
             return ANY  # no type named: the view imposes none
         members: list[ViewType] = []
-        for name in _TYPE_NAMES:
+        for name in TYPES:
             if name not in types or (name == "integer" and "number" in types):
                 continue
             members.append(self._type_part(name, node, parts, depth, hint))
@@ -306,18 +216,24 @@ class ViewBuilder:
 
     # Classes ------------------------------------------------------------------------
 
+    def _named_by_key(self, node: dict[str, Any], tokens: tuple[object, ...]) -> bool:
+        """Whether a class takes its name from its key: an entry of `$defs` (or `definitions`),
+        or a reference's target no keyword leads to (a schema inside a plain container)."""
+        in_definitions = len(tokens) >= 2 and tokens[-2] in DEFINITIONS and tokens[-1] != ""
+        return in_definitions or self._resolver.only_pointed_at(node)
+
     def _name_for(self, node: dict[str, Any], hint: str) -> str:
-        place = self.place(node)
+        visit = self._visit(node)
+        tokens = visit.pointer if visit is not None else ()
         title = node.get("title")
-        key = (pointer_tokens(place.pointer) or ("",))[-1]
-        in_defs = re.search(r"/(\$defs|definitions)/[^/]+$", place.pointer) is not None
+        key = str(tokens[-1]) if tokens else ""
         if node is self._root and not self._root_wrapped:
             return self._root_name
         if node is self._root:
             base = self._root_name + "Object"
         elif isinstance(title, str) and title.strip():
             base = class_name_from(title)
-        elif in_defs or id(node) in self._targets:
+        elif self._named_by_key(node, tokens):
             base = class_name_from(key)
         else:
             base = class_name_from(hint or "Model")
@@ -328,10 +244,10 @@ class ViewBuilder:
         return name
 
     def _class(self, node: dict[str, Any], parts: list[dict[str, Any]], depth: int, hint: str) -> _Class:
-        location = self.place(node).location
+        location = self._location(node) or ""  # view_type views placed schemas only
         if location in self._classes:
             return self._classes[location]
-        made = _Class(self._name_for(node, hint), self.place(node), _description(parts))
+        made = _Class(self._name_for(node, hint), location, _description(parts))
         self._classes[location] = made
         required: list[str] = []
         properties: dict[str, Any] = {}
@@ -346,19 +262,15 @@ class ViewBuilder:
             made.fields.append(self._field(key, sub, key in required, depth, made.name))
         for key in dict.fromkeys(required):
             if key not in properties:
-                made.fields.append(ViewField(key, ANY, True, None, "", None))
+                made.fields.append(ViewField(key, ANY, True, NO_DEFAULT, "", None))
         return made
 
     def _field(self, key: str, sub: Any, required: bool, depth: int, owner: str) -> ViewField:
         canonical = self.canonical(sub)
         description = _description(list(self.conjuncts(sub)))
         view = self.view_type(sub, depth + 1, owner + camel(key))
-        default = sub.get("default") if isinstance(sub, dict) else None
-        scalar_default = isinstance(default, str | int | float | bool) and not required
-        where = (
-            self.place(canonical).location if isinstance(canonical, dict) and id(canonical) in self._places else None
-        )
-        return ViewField(key, view, required, json.dumps(default) if scalar_default else None, description, where)
+        where = self._location(canonical) if isinstance(canonical, dict) else None
+        return ViewField(key, view, required, _scalar_default(sub, required), description, where)
 
     def build(self) -> View:
         """Every class: the root first, then those of `$defs` (or `definitions`) and below."""
@@ -369,17 +281,15 @@ class ViewBuilder:
             root = root_view.name
         else:  # the root is not one object: a root model wraps its type
             described = [self._root] if isinstance(self._root, dict) else []
-            wrapper = _Class(root, self._root_place(), _description(described), root=root_view)
-        if isinstance(self._root, dict):
-            for container in ("$defs", "definitions"):
-                entries = self._root.get(container)
-                for key, sub in entries.items() if isinstance(entries, dict) else ():
-                    self.view_type(sub, 1, class_name_from(key))
-        root_location = self._root_place().location
+            wrapper = _Class(root, self._root_location(), _description(described), root=root_view)
+        for container, key in self._definitions():
+            sub = self._reach((container, key))
+            self.view_type(sub, 1, class_name_from(key))
+        root_location = self._root_location()
         classes = tuple(
             ViewClass(
                 c.name,
-                "" if c.place.location == root_location else c.place.location,
+                "" if c.location == root_location else c.location,
                 c.description,
                 tuple(c.fields),
                 c.closed,
@@ -394,18 +304,34 @@ class ViewBuilder:
         ["object", "array"]`) is viewed twice: its object part, first named as the root, is
         then a class of its own beside the root model."""
         root_view = self.view_type(self._root, 0, self._root_name)
-        if root_view.kind != "class" and self._root_place().location in self._classes:
+        if root_view.kind != "class" and self._root_location() in self._classes:
             self._root_wrapped = True
             self._classes, self._names = {}, {*RESERVED_NAMES, self._root_name}
             root_view = self.view_type(self._root, 0, self._root_name)
         return root_view
 
-    def _root_place(self) -> Place:
-        return self.place(self._root) if isinstance(self._root, dict) else Place(ROOT_URI, "", False)
+    def _root_location(self) -> str:
+        return self._location(self._root) or location(ROOT_URI, ())
+
+    def _definitions(self) -> list[tuple[str, str]]:
+        """(container, key) of each entry of the root's `$defs`, then of its `definitions`."""
+        if not isinstance(self._root, dict):
+            return []
+        found = []
+        for container in DEFINITIONS:
+            entries = self._root.get(container)
+            found += [(container, key) for key in (entries if isinstance(entries, dict) else ())]
+        return found
+
+    def _reach(self, tokens: tuple[str, ...]) -> Any:
+        """The schema at `tokens` of the root, placed (a pointer reaches what no keyword of
+        the root's dialect does: `$defs` in draft-07)."""
+        target = self._resolver.resolve("#" + fragment(tokens), self._resolver.root_uri)
+        return target.node if target is not None else True
 
 
 def _declared_types(node: dict[str, Any]) -> set[str]:
-    allowed = set(_TYPE_NAMES)
+    allowed = set(TYPES)
     declared = node.get("type")
     if isinstance(declared, str):
         declared = [declared]
@@ -418,6 +344,20 @@ def _declared_types(node: dict[str, Any]) -> set[str]:
     if values is not None:
         allowed &= set().union(*(json_types(v) for v in values)) if values else set()
     return allowed
+
+
+def _alternatives(part: dict[str, Any]) -> Any:
+    """What the first alternatives keyword with a value holds (`anyOf`, else `oneOf`)."""
+    found = None
+    for keyword in ALTERNATIVES:
+        found = found or part.get(keyword)
+    return found
+
+
+def _scalar_default(node: Any, required: bool) -> Scalar | NoDefault:
+    """The default of an optional field when it is a string, a number or a boolean."""
+    default = node.get("default") if isinstance(node, dict) else None
+    return default if isinstance(default, str | int | float | bool) and not required else NO_DEFAULT
 
 
 def _literals(parts: list[dict[str, Any]], kind: type) -> tuple[str | bool, ...]:

@@ -12,16 +12,17 @@ every variant) or, without one, the variants themselves.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import unquote, urldefrag, urljoin
 
-from ..diagnostics import json_pointer
 from ..model import Contract, View
 from ..naming import definition_anchor
-from ..pointers import resolve_pointer
+from ..schema.dialect import read_as
+from ..schema.pointer import PointerError, encode, follow, from_fragment, location
+from ..schema.resolver import Resolver
+from ..schema.uri import defrag, join
+from ..schema.vocabulary import ANNOTATIONS, DEFINITIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +84,16 @@ _MORE_KEYS = (
     ("contentMediaType", "media type {}"),
 )
 _FLAGS = (("deprecated", "deprecated"), ("readOnly", "read-only"), ("writeOnly", "write-only"))
-_SUBSCHEMA_KEYS = (
-    ("contains", "contains an item:"),
-    ("propertyNames", "property names:"),
-    ("unevaluatedProperties", "properties no other keyword covers:"),
-    ("unevaluatedItems", "items no other keyword covers:"),
-)
+# Words for what a keyword's one subschema is about, in the order docs state them; which
+# keywords hold schemas is the schema core's to say (`schema/vocabulary.py`).
+_ONE_SCHEMA_WORDS = {
+    "contains": "contains an item:",
+    "propertyNames": "property names:",
+    "unevaluatedProperties": "properties no other keyword covers:",
+    "unevaluatedItems": "items no other keyword covers:",
+}
+# Words that join the parts of a combination, in the order docs look for one.
+_JOINED_BY = {"oneOf": " or ", "anyOf": " or ", "allOf": " and "}
 
 
 def _counted(template: str, value: Any) -> str:
@@ -99,59 +104,60 @@ def _counted(template: str, value: Any) -> str:
 
 @dataclass(frozen=True)
 class Links:
-    """The definitions a `$ref` can link to on the page, by absolute location.
+    """The definitions a `$ref` can link to on the page, by location.
 
-    `names` maps a location (a URI and an unescaped JSON pointer fragment) to the name of
-    the definition documented there; `aliases` maps other ways to write a location (an
-    `$anchor`, or a file's path where the view used its `$id`) to it; `base` is the URI
-    that relative `$ref`s resolve against: the resource of the schema being described.
+    `names` maps the location of each definition documented (a URI and a pointer, as the
+    schema core writes one) to its name; `resolver` says what a reference names, so that an
+    `$anchor`, an `$id` of its own or a file's path lead to the one location of a schema;
+    `base` is the URI that relative `$ref`s resolve against: the resource of the schema
+    being described.
     """
 
     base: str
     names: Mapping[str, str]
-    aliases: Mapping[str, str] = field(default_factory=dict)
+    resolver: Resolver | None = None
 
     def title(self, ref: str) -> str | None:
-        uri, fragment = urldefrag(self.base + ref if ref.startswith("#") else urljoin(self.base, ref))
-        location = f"{uri}#{unquote(fragment)}"
-        location = self.aliases.get(location, location)
-        return self.names.get(location)
+        return self.names.get(self.location(ref))
+
+    def location(self, ref: str) -> str:
+        """Where `ref` leads: the place of the schema it names, else where it is written to."""
+        target = self.resolver.resolve(ref, self.base) if self.resolver is not None else None
+        visit = self.resolver.place(target.node) if self.resolver is not None and target is not None else None
+        return visit.location if visit is not None else _written_location(join(self.base, ref))
 
     def at(self, base: str) -> Links:
         return replace(self, base=base)
 
 
-_LOCAL_DEF = re.compile(r"^#/(\$defs|definitions)/([^/]+)$")
+def _written_location(uri: str) -> str:
+    """A location as a reference writes it, its pointer spelt as the core spells one."""
+    resource, name = defrag(uri)
+    try:
+        return location(resource, from_fragment(name))
+    except PointerError:  # a plain name: an anchor
+        return uri
 
 
-def defs_of(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """The entries of `$defs` and of `definitions` (draft-07), keyed by name."""
-    found: dict[str, Any] = {}
-    for container in ("$defs", "definitions"):
+def _reading_order(where: str) -> str:
+    """A location as people read it (its pointer not percent-encoded): the order of pages."""
+    resource, name = defrag(where)
+    try:
+        return f"{resource}#{encode(from_fragment(name))}"
+    except PointerError:
+        return where
+
+
+def defs_of(schema: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
+    """(container, schema) of each entry of `$defs` and of `definitions` (draft-07), keyed by
+    name; a name in both is the entry of `$defs`."""
+    found: dict[str, tuple[str, Any]] = {}
+    for container in DEFINITIONS:
         entries = schema.get(container)
         if isinstance(entries, dict):
             for key, value in entries.items():
-                found.setdefault(key, value)
+                found.setdefault(key, (container, value))
     return found
-
-
-def _container(schema: Mapping[str, Any], key: str) -> str:
-    return "$defs" if isinstance(schema.get("$defs"), dict) and key in schema["$defs"] else "definitions"
-
-
-def _root_base(schema: Mapping[str, Any], root: str) -> str:
-    declared = schema.get("$id")
-    return urldefrag(urljoin(root, declared))[0] if isinstance(declared, str) else root
-
-
-def _resolve(resource: Any, fragment: str) -> Any:
-    """The node at a JSON pointer fragment of a resource; None when it is not a pointer or misses."""
-    if fragment and not fragment.startswith("/"):
-        return None
-    try:
-        return resolve_pointer(resource, fragment)
-    except KeyError:
-        return None
 
 
 @dataclass(frozen=True)
@@ -165,65 +171,29 @@ class _Entry:
     base: str
 
 
-def _entries(schema: dict[str, Any], view: View, resources: Mapping[str, Any], root: str) -> list[_Entry]:
+def _where(resolver: Resolver, base: str, tokens: tuple[str, ...]) -> str:
+    """The location of the schema at `tokens` of the resource at `base`."""
+    target = resolver.resolve(location(base, tokens), base)
+    visit = resolver.place(target.node) if target is not None else None
+    return visit.location if visit is not None else location(base, tokens)
+
+
+def _entries(schema: dict[str, Any], view: View, resources: Mapping[str, Any], resolver: Resolver) -> list[_Entry]:
     """The root, each root `$defs` (or `definitions`) entry in source order (under its class's
     name when it is one), then each class the view took from another file, by location."""
-    base = _root_base(schema, root)
-    classes = {unquote(c.location): c.name for c in view.classes if c.location}
-    entries = [_Entry(view.root, f"{base}#", schema, schema, base)]
-    for key, node in defs_of(schema).items():
-        location = f"{base}#{json_pointer([_container(schema, key), key])}"
-        entries.append(
-            _Entry(classes.get(location, key), location, node if isinstance(node, dict) else {}, schema, base)
-        )
-    for location, name in sorted(classes.items()):
-        uri, fragment = urldefrag(location)
+    base = resolver.root_uri
+    classes = {c.location: c.name for c in view.classes if c.location}
+    entries = [_Entry(view.root, location(base, ()), schema, schema, base)]
+    for key, (container, node) in defs_of(schema).items():
+        where = _where(resolver, base, (container, key))
+        entries.append(_Entry(classes.get(where, key), where, node if isinstance(node, dict) else {}, schema, base))
+    for where, name in sorted(classes.items(), key=lambda item: _reading_order(item[0])):
+        uri = defrag(where)[0]
         resource = resources.get(uri)
-        node = _resolve(resource, fragment)
-        if uri != base and isinstance(resource, dict) and isinstance(node, dict):
-            entries.append(_Entry(name, location, node, resource, uri))
+        target = resolver.resolve(where, uri)
+        if uri != base and isinstance(resource, dict) and target is not None and isinstance(target.node, dict):
+            entries.append(_Entry(name, where, target.node, resource, uri))
     return entries
-
-
-def _aliases(resources: Mapping[str, Any]) -> dict[str, str]:
-    """Other names of locations: `uri#anchor` for each `$anchor`, and each location of a
-    resource under the URI it is filed at, where it declares an `$id` of its own."""
-    found: dict[str, str] = {}
-    for uri, resource in sorted(resources.items()):
-        declared = resource.get("$id") if isinstance(resource, dict) else None
-        canonical = urldefrag(urljoin(uri, declared))[0] if isinstance(declared, str) else uri
-        for pointer, anchor_name in _anchors(resource):
-            for name in {uri, canonical}:
-                found.setdefault(f"{name}#{anchor_name}", f"{canonical}#{pointer}")
-        if canonical != uri:
-            for pointer in _pointers(resource):
-                found.setdefault(f"{uri}#{pointer}", f"{canonical}#{pointer}")
-    return found
-
-
-def _anchors(node: Any, pointer: str = "") -> list[tuple[str, str]]:
-    """(pointer, name) of every `$anchor` within a resource."""
-    found: list[tuple[str, str]] = []
-    if isinstance(node, dict):
-        if isinstance(node.get("$anchor"), str):
-            found.append((pointer, node["$anchor"]))
-        for key, value in node.items():
-            if key not in ("const", "enum", "examples", "default"):
-                found += _anchors(value, pointer + json_pointer([key]))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _anchors(value, pointer + json_pointer([index]))
-    return found
-
-
-def _pointers(node: Any, pointer: str = "") -> list[str]:
-    """The pointer of every object within a resource: where a definition could be."""
-    found = [pointer] if isinstance(node, dict) else []
-    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-    for key, value in children:
-        if isinstance(value, dict | list):
-            found += _pointers(value, pointer + json_pointer([key]))
-    return found
 
 
 def describe_definitions(contract: Contract) -> tuple[Definition, ...]:
@@ -231,8 +201,9 @@ def describe_definitions(contract: Contract) -> tuple[Definition, ...]:
     schema, view, root, resources = contract.envelope, contract.view, contract.bundle.root, contract.bundle.resources
     if not isinstance(schema, dict):
         return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, Links(root, {})),)
-    entries = _entries(schema, view, resources, root)
-    links = Links(_root_base(schema, root), {entry.location: entry.name for entry in entries}, _aliases(resources))
+    resolver = Resolver(resources, default=read_as(schema, meta=resources.__getitem__))
+    entries = _entries(schema, view, resources, resolver)
+    links = Links(resolver.root_uri, {entry.location: entry.name for entry in entries}, resolver)
     return tuple(
         _definition(entry.name, entry.location, entry.node, entry.resource, links.at(entry.base)) for entry in entries
     )
@@ -298,29 +269,36 @@ def description(node: Any, schema: dict[str, Any]) -> str:
         return ""
     if node.get("description"):
         return str(node["description"])
-    target = _local_target(node, schema)
-    return str(target.get("description", "")) if isinstance(target, dict) else ""
+    target = _local_definition(node, schema)
+    return str(target[1].get("description", "")) if target is not None and isinstance(target[1], dict) else ""
 
 
-def _local_key(node: Mapping[str, Any]) -> str | None:
-    """The definition a `$ref` names when it is one of this document's `$defs`."""
-    match = _LOCAL_DEF.match(node["$ref"]) if isinstance(node.get("$ref"), str) else None
-    return match.group(2).replace("~1", "/").replace("~0", "~") if match else None
-
-
-def _local_target(node: Mapping[str, Any], schema: Mapping[str, Any]) -> Any:
-    key = _local_key(node)
-    return defs_of(schema).get(key) if key is not None else None
+def _local_definition(node: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[str, Any] | None:
+    """(key, schema) of the entry of this document's `$defs` (or `definitions`) that a
+    node's `$ref` names (`#/$defs/key`); None when it names anything else."""
+    reference = node.get("$ref")
+    if not isinstance(reference, str) or not reference.startswith("#"):
+        return None
+    try:
+        tokens = from_fragment(defrag(reference)[1])
+    except PointerError:
+        return None
+    if len(tokens) != 2 or tokens[0] not in DEFINITIONS or not tokens[1]:
+        return None
+    try:
+        return tokens[1], follow(schema, tokens)
+    except PointerError:
+        return None
 
 
 def _object_variants(options: list[Any], schema: dict[str, Any], links: Links) -> list[tuple[str, dict[str, Any]]]:
     """The variants of a oneOf/anyOf when every one is a `$ref` to an object with properties."""
     variants = []
     for option in options:
-        key = _local_key(option) if isinstance(option, dict) else None
-        if key is None:
+        found = _local_definition(option, schema) if isinstance(option, dict) else None
+        if found is None:
             return []
-        target = defs_of(schema).get(key)
+        key, target = found
         if not isinstance(target, dict) or not isinstance(target.get("properties"), dict):
             return []
         variants.append((links.title(option["$ref"]) or key, target))
@@ -439,7 +417,7 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
     """A field's type in words, with links to the definitions it refers to."""
     if depth > _DEPTH:
         return (TypePart("…"),)
-    if node is True or node == {} or (isinstance(node, dict) and set(node) <= {"description", "title", "default"}):
+    if node is True or (isinstance(node, dict) and set(node) <= ANNOTATIONS):
         return (TypePart("any"),)
     if not isinstance(node, dict):
         return (TypePart("nothing"),)
@@ -450,7 +428,7 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
         return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
     if "const" in node:
         return (TypePart(json.dumps(node["const"], ensure_ascii=False)),)
-    for keyword, separator in (("oneOf", " or "), ("anyOf", " or "), ("allOf", " and ")):
+    for keyword, separator in _JOINED_BY.items():
         if isinstance(node.get(keyword), list) and node[keyword]:
             return _join([type_parts(option, links, depth + 1) for option in node[keyword]], separator)
     declared = node.get("type")
@@ -519,7 +497,7 @@ def constraints(node: Any, links: Links, depth: int = 0) -> tuple[str, ...]:
         found.append(clause)
     if "not" in node:
         found.append(f"must not match: {_words(node['not'], links, depth)}")
-    for key, label in _SUBSCHEMA_KEYS:
+    for key, label in _ONE_SCHEMA_WORDS.items():
         if key in node:
             found.append(f"{label} {_words(node[key], links, depth)}")
     if isinstance(node.get("prefixItems"), list):

@@ -34,7 +34,7 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported
     generate,
 )
 
-from ..model import Contract, View, ViewClass, ViewType
+from ..model import NO_DEFAULT, Contract, View, ViewClass, ViewType
 from ..resources import TEMPLATES_DIR
 from .escape import docstring
 from .python_format import BLACK_MODE, FormatRefused, format_python
@@ -137,8 +137,8 @@ def _class_schema(view: View, model: ViewClass) -> dict[str, Any]:
                 if "$ref" not in node
                 else {"allOf": [node], "description": _brief(field.description)}
             )
-        if field.default is not None:
-            node["default"] = json.loads(field.default)
+        if field.default is not NO_DEFAULT:
+            node["default"] = field.default
         properties[field.name] = node
     return {
         "type": "object",

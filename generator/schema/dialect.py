@@ -81,10 +81,11 @@ def _custom(declared: str, meta: MetaSchemas | None) -> Vocabulary | None:
     return named(found)
 
 
-def read_as(schema: Any, default: Vocabulary = DRAFT_2020_12) -> Vocabulary:
+def read_as(schema: Any, default: Vocabulary = DRAFT_2020_12, meta: MetaSchemas | None = None) -> Vocabulary:
     """The dialect to read `schema` in when a refusal has been reported elsewhere (or is not
-    the caller's to make): what it declares if the generator reads that, else `default`."""
-    found = dialect_of(schema, default)
+    the caller's to make): what it declares if the generator reads that (a meta-schema of
+    one's own too, when `meta` finds it), else `default`."""
+    found = dialect_of(schema, default, meta)
     return found if isinstance(found, Vocabulary) else default
 
 

@@ -42,6 +42,12 @@ def fragment(tokens: Iterable[object]) -> str:
     return quote(encode(tokens), safe=_FRAGMENT_SAFE)
 
 
+def location(base: str, tokens: Iterable[object]) -> str:
+    """Where `tokens` lead in the resource at `base`: `base#pointer`, the pointer written as
+    a URI fragment (the locations of generated classes, and what a lookup by one compares)."""
+    return f"{base}#{fragment(tokens)}"
+
+
 def from_fragment(text: str) -> tuple[str, ...]:
     """The tokens of a URI fragment that is a pointer (percent-decoded first)."""
     return decode(unquote(text))

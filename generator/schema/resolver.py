@@ -49,6 +49,7 @@ class Resolver:
         self._resources: dict[str, Visit] = {}
         self._anchors: dict[tuple[str, str], Visit] = {}
         self._places: dict[int, Visit] = {}
+        self._pointed: set[int] = set()  # schemas only a pointer reached: no keyword leads to them
         self._kept: list[Any] = []  # every document read: ids stay unique while they live
         self.root_uri = ""
         for uri, document in resources.items():
@@ -85,6 +86,11 @@ class Resolver:
     def place(self, node: Any) -> Visit | None:
         """Where a schema node of a resource read here is (None for one that is not)."""
         return self._places.get(id(node))
+
+    def only_pointed_at(self, node: Any) -> bool:
+        """Whether `node` has its place because a reference's pointer reached it, no keyword
+        of its dialect leading there (a schema inside a plain container, `#/definitions/group/a`)."""
+        return id(node) in self._pointed
 
     def base_within(self, node: Any, base: str) -> str:
         """The base URI inside `node`, a subschema read at `base`."""
@@ -135,6 +141,7 @@ class Resolver:
                 outer, pointer = base, (*pointer, token)
                 base = base_within(node, base, dialect) if isinstance(node, dict) else base
         if isinstance(node, dict) and id(node) not in self._places:
+            self._pointed.add(id(node))
             for visit in walk(node, outer, dialect, at=pointer):
                 if isinstance(visit.node, dict):
                     self._places.setdefault(id(visit.node), visit)

@@ -52,6 +52,8 @@ REFERENCES = ("$ref", "$dynamicRef", "$recursiveRef")
 IDENTIFIERS = frozenset({"$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"})
 # Keywords that hold values, never schemas: nothing under them is a keyword.
 VALUES = frozenset({"const", "enum", "examples", "default"})
+# The types `type` names, in the order the typed view lists a union of them (load/view.py).
+TYPES = ("string", "integer", "number", "boolean", "null", "array", "object")
 # Keywords that say something of an instance without changing a verdict.
 ANNOTATIONS = frozenset(
     {"title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly"}

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .pointer import Token, encode, fragment
+from .pointer import Token, encode
+from .pointer import location as location_in
 from .uri import defrag, join
 from .vocabulary import DRAFT_2020_12, EITHER, Vocabulary, named
 
@@ -38,7 +39,7 @@ class Visit:
     @property
     def location(self) -> str:
         """`base#pointer`, the pointer percent-encoded as a URI fragment writes it."""
-        return f"{self.base}#{fragment(self.pointer)}"
+        return location_in(self.base, self.pointer)
 
     @property
     def json_path(self) -> str:
