@@ -6,6 +6,36 @@ from __future__ import annotations
 import keyword
 import re
 
+# Names a class must not take: what a generated module imports or exports besides its classes.
+RESERVED_NAMES = frozenset(
+    {
+        # the exports of a contract package, beside its root class
+        "CONTRACTS",
+        "JUDGE",
+        "builders",
+        "error_info",
+        "error_response",
+        "errors",
+        "judge",
+        "models",
+        "success_response",
+        "Annotated",
+        "Any",
+        "ConfigDict",
+        "Envelope",
+        "ERRORS",
+        "ErrorCode",
+        "Field",
+        "Judge",
+        "Integer",
+        "JudgedModel",
+        "JudgedRootModel",
+        "Literal",
+        "MISSING",
+        "RootModel",
+    }
+)
+
 
 def camel(text: str) -> str:
     """Words as one CamelCase name: `rate limit` -> `RateLimit`; `Model` before a digit."""
@@ -19,6 +49,21 @@ def class_name_from(text: str) -> str:
     if text.isidentifier() and text.isascii() and "_" not in text and not keyword.iskeyword(text):
         return text[0].upper() + text[1:]
     return camel(text)  # snake_case and other words: CamelCase, as datamodel-code-generator names it
+
+
+def root_name(title: object, contract: str) -> str:
+    """The root class of a contract: its schema's title, or the contract's name and
+    `Envelope`; a name a package export holds gets `Model` after it."""
+    text = title if isinstance(title, str) and title.strip() else contract.replace("-", " ") + " Envelope"
+    name = class_name_from(text)
+    if name in RESERVED_NAMES and name != "Envelope":  # a package export keeps its meaning
+        name += "Model"
+    return name
+
+
+def flag_set_name(column: str) -> str:
+    """The constant of the codes whose boolean column is true: `retryable` -> `RETRYABLE_CODES`."""
+    return f"{column.upper()}_CODES"
 
 
 def member_name(code: str) -> str:

@@ -12,7 +12,7 @@ from mcp_contracts_generator.load import view
 from mcp_contracts_generator.render import describe, docs
 
 GENERATOR = ROOT / "generator"
-RULES = {"camel", "class_name_from", "member_name", "slug", "row_anchor", "definition_anchor"}
+RULES = {"camel", "class_name_from", "member_name", "slug", "row_anchor", "definition_anchor", "flag_set_name", "root_name"}
 # The character classes the rules are written with.
 PATTERNS = (r"[A-Za-z0-9]+", r"[^0-9A-Za-z]+", r"[^a-z0-9._-]+", r"[^a-z0-9_-]")
 
@@ -56,3 +56,7 @@ def test_the_rules() -> None:
     assert naming.row_anchor("error_types", "Auth Failure") == "error-type-auth-failure"
     assert naming.row_anchor("tools", "mcp.tool:docs") == "tool-mcp.tool-docs"
     assert re.fullmatch(r"def-[a-z0-9_-]+", naming.definition_anchor("Rate.Limit (v2)")) is not None
+    assert naming.root_name(None, "billing-api") == "BillingApiEnvelope"
+    assert naming.root_name("Judge", "x") == "JudgeModel"  # a package export keeps its meaning
+    assert naming.root_name("Envelope", "x") == "Envelope"
+    assert naming.flag_set_name("retryable") == "RETRYABLE_CODES"

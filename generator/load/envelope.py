@@ -16,9 +16,9 @@ from typing import Any
 
 import jsonschema_rs
 
+from .. import naming
 from ..diagnostics import Diagnostic, display_path
 from ..model import NO_DEFAULT, Bundle, View, ViewClass, ViewField
-from ..naming import class_name_from
 from ..runtime import Judge, short
 from ..schema.dialect import refusals, resource_dialects
 from ..schema.engine import engine_draft
@@ -27,7 +27,7 @@ from ..schema.vocabulary import named
 from .bundle import ROOT_URI, Resources, blame
 from .cycles import find_cycle
 from .documents import Document, Reading
-from .view import RESERVED_NAMES, ViewBuilder
+from .view import ViewBuilder
 
 _LOCATION_BASE = "urn:mcp-contracts:location"
 
@@ -39,17 +39,6 @@ class Envelope:
     judge: Judge
     view: View
     bundle: Bundle
-
-
-def root_name(schema: Any, contract: str) -> str:
-    """The root class: the schema's title, or the contract's name and `Envelope`."""
-    title = schema.get("title") if isinstance(schema, dict) else None
-    name = class_name_from(
-        title if isinstance(title, str) and title.strip() else contract.replace("-", " ") + " Envelope"
-    )
-    if name in RESERVED_NAMES and name != "Envelope":  # a package export keeps its meaning
-        name += "Model"
-    return name
 
 
 def _compile(schema: Any, resources: Resources, formats: bool, location: str = "") -> None:
@@ -102,7 +91,8 @@ def compile_envelope(
         return refused
     try:
         _compile(schema, resources, formats)
-        view = ViewBuilder(schema, resources.retrieve, root_name(schema, contract)).build()
+        title = schema.get("title") if isinstance(schema, dict) else None
+        view = ViewBuilder(schema, resources.retrieve, naming.root_name(title, contract)).build()
         for model in view.classes:
             if model.location:
                 _compile(schema, resources, formats, model.location)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import NO_DEFAULT, NoDefault, Scalar, View, ViewClass, ViewField, ViewType
-from ..naming import camel, class_name_from
+from ..naming import RESERVED_NAMES, camel, class_name_from
 from ..schema.dialect import read_as
 from ..schema.pointer import fragment, location
 from ..schema.resolver import Resolver
@@ -28,35 +28,6 @@ from ..schema.walk import Visit
 from .bundle import ROOT_URI, Retriever
 
 ANY = ViewType("any")
-# Names a class must not take: what a generated module imports or exports besides its classes.
-RESERVED_NAMES = frozenset(
-    {
-        # the exports of a contract package, beside its root class
-        "CONTRACTS",
-        "JUDGE",
-        "builders",
-        "error_info",
-        "error_response",
-        "errors",
-        "judge",
-        "models",
-        "success_response",
-        "Annotated",
-        "Any",
-        "ConfigDict",
-        "Envelope",
-        "ERRORS",
-        "ErrorCode",
-        "Field",
-        "Judge",
-        "Integer",
-        "JudgedModel",
-        "JudgedRootModel",
-        "Literal",
-        "MISSING",
-        "RootModel",
-    }
-)
 MAX_DEPTH = 48
 MAX_LITERALS = 512
 

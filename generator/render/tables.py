@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Catalogue, Table
-from ..naming import member_name
+from ..naming import flag_set_name, member_name
 from .escape import EnumRef
 
 # The Python type of a column's values, by its JSON type.
@@ -82,7 +82,7 @@ def _table(
             values.append((column.name, value))
         rows.append(Row(entry.member, entry.code, tuple(values)))
     flag_sets = tuple(
-        FlagSet(f"{column.name.upper()}_CODES", tuple(e.member for e in table.entries if e.get(column.name) is True))
+        FlagSet(flag_set_name(column.name), tuple(e.member for e in table.entries if e.get(column.name) is True))
         for column in defined
         if column.type == "boolean"
     )
