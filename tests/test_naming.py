@@ -12,7 +12,16 @@ from mcp_contracts_generator.load import view
 from mcp_contracts_generator.render import describe, docs
 
 GENERATOR = ROOT / "generator"
-RULES = {"camel", "class_name_from", "member_name", "slug", "row_anchor", "definition_anchor", "flag_set_name", "root_name"}
+RULES = {
+    "camel",
+    "class_name_from",
+    "member_name",
+    "slug",
+    "row_anchor",
+    "definition_anchor",
+    "flag_set_name",
+    "root_name",
+}
 # The character classes the rules are written with.
 PATTERNS = (r"[A-Za-z0-9]+", r"[^0-9A-Za-z]+", r"[^a-z0-9._-]+", r"[^a-z0-9_-]")
 
