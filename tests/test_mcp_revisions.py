@@ -32,7 +32,8 @@ from mcp_contracts_generator.mcp.revisions import listing_at
 from mcp_contracts_generator.mcp.served import ServedContract
 from mcp_contracts_generator.protocol import VERSIONS, Revision, revision
 from pydantic import TypeAdapter
-from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS
+from ruamel.yaml import YAML
+from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS, expected_calls
 from test_mcp_conform import RAW as RAW_SERVER
 
 require_shared()
@@ -209,15 +210,20 @@ def test_conform_finds_nothing_in_the_mock_at_each_revision(
     contract: str, scaffold: Path, http_mocks: dict[str, str]
 ) -> None:
     """One run per contract: by default conform checks every revision the contract declares
-    (all four), each in a session of its own."""
-    target = ("--url", http_mocks[contract])
+    (all four), each in a session of its own (stdio: test_mcp_conform.py)."""
+    url = http_mocks[contract]
+    assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
+    folder = _folder(contract, scaffold)
     result = run_cli(
-        "conform", "--contract", contract, "--probe-errors", "--format", "json", *target,
-        cwd=_folder(contract, scaffold),
+        "conform", "--contract", contract, "--probe-errors", "--format", "json", "--url", url, cwd=folder
     )  # fmt: skip
     report = json.loads(result.stdout)
     assert_report(report, "conform-report")
     assert (result.returncode, report["findings"], report["revisions"]) == (0, [], list(VERSIONS))
+    assert (report["conforms"], report["problem"]) == (True, None)
+    tools = YAML(typ="safe").load((folder / "schemas" / "contracts" / contract / "tools.yaml").read_text(encoding="utf-8"))
+    assert report["tools_listed"] == len(tools["tools"])
+    assert report["calls"] == expected_calls(contract, folder / "schemas") * len(VERSIONS)
 
 
 NOT_AN_OBJECT = """\
