@@ -14,6 +14,10 @@ from mcp_contracts_generator import api
 from mcp_contracts_generator.naming import error_anchor, slug
 from test_contract_rules import _verdicts
 
+# One worker runs the module (one site built for the module),
+# not each worker again (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("docs")
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -280,4 +280,3 @@ def test_the_mock_answers_a_content_tool_with_a_block_of_a_type_it_declares(tmp_
     )  # fmt: skip
     report = json.loads(result.stdout)
     assert (result.returncode, report["findings"]) == (0, []), report
-

@@ -36,6 +36,10 @@ from ruamel.yaml import YAML
 from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS, expected_calls
 from test_mcp_conform import RAW as RAW_SERVER
 
+# One worker runs the module (six mock processes shared by the module's tests),
+# not each worker again (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("mcp-revisions")
+
 require_shared()
 
 MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock"]
@@ -221,7 +225,8 @@ def test_conform_finds_nothing_in_the_mock_at_each_revision(
     assert_report(report, "conform-report")
     assert (result.returncode, report["findings"], report["revisions"]) == (0, [], list(VERSIONS))
     assert (report["conforms"], report["problem"]) == (True, None)
-    tools = YAML(typ="safe").load((folder / "schemas" / "contracts" / contract / "tools.yaml").read_text(encoding="utf-8"))
+    tools_yaml = folder / "schemas" / "contracts" / contract / "tools.yaml"
+    tools = YAML(typ="safe").load(tools_yaml.read_text(encoding="utf-8"))
     assert report["tools_listed"] == len(tools["tools"])
     assert report["calls"] == expected_calls(contract, folder / "schemas") * len(VERSIONS)
 
