@@ -158,7 +158,7 @@ def test_what_a_sigkilled_generate_left_goes_at_the_next_generate(project: Path)
     assert _leftovers(project), "no kill came while the staging folder existed"
     if tree_bytes(project / "generated") == before:  # killed before the swap: the old tree
         tools.write_text(old_text)
-    result = run("generate", cwd=project)
+    result = run_cli("generate", cwd=project)  # the next run: in process, the kill was the process's
     assert result.returncode == 0 and "generated is up to date." in result.stdout, result.stdout + result.stderr
     assert _leftovers(project) == []
 
