@@ -3,8 +3,10 @@ SDK's `initialize` sessions at 2025-03-26, 2025-06-18 and 2025-11-25 and its 202
 over stdio and streamable HTTP, against the mock of every built-in contract and of a fresh
 `init` scaffold. What comes over the wire must meet that revision's own specification schema.
 
-One HTTP mock per contract serves every revision; stdio needs a process per session, so the
-four sessions of one contract run side by side.
+One HTTP mock per contract serves every revision, for every contract; stdio needs a process
+per session, so it is held to every revision for tuitbot (the most tools and codes) and the
+scaffold, the four sessions of one contract side by side: what the mock lists and answers
+does not depend on the transport, which these two show at each revision.
 """
 
 from __future__ import annotations
@@ -192,7 +194,7 @@ def test_the_mock_answers_each_revision_as_its_schema_says_over_http(
     anyio.run(main)
 
 
-@pytest.mark.parametrize("contract", CASES)
+@pytest.mark.parametrize("contract", ["tuitbot", SCAFFOLD])
 def test_the_mock_answers_each_revision_as_its_schema_says_over_stdio(contract: str, scaffold: Path) -> None:
     folder = _folder(contract, scaffold)
     served = _served(contract, folder)
