@@ -135,6 +135,8 @@ def assert_report(report: Any, kind: str) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "first: a long test, started before the others")
     config.addinivalue_line("markers", "slow: run by `pytest -m slow` (CI runs it), not by default")
+    # pytest-xdist's own marker, named here too for a run without xdist (`-p no:xdist`).
+    config.addinivalue_line("markers", "xdist_group(name): tests that one worker runs (`--dist loadgroup`)")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -33,6 +33,10 @@ from pydantic import ValidationError
 from reference_judge import reference_validator
 from schema_strategies import JSON_VALUES, mutations
 
+# One worker runs the module (one generate of the corpus for the module),
+# not each worker again (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("corpus")
+
 CORPUS = ROOT / "tests" / "corpus"
 NAMES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 PACKAGE = "corpus_contracts"

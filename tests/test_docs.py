@@ -14,6 +14,10 @@ from mcp_contracts_generator import api
 from mcp_contracts_generator.naming import error_anchor, slug
 from test_contract_rules import _verdicts
 
+# One worker runs the module (one site built for the module),
+# not each worker again (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("docs")
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -90,7 +94,7 @@ def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
     assert "no-such-anchor" in result.stderr
 
 
-def test_a_custom_template_overrides_the_built_in_one_by_path(tmp_path: Path) -> None:
+def test_a_custom_template_overrides_the_built_in_one_by_path(rpc_schemas: Path, tmp_path: Path) -> None:
     templates = tmp_path / "templates"
     (templates / "docs").mkdir(parents=True)
     (templates / "docs" / "index.md.jinja").write_text(
@@ -99,12 +103,12 @@ def test_a_custom_template_overrides_the_built_in_one_by_path(tmp_path: Path) ->
         encoding="utf-8",
     )
     out = tmp_path / "generated"
-    outcome = api.generate(SCHEMAS, out, templates)
+    outcome = api.generate(rpc_schemas, out, templates)
     assert outcome.diagnostics == []
     index = (out / "docs" / "index.md").read_text(encoding="utf-8")
     assert index.startswith("# Our contracts\n")
-    assert "- [TuitBot tool envelope](tuitbot.md): 65 tools" in index
-    assert (out / "docs" / "tuitbot.md").read_bytes() == (GENERATED / "docs" / "tuitbot.md").read_bytes()
-    checked = run_cli("check", "--out", str(out), "--templates", str(templates))
+    assert "- [JSON-RPC request envelope](jsonrpc.md): 1 tools" in index
+    assert (out / "docs" / "jsonrpc.md").read_bytes() == (GENERATED / "docs" / "jsonrpc.md").read_bytes()
+    checked = run_cli("check", "--schemas", str(rpc_schemas), "--out", str(out), "--templates", str(templates))
     assert checked.returncode == 0, checked.stdout
-    assert run_cli("check", "--out", str(out)).returncode == 1
+    assert run_cli("check", "--schemas", str(rpc_schemas), "--out", str(out)).returncode == 1

@@ -29,6 +29,10 @@ from pydantic import ValidationError
 from reference_judge import reference_validator
 from schema_strategies import from_schema, mutations
 
+# One worker runs the module (one generated package for the module),
+# not each worker again (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("every-keyword")
+
 FOLDER = ROOT / "tests" / "contracts" / "every-keyword"
 ROOT_URI = "file:///envelope.schema.json"
 EXAMPLES_DRAWN = 600

@@ -101,12 +101,18 @@ def _modes(folder: Path) -> set[tuple[str, int]]:
 
 @pytest.mark.parametrize("umask", [0o022, 0o027, 0o002])
 def test_the_output_gets_the_modes_of_the_umask(project: Path, umask: int) -> None:
+    """The umask of this process, set for the two runs (in-process: a worker runs one test
+    at a time, and the umask is restored after)."""
     shutil.rmtree(project / "generated")
-    assert run("generate", cwd=project, umask=umask).returncode == 0  # a new output folder
-    assert _modes(project / "generated") == {("folder", 0o777 & ~umask), ("file", 0o666 & ~umask)}
-    tools = project / CONTRACT / "tools.yaml"
-    tools.write_text(tools.read_text().replace("Loads a document", "Loads one document"))
-    result = run("generate", cwd=project, umask=umask)  # an output folder replaced
+    before = os.umask(umask)
+    try:
+        assert run_cli("generate", cwd=project).returncode == 0  # a new output folder
+        assert _modes(project / "generated") == {("folder", 0o777 & ~umask), ("file", 0o666 & ~umask)}
+        tools = project / CONTRACT / "tools.yaml"
+        tools.write_text(tools.read_text().replace("Loads a document", "Loads one document"))
+        result = run_cli("generate", cwd=project)  # an output folder replaced
+    finally:
+        os.umask(before)
     assert result.returncode == 0 and "file(s) changed" in result.stdout, result.stderr
     assert _modes(project / "generated") == {("folder", 0o777 & ~umask), ("file", 0o666 & ~umask)}
 
@@ -152,7 +158,7 @@ def test_what_a_sigkilled_generate_left_goes_at_the_next_generate(project: Path)
     assert _leftovers(project), "no kill came while the staging folder existed"
     if tree_bytes(project / "generated") == before:  # killed before the swap: the old tree
         tools.write_text(old_text)
-    result = run("generate", cwd=project)
+    result = run_cli("generate", cwd=project)  # the next run: in process, the kill was the process's
     assert result.returncode == 0 and "generated is up to date." in result.stdout, result.stdout + result.stderr
     assert _leftovers(project) == []
 

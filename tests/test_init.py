@@ -64,10 +64,11 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
     assert (tmp_path / "site" / "billing-api" / "index.html").is_file()
     assert run_cli("check", cwd=subfolder).returncode == 0
     mock = (sys.executable, "-m", "mcp_contracts_generator", "mock", "--contract", "billing-api")
-    conformed = run_cli("conform", "--contract", "billing-api", "--probe-errors", "--", *mock, cwd=subfolder)
+    # One revision: a stdio session is a process (every revision of a scaffold: test_mcp_revisions.py).
+    at = ("--protocol", "2026-07-28")
+    conformed = run_cli("conform", "--contract", "billing-api", "--probe-errors", *at, "--", *mock, cwd=subfolder)
     assert conformed.returncode == 0, conformed.stdout + conformed.stderr
-    every = "2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
-    assert f"conforms to billing-api at {every}: 1 tool(s) listed, 8 call(s), 0 error(s)" in conformed.stdout
+    assert "conforms to billing-api at 2026-07-28: 1 tool(s) listed, 2 call(s), 0 error(s)" in conformed.stdout
     second = run_cli("init", "orders", cwd=subfolder)  # into the same sources, not a new schemas/
     assert second.returncode == 0, second.stderr
     assert (tmp_path / "schemas" / "contracts" / "orders" / "contract.yaml").is_file()
@@ -75,19 +76,20 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
     assert (tmp_path / "pyproject.toml").read_text(encoding="utf-8").count("[tool.mcp-contracts]") == 1
 
 
-def test_init_beside_the_built_in_contracts(schemas_copy: Path, tmp_path: Path) -> None:
-    assert run_cli("init", "acme", "--schemas", str(schemas_copy)).returncode == 0
-    result = run_cli("generate", "--schemas", str(schemas_copy), "--out", str(tmp_path / "out"))
+def test_init_beside_a_built_in_contract(rpc_schemas: Path, tmp_path: Path) -> None:
+    assert run_cli("init", "acme", "--schemas", str(rpc_schemas)).returncode == 0
+    result = run_cli("generate", "--schemas", str(rpc_schemas), "--out", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
-    assert "acme.md" in (tmp_path / "out" / "docs" / "index.md").read_text(encoding="utf-8")
+    index = (tmp_path / "out" / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "acme.md" in index and "jsonrpc.md" in index
 
 
-def test_init_refuses_a_bad_name_or_an_existing_folder(schemas_copy: Path) -> None:
-    bad = run_cli("init", "Bad_Name", "--schemas", str(schemas_copy))
+def test_init_refuses_a_bad_name_or_an_existing_folder(rpc_schemas: Path) -> None:
+    bad = run_cli("init", "Bad_Name", "--schemas", str(rpc_schemas))
     assert bad.returncode == 2 and "kebab case" in bad.stderr
-    existing = run_cli("init", "tuitbot", "--schemas", str(schemas_copy))
+    existing = run_cli("init", "jsonrpc", "--schemas", str(rpc_schemas))
     assert existing.returncode == 2 and "already exists" in existing.stderr
-    assert not (schemas_copy / "contracts" / "Bad_Name").exists()
+    assert not (rpc_schemas / "contracts" / "Bad_Name").exists()
 
 
 def test_contracts_named_like_built_ins_get_builders_that_work(tmp_path: Path) -> None:

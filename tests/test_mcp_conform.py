@@ -81,10 +81,10 @@ def _conform(
     return result.returncode, report
 
 
-def _expected_calls(contract: str) -> int:
+def expected_calls(contract: str, folder: Path = SCHEMAS) -> int:
     """Example calls, and with --probe-errors one call per code each tool with examples may
     return (contracts with builders only: the others have no place for a code)."""
-    folder = SCHEMAS / "contracts" / contract
+    folder = folder / "contracts" / contract
     tools = YAML(typ="safe").load((folder / "tools.yaml").read_text(encoding="utf-8"))["tools"]
     codes = [e["code"] for e in YAML(typ="safe").load((folder / "errors.yaml").read_text(encoding="utf-8"))["errors"]]
     has_builders = "builders" in YAML(typ="safe").load((folder / "contract.yaml").read_text(encoding="utf-8"))
@@ -97,22 +97,21 @@ def _expected_calls(contract: str) -> int:
     return calls
 
 
-@pytest.mark.parametrize("transport", ["stdio", "http"])
 @pytest.mark.parametrize("contract", CONTRACTS)
-def test_conform_passes_against_the_mock_of_every_built_in(contract: str, transport: str) -> None:
-    probe = ("--probe-errors",)
-    if transport == "stdio":
-        code, report = _conform(contract, "--", *MOCK, "--contract", contract, extra=probe, protocols=())
-    else:
-        with http_mock(contract) as url:
-            assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
-            code, report = _conform(contract, "--url", url, extra=probe, protocols=())
+def test_conform_passes_against_the_mock_of_every_built_in_over_stdio(contract: str) -> None:
+    """Over stdio a session is a process: every revision for tuitbot (the most tools and
+    codes), the newest for the others. Over HTTP every contract is conformed at every
+    revision in test_mcp_revisions.py (one mock serves them all)."""
+    protocols = () if contract == "tuitbot" else LATEST
+    mock = ("--", *MOCK, "--contract", contract)
+    code, report = _conform(contract, *mock, extra=("--probe-errors",), protocols=protocols)
     assert report["findings"] == [], report["findings"]
     assert (code, report["conforms"], report["problem"]) == (0, True, None)
     tools = YAML(typ="safe").load((SCHEMAS / "contracts" / contract / "tools.yaml").read_text(encoding="utf-8"))
     assert report["tools_listed"] == len(tools["tools"])
-    assert report["revisions"] == ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
-    assert report["calls"] == _expected_calls(contract) * 4  # every revision: its own session
+    every = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+    assert report["revisions"] == (every if contract == "tuitbot" else ["2026-07-28"])
+    assert report["calls"] == expected_calls(contract) * len(report["revisions"])  # each revision: its own session
 
 
 def _findings(report: dict[str, Any]) -> list[tuple[str, str | None, str]]:
@@ -158,7 +157,7 @@ def test_the_broken_server_without_faults_conforms() -> None:
     """The faults, not the test server, cause the findings above."""
     code, report = _conform("tuitbot", "--", *FAULTY)
     assert (code, report["findings"]) == (0, [])
-    assert report["calls"] == _expected_calls("tuitbot") - sum(
+    assert report["calls"] == expected_calls("tuitbot") - sum(
         len(t.get("possible_error_codes", []))
         for t in YAML(typ="safe").load((SCHEMAS / "contracts" / "tuitbot" / "tools.yaml").read_text("utf-8"))["tools"]
         if t.get("examples")

@@ -112,9 +112,13 @@ def test_an_error_result_outside_the_listed_output_schema_is_what_strict_clients
 
 @pytest.mark.parametrize("contract", CONTRACTS)
 def test_conform_passes_against_the_mock_of_each_contract(schemas: Path, contract: str) -> None:
+    """The oldest revision (no output schemas) and the newest: a stdio session is a process,
+    and the real servers above are conformed at every revision."""
     mock = (sys.executable, "-m", "mcp_contracts_generator", "mock", "--schemas", str(schemas), "--contract", contract)
-    code, report = _conform(schemas, contract, "--", *mock, extra=("--probe-errors",))
+    ends = ("--probe-errors", "--protocol", "2025-03-26", "--protocol", "2026-07-28")
+    code, report = _conform(schemas, contract, "--", *mock, extra=ends)
     assert (code, report["findings"], report["problem"]) == (0, [], None)
+    assert report["revisions"] == ["2025-03-26", "2026-07-28"]
 
 
 # In process: the judging of one result, and what the mock answers.
@@ -280,4 +284,3 @@ def test_the_mock_answers_a_content_tool_with_a_block_of_a_type_it_declares(tmp_
     )  # fmt: skip
     report = json.loads(result.stdout)
     assert (result.returncode, report["findings"]) == (0, []), report
-

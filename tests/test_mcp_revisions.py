@@ -3,8 +3,10 @@ SDK's `initialize` sessions at 2025-03-26, 2025-06-18 and 2025-11-25 and its 202
 over stdio and streamable HTTP, against the mock of every built-in contract and of a fresh
 `init` scaffold. What comes over the wire must meet that revision's own specification schema.
 
-One HTTP mock per contract serves every revision; stdio needs a process per session, so the
-four sessions of one contract run side by side.
+One HTTP mock per contract serves every revision, for every contract; stdio needs a process
+per session, so it is held to every revision for tuitbot (the most tools and codes) and the
+scaffold, the four sessions of one contract side by side: what the mock lists and answers
+does not depend on the transport, which these two show at each revision.
 """
 
 from __future__ import annotations
@@ -32,8 +34,13 @@ from mcp_contracts_generator.mcp.revisions import listing_at
 from mcp_contracts_generator.mcp.served import ServedContract
 from mcp_contracts_generator.protocol import VERSIONS, Revision, revision
 from pydantic import TypeAdapter
-from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS
+from ruamel.yaml import YAML
+from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS, expected_calls
 from test_mcp_conform import RAW as RAW_SERVER
+
+# One worker runs the module (six mock processes shared by the module's tests),
+# not each worker again (`--dist loadgroup`).
+pytestmark = pytest.mark.xdist_group("mcp-revisions")
 
 require_shared()
 
@@ -187,7 +194,7 @@ def test_the_mock_answers_each_revision_as_its_schema_says_over_http(
     anyio.run(main)
 
 
-@pytest.mark.parametrize("contract", CASES)
+@pytest.mark.parametrize("contract", ["tuitbot", SCAFFOLD])
 def test_the_mock_answers_each_revision_as_its_schema_says_over_stdio(contract: str, scaffold: Path) -> None:
     folder = _folder(contract, scaffold)
     served = _served(contract, folder)
@@ -209,15 +216,21 @@ def test_conform_finds_nothing_in_the_mock_at_each_revision(
     contract: str, scaffold: Path, http_mocks: dict[str, str]
 ) -> None:
     """One run per contract: by default conform checks every revision the contract declares
-    (all four), each in a session of its own."""
-    target = ("--url", http_mocks[contract])
+    (all four), each in a session of its own (stdio: test_mcp_conform.py)."""
+    url = http_mocks[contract]
+    assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
+    folder = _folder(contract, scaffold)
     result = run_cli(
-        "conform", "--contract", contract, "--probe-errors", "--format", "json", *target,
-        cwd=_folder(contract, scaffold),
+        "conform", "--contract", contract, "--probe-errors", "--format", "json", "--url", url, cwd=folder
     )  # fmt: skip
     report = json.loads(result.stdout)
     assert_report(report, "conform-report")
     assert (result.returncode, report["findings"], report["revisions"]) == (0, [], list(VERSIONS))
+    assert (report["conforms"], report["problem"]) == (True, None)
+    tools_yaml = folder / "schemas" / "contracts" / contract / "tools.yaml"
+    tools = YAML(typ="safe").load(tools_yaml.read_text(encoding="utf-8"))
+    assert report["tools_listed"] == len(tools["tools"])
+    assert report["calls"] == expected_calls(contract, folder / "schemas") * len(VERSIONS)
 
 
 NOT_AN_OBJECT = """\

@@ -40,7 +40,7 @@ def test_the_object_root_keeps_every_verdict(contract: str) -> None:
     instances = from_schema(envelope)
     verdicts = {True: 0, False: 0}
 
-    @settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(st.one_of(instances, mutations(st.sampled_from(examples) | instances), st.sampled_from(NOT_OBJECTS)))
     def agree(instance: Any) -> None:
         verdict = as_written.is_valid(instance)
