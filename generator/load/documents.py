@@ -17,6 +17,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path, json_pointer
 from ..files import NotRegular, read_regular
+from .flow_depth import flow_depth
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,11 @@ def read_yaml(path: Path, reading: Reading) -> Document | Diagnostic:
     text = read_source(path, reading)
     if isinstance(text, Diagnostic):
         return text
+    limit = reading.limits.source_depth
+    nested = flow_depth(text)  # at least this deep: refused before the parser spends seconds on it
+    if nested > limit:
+        message = f"nested {nested} deep or more, over limits.source_depth ({limit})"
+        return Diagnostic(display_path(path), None, None, message)
     try:
         tree = YAML(typ="rt", pure=True).load(text)
     except RecursionError:
