@@ -60,7 +60,13 @@ def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(list(args), result.exit_code, result.stdout, result.stderr)
 
 
-def run_process(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_process(
+    *args: str,
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
     """Run `python -m mcp_contracts_generator` as a user would, in a separate process."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(
@@ -70,6 +76,8 @@ def run_process(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None)
         capture_output=True,
         text=True,
         check=False,
+        timeout=timeout,
+        input=input,
     )
 
 

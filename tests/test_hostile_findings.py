@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import SCHEMAS, run_cli, tree_bytes
+from conftest import SCHEMAS, run_cli, run_process, tree_bytes
 from hostile.cases import CASES, Case
 from mcp_contracts_generator import write
 from mcp_contracts_generator.write import FileSystem
@@ -43,17 +43,9 @@ def project(generated_project: Path, tmp_path: Path) -> Path:
     return copy
 
 
-def run(*args: str, cwd: Path, timeout: float = 60, **options: object) -> subprocess.CompletedProcess[str]:
+def run(*args: str, cwd: Path, timeout: float = 60, input: str | None = None) -> subprocess.CompletedProcess[str]:
     """`mcp-contracts ARGS` in a process of its own, as a user runs it."""
-    return subprocess.run(  # type: ignore[call-overload, no-any-return]
-        [sys.executable, "-m", "mcp_contracts_generator", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=timeout,
-        **options,
-    )
+    return run_process(*args, cwd=cwd, timeout=timeout, input=input)
 
 
 # 1. A FIFO, a device or a folder given to `validate` is refused at once, named.

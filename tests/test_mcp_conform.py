@@ -37,11 +37,12 @@ def _read_url(process: subprocess.Popen[str], deadline: float) -> str:
 
 
 @contextmanager
-def http_mock(contract: str) -> Iterator[str]:
-    """A `mock --transport http --port 0` process for the time of a block; its URL."""
+def http_mock(contract: str, cwd: Path = ROOT) -> Iterator[str]:
+    """A `mock --transport http --port 0` process (of the project at `cwd`) for the time of
+    a block; its URL."""
     process = subprocess.Popen(
         [*MOCK, "--contract", contract, "--transport", "http", "--port", "0"],
-        cwd=ROOT,
+        cwd=cwd,
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,

@@ -35,7 +35,7 @@ from mcp_contracts_generator.mcp.served import ServedContract
 from mcp_contracts_generator.protocol import VERSIONS, Revision, revision
 from pydantic import TypeAdapter
 from ruamel.yaml import YAML
-from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS, expected_calls
+from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS, expected_calls, http_mock
 from test_mcp_conform import RAW as RAW_SERVER
 
 # One worker runs the module (six mock processes shared by the module's tests),
@@ -257,24 +257,13 @@ def test_a_tool_whose_output_is_not_an_object_reaches_older_clients_as_text(tmp_
             params = types.CallToolRequestParams(name="tags", arguments={})
             seen[at.version] = listed["tools"][0], await session.send_request(types.CallToolRequest(params=params), RAW)
 
-    process = subprocess.Popen(
-        [*MOCK, "--contract", SCAFFOLD, "--transport", "http", "--port", "0"],
-        cwd=tmp_path,
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        url = _read_url(process)
+    with http_mock(SCAFFOLD, cwd=tmp_path) as url:
         for version in ("2025-11-25", "2026-07-28"):
             anyio.run(ask, url, revision(version))
             result = run_cli(
                 "conform", "--contract", SCAFFOLD, "--protocol", version, "--format", "json", "--url", url, cwd=tmp_path
             )
             assert (result.returncode, json.loads(result.stdout)["findings"]) == (0, []), result.stdout
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
     (old_tool, old_result), (new_tool, new_result) = seen["2025-11-25"], seen["2026-07-28"]
     assert "outputSchema" not in old_tool and "structuredContent" not in old_result
     document = json.loads(old_result["content"][0]["text"])
