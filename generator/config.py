@@ -51,6 +51,14 @@ KEYS = {
     "package": f"the import package of the generated Python (default: {DEFAULT_PACKAGE})",
     "templates": "a folder of templates that override built-in ones by path",
     "limits": f"a table of limits: {', '.join(LIMIT_KEYS)}",
+    "rules": "a table of rule IDs set to error, warning, note or off (the docs page of the rules lists them)",
+    "breaking": "a table: `against`, the revision `breaking` compares with by default (merge-base, last-tag,"
+    " or a git revision), and `branch`, the branch merge-base looks for",
+}
+BREAKING_KEYS = {
+    "against": "merge-base (with `branch`), last-tag, or a git revision (default: merge-base)",
+    "branch": 'the branch whose merge-base with HEAD `against = "merge-base"` takes'
+    " (default: the first of origin/HEAD, origin/main, origin/master, main, master that exists)",
 }
 PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -66,6 +74,9 @@ class Settings:
     templates: Path | None
     config: Path | None  # the pyproject.toml they came from, when one has the section
     limits: Limits = Limits()
+    rules: tuple[tuple[str, str], ...] = ()  # rule ID -> level or off, for every contract
+    against: str = "merge-base"  # what `breaking` compares with when --against is not given
+    branch: str | None = None  # the branch `against = "merge-base"` looks for
 
     def with_flags(
         self,
@@ -134,6 +145,10 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
             problems.append(Diagnostic(where, line, None, f"unknown key {key!r} in [tool.{SECTION}]{hint}"))
         elif key == "limits":
             problems += _limit_problems(value, where, text)
+        elif key == "rules":
+            problems += _rule_problems(value, where, text)
+        elif key == "breaking":
+            problems += _breaking_problems(value, where, text)
         elif not isinstance(value, str) or not value:
             problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {KEYS[key]}"))
         elif key == "package" and (not PACKAGE_NAME.match(value) or keyword.iskeyword(value)):
@@ -153,6 +168,38 @@ def _limit_problems(table: Any, where: str, text: str) -> list[Diagnostic]:
             problems.append(Diagnostic(where, line, None, f"unknown limit {key!r}{hint}"))
         elif not isinstance(value, int) or isinstance(value, bool) or value < 1:
             problems.append(Diagnostic(where, line, None, f"limit {key!r} must be a positive integer"))
+    return problems
+
+
+def _rule_problems(table: Any, where: str, text: str) -> list[Diagnostic]:
+    from .rules import BY_ID, SETTINGS  # data only
+
+    if not isinstance(table, dict):
+        return [Diagnostic(where, _line_of(text, "rules"), None, "'rules' must be a table")]
+    problems = []
+    for key, value in table.items():
+        line = _line_of(text, key, f"{SECTION}.rules")
+        if key not in BY_ID or key == "source-invalid":
+            close = difflib.get_close_matches(key, BY_ID, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else " (the docs page of the rules lists them)"
+            problems.append(Diagnostic(where, line, None, f"unknown rule {key!r}{hint}"))
+        elif value not in SETTINGS:
+            problems.append(Diagnostic(where, line, None, f"rule {key!r} must be one of {', '.join(SETTINGS)}"))
+    return problems
+
+
+def _breaking_problems(table: Any, where: str, text: str) -> list[Diagnostic]:
+    if not isinstance(table, dict):
+        return [Diagnostic(where, _line_of(text, "breaking"), None, "'breaking' must be a table")]
+    problems = []
+    for key, value in table.items():
+        line = _line_of(text, key, f"{SECTION}.breaking")
+        if key not in BREAKING_KEYS:
+            problems.append(
+                Diagnostic(where, line, None, f"unknown key {key!r}; known keys: {', '.join(BREAKING_KEYS)}")
+            )
+        elif not isinstance(value, str) or not value or value.startswith("-"):
+            problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {BREAKING_KEYS[key]}"))
     return problems
 
 
@@ -178,6 +225,9 @@ def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
         templates=root / templates if templates else None,
         config=config,
         limits=Limits(**section.get("limits", {})),
+        rules=tuple(sorted(section.get("rules", {}).items())),
+        against=section.get("breaking", {}).get("against", "merge-base"),
+        branch=section.get("breaking", {}).get("branch"),
     )
 
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic
-from .lint_rules import DESCRIPTION_LIMIT, RULES
 from .load.bundle import refs_in
 from .load.documents import Document, Reading
 from .load.project import LoadResult, read_documents
@@ -25,6 +24,7 @@ from .model import Contract, Entry
 from .naming import member_name
 from .protocol import revision
 from .render.mcp import HINTS, tool_annotations, tool_listing
+from .rules.lint import DESCRIPTION_LIMIT, LINT_RULES
 from .schema.pointer import PointerError, encode, from_fragment
 from .schema.proofs import always_object
 from .schema.uri import defrag
@@ -56,6 +56,7 @@ MCP_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 STANDARD_JSONRPC = {-32700, -32600, -32601, -32602, -32603}
 RETRYABLE_4XX = {408, 425, 429}
 
+RULES = LINT_RULES
 LEVELS = {rule.id: rule.level for rule in RULES}
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .protocol import VERSIONS
 from .runtime import Judge
-from .schema.pointer import value_at
+from .schema.pointer import encode, value_at
 from .schema.vocabulary import Vocabulary
 
 # The columns every catalogue table has, after those the contract declares (see
@@ -261,6 +261,57 @@ class Bundle:
     dialects: Mapping[str, Vocabulary]
 
 
+class Locatable(Protocol):
+    """A parsed source file that knows where its values are (`load.documents.Document`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def position(self, parts: Any) -> tuple[int | None, int | None]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A place in a source file: `file` as shown to the user, the 1-based line and column when
+    known, and the JSON pointer inside the document."""
+
+    file: str
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        if self.pointer is not None:
+            where += f"#{self.pointer}"
+        return where
+
+    def as_json(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "column": self.column, "pointer": self.pointer}
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where each fact of a contract was written: its four files by name (`tools.yaml`) and
+    every schema resource the envelope reaches by URI (`bundle.resources`' keys). Findings
+    of lint, breaking and conform ask it for a file, line, column and pointer."""
+
+    documents: Mapping[str, Locatable] = field(default_factory=dict)
+
+    def at(self, source: str, parts: Any = ()) -> Place:
+        """The place of `parts` (a path of keys and indexes) in `source`, a file name of the
+        contract folder or a resource URI; a source it does not know is named as given."""
+        document = self.documents.get(source)
+        if document is None:
+            return Place(source, None, None, encode(parts))
+        line, column = document.position(list(parts))
+        return Place(document.name, line, column, encode(parts))
+
+
 @dataclass(frozen=True, slots=True)
 class Contract:
     """One contract, as facts: parsed JSON and the judge compiled from it, never text or prose.
@@ -287,6 +338,8 @@ class Contract:
     protocol: tuple[str, ...] = VERSIONS
     error_results: ErrorResults = ErrorResults()
     extra_tools: str = "error"  # what conform makes of a tool the server lists beyond the contract
+    rules: Mapping[str, str] = field(default_factory=dict)  # rule ID -> level or off (`rules:`, `lint.rules`)
+    places: Places = field(default=Places(), compare=False, repr=False)
 
     @property
     def root_model(self) -> str:

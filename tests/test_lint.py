@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from conftest import SCHEMAS, run_cli
-from mcp_contracts_generator.lint_rules import RULES
+from mcp_contracts_generator.lint import RULES
 
 NEW_ERRORS = """  - code: lower_case_code
     http_status: 200

@@ -48,6 +48,7 @@ class Resources:
     reading: Reading  # every file a `$ref` reaches is read as the sources are
     root: Any = None
     read: dict[str, Any] = field(default_factory=dict)
+    documents: dict[str, Document] = field(default_factory=dict)  # what `read` holds, with its places
     _ids: dict[str, Path] | None = None
 
     def _declared_ids(self) -> dict[str, Path]:
@@ -100,6 +101,7 @@ class Resources:
             if not isinstance(document, Document):
                 raise Unreachable(str(document))
             self.read[uri] = document.data
+            self.documents[uri] = document
         return self.read[uri]
 
     def bundle(self, root: Any) -> dict[str, Any]:

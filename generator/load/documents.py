@@ -125,15 +125,50 @@ def _expanded_size(node: Any, limit: int) -> int:
 
 @dataclass(frozen=True)
 class Document:
-    """A parsed source file: plain Python data plus what is needed to locate a value."""
+    """A parsed source file: plain Python data plus what is needed to locate a value.
+
+    A YAML file keeps ruamel's tree, which knows the line and column of every node. A JSON
+    file keeps its text: the first time a place inside it is asked for, the text is read
+    again by ruamel (JSON is YAML) for the positions, and when ruamel cannot read it (a tab
+    where YAML wants none), places in it have a pointer and no line.
+    """
 
     path: Path
     data: Any
     _tree: Any = field(default=None, repr=False, compare=False)
+    _text: str | None = field(default=None, repr=False, compare=False)
+    _positions: list[Any] = field(default_factory=list, repr=False, compare=False)  # [tree] once read
 
     @property
     def name(self) -> str:
         return display_path(self.path)
+
+    def _located(self) -> Any:
+        if self._tree is not None or self._text is None:
+            return self._tree
+        if not self._positions:
+            try:
+                self._positions.append(YAML(typ="rt", pure=True).load(self._text))
+            except Exception:  # ruamel raises unrelated classes: the place has no line then
+                self._positions.append(None)
+        return self._positions[0]
+
+    def position(self, parts: Sequence[object]) -> tuple[int | None, int | None]:
+        """1-based line and column of the value at `parts`: of the deepest part that exists
+        (the key of a mapping entry, the item of a sequence), (None, None) when unknown."""
+        node, line, column = self._located(), None, None
+        for part in parts:
+            if isinstance(node, CommentedMap) and part in node:
+                line, column = node.lc.key(part)
+                node = node[part]
+            elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
+                line, column = node.lc.item(part)
+                node = node[part]
+            else:
+                break
+        if line is None and isinstance(node, CommentedMap | CommentedSeq) and not parts:
+            return 1, 1
+        return (line + 1, column + 1) if line is not None and column is not None else (None, None)
 
     def line_of(self, parts: Sequence[object]) -> int | None:
         """1-based line of the value at `parts` (YAML only); the deepest known line otherwise."""
@@ -222,7 +257,7 @@ def read_json(path: Path, reading: Reading) -> Document | Diagnostic:
         return text
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-        document = Document(path, data)
+        document = Document(path, data, _text=text)
         return _too_deep(path, data, reading.limits.source_depth) or _lone_surrogate(document) or document
     except json.JSONDecodeError as exc:
         return Diagnostic(display_path(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")

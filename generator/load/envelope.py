@@ -39,6 +39,7 @@ class Envelope:
     judge: Judge
     view: View
     bundle: Bundle
+    documents: Mapping[str, Document]  # each resource the envelope reaches, by URI, with its places
 
 
 def _compile(schema: Any, resources: Resources, formats: bool, location: str = "") -> None:
@@ -117,7 +118,8 @@ def compile_envelope(
             [], f"the bundled schema does not compile offline at {model.location}: {short(str(exc))}"
         )
     view = View(view.root, tuple(_with_valid_defaults(model, judge) for model in view.classes))
-    return Envelope(judge, view, Bundle(ROOT_URI, bundle, formats, resource_dialects(bundle, ROOT_URI)))
+    documents = {ROOT_URI: document, **{uri: resources.documents[uri] for uri in bundle if uri in resources.documents}}
+    return Envelope(judge, view, Bundle(ROOT_URI, bundle, formats, resource_dialects(bundle, ROOT_URI)), documents)
 
 
 def _with_valid_defaults(model: ViewClass, judge: Judge) -> ViewClass:

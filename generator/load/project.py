@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, display_path
-from ..model import Catalogue, Contract, ErrorResults, Example, Module, Project
+from ..model import Catalogue, Contract, ErrorResults, Example, Module, Places, Project
 from ..protocol import VERSIONS
 from ..runtime import Judge
 from ..schema.pointer import resolve as resolve_pointer
@@ -211,6 +211,8 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         protocol=tuple(v for v in VERSIONS if v in meta.get("protocol", VERSIONS)),
         error_results=ErrorResults(**meta.get("error_results", {})),
         extra_tools=meta.get("extra_tools", "error"),
+        rules={**meta.get("lint", {}).get("rules", {}), **meta.get("rules", {})},
+        places=Places({**documents, **compiled.documents}),
     )
     return contract, []
 

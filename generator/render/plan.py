@@ -11,9 +11,9 @@ from pathlib import Path
 
 from jinja2 import Environment, TemplateError
 
-from ..lint_rules import RULES
 from ..model import Contract, Project
 from ..resources import RUNTIME_SOURCE
+from ..rules.lint import LINT_RULES
 from .builder_signatures import parameters
 from .describe import Definition, describe_definitions
 from .docs import doc_sections, example_blocks, index_entries
@@ -72,7 +72,7 @@ def build_plan(project: Project, package: str, templates: Path | None = None) ->
             contracts=project.contracts
         ),
         "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries)),
-        "docs/lint-rules.md": _markdown(env.get_template("docs/lint-rules.md.jinja").render(rules=RULES)),
+        "docs/lint-rules.md": _markdown(env.get_template("docs/lint-rules.md.jinja").render(rules=LINT_RULES)),
         "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries),
         f"python/{package}/_runtime.py": format_python(RUNTIME_HEADER + RUNTIME_SOURCE.read_text(encoding="utf-8")),
         MARKER: env.get_template("README.md.jinja").render(),

@@ -1,0 +1,128 @@
+"""One finding type for every command, and the report a printer prints.
+
+A finding names its rule (an ID of `generator.rules`), the level it was reported at, and
+its place: a source file, the 1-based line and column there when known, and the JSON
+pointer inside the document. `breaking` adds where the thing was before (`before`);
+`conform` the protocol revision and the request it found it with (`revision`, `subject`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..diagnostics import Diagnostic
+from ..model import Place
+
+__all__ = ["Finding", "Outcome", "Place"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    rule: str
+    level: str  # error, warning or note
+    file: str
+    line: int | None
+    column: int | None
+    pointer: str | None
+    message: str
+    contract: str | None = None
+    before: Place | None = None  # breaking: the place in the old sources
+    revision: str | None = None  # conform: the protocol revision of the session that found it
+    subject: str | None = None  # conform: what was asked ("tools/list", "get_x({...})")
+    accepted: str | None = None  # breaking: the reason of the accepted-breaks entry that covers it
+
+    @classmethod
+    def at(cls, rule: str, level: str, place: Place, message: str, **context: Any) -> Finding:
+        return cls(rule, level, place.file, place.line, place.column, place.pointer, message, **context)
+
+    @classmethod
+    def of_diagnostic(cls, diagnostic: Diagnostic) -> Finding:
+        """A problem that keeps the sources from loading, as the finding `source-invalid`."""
+        return cls(
+            "source-invalid",
+            "error",
+            diagnostic.file,
+            diagnostic.line,
+            None,
+            diagnostic.pointer,
+            diagnostic.message,
+        )
+
+    @property
+    def place(self) -> Place:
+        return Place(self.file, self.line, self.column, self.pointer)
+
+    def at_level(self, level: str) -> Finding:
+        return replace(self, level=level)
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (
+            self.contract or "",
+            self.file,
+            self.line or 0,
+            self.column or 0,
+            self.pointer or "",
+            self.rule,
+            self.revision or "",
+            self.subject or "",
+            self.message,
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "level": self.level,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "pointer": self.pointer,
+            "message": self.message,
+            "contract": self.contract,
+            "before": self.before.as_json() if self.before is not None else None,
+            "revision": self.revision,
+            "subject": self.subject,
+            "accepted": self.accepted,
+        }
+
+    def __str__(self) -> str:
+        """`file:line:col: RULE [level] message`, as compilers and linters print."""
+        where = f"{self.file}:{self.line or 1}:{self.column or 1}"
+        extra = []
+        if self.revision is not None:
+            extra.append(f"MCP {self.revision}")
+        if self.subject is not None:
+            extra.append(self.subject)
+        if self.pointer is not None and self.line is None:
+            extra.append(f"at {self.pointer}")
+        if self.before is not None:
+            extra.append(f"was {self.before}")
+        if self.accepted is not None:
+            extra.append(f"accepted: {self.accepted}")
+        tail = f" ({'; '.join(extra)})" if extra else ""
+        return f"{where}: {self.rule} [{self.level}] {self.message}{tail}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one command found, for a printer: the findings (those of sources that do not
+    load are `source-invalid` findings, and then `loaded` is False), the rules that ran,
+    and the command's own facts for its JSON (conform's target, breaking's revision)."""
+
+    command: str
+    findings: tuple[Finding, ...]
+    rules: tuple[str, ...]  # the IDs of the rules that ran (off ones left out), for JUnit and SARIF
+    loaded: bool = True
+    facts: dict[str, Any] = field(default_factory=dict)
+    summary: str = ""  # the last line of the text format
+
+    @property
+    def errors(self) -> int:
+        return sum(f.level == "error" for f in self.findings)
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean, 1 an error finding, 2 sources that do not load (or a server not reached)."""
+        if not self.loaded:
+            return 2
+        return 1 if self.errors else 0

@@ -1,0 +1,174 @@
+"""The rules of `mcp-contracts conform`: how a live server departs from its contract.
+
+Categories: `session` (the server cannot be talked to as MCP says), `listing` (what
+`tools/list` publishes), `result` (what a call returns), `error` (an error result).
+"""
+
+from __future__ import annotations
+
+from . import Rule
+
+C = ("conform",)
+
+CONFORM_RULES = (
+    Rule(
+        "revision-unsupported",
+        C,
+        "error",
+        "session",
+        "The server speaks every protocol revision the contract declares (`protocol:`).",
+    ),
+    Rule("invalid-response", C, "error", "session", "Every answer is the result MCP defines for its request."),
+    Rule("endless-tool-list", C, "error", "session", "Paging through `tools/list` ends."),
+    Rule("call-timeout", C, "error", "session", "Every request is answered within `--timeout` seconds."),
+    Rule("connection-lost", C, "error", "session", "The server keeps the connection open while it is asked."),
+    Rule("call-failed", C, "error", "session", "An example call gets a result, not a JSON-RPC error."),
+    Rule("duplicate-tool", C, "error", "listing", "No tool is listed twice."),
+    Rule("missing-tool", C, "error", "listing", "The server lists every tool of the contract."),
+    Rule(
+        "extra-tool",
+        C,
+        "error",
+        "listing",
+        "The server lists no tool the contract lacks (`extra_tools:` in contract.yaml sets the level).",
+    ),
+    Rule(
+        "output-schema-missing",
+        C,
+        "error",
+        "listing",
+        "A tool whose results are structured publishes its output schema.",
+    ),
+    Rule(
+        "output-schema-unexpected",
+        C,
+        "warning",
+        "listing",
+        "A tool whose results are content publishes no output schema.",
+    ),
+    Rule(
+        "output-schema-differs",
+        C,
+        "error",
+        "listing",
+        "A published output schema says what the contract's says: clients judge results by it.",
+    ),
+    Rule(
+        "input-schema-differs",
+        C,
+        "warning",
+        "listing",
+        "A published input schema says what the contract's says (one that accepts less is an error of its own).",
+    ),
+    Rule(
+        "input-example-refused",
+        C,
+        "error",
+        "listing",
+        "The published input schema accepts the arguments of every example call of the contract.",
+    ),
+    Rule(
+        "schema-unreadable",
+        C,
+        "error",
+        "listing",
+        "Every published schema compiles on its own, as a client compiles it.",
+    ),
+    Rule(
+        "schema-not-compared",
+        C,
+        "note",
+        "listing",
+        "A published schema too large or too deep to bring to normal form is said not to be compared.",
+    ),
+    Rule("annotation-differs", C, "error", "listing", "Each hint the server publishes is the contract's."),
+    Rule(
+        "annotation-missing",
+        C,
+        "warning",
+        "listing",
+        "Each hint the contract gives is published, not left to the client's default.",
+    ),
+    Rule("title-missing", C, "warning", "listing", "A tool the contract gives a title is published with it."),
+    Rule("title-differs", C, "warning", "listing", "A published title is the contract's."),
+    Rule(
+        "no-document",
+        C,
+        "error",
+        "result",
+        "A structured result carries its document: `structuredContent`, or JSON text content.",
+    ),
+    Rule(
+        "no-structured-content",
+        C,
+        "error",
+        "result",
+        "A result of a revision with output schemas carries `structuredContent`.",
+    ),
+    Rule(
+        "structured-content-unexpected",
+        C,
+        "warning",
+        "result",
+        "A tool whose results are content sends no `structuredContent`.",
+    ),
+    Rule(
+        "content-type-undeclared",
+        C,
+        "error",
+        "result",
+        "A content result holds only the block types the tool declares (`result.content`).",
+    ),
+    Rule("invalid-text", C, "error", "result", "Text content is JSON the tool's `text_schema` accepts."),
+    Rule("invalid-result", C, "error", "result", "The contract accepts every result document."),
+    Rule(
+        "is-error-mismatch",
+        C,
+        "error",
+        "result",
+        "`isError` is true exactly when the document is an error envelope.",
+    ),
+    Rule(
+        "catalogue-contradicted",
+        C,
+        "error",
+        "error",
+        "An error envelope's fields agree with the catalogue's entry for its code.",
+    ),
+    Rule("unknown-error-code", C, "error", "error", "An error envelope's code is a code of the catalogue."),
+    Rule(
+        "undeclared-error-code",
+        C,
+        "error",
+        "error",
+        "An error envelope's code is among the `possible_error_codes` of its tool.",
+    ),
+    Rule(
+        "error-not-structured",
+        C,
+        "warning",
+        "error",
+        "With `error_results.structured`, an error result carries its envelope in `structuredContent`.",
+    ),
+    Rule(
+        "error-result-outside-schema",
+        C,
+        "error",
+        "error",
+        "A structured error result is accepted by the tool's own output schema: strict clients refuse it otherwise.",
+    ),
+    Rule(
+        "error-code-missing",
+        C,
+        "error",
+        "error",
+        "A plain-text error names a catalogue code that `error_results.code_pattern` finds.",
+    ),
+    Rule(
+        "probe-unsupported",
+        C,
+        "note",
+        "error",
+        "`--probe-errors` can ask only a tool that has an example call for an error.",
+    ),
+)
