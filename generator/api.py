@@ -31,7 +31,8 @@ from urllib.parse import unquote
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
-from .breaking import Change, changes_between, old_refused, old_sources
+from .against import old_refused, old_sources
+from .breaking import Change, changes_between
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
 from .lint import Finding
