@@ -143,6 +143,10 @@ def assert_report(report: Any, kind: str) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "first: a long test, started before the others")
     config.addinivalue_line("markers", "slow: run by `pytest -m slow` (CI runs it), not by default")
+    # Each rule of the registry has a test that makes it fire and one that keeps it quiet
+    # (tests/test_rules.py reads these marks from the test files).
+    config.addinivalue_line("markers", "fires(*rule_ids): the test makes these rules report a finding")
+    config.addinivalue_line("markers", "quiet(*rule_ids): the test shows these rules silent where they should be")
     # pytest-xdist's own marker, named here too for a run without xdist (`-p no:xdist`).
     config.addinivalue_line("markers", "xdist_group(name): tests that one worker runs (`--dist loadgroup`)")
 

@@ -115,6 +115,7 @@ class Outcome:
     loaded: bool = True
     facts: dict[str, Any] = field(default_factory=dict)
     summary: str = ""  # the last line of the text format
+    problem: str | None = None  # why the command could not judge at all (a server not reached): exit 2
 
     @property
     def errors(self) -> int:
@@ -123,6 +124,6 @@ class Outcome:
     @property
     def exit_code(self) -> int:
         """0 clean, 1 an error finding, 2 sources that do not load (or a server not reached)."""
-        if not self.loaded:
+        if not self.loaded or self.problem is not None:
             return 2
         return 1 if self.errors else 0
