@@ -104,7 +104,13 @@ def flow_depth(text: str) -> int:  # one pass over the text; each branch is a YA
         if depth > 0:
             if char in _CLOSE:
                 depth -= 1
-            may_start = char == "," or (char == ":" and _at(text, i + 1, " \t\n,[]{}"))
+            # a node may begin after `,`, after a `:` that ends a key, and after `? `, the
+            # indicator of an explicit key (`{? "a": 1}`)
+            may_start = (
+                char == ","
+                or (char == ":" and _at(text, i + 1, " \t\n,[]{}"))
+                or (char == "?" and may_start and _at(text, i + 1, " \t\n"))
+            )
             i += 1
             continue
         # block context
