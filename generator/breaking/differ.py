@@ -11,9 +11,10 @@ The two schemas are walked together along the instance paths a client sees: `$re
 followed on both sides, so that a renamed `$defs` entry or an inline object moved to
 `$defs` is the same place. Union branches are matched by their tag (a property that is a
 `const` in every branch, or `discriminator.propertyName`), else by position, with a note.
-A pair already being compared higher up is a cycle and is not entered again; a pair
-compared without a change is not compared again; the walk is bounded in depth and in size,
-and says so with a note where it stops.
+Each pair of schemas is compared once, at the first instance path that reaches it (a
+definition shared by two paths is reported at the first, in document order; a cycle is not
+entered again); the walk is bounded in depth and in size, and says so with a note where it
+stops.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 from ..schema.pointer import encode
 from ..schema.vocabulary import FORMS, ITEMS, LOWER_BOUNDS, PREFIXES, UPPER_BOUNDS
-from .shape import Loc, Shape, Side, encoded, shape_of
+from .shape import Loc, Shape, Side, encoded, reach_text, shape_of
 
 RESPONSE, INPUT = "response", "input"
 MAX_DEPTH = 48  # schemas within schemas along one instance path
@@ -58,9 +59,10 @@ class Differ:
     old: Side
     new: Side
     direction: str
+    max_pairs: int = MAX_PAIRS
     changes: list[Change] = field(default_factory=list)
     _active: set[tuple[int, int]] = field(default_factory=set)
-    _clean: set[tuple[int, int]] = field(default_factory=set)
+    _done: set[tuple[int, int]] = field(default_factory=set)
     _pairs: int = 0
     _cut: bool = False
 
@@ -69,6 +71,10 @@ class Differ:
         return self.direction == RESPONSE
 
     def run(self, old: Any, new: Any, old_at: Loc, new_at: Loc) -> list[Change]:
+        """The changes from `old` (at `old_at`) to `new`; none when both sides are the same
+        documents (the comparison of what did not change is not made)."""
+        if encoded(self.old.documents) == encoded(self.new.documents) and encoded(old) == encoded(new):
+            return []
         self.compare(shape_of(self.old, old, old_at), shape_of(self.new, new, new_at), ())
         return self.changes
 
@@ -85,16 +91,16 @@ class Differ:
 
     def compare(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         pair = (id(a.node), id(b.node))
-        if pair in self._active or pair in self._clean:
+        if pair in self._active or pair in self._done:
             return
-        if len(path) > MAX_DEPTH or self._pairs >= MAX_PAIRS:
-            if not self._cut:
+        if len(path) > MAX_DEPTH or self._pairs >= self.max_pairs:
+            unchanged = reach_text(self.old, a.node)
+            if not self._cut and (unchanged is None or unchanged != reach_text(self.new, b.node)):
                 self._cut = True
-                limit = f"{MAX_DEPTH} levels deep" if len(path) > MAX_DEPTH else f"{MAX_PAIRS} pairs of schemas"
+                limit = f"{MAX_DEPTH} levels deep" if len(path) > MAX_DEPTH else f"{self.max_pairs} pairs of schemas"
                 self.add("comparison-cut-short", path, b.at, a.at, f"not compared below here: past {limit}")
             return
         self._pairs += 1
-        before = len(self.changes)
         self._active.add(pair)
         if a.alternatives() is not None or b.alternatives() is not None:
             self.branches(a, b, path)
@@ -105,8 +111,7 @@ class Differ:
             self.objects(a, b, path)
             self.arrays(a, b, path)
         self._active.discard(pair)
-        if len(self.changes) == before:
-            self._clean.add(pair)
+        self._done.add(pair)
 
     def sub(self, a: Shape, b: Shape, old: tuple[Any, Loc], new: tuple[Any, Loc], path: tuple[str, ...]) -> None:
         self.compare(shape_of(self.old, old[0], old[1]), shape_of(self.new, new[0], new[1]), path)
