@@ -44,6 +44,9 @@ class Change:
     message: str
 
 
+Branches = tuple[str, Shape | None, Shape | None]  # a union branch's key, old and new
+
+
 def path_text(path: tuple[str, ...]) -> str:
     """The instance path a client sees: `/`-separated tokens, `*` for items and map values,
     a union branch as `[tag=value]` or `[#N]`; `/` for the root."""
@@ -228,27 +231,54 @@ class Differ:
 
     def branches(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         was, now = self.members(self.old, a), self.members(self.new, b)
+        union = len(was) > 1 or len(now) > 1
         tag = _tag(a, b, was, now)
         mark = len(self.changes)
-        if tag is None:
-            keyed_was = {f"[#{i}]": s for i, s in enumerate(was)}
-            keyed_now = {f"[#{i}]": s for i, s in enumerate(now)}
+        if tag is not None:
+            olds = {_branch(tag, s): s for s in was}
+            news = {_branch(tag, s): s for s in now}
+            pairs = [(key, olds.get(key), news.get(key)) for key in dict.fromkeys([*news, *olds])]
+            by_position = False
         else:
-            keyed_was = {_branch(tag, s): s for s in was}
-            keyed_now = {_branch(tag, s): s for s in now}
-        for key, shape in keyed_was.items():
-            if key in keyed_now:
-                self.compare(shape, keyed_now[key], (*path, key) if len(was) > 1 or len(now) > 1 else path)
-            elif self.response:
-                self.add("response-narrowed", (*path, key), b.at, shape.at, f"the branch {key} is gone")
-            else:
-                self.add("input-branch-removed", (*path, key), b.at, shape.at, f"the branch {key} is gone")
-        for key, shape in keyed_now.items():
-            if key not in keyed_was:
-                self.loosened((*path, key), shape.at, a.at, f"a new branch {key}", "response-branch-added")
-        if tag is None and len(self.changes) > mark and (len(was) > 1 or len(now) > 1):
+            pairs, by_position = self.matched(was, now)
+        for key, old, new in pairs:
+            at = (*path, key) if union else path
+            if old is not None and new is not None:
+                self.compare(old, new, at)
+            elif old is not None:
+                rule = "response-narrowed" if self.response else "input-branch-removed"
+                self.add(rule, at, b.at, old.at, f"the branch {key} is gone")
+            elif new is not None:
+                self.loosened(at, new.at, a.at, f"a new branch {key}", "response-branch-added")
+        if by_position and len(self.changes) > mark:
             text = "union branches matched by position (no property is a const in every branch): the changes below"
             self.changes.insert(mark, Change("union-by-position", path, b.at, a.at, text + " may be a reordering"))
+
+    def matched(self, was: list[Shape], now: list[Shape]) -> tuple[list[Branches], bool]:
+        """Branches without a tag, paired: the same text first, then the one branch of each
+        kind of value (a string, a null...), then what is left by position (True when that
+        paired any). Keys are `[#N]`, N the position on the new side (the old, if removed)."""
+        old_texts = [reach_text(self.old, s.node) for s in was]
+        new_texts = [reach_text(self.new, s.node) for s in now]
+        paired: dict[int, int] = {}  # new position -> old position
+        for j, text in enumerate(new_texts):
+            same = [i for i, t in enumerate(old_texts) if t == text and t is not None and i not in paired.values()]
+            if same:
+                paired[j] = same[0]
+        left = [i for i in range(len(was)) if i not in paired.values()]
+        right = [j for j in range(len(now)) if j not in paired]
+        for j in right:
+            kind = now[j].types()
+            olds = [i for i in left if was[i].types() == kind]
+            if len(olds) == 1 and [k for k in right if now[k].types() == kind] == [j]:
+                paired[j] = olds[0]
+        left = [i for i in range(len(was)) if i not in paired.values()]
+        right = [j for j in range(len(now)) if j not in paired]
+        by_position = bool(left and right) and (len(was) > 1 or len(now) > 1)
+        paired.update(zip(right, left, strict=False))
+        pairs: list[Branches] = [(f"[#{j}]", was[paired[j]] if j in paired else None, now[j]) for j in range(len(now))]
+        pairs += [(f"[#{i}]", was[i], None) for i in range(len(was)) if i not in paired.values()]
+        return pairs, by_position
 
     def members(self, side: Side, shape: Shape) -> list[Shape]:
         """The branches of a union, each merged with what the union says beside them; a
