@@ -100,6 +100,13 @@ CASES = [
         [("input-closed", "/")],
         id="unevaluatedProperties closes an input",
     ),
+    pytest.param(
+        RESPONSE,
+        {"type": "object", "required": ["id"]},
+        {"type": "object"},
+        [("property-optional", "/id")],
+        id="an undeclared property no longer required",
+    ),
     pytest.param(RESPONSE, {"const": 1}, {"enum": [1, 2]}, [("response-enum-widened", "/")], id="const to enum"),
     pytest.param(RESPONSE, True, False, [("response-narrowed", "/")], id="true to false"),
     pytest.param(INPUT, True, False, [("input-type-narrowed", "/")], id="an input that refuses everything"),

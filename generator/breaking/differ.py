@@ -116,7 +116,8 @@ class Differ:
         self._active.discard(pair)
         self._done.add(pair)
 
-    def sub(self, a: Shape, b: Shape, old: tuple[Any, Loc], new: tuple[Any, Loc], path: tuple[str, ...]) -> None:
+    def sub(self, old: tuple[Any, Loc], new: tuple[Any, Loc], path: tuple[str, ...]) -> None:
+        """Two subschemas (each with its place) at `path`."""
         self.compare(shape_of(self.old, old[0], old[1]), shape_of(self.new, new[0], new[1]), path)
 
     # Kinds of value ----------------------------------------------------------------------
@@ -167,7 +168,7 @@ class Differ:
                 continue
             if self.response and name in a.required and name not in b.required:
                 self.add("property-optional", at, new[1], old[1], f"{name!r} is no longer always present")
-            self.sub(a, b, old, new, at)
+            self.sub(old, new, at)
         for name, new in b.props.items():
             if name not in a.props:
                 at = (*path, _step(name))
@@ -196,9 +197,12 @@ class Differ:
                 self.add("response-narrowed", at, where, a.at, f"{name!r} is now always present")
             else:
                 self.add("input-required", at, where, a.at, f"{name!r} is now required")
-        if not self.response:
-            for name in sorted(a.required - b.required):
-                self.add("input-widened", (*path, _step(name)), b.at, a.child("required", name), f"{name!r} optional")
+        for name in sorted(a.required - b.required):
+            at, old = (*path, _step(name)), a.child("required", name)
+            if not self.response:
+                self.add("input-widened", at, b.at, old, f"{name!r} is now optional")
+            elif name not in a.props:  # a declared property is judged with its schema (`objects`)
+                self.add("property-optional", at, b.at, old, f"{name!r} is no longer always present")
 
     def openness(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         was, now = a.extra(), b.extra()
@@ -208,7 +212,7 @@ class Differ:
         elif now is False and was is not False:
             self.tightened(path, where, old, "other properties are now refused", "input-closed")
         elif isinstance(was, dict) or isinstance(now, dict):
-            self.sub(a, b, (was, old), (now, where), (*path, "/*"))
+            self.sub((was, old), (now, where), (*path, "/*"))
 
     def arrays(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         """Items (`items`, draft-07's `additionalItems`, `unevaluatedItems`) at `*`, then the
@@ -221,11 +225,11 @@ class Differ:
                 continue
             old = a.child(keyword) if keyword in a.words else a.at
             new = b.child(keyword) if keyword in b.words else b.at
-            self.sub(a, b, (was, old), (now, new), (*path, "/*"))
+            self.sub((was, old), (now, new), (*path, "/*"))
         was_items, now_items = _prefix(a), _prefix(b)
         for index in range(min(len(was_items), len(now_items))):
             old_item, new_item = was_items[index], now_items[index]
-            self.sub(a, b, old_item, new_item, (*path, f"/{index}"))
+            self.sub(old_item, new_item, (*path, f"/{index}"))
 
     # Unions ------------------------------------------------------------------------------
 
