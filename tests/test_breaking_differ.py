@@ -143,3 +143,15 @@ def test_every_built_in_contract_against_itself_is_no_finding() -> None:
     assert old.project is not None and new.project is not None
     assert len(new.project.contracts) == 5
     assert changes_between(old.project, new.project) == []
+
+
+@pytest.mark.parametrize("depth", [300, 5_000])
+def test_a_schema_nested_past_every_limit_is_a_note_not_a_crash(depth: int) -> None:
+    """Unions of one branch in unions of one branch (no instance path grows), as a server may
+    publish: past the nesting limit, or past what Python encodes, the comparison stops."""
+    old: Any = {"type": "string"}
+    new: Any = {"type": "integer"}
+    for _ in range(depth):
+        old, new = {"oneOf": [old]}, {"oneOf": [new]}
+    assert [rule for rule, _ in found(INPUT, old, new)] == ["comparison-cut-short"]
+    assert input_narrowings(old, new) == []

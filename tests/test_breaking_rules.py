@@ -641,3 +641,20 @@ def test_a_recursive_schema_is_compared_once_round_its_cycle(repo: Path) -> None
         ("version-not-bumped", "version"),
     }
     assert code == 1
+
+
+def test_a_removed_thing_is_placed_at_its_nearest_parent_and_a_changed_value_on_its_line(repo: Path) -> None:
+    edit_json(repo, "tools.yaml", lambda t: t["tools"].pop(3))
+    edit_text(repo, "errors.yaml", "http_status: 400", "http_status: 409")
+    _, findings = judged(repo)
+    by_rule = {f["rule"]: f for f in findings}
+    removed = by_rule["tool-removed"]
+    assert (removed["pointer"], removed["before"]["pointer"]) == ("/tools", "/tools/3")
+    tools = (repo / CONTRACT / "tools.yaml").read_text(encoding="utf-8").splitlines()
+    assert tools[removed["line"] - 1].strip() == '"tools": ['
+    changed = by_rule["code-value-changed"]
+    assert changed["file"] == changed["before"]["file"] == f"{CONTRACT.as_posix()}/errors.yaml"
+    assert changed["pointer"] == changed["before"]["pointer"] == "/errors/0/http_status"
+    errors = (repo / CONTRACT / "errors.yaml").read_text(encoding="utf-8").splitlines()
+    assert errors[changed["line"] - 1].strip() == "http_status: 409"
+    assert changed["line"] == changed["before"]["line"] and changed["column"] == 5

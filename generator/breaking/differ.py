@@ -30,6 +30,7 @@ from .shape import Loc, Shape, Side, encoded, reach_text, shape_of
 RESPONSE, INPUT = "response", "input"
 MAX_DEPTH = 48  # schemas within schemas along one instance path
 MAX_PAIRS = 20_000  # pairs of schemas compared in one comparison
+MAX_NESTING = 256  # comparisons within comparisons (a union of one branch adds no path)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class Differ:
     _active: set[tuple[int, int]] = field(default_factory=set)
     _done: set[tuple[int, int]] = field(default_factory=set)
     _pairs: int = 0
+    _nesting: int = 0
     _cut: bool = False
 
     @property
@@ -76,9 +78,12 @@ class Differ:
     def run(self, old: Any, new: Any, old_at: Loc, new_at: Loc) -> list[Change]:
         """The changes from `old` (at `old_at`) to `new`; none when both sides are the same
         documents (the comparison of what did not change is not made)."""
-        if encoded(self.old.documents) == encoded(self.new.documents) and encoded(old) == encoded(new):
-            return []
-        self.compare(shape_of(self.old, old, old_at), shape_of(self.new, new, new_at), ())
+        try:
+            if encoded(self.old.documents) == encoded(self.new.documents) and encoded(old) == encoded(new):
+                return []
+            self.compare(shape_of(self.old, old, old_at), shape_of(self.new, new, new_at), ())
+        except RecursionError:  # a document nested deeper than Python encodes (a server may publish one)
+            self.changes.append(Change("comparison-cut-short", (), new_at, old_at, "not compared: nested too deep"))
         return self.changes
 
     def add(self, rule: str, path: tuple[str, ...], new: Loc, old: Loc, message: str) -> None:
@@ -96,14 +101,19 @@ class Differ:
         pair = (id(a.node), id(b.node))
         if pair in self._active or pair in self._done:
             return
-        if len(path) > MAX_DEPTH or self._pairs >= self.max_pairs:
+        if len(path) > MAX_DEPTH or self._nesting > MAX_NESTING or self._pairs >= self.max_pairs:
             unchanged = reach_text(self.old, a.node)
             if not self._cut and (unchanged is None or unchanged != reach_text(self.new, b.node)):
                 self._cut = True
-                limit = f"{MAX_DEPTH} levels deep" if len(path) > MAX_DEPTH else f"{self.max_pairs} pairs of schemas"
+                limit = (
+                    f"{self.max_pairs} pairs of schemas"
+                    if self._pairs >= self.max_pairs
+                    else f"{MAX_DEPTH} levels deep"
+                )
                 self.add("comparison-cut-short", path, b.at, a.at, f"not compared below here: past {limit}")
             return
         self._pairs += 1
+        self._nesting += 1
         self._active.add(pair)
         if a.alternatives() is not None or b.alternatives() is not None:
             self.branches(a, b, path)
@@ -115,6 +125,7 @@ class Differ:
             self.arrays(a, b, path)
         self._active.discard(pair)
         self._done.add(pair)
+        self._nesting -= 1
 
     def sub(self, old: tuple[Any, Loc], new: tuple[Any, Loc], path: tuple[str, ...]) -> None:
         """Two subschemas (each with its place) at `path`."""
