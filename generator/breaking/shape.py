@@ -47,6 +47,9 @@ class Side:
 
 @dataclass
 class Shape:
+    """One schema seen whole (see the module's docstring): `words` are its keywords, each
+    with the place of the node that holds it in `origin`; `props` and `required` merged."""
+
     at: Loc
     node: Any  # the first node (after references): what identifies the pair for cycles
     words: dict[str, Any] = field(default_factory=dict)
@@ -56,6 +59,7 @@ class Shape:
     empty: bool = False  # the `false` schema: nothing is valid
 
     def child(self, keyword: str, *tokens: Token) -> Loc:
+        """The place of `keyword` (and `tokens` below it) in the node that holds it."""
         source, path = self.origin.get(keyword, self.at)
         return source, (*path, keyword, *tokens)
 
