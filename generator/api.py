@@ -23,7 +23,7 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,9 +32,12 @@ from urllib.parse import unquote
 from jinja2 import TemplateError, TemplateSyntaxError
 
 from .against import old_refused, old_sources
-from .breaking import Change, changes_between
+from .breaking import changes_between, version_findings
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
+from .findings.finding import Finding as RuleFinding
+from .findings.finding import Outcome as Findings
+from .findings.policy import Policy
 from .lint import Finding
 from .lint import lint as lint_sources
 from .load import load_project
@@ -45,6 +48,7 @@ from .mcp.served import ServedContract, served
 from .model import Contract
 from .render.plan import Plan, RenderProblem, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
+from .rules import of_command
 from .scaffold import scaffold_contract
 from .validate import UnknownDefinition, Verdict, contract_judge, read_document
 from .write import Drift, UnsafeOutput, compare, write_plan
@@ -299,34 +303,61 @@ def lint_with(chosen: Settings) -> Linting:
     return Linting(findings, diagnostics)
 
 
-@dataclass(frozen=True)
-class Breaking:
-    """The changes since a revision; `diagnostics` when either side does not load (exit 2)."""
-
-    changes: list[Change]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def breaking(against: str, schemas_dir: Path | None = None) -> Breaking:
+def breaking(against: str, schemas_dir: Path | None = None) -> Findings:
     """What the sources break for clients since `against`, a git revision or a folder."""
     chosen = settings(schemas_dir)
-    return Breaking([], chosen) if isinstance(chosen, list) else breaking_with(chosen, against)
+    if isinstance(chosen, list):
+        return _unloaded("breaking", chosen, {"against": against, "commit": None})
+    return breaking_with(chosen, against)
 
 
-def breaking_with(chosen: Settings, against: str) -> Breaking:
-    """`breaking` with settings already resolved. The old sources are loaded as the new ones
-    are, with the same limits and the symlink guard rooted at their own folder."""
+def breaking_with(chosen: Settings, against: str | None) -> Findings:
+    """`breaking` with settings already resolved: the findings re-levelled by the policy,
+    then the version each contract needs for those that remain. The old sources are loaded
+    as the new ones are, with the same limits and the symlink guard rooted at their own folder."""
+    reference = against if against is not None else chosen.against
+    facts = {"against": reference, "commit": None}
     new = _load(chosen)
     if new.project is None:
-        return Breaking([], new.diagnostics)
+        return _unloaded("breaking", new.diagnostics, facts)
     with tempfile.TemporaryDirectory() as work:
-        old_dir = old_sources(against, chosen.schemas, Path(work))
+        old_dir = old_sources(reference, chosen.schemas, Path(work))
         if isinstance(old_dir, Diagnostic):
-            return Breaking([], [old_dir])
+            return _unloaded("breaking", [old_dir], facts)
         old = _load(replace(chosen, schemas=old_dir), lenient=True)
         if old.project is None:
-            return Breaking([], [old_refused(against, old.diagnostics, Path(work))])
-    return Breaking(changes_between(old.project, new.project))
+            return _unloaded("breaking", [old_refused(reference, old.diagnostics, Path(work))], facts)
+        moved = _relocated(changes_between(old.project, new.project), old_dir, chosen.schemas, Path(work))
+    project = new.project
+    policy = Policy(project=dict(chosen.rules), contracts={c.name: c.rules for c in project.contracts})
+    found = policy.apply(moved)
+    versions = _relocated(version_findings(old.project, project, found), old_dir, chosen.schemas, Path(work))
+    found = sorted(found + policy.apply(versions), key=RuleFinding.sort_key)
+    ran = tuple(r.id for r in of_command("breaking") if policy.level(r.id, None) is not None)
+    errors = sum(f.level == "error" for f in found)
+    summary = f"{errors} breaking change(s), {len(found) - errors} other(s)."
+    return Findings("breaking", tuple(found), ran, facts=facts, summary=summary)
+
+
+def _relocated(findings: list[RuleFinding], old_dir: Path, schemas: Path, work: Path) -> list[RuleFinding]:
+    """The findings with their old places named where the files are in the repository: a
+    revision's sources are read in a temporary folder, which means nothing to the user."""
+    if work not in old_dir.parents and old_dir != work:
+        return findings
+    shown, meant = display_path(old_dir), display_path(schemas)
+    moved = []
+    for finding in findings:
+        before = finding.before
+        if before is not None and before.file.startswith(shown + "/"):
+            before = replace(before, file=meant + before.file[len(shown) :])
+        moved.append(replace(finding, before=before))
+    return moved
+
+
+def _unloaded(command: str, diagnostics: Sequence[Diagnostic], facts: Mapping[str, object]) -> Findings:
+    """The outcome of sources that do not load: each problem a `source-invalid` finding."""
+    found = tuple(RuleFinding.of_diagnostic(d) for d in diagnostics)
+    return Findings(command, found, (), loaded=False, facts=dict(facts), summary=f"{len(found)} problem(s).")
 
 
 def init_with(chosen: Settings, name: str) -> list[Path] | Diagnostic:

@@ -264,28 +264,20 @@ def breaking(
     ] = ReportFormat.text,
 ) -> None:
     """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
-    compared = api.breaking_with(_settings(schemas), against)
-    changes, diagnostics = compared.changes, compared.diagnostics
-    if diagnostics:
-        _report_invalid(diagnostics, OutputFormat.text)
-        raise typer.Exit(EXIT_INVALID)
-    breaks = [c for c in changes if c.level == "breaking"]
+    outcome = api.breaking_with(_settings(schemas), against)
     if output_format is ReportFormat.json:
-        keys = ("rule", "level", "category", "contract", "where", "message")
-        payload = [{key: getattr(c, key) for key in keys} for c in changes]
-        typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "changes": payload}, indent=2))
-    for change in changes:
-        if output_format is ReportFormat.github and change.level != "addition":
-            command = "error" if change.level == "breaking" else "warning"
-            typer.echo(
-                f"::{command} title={change.rule}::{_one_line(f'{change.contract} {change.where}: {change.message}')}"
-            )
+        findings = [f.as_json() for f in outcome.findings]
+        payload = {"version": JSON_FORMAT_VERSION, **outcome.facts, "loaded": outcome.loaded, "findings": findings}
+        typer.echo(json.dumps(payload, indent=2))
+    for finding in outcome.findings:
+        if output_format is ReportFormat.github and finding.level != "note":
+            where = f"file={finding.file},line={finding.line or 1},col={finding.column or 1},title={finding.rule}"
+            typer.echo(f"::{finding.level} {where}::{_one_line(f'{finding.contract}: {finding.message}')}")
         elif output_format is ReportFormat.text:
-            typer.echo(str(change))
+            typer.echo(str(finding), err=not outcome.loaded)
     if output_format is ReportFormat.text:
-        typer.echo(f"{len(breaks)} breaking change(s), {len(changes) - len(breaks)} other(s).")
-    if breaks:
-        raise typer.Exit(EXIT_DRIFT)
+        typer.echo(outcome.summary, err=not outcome.loaded)
+    raise typer.Exit(outcome.exit_code)
 
 
 @app.command()

@@ -3,7 +3,11 @@
 Categories, in buf's sense of what kind of client a change breaks: `response` (clients that
 read results), `input` (clients that call tools with arguments), `catalogue` (clients that
 handle error codes), `listing` (clients that discover tools), `version` (the contract's
-version against what changed). `bump` is the version bump the change needs.
+version against what changed). `bump` is the version bump the change needs (None: none).
+
+A bound of a response (minLength, maximum, pattern...) loosened is an error: clients size
+buffers, columns and parsers by it. Narrowing a response, or widening an input, is a note
+that needs a minor bump: the contract changed, and no client breaks.
 """
 
 from __future__ import annotations
@@ -13,11 +17,30 @@ from . import Rule
 B = ("breaking",)
 BC = ("breaking", "conform")  # conform reports a published input schema that accepts less so
 
+
+def _break(rule_id: str, category: str, purpose: str, commands: tuple[str, ...] = B) -> Rule:
+    return Rule(rule_id, commands, "error", category, purpose, bump="major")
+
+
+def _note(rule_id: str, category: str, purpose: str, bump: str | None = "minor") -> Rule:
+    return Rule(rule_id, B, "note", category, purpose, bump=bump)
+
+
 BREAKING_RULES = (
-    Rule("contract-removed", B, "error", "listing", "A contract is not removed.", bump="major"),
-    Rule("tool-removed", B, "error", "listing", "A tool is not removed.", bump="major"),
-    Rule("tool-added", B, "note", "listing", "A new tool.", bump="minor"),
-    Rule("code-removed", B, "error", "catalogue", "An error code is not removed.", bump="major"),
+    _break("contract-removed", "listing", "A contract is not removed."),
+    _note("contract-added", "listing", "A new contract."),
+    _break("tool-removed", "listing", "A tool is not removed."),
+    _note("tool-added", "listing", "A new tool."),
+    _break("tool-value-changed", "listing", "A declared column of a tool keeps its value (a mutation flag...)."),
+    _break(
+        "tool-hint-weakened",
+        "listing",
+        "A hint clients rely on holds: readOnlyHint stays true, destructiveHint false, idempotentHint true,"
+        " openWorldHint false.",
+    ),
+    _note("tool-hint-strengthened", "listing", "A hint now promises more (readOnlyHint false to true...)."),
+    _note("tool-title-changed", "listing", "A tool's title, for people, changed.", bump="patch"),
+    _break("code-removed", "catalogue", "An error code is not removed."),
     Rule(
         "code-added",
         B,
@@ -26,21 +49,10 @@ BREAKING_RULES = (
         "A new error code: clients need a default for codes they do not know.",
         bump="minor",
     ),
-    Rule(
+    _break(
         "code-value-changed",
-        B,
-        "error",
         "catalogue",
         "A declared column of an error code keeps its value (a retryable flag, an HTTP status...).",
-        bump="major",
-    ),
-    Rule(
-        "tool-value-changed",
-        B,
-        "error",
-        "listing",
-        "A declared column of a tool keeps its value (a mutation flag...).",
-        bump="major",
     ),
     Rule(
         "tool-code-added",
@@ -50,45 +62,48 @@ BREAKING_RULES = (
         "A tool that gains a possible error code: its clients need a default for it.",
         bump="minor",
     ),
+    _break("object-opened", "response", "An object of a response stays closed to other properties."),
+    _break("property-removed", "response", "A property of a response is not removed."),
+    _break("property-optional", "response", "A required property of a response stays required."),
+    _note("property-added", "response", "A new property of a response."),
+    _break("response-type-widened", "response", "A value of a response admits no JSON type it did not."),
     Rule(
-        "object-opened",
+        "response-enum-widened",
         B,
-        "error",
+        "warning",
         "response",
-        "An object of a response stays closed to other properties.",
-        bump="major",
+        "A const or enum of a response gains values: clients need a default for values they do not know.",
+        bump="minor",
     ),
-    Rule("property-removed", B, "error", "response", "A property of a response is not removed.", bump="major"),
-    Rule(
-        "property-optional", B, "error", "response", "A required property of a response stays required.", bump="major"
-    ),
-    Rule("property-added", B, "note", "response", "A new property of a response.", bump="minor"),
-    Rule(
-        "property-type-changed",
-        B,
-        "error",
+    _break(
+        "response-bound-loosened",
         "response",
-        "A property of a response admits no value it did not: clients may not handle it.",
-        bump="major",
+        "A bound of a response value holds (minLength, maxItems, maximum, pattern...): clients rely on it.",
     ),
-    Rule(
+    _break("response-branch-added", "response", "A union of a response gains no branch clients do not know."),
+    _note("response-narrowed", "response", "A response guarantees more than it did (no client breaks)."),
+    _break("result-unstructured", "response", "A tool's results keep carrying structuredContent."),
+    _break("result-content-added", "response", "A tool's results hold no content block type they did not."),
+    _note("union-by-position", "response", "Union branches without a tag are compared by position.", bump=None),
+    _note("comparison-cut-short", "response", "A comparison stopped at its depth or size limit.", bump=None),
+    _break(
         "input-required",
-        BC,
-        "error",
         "input",
         "No argument of a tool becomes required: callers that leave it out are refused.",
-        bump="major",
-    ),
-    Rule(
-        "input-enum-narrowed",
         BC,
-        "error",
-        "input",
-        "An argument keeps accepting every value of its enum.",
-        bump="major",
     ),
-    Rule("input-type-narrowed", BC, "error", "input", "An argument keeps accepting every type it did.", bump="major"),
-    Rule("input-closed", BC, "error", "input", "A tool's arguments stay open to other properties.", bump="major"),
+    _break("input-enum-narrowed", "input", "An argument keeps accepting every value of its enum or const.", BC),
+    _break("input-type-narrowed", "input", "An argument keeps accepting every type it did.", BC),
+    _break("input-closed", "input", "A tool's arguments stay open to other properties.", BC),
+    _break(
+        "input-bound-tightened",
+        "input",
+        "No bound of an argument tightens (minLength, maximum, pattern... added or raised).",
+        BC,
+    ),
+    _break("input-property-removed", "input", "A declared argument of a closed object is not removed.", BC),
+    _break("input-branch-removed", "input", "A union of an input keeps every branch it had.", BC),
+    _note("input-widened", "input", "An input accepts more than it did (no caller breaks)."),
     Rule(
         "version-not-bumped",
         B,

@@ -79,6 +79,15 @@ OF_TYPE = {
          "maxProperties", "dependentRequired", "dependentSchemas", "unevaluatedProperties"}
     ),
 }  # fmt: skip
+# Comparing two schemas (generator/breaking): the keywords that close an object to other
+# properties, those that give the items of an array, and the assertions that bound a value
+# from below, from above, or otherwise (a pattern, a format, a step).
+OPENINGS = ("additionalProperties", "unevaluatedProperties")
+ITEMS = ("items", "additionalItems", "unevaluatedItems")
+PREFIXES = ("prefixItems", "items")  # a tuple's items, when the value is a list
+LOWER_BOUNDS = ("minLength", "minItems", "minProperties", "minContains", "minimum", "exclusiveMinimum")
+UPPER_BOUNDS = ("maxLength", "maxItems", "maxProperties", "maxContains", "maximum", "exclusiveMaximum")
+FORMS = ("pattern", "format", "multipleOf", "uniqueItems")
 # Keyword values that say nothing: a schema accepts the same without them.
 NEUTRAL: dict[str, object] = {
     "properties": {},
