@@ -3,8 +3,11 @@ by `accept` to the findings of `breaking` (generator/accepted.py)."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp_contracts_generator.accepted import accept
@@ -288,7 +291,91 @@ def test_check_and_generate_refuse_a_bad_file_with_exit_two(tmp_path: Path) -> N
         assert "schemas/contracts/demo/accepted-breaks.yaml:3: 'no-such-rule' is not a rule" in result.stderr
 
 
+def test_a_symlink_out_of_the_sources_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text(_yaml([ENTRY]), encoding="utf-8")
+    folder = _scaffold(tmp_path)
+    (folder / "accepted-breaks.yaml").symlink_to(outside)
+    assert _problems(tmp_path) == [
+        "accepted-breaks.yaml:None: a symlink that leads out of the sources folder: not read"
+    ]
+
+
 def test_an_old_revision_never_reads_the_file(tmp_path: Path) -> None:
     """`breaking` loads the old sources leniently: their record is history, even a bad one."""
     _scaffold(tmp_path, accepted="accepted: [oops]\n")
     assert _load(tmp_path, lenient=True).contracts[0].accepted == ()
+
+
+# --- end to end: `mcp-contracts breaking` on a real git repository -------------------------
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo, check=True, capture_output=True
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository made by `init`, committed once at version 0.1.0."""
+    _scaffold(tmp_path, version="0.1.0")
+    _git(tmp_path, "init", "--quiet")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "--quiet", "-m", "base")
+    return tmp_path
+
+
+def _data_made_optional(repo: Path, version: str, entries: list[dict[str, str]]) -> None:
+    """The success branch's `data` made optional, the version set, the acceptance recorded: committed."""
+    envelope = repo / "schemas" / "contracts" / "demo" / "envelope.schema.json"
+    schema = json.loads(envelope.read_text(encoding="utf-8"))
+    schema["$defs"]["SuccessEnvelope"]["required"] = ["success"]
+    envelope.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
+    _scaffold(repo, version=version, accepted=_yaml(entries))
+    _git(repo, "add", ".")
+    _git(repo, "commit", "--quiet", "-m", "data optional")
+
+
+def _breaking(repo: Path, *args: str) -> tuple[int, str, list[dict[str, Any]]]:
+    text = run_cli("breaking", "--against", "HEAD~1", *args, cwd=repo)
+    report = run_cli("breaking", "--against", "HEAD~1", "--format", "json", cwd=repo)
+    return text.returncode, text.stdout, json.loads(report.stdout)["findings"]
+
+
+@pytest.mark.quiet("accepted-break-unused")
+def test_a_recorded_break_with_its_major_bump_passes(repo: Path) -> None:
+    _data_made_optional(repo, "1.0.0", [ENTRY])
+    code, text, findings = _breaking(repo)
+    assert code == 0, text
+    assert "property-optional [note]" in text and f"accepted: {ENTRY['reason']}" in text
+    (optional,) = [f for f in findings if f["rule"] == "property-optional"]
+    assert (optional["level"], optional["subject"], optional["accepted"]) == ("note", OPTIONAL_DATA, ENTRY["reason"])
+    assert not [f for f in findings if f["level"] == "error"]
+
+
+@pytest.mark.parametrize("version", ["0.1.0", "0.2.0"])
+def test_without_the_major_bump_the_break_still_fails(repo: Path, version: str) -> None:
+    _data_made_optional(repo, version, [{**ENTRY, "version": version}])
+    code, text, findings = _breaking(repo)
+    assert code == 1, text
+    (optional,) = [f for f in findings if f["rule"] == "property-optional"]
+    assert (optional["level"], optional["accepted"]) == ("error", None)
+    assert f"accepts it for version {version} only once the version is raised" in optional["message"]
+    assert [f["rule"] for f in findings if f["level"] == "error"].count("version-not-bumped") == 1
+    assert not [f for f in findings if f["rule"] == "accepted-break-unused"]
+
+
+@pytest.mark.fires("accepted-break-unused")
+def test_an_unused_entry_warns_at_its_line(repo: Path) -> None:
+    stale = {**ENTRY, "rule": "tool-removed", "subject": "tool demo_gone"}
+    _data_made_optional(repo, "1.0.0", [ENTRY, stale])
+    code, text, findings = _breaking(repo)
+    assert code == 0, text
+    (unused,) = [f for f in findings if f["rule"] == "accepted-break-unused"]
+    assert (unused["level"], unused["file"], unused["line"]) == (
+        "warning",
+        "schemas/contracts/demo/accepted-breaks.yaml",
+        7,
+    )
+    assert "schemas/contracts/demo/accepted-breaks.yaml:7:5: accepted-break-unused [warning]" in text
