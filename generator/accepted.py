@@ -6,7 +6,9 @@ each finding of that contract with the entry's rule and subject (matched exactly
 for exactly those. Only with the bump: while the contract has a `version-not-bumped`
 finding, the findings an entry matches keep their level and say that the entry waits for
 the bump. An entry of the current version that matches nothing is `accepted-break-unused`;
-entries of earlier versions are history, neither matched nor warned about.
+entries of earlier versions are history, neither matched nor warned about. An entry of a
+later version (the file says 2.0.0, contract.yaml still 1.4.0) accepts nothing yet: the
+findings it matches stay and say which version it waits for.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 
+from .breaking.version import parsed
 from .findings.finding import Finding
 from .model import AcceptedBreak, Contract, Project
 from .rules import rule
@@ -31,17 +34,20 @@ def accept(findings: list[Finding], new: Project) -> list[Finding]:
     `accepted-break-unused` comes at its registry level, so the caller applies the policy
     once more (it keeps the level of an accepted finding)."""
     entries = _current_entries(new.contracts)
+    later = _later_entries(new.contracts)
     short = {f.contract for f in findings if f.rule == "version-not-bumped"}
     used: set[Key] = set()
     kept = []
     for finding in findings:
         key = (finding.contract or "", finding.rule, finding.subject or "")
         entry = entries.get(key) if finding.subject is not None else None
-        if entry is None:
+        if entry is not None:
+            used.add(key)
+            kept.append(_waiting(finding, entry) if finding.contract in short else _accepted(finding, entry))
+        elif key in later and finding.subject is not None:
+            kept.append(_early(finding, later[key]))
+        else:
             kept.append(finding)
-            continue
-        used.add(key)
-        kept.append(_waiting(finding, entry) if finding.contract in short else _accepted(finding, entry))
     for key, entry in entries.items():
         if key not in used:
             kept.append(_unused(key[0], entry, findings))
@@ -58,6 +64,19 @@ def _current_entries(contracts: tuple[Contract, ...]) -> dict[Key, AcceptedBreak
     }
 
 
+def _later_entries(contracts: tuple[Contract, ...]) -> dict[Key, AcceptedBreak]:
+    """The entries of a version above each contract's current one (the lowest such entry of
+    a break), which wait for contract.yaml to reach it; versions that do not parse never wait."""
+    later: dict[Key, AcceptedBreak] = {}
+    for contract in contracts:
+        now = parsed(contract.version)
+        for entry in sorted(contract.accepted, key=lambda e: parsed(e.version) or (0, 0, 0), reverse=True):
+            version = parsed(entry.version)
+            if now is not None and version is not None and version > now:
+                later[(contract.name, entry.rule, entry.subject)] = entry
+    return later
+
+
 def _accepted(finding: Finding, entry: AcceptedBreak) -> Finding:
     return replace(finding, level=ACCEPTED_LEVEL, accepted=entry.reason)
 
@@ -68,6 +87,12 @@ def _waiting(finding: Finding, entry: AcceptedBreak) -> Finding:
         f"; {_where(entry)} accepts it for version {entry.version} only once the version is raised"
         " as much as the changes need (see version-not-bumped)"
     )
+    return replace(finding, message=finding.message + note)
+
+
+def _early(finding: Finding, entry: AcceptedBreak) -> Finding:
+    """A finding an entry of a later version matches: contract.yaml has not reached it yet."""
+    note = f"; {_where(entry)} accepts it for version {entry.version}, which contract.yaml's `version` is not yet"
     return replace(finding, message=finding.message + note)
 
 

@@ -153,6 +153,18 @@ def test_entries_of_earlier_versions_are_history(tmp_path: Path) -> None:
     assert [(f.rule, f.level, f.accepted) for f in found] == [("property-optional", "error", None)]
 
 
+@pytest.mark.quiet("accepted-break-unused")
+def test_an_entry_of_a_later_version_waits_for_contract_yaml_to_reach_it(tmp_path: Path) -> None:
+    entries = [{**ENTRY, "version": "3.0.0"}, {**ENTRY, "version": "2.0.0"}, {**ENTRY, "version": "0.9.0"}]
+    _scaffold(tmp_path, version="1.0.0", accepted=_yaml(entries))
+    (found,) = accept([_finding()], _load(tmp_path))
+    assert (found.level, found.accepted) == ("error", None)
+    assert found.message.startswith(_finding().message + "; ")
+    assert found.message.endswith(
+        "/accepted-breaks.yaml:7 accepts it for version 2.0.0, which contract.yaml's `version` is not yet"
+    )
+
+
 @pytest.mark.fires("accepted-break-unused")
 def test_an_entry_of_the_current_version_that_matches_nothing_is_a_warning_at_its_line(tmp_path: Path) -> None:
     typo = {**ENTRY, "subject": "envelope [success=true]/dat"}
@@ -354,14 +366,21 @@ def test_a_recorded_break_with_its_major_bump_passes(repo: Path) -> None:
     assert not [f for f in findings if f["level"] == "error"]
 
 
-@pytest.mark.parametrize("version", ["0.1.0", "0.2.0"])
-def test_without_the_major_bump_the_break_still_fails(repo: Path, version: str) -> None:
-    _data_made_optional(repo, version, [{**ENTRY, "version": version}])
+@pytest.mark.parametrize(
+    ("version", "recorded", "said"),
+    [
+        ("0.1.0", "0.1.0", "accepts it for version 0.1.0 only once the version is raised"),
+        ("0.2.0", "0.2.0", "accepts it for version 0.2.0 only once the version is raised"),
+        ("0.1.0", "1.0.0", "accepts it for version 1.0.0, which contract.yaml's `version` is not yet"),
+    ],
+)
+def test_without_the_major_bump_the_break_still_fails(repo: Path, version: str, recorded: str, said: str) -> None:
+    _data_made_optional(repo, version, [{**ENTRY, "version": recorded}])
     code, text, findings = _breaking(repo)
     assert code == 1, text
     (optional,) = [f for f in findings if f["rule"] == "property-optional"]
     assert (optional["level"], optional["accepted"]) == ("error", None)
-    assert f"accepts it for version {version} only once the version is raised" in optional["message"]
+    assert said in optional["message"]
     assert [f["rule"] for f in findings if f["level"] == "error"].count("version-not-bumped") == 1
     assert not [f for f in findings if f["rule"] == "accepted-break-unused"]
 
