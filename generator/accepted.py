@@ -39,12 +39,12 @@ def accept(findings: list[Finding], new: Project) -> list[Finding]:
     used: set[Key] = set()
     kept = []
     for finding in findings:
-        key = (finding.contract or "", finding.rule, finding.subject or "")
-        entry = entries.get(key) if finding.subject is not None else None
+        key = (finding.contract or "", finding.rule, finding.subject or "")  # an entry's subject is never ""
+        entry = entries.get(key)
         if entry is not None:
             used.add(key)
             kept.append(_waiting(finding, entry) if finding.contract in short else _accepted(finding, entry))
-        elif key in later and finding.subject is not None:
+        elif key in later:
             kept.append(_early(finding, later[key]))
         else:
             kept.append(finding)
