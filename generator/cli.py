@@ -265,6 +265,9 @@ def breaking(
 ) -> None:
     """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
     outcome = api.breaking_with(_settings(schemas), against)
+    if not outcome.loaded and output_format is ReportFormat.text:  # as `check` reports sources that do not load
+        _report_invalid([Diagnostic(f.file, f.line, f.pointer, f.message) for f in outcome.findings], OutputFormat.text)
+        raise typer.Exit(outcome.exit_code)
     if output_format is ReportFormat.json:
         findings = [f.as_json() for f in outcome.findings]
         payload = {"version": JSON_FORMAT_VERSION, **outcome.facts, "loaded": outcome.loaded, "findings": findings}
@@ -274,9 +277,9 @@ def breaking(
             where = f"file={finding.file},line={finding.line or 1},col={finding.column or 1},title={finding.rule}"
             typer.echo(f"::{finding.level} {where}::{_one_line(f'{finding.contract}: {finding.message}')}")
         elif output_format is ReportFormat.text:
-            typer.echo(str(finding), err=not outcome.loaded)
+            typer.echo(str(finding))
     if output_format is ReportFormat.text:
-        typer.echo(outcome.summary, err=not outcome.loaded)
+        typer.echo(outcome.summary)
     raise typer.Exit(outcome.exit_code)
 
 

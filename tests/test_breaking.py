@@ -2,7 +2,8 @@
 
 A project is committed, one kind of edit is made on top of it, and the command must name
 it (rule and level), in the direction that matters: responses are read by clients, tool
-inputs by servers. The version must be raised as much as the changes need.
+inputs by servers. The version must be raised as much as the changes need. Every rule on
+an `init` scaffold: tests/test_breaking_rules.py.
 """
 
 from __future__ import annotations
@@ -72,12 +73,12 @@ EDITS: dict[str, tuple[Callable[[Path], None], str, str]] = {
     "code removed": (
         lambda r: _text(r, "errors.yaml", "  - code: INTERNAL_ERROR\n", "  - code: INTERNAL_ERROR_GONE\n"),
         "code-removed",
-        "breaking",
+        "error",
     ),
     "http status changed": (
         lambda r: _text(r, "errors.yaml", "http_status: 404", "http_status: 410"),
-        "code-http_status-changed",
-        "breaking",
+        "code-value-changed",
+        "error",
     ),
     "code added": (
         lambda r: _text(r, "errors.yaml", "errors:\n", "errors:\n  - code: NEW_ONE\n"),
@@ -87,46 +88,51 @@ EDITS: dict[str, tuple[Callable[[Path], None], str, str]] = {
     "property removed": (
         _drop_params,
         "property-removed",
-        "breaking",
+        "error",
     ),
     "required made optional": (
         lambda r: _json(r, "envelope.schema.json", lambda s: s["required"].remove("params")),
         "property-optional",
-        "breaking",
+        "error",
     ),
     "object opened": (
         lambda r: _json(r, "envelope.schema.json", lambda s: s.update(additionalProperties=True)),
         "object-opened",
-        "breaking",
+        "error",
     ),
     "input made required": (
         lambda r: _json(r, "tools.yaml", lambda t: t["tools"][0]["inputSchema"].update(required=["path"])),
         "input-required",
-        "breaking",
+        "error",
     ),
     "input enum narrowed": (
         lambda r: _json(
             r, "tools.yaml", lambda t: t["tools"][0]["inputSchema"]["properties"]["mode"].update(enum=["a"])
         ),
         "input-enum-narrowed",
-        "breaking",
+        "error",
     ),
     "tool gains a code": (
         lambda r: _json(r, "tools.yaml", lambda t: t["tools"][0]["possible_error_codes"].append("INTERNAL_ERROR")),
         "tool-code-added",
         "warning",
     ),
-    "tool removed": (lambda r: _json(r, "tools.yaml", lambda t: t.update(tools=[])), "tool-removed", "breaking"),
+    "tool removed": (lambda r: _json(r, "tools.yaml", lambda t: t.update(tools=[])), "tool-removed", "error"),
 }
+
+
+def _findings(repo: Path, *args: str) -> tuple[int, list[dict[str, Any]]]:
+    result = run_cli("breaking", "--against", "HEAD", "--format", "json", *args, cwd=repo)
+    return result.returncode, json.loads(result.stdout)["findings"]
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))
 def test_each_kind_of_edit_is_judged(repo: Path, edit: str) -> None:
     change, rule, level = EDITS[edit]
     change(repo)
-    result = run_cli("breaking", "--against", "HEAD", cwd=repo)
-    assert f"jsonrpc: {rule} [{level}, " in result.stdout, result.stdout + result.stderr
-    assert result.returncode == (1 if level == "breaking" or "version-not-bumped" in result.stdout else 0)
+    code, findings = _findings(repo)
+    assert (rule, level, "jsonrpc") in {(f["rule"], f["level"], f["contract"]) for f in findings}, findings
+    assert code == 1  # a break, or a version not raised for an addition
 
 
 def test_a_major_bump_clears_the_version_but_not_the_break(repo: Path) -> None:
@@ -143,12 +149,12 @@ def test_additions_are_not_breaking_and_the_other_direction_is(repo: Path) -> No
     _bump(repo, "0.2.0")
     result = run_cli("breaking", "--against", "HEAD", cwd=repo)
     assert result.returncode == 0, result.stdout
-    assert "property-added [addition, response] envelope /note: new" in result.stdout
+    assert "property-added [note] a new property 'note' (envelope /note;" in result.stdout
     # Back again, from the edited tree to the commit: removing what was added breaks.
     _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-am", "add")
     _git(repo, "checkout", "--quiet", "HEAD~1", "--", ".")
     back = run_cli("breaking", "--against", "HEAD", cwd=repo)
-    assert "property-removed [breaking, response] envelope /note: the property is gone" in back.stdout
+    assert "property-removed [error] 'note' is gone (envelope /note;" in back.stdout
     assert back.returncode == 1
 
 
@@ -157,10 +163,7 @@ def test_a_folder_works_as_the_reference_and_a_bad_one_is_exit_two(repo: Path, t
     shutil.copytree(repo / "schemas", old / "schemas")
     _text(repo, "errors.yaml", "http_status: 404", "http_status: 410")
     judged = run_cli("breaking", "--against", str(old), cwd=repo).stdout
-    assert (
-        "code-http_status-changed [breaking, catalogue] errors.yaml TOOL_NOT_FOUND.http_status: 404 became 410"
-        in judged
-    )
+    assert "code-value-changed [error] TOOL_NOT_FOUND.http_status: 404 became 410 (code TOOL_NOT_FOUND" in judged
     missing = run_cli("breaking", "--against", "no-such-revision", cwd=repo)
     assert missing.returncode == 2 and "git cannot read it" in missing.stderr
 
@@ -170,18 +173,21 @@ def test_the_built_in_contracts_against_this_repository(tmp_path: Path) -> None:
     built-in contract in a copy, judged against HEAD."""
     unchanged = run_cli("breaking", "--against", "HEAD")
     assert unchanged.returncode == 0, unchanged.stdout + unchanged.stderr
+    assert unchanged.stdout == "0 breaking change(s), 0 other(s).\n"  # not even a note
     copy = tmp_path / "schemas"
     shutil.copytree(SCHEMAS, copy)
     tools = copy / "contracts" / "tuitbot" / "tools.yaml"
     tools.write_text(tools.read_text(encoding="utf-8").replace("mutation: false", "mutation: true", 1))
     result = run_cli("breaking", "--against", str(SCHEMAS.parent), "--schemas", str(copy))
-    assert "tuitbot: tool-mutation-changed [breaking, tools] tools.yaml " in result.stdout, result.stdout
+    assert "tool-value-changed [error] " in result.stdout and " column mutation; was " in result.stdout
     assert result.returncode == 1
 
 
 def test_the_built_ins_since_the_first_commit_of_this_repository(tmp_path: Path) -> None:
     """The sources of the first commit were written in an earlier format (no `columns:`, a
-    `seed:` key); they are read leniently, and the contracts have not broken since.
+    `seed:` key); they are read leniently, and the contracts have not broken since: what
+    changed is notes (a response that guarantees more, hints the old format did not derive),
+    which need a minor bump the versions did not get.
 
     The first commit's `schemas/` (tests/history/, from `git archive 5bf9f8b schemas`) is
     committed in a repository made here, so that a shallow clone runs the test too."""
@@ -192,9 +198,11 @@ def test_the_built_ins_since_the_first_commit_of_this_repository(tmp_path: Path)
     _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "first")
     shutil.rmtree(tmp_path / "schemas")
     shutil.copytree(SCHEMAS, tmp_path / "schemas")
-    result = run_cli("breaking", "--against", "HEAD", cwd=tmp_path)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.endswith("0 breaking change(s), 0 other(s).\n")
+    code, findings = _findings(tmp_path)
+    errors = {f["rule"] for f in findings if f["level"] == "error"}
+    assert errors == {"version-not-bumped"}, findings
+    assert {f["level"] for f in findings if f["rule"] != "version-not-bumped"} == {"note"}
+    assert code == 1
 
 
 def test_an_old_format_revision_is_read_leniently(repo: Path) -> None:

@@ -11,9 +11,10 @@ The two schemas are walked together along the instance paths a client sees: `$re
 followed on both sides, so that a renamed `$defs` entry or an inline object moved to
 `$defs` is the same place. Union branches are matched by their tag (a property that is a
 `const` in every branch, or `discriminator.propertyName`), else by position, with a note.
-A pair already being compared higher up is a cycle and is not entered again; a pair
-compared without a change is not compared again; the walk is bounded in depth and in size,
-and says so with a note where it stops.
+Each pair of schemas is compared once, at the first instance path that reaches it (a
+definition shared by two paths is reported at the first, in document order; a cycle is not
+entered again); the walk is bounded in depth and in size, and says so with a note where it
+stops.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from typing import Any
 
 from ..schema.pointer import encode
 from ..schema.vocabulary import FORMS, ITEMS, LOWER_BOUNDS, PREFIXES, UPPER_BOUNDS
-from .shape import Loc, Shape, Side, encoded, shape_of
+from .shape import Loc, Shape, Side, encoded, reach_text, shape_of
 
 RESPONSE, INPUT = "response", "input"
 MAX_DEPTH = 48  # schemas within schemas along one instance path
 MAX_PAIRS = 20_000  # pairs of schemas compared in one comparison
+MAX_NESTING = 256  # comparisons within comparisons (a union of one branch adds no path)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,9 @@ class Change:
     new: Loc
     old: Loc
     message: str
+
+
+Branches = tuple[str, Shape | None, Shape | None]  # a union branch's key, old and new
 
 
 def path_text(path: tuple[str, ...]) -> str:
@@ -58,10 +63,12 @@ class Differ:
     old: Side
     new: Side
     direction: str
+    max_pairs: int = MAX_PAIRS
     changes: list[Change] = field(default_factory=list)
     _active: set[tuple[int, int]] = field(default_factory=set)
-    _clean: set[tuple[int, int]] = field(default_factory=set)
+    _done: set[tuple[int, int]] = field(default_factory=set)
     _pairs: int = 0
+    _nesting: int = 0
     _cut: bool = False
 
     @property
@@ -69,7 +76,14 @@ class Differ:
         return self.direction == RESPONSE
 
     def run(self, old: Any, new: Any, old_at: Loc, new_at: Loc) -> list[Change]:
-        self.compare(shape_of(self.old, old, old_at), shape_of(self.new, new, new_at), ())
+        """The changes from `old` (at `old_at`) to `new`; none when both sides are the same
+        documents (the comparison of what did not change is not made)."""
+        try:
+            if encoded(self.old.documents) == encoded(self.new.documents) and encoded(old) == encoded(new):
+                return []
+            self.compare(shape_of(self.old, old, old_at), shape_of(self.new, new, new_at), ())
+        except RecursionError:  # a document nested deeper than Python encodes (a server may publish one)
+            self.changes.append(Change("comparison-cut-short", (), new_at, old_at, "not compared: nested too deep"))
         return self.changes
 
     def add(self, rule: str, path: tuple[str, ...], new: Loc, old: Loc, message: str) -> None:
@@ -85,16 +99,21 @@ class Differ:
 
     def compare(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         pair = (id(a.node), id(b.node))
-        if pair in self._active or pair in self._clean:
+        if pair in self._active or pair in self._done:
             return
-        if len(path) > MAX_DEPTH or self._pairs >= MAX_PAIRS:
-            if not self._cut:
+        if len(path) > MAX_DEPTH or self._nesting > MAX_NESTING or self._pairs >= self.max_pairs:
+            unchanged = reach_text(self.old, a.node)
+            if not self._cut and (unchanged is None or unchanged != reach_text(self.new, b.node)):
                 self._cut = True
-                limit = f"{MAX_DEPTH} levels deep" if len(path) > MAX_DEPTH else f"{MAX_PAIRS} pairs of schemas"
+                limit = (
+                    f"{self.max_pairs} pairs of schemas"
+                    if self._pairs >= self.max_pairs
+                    else f"{MAX_DEPTH} levels deep"
+                )
                 self.add("comparison-cut-short", path, b.at, a.at, f"not compared below here: past {limit}")
             return
         self._pairs += 1
-        before = len(self.changes)
+        self._nesting += 1
         self._active.add(pair)
         if a.alternatives() is not None or b.alternatives() is not None:
             self.branches(a, b, path)
@@ -105,10 +124,11 @@ class Differ:
             self.objects(a, b, path)
             self.arrays(a, b, path)
         self._active.discard(pair)
-        if len(self.changes) == before:
-            self._clean.add(pair)
+        self._done.add(pair)
+        self._nesting -= 1
 
-    def sub(self, a: Shape, b: Shape, old: tuple[Any, Loc], new: tuple[Any, Loc], path: tuple[str, ...]) -> None:
+    def sub(self, old: tuple[Any, Loc], new: tuple[Any, Loc], path: tuple[str, ...]) -> None:
+        """Two subschemas (each with its place) at `path`."""
         self.compare(shape_of(self.old, old[0], old[1]), shape_of(self.new, new[0], new[1]), path)
 
     # Kinds of value ----------------------------------------------------------------------
@@ -159,7 +179,7 @@ class Differ:
                 continue
             if self.response and name in a.required and name not in b.required:
                 self.add("property-optional", at, new[1], old[1], f"{name!r} is no longer always present")
-            self.sub(a, b, old, new, at)
+            self.sub(old, new, at)
         for name, new in b.props.items():
             if name not in a.props:
                 at = (*path, _step(name))
@@ -188,9 +208,12 @@ class Differ:
                 self.add("response-narrowed", at, where, a.at, f"{name!r} is now always present")
             else:
                 self.add("input-required", at, where, a.at, f"{name!r} is now required")
-        if not self.response:
-            for name in sorted(a.required - b.required):
-                self.add("input-widened", (*path, _step(name)), b.at, a.child("required", name), f"{name!r} optional")
+        for name in sorted(a.required - b.required):
+            at, old = (*path, _step(name)), a.child("required", name)
+            if not self.response:
+                self.add("input-widened", at, b.at, old, f"{name!r} is now optional")
+            elif name not in a.props:  # a declared property is judged with its schema (`objects`)
+                self.add("property-optional", at, b.at, old, f"{name!r} is no longer always present")
 
     def openness(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         was, now = a.extra(), b.extra()
@@ -200,7 +223,7 @@ class Differ:
         elif now is False and was is not False:
             self.tightened(path, where, old, "other properties are now refused", "input-closed")
         elif isinstance(was, dict) or isinstance(now, dict):
-            self.sub(a, b, (was, old), (now, where), (*path, "/*"))
+            self.sub((was, old), (now, where), (*path, "/*"))
 
     def arrays(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         """Items (`items`, draft-07's `additionalItems`, `unevaluatedItems`) at `*`, then the
@@ -213,37 +236,64 @@ class Differ:
                 continue
             old = a.child(keyword) if keyword in a.words else a.at
             new = b.child(keyword) if keyword in b.words else b.at
-            self.sub(a, b, (was, old), (now, new), (*path, "/*"))
+            self.sub((was, old), (now, new), (*path, "/*"))
         was_items, now_items = _prefix(a), _prefix(b)
         for index in range(min(len(was_items), len(now_items))):
             old_item, new_item = was_items[index], now_items[index]
-            self.sub(a, b, old_item, new_item, (*path, f"/{index}"))
+            self.sub(old_item, new_item, (*path, f"/{index}"))
 
     # Unions ------------------------------------------------------------------------------
 
     def branches(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         was, now = self.members(self.old, a), self.members(self.new, b)
+        union = len(was) > 1 or len(now) > 1
         tag = _tag(a, b, was, now)
         mark = len(self.changes)
-        if tag is None:
-            keyed_was = {f"[#{i}]": s for i, s in enumerate(was)}
-            keyed_now = {f"[#{i}]": s for i, s in enumerate(now)}
+        if tag is not None:
+            olds = {_branch(tag, s): s for s in was}
+            news = {_branch(tag, s): s for s in now}
+            pairs = [(key, olds.get(key), news.get(key)) for key in dict.fromkeys([*news, *olds])]
+            by_position = False
         else:
-            keyed_was = {_branch(tag, s): s for s in was}
-            keyed_now = {_branch(tag, s): s for s in now}
-        for key, shape in keyed_was.items():
-            if key in keyed_now:
-                self.compare(shape, keyed_now[key], (*path, key) if len(was) > 1 or len(now) > 1 else path)
-            elif self.response:
-                self.add("response-narrowed", (*path, key), b.at, shape.at, f"the branch {key} is gone")
-            else:
-                self.add("input-branch-removed", (*path, key), b.at, shape.at, f"the branch {key} is gone")
-        for key, shape in keyed_now.items():
-            if key not in keyed_was:
-                self.loosened((*path, key), shape.at, a.at, f"a new branch {key}", "response-branch-added")
-        if tag is None and len(self.changes) > mark and (len(was) > 1 or len(now) > 1):
+            pairs, by_position = self.matched(was, now)
+        for key, old, new in pairs:
+            at = (*path, key) if union else path
+            if old is not None and new is not None:
+                self.compare(old, new, at)
+            elif old is not None:
+                rule = "response-narrowed" if self.response else "input-branch-removed"
+                self.add(rule, at, b.at, old.at, f"the branch {key} is gone")
+            elif new is not None:
+                self.loosened(at, new.at, a.at, f"a new branch {key}", "response-branch-added")
+        if by_position and len(self.changes) > mark:
             text = "union branches matched by position (no property is a const in every branch): the changes below"
             self.changes.insert(mark, Change("union-by-position", path, b.at, a.at, text + " may be a reordering"))
+
+    def matched(self, was: list[Shape], now: list[Shape]) -> tuple[list[Branches], bool]:
+        """Branches without a tag, paired: the same text first, then the one branch of each
+        kind of value (a string, a null...), then what is left by position (True when that
+        paired any). Keys are `[#N]`, N the position on the new side (the old, if removed)."""
+        old_texts = [reach_text(self.old, s.node) for s in was]
+        new_texts = [reach_text(self.new, s.node) for s in now]
+        paired: dict[int, int] = {}  # new position -> old position
+        for j, text in enumerate(new_texts):
+            same = [i for i, t in enumerate(old_texts) if t == text and t is not None and i not in paired.values()]
+            if same:
+                paired[j] = same[0]
+        left = [i for i in range(len(was)) if i not in paired.values()]
+        right = [j for j in range(len(now)) if j not in paired]
+        for j in right:
+            kind = now[j].types()
+            olds = [i for i in left if was[i].types() == kind]
+            if len(olds) == 1 and [k for k in right if now[k].types() == kind] == [j]:
+                paired[j] = olds[0]
+        left = [i for i in range(len(was)) if i not in paired.values()]
+        right = [j for j in range(len(now)) if j not in paired]
+        by_position = bool(left and right) and (len(was) > 1 or len(now) > 1)
+        paired.update(zip(right, left, strict=False))
+        pairs: list[Branches] = [(f"[#{j}]", was[paired[j]] if j in paired else None, now[j]) for j in range(len(now))]
+        pairs += [(f"[#{i}]", was[i], None) for i in range(len(was)) if i not in paired.values()]
+        return pairs, by_position
 
     def members(self, side: Side, shape: Shape) -> list[Shape]:
         """The branches of a union, each merged with what the union says beside them; a

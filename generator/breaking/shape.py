@@ -30,6 +30,7 @@ class Side:
 
     resolver: Resolver
     places: Mapping[int, Loc]  # id(node) -> its place, for nodes a reference reaches
+    documents: Mapping[str, Any]  # URI -> document
 
     @classmethod
     def of(cls, resources: Mapping[str, Any], source: str | None = None, prefix: tuple[Token, ...] = ()) -> Side:
@@ -41,11 +42,14 @@ class Side:
             for visit in walk(document, uri):
                 if isinstance(visit.node, dict):
                     places.setdefault(id(visit.node), (source or uri, (*prefix, *visit.path)))
-        return cls(Resolver(resources), places)
+        return cls(Resolver(resources), places, resources)
 
 
 @dataclass
 class Shape:
+    """One schema seen whole (see the module's docstring): `words` are its keywords, each
+    with the place of the node that holds it in `origin`; `props` and `required` merged."""
+
     at: Loc
     node: Any  # the first node (after references): what identifies the pair for cycles
     words: dict[str, Any] = field(default_factory=dict)
@@ -55,6 +59,7 @@ class Shape:
     empty: bool = False  # the `false` schema: nothing is valid
 
     def child(self, keyword: str, *tokens: Token) -> Loc:
+        """The place of `keyword` (and `tokens` below it) in the node that holds it."""
         source, path = self.origin.get(keyword, self.at)
         return source, (*path, keyword, *tokens)
 
@@ -164,3 +169,24 @@ def _merge(shape: Shape, node: dict[str, Any], at: Loc) -> None:
         if keyword not in shape.words:
             shape.words[keyword] = value
             shape.origin[keyword] = at
+
+
+def reach_text(side: Side, node: Any, limit: int = 2_000) -> str | None:
+    """The text of `node` and of every schema its references reach, in the order met: two
+    nodes with the same text admit the same instances. None past `limit` schemas."""
+    texts: list[str] = []
+    seen: set[int] = set()
+    pending = [node]
+    while pending:
+        current = pending.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        texts.append(encoded(current))
+        if len(texts) > limit:
+            return None
+        for visit in walk(current):
+            target = _reference(side, visit.node) if isinstance(visit.node, dict) else None
+            if target is not None:
+                pending.append(target)
+    return "\n".join(texts)
