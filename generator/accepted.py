@@ -5,7 +5,8 @@ each finding of that contract with the entry's rule and subject (matched exactly
 `breaking` prints them) is kept, as a note that carries the reason, so `breaking` passes
 for exactly those. Only with the bump: while the contract has a `version-not-bumped`
 finding, the findings an entry matches keep their level and say that the entry waits for
-the bump. An entry of the current version that matches nothing is `accepted-break-unused`;
+the bump. An entry of the current version that matches nothing is `accepted-break-unused`
+(unless the old sources already had that version: the break it records is in them);
 entries of earlier versions are history, neither matched nor warned about. An entry of a
 later version (the file says 2.0.0, contract.yaml still 1.4.0) accepts nothing yet: the
 findings it matches stay and say which version it waits for.
@@ -26,13 +27,18 @@ ACCEPTED_LEVEL = "note"
 Key = tuple[str, str, str]  # contract, rule, subject
 
 
-def accept(findings: list[Finding], new: Project) -> list[Finding]:
+def accept(findings: list[Finding], new: Project, old: Project | None = None) -> list[Finding]:
     """`findings` with those the new sources accept marked so, and a finding per entry of a
     contract's current version that matches none, in the findings' one order.
+
+    When the old sources already had that version (`old`: a pull request after the one that
+    shipped the break, compared with a base that holds it), its entries record breaks made
+    before the base: matching nothing is what they should do, and no warning is given.
 
     Called after the policy re-levelled the findings and the version findings were added;
     `accepted-break-unused` comes at its registry level, so the caller applies the policy
     once more (it keeps the level of an accepted finding)."""
+    shipped = {(c.name, c.version) for c in old.contracts} if old is not None else set()
     entries = _current_entries(new.contracts)
     later = _later_entries(new.contracts)
     short = {f.contract for f in findings if f.rule == "version-not-bumped"}
@@ -49,7 +55,7 @@ def accept(findings: list[Finding], new: Project) -> list[Finding]:
         else:
             kept.append(finding)
     for key, entry in entries.items():
-        if key not in used:
+        if key not in used and (key[0], entry.version) not in shipped:
             kept.append(_unused(key[0], entry, findings))
     return sorted(kept, key=Finding.sort_key)
 

@@ -334,7 +334,7 @@ def breaking_with(chosen: Settings, against: str | None) -> Findings:
     found = policy.apply(moved)
     versions = _relocated(version_findings(old.project, project, found), old_dir, chosen.schemas, Path(work))
     # accepted-breaks.yaml, then the policy again: for `accepted-break-unused` (accepted ones keep their note)
-    found = policy.apply(accept(found + policy.apply(versions), project))
+    found = policy.apply(accept(found + policy.apply(versions), project, old.project))
     ran = tuple(r.id for r in of_command("breaking") if policy.level(r.id, None) is not None)
     errors = sum(f.level == "error" for f in found)
     accepted = sum(f.accepted is not None for f in found)

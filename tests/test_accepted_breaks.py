@@ -189,6 +189,29 @@ def test_with_no_findings_every_current_entry_is_unused(tmp_path: Path) -> None:
     assert all("did you mean" not in f.message for f in found)
 
 
+@pytest.mark.parametrize(
+    ("old_version", "warned"),
+    [
+        pytest.param(
+            "1.0.0", False, id="the base already ships the version", marks=pytest.mark.quiet("accepted-break-unused")
+        ),
+        pytest.param(
+            "0.9.0", True, id="the change raises the version", marks=pytest.mark.fires("accepted-break-unused")
+        ),
+    ],
+)
+def test_an_entry_of_a_version_the_base_already_ships_is_not_unused(
+    tmp_path: Path, old_version: str, warned: bool
+) -> None:
+    """After the pull request that shipped a break, the next ones compare with a base that
+    holds it: the entry finds nothing to match, and rightly so."""
+    (tmp_path / "old").mkdir()
+    _scaffold(tmp_path / "old", version=old_version)
+    _scaffold(tmp_path, version="1.0.0", accepted=_yaml([ENTRY]))
+    found = accept([], _load(tmp_path), _load(tmp_path / "old"))
+    assert [f.rule for f in found] == (["accepted-break-unused"] if warned else [])
+
+
 @pytest.mark.quiet("accepted-break-unused")
 def test_a_contract_without_the_file_accepts_nothing(tmp_path: Path) -> None:
     _scaffold(tmp_path)
@@ -383,6 +406,17 @@ def test_without_the_major_bump_the_break_still_fails(repo: Path, version: str, 
     assert said in optional["message"]
     assert [f["rule"] for f in findings if f["level"] == "error"].count("version-not-bumped") == 1
     assert not [f for f in findings if f["rule"] == "accepted-break-unused"]
+
+
+@pytest.mark.quiet("accepted-break-unused")
+def test_after_the_release_the_record_is_quiet_against_a_base_that_holds_it(repo: Path) -> None:
+    _data_made_optional(repo, "1.0.0", [ENTRY])
+    (repo / "NOTES.md").write_text("another change, after the release\n", encoding="utf-8")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "--quiet", "-m", "later")
+    code, text, findings = _breaking(repo)
+    assert (code, findings) == (0, []), text
+    assert run_cli("breaking", "--against", "HEAD~2", cwd=repo).returncode == 0  # the release itself still passes
 
 
 @pytest.mark.fires("accepted-break-unused")
