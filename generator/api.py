@@ -31,6 +31,7 @@ from urllib.parse import unquote
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
+from .accepted import accept
 from .against import old_refused, old_sources
 from .breaking import changes_between, version_findings
 from .config import Settings, load_settings, package_problem
@@ -332,10 +333,13 @@ def breaking_with(chosen: Settings, against: str | None) -> Findings:
     policy = Policy(project=dict(chosen.rules), contracts={c.name: c.rules for c in project.contracts})
     found = policy.apply(moved)
     versions = _relocated(version_findings(old.project, project, found), old_dir, chosen.schemas, Path(work))
-    found = sorted(found + policy.apply(versions), key=RuleFinding.sort_key)
+    # accepted-breaks.yaml, then the policy again: for `accepted-break-unused` (accepted ones keep their note)
+    found = policy.apply(accept(found + policy.apply(versions), project, old.project))
     ran = tuple(r.id for r in of_command("breaking") if policy.level(r.id, None) is not None)
     errors = sum(f.level == "error" for f in found)
-    summary = f"{errors} breaking change(s), {len(found) - errors} other(s)."
+    accepted = sum(f.accepted is not None for f in found)
+    shown = f", {accepted} accepted" if accepted else ""
+    summary = f"{errors} breaking change(s){shown}, {len(found) - errors - accepted} other(s)."
     return Findings("breaking", tuple(found), ran, facts=facts, summary=summary)
 
 

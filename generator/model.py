@@ -313,6 +313,21 @@ class Places:
 
 
 @dataclass(frozen=True, slots=True)
+class AcceptedBreak:
+    """An entry of a contract's `accepted-breaks.yaml`: a break reviewed and accepted on purpose.
+
+    It covers the `breaking` findings of its `rule` and `subject` (matched exactly) while the
+    contract's version is `version`; `place` is where the entry is written, for the finding
+    that says it matches nothing."""
+
+    rule: str
+    subject: str
+    reason: str
+    version: str
+    place: Place
+
+
+@dataclass(frozen=True, slots=True)
 class Contract:
     """One contract, as facts: parsed JSON and the judge compiled from it, never text or prose.
 
@@ -339,6 +354,7 @@ class Contract:
     error_results: ErrorResults = ErrorResults()
     extra_tools: str = "error"  # what conform makes of a tool the server lists beyond the contract
     rules: Mapping[str, str] = field(default_factory=dict)  # rule ID -> level or off (`rules:`, `lint.rules`)
+    accepted: tuple[AcceptedBreak, ...] = ()  # accepted-breaks.yaml, in the file's order
     places: Places = field(default=Places(), compare=False, repr=False)
 
     @property

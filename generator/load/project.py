@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, display_path
-from ..model import Catalogue, Contract, ErrorResults, Example, Module, Places, Project
+from ..model import AcceptedBreak, Catalogue, Contract, ErrorResults, Example, Module, Places, Project
 from ..protocol import VERSIONS
 from ..runtime import Judge
 from ..schema.pointer import resolve as resolve_pointer
+from .accepted import load_accepted
 from .builders import build_builders
 from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
 from .documents import Document, Reading, read_json, read_source, read_yaml
@@ -190,6 +191,10 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
     if identity is not None:
         modules, found = _load_modules(identity, reading)
         problems += found
+    accepted: tuple[AcceptedBreak, ...] = ()
+    if not lenient:  # an old revision's record of accepted breaks is history: never read
+        accepted, found = load_accepted(folder, reading)
+        problems += found
     if problems or identity is None or envelope is None or compiled is None or catalogue is None or manifest is None:
         return None, problems
     meta = identity.data
@@ -213,6 +218,7 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         extra_tools=meta.get("extra_tools", "error"),
         rules={**meta.get("lint", {}).get("rules", {}), **meta.get("rules", {})},
         places=Places({**documents, **compiled.documents}),
+        accepted=accepted,
     )
     return contract, []
 

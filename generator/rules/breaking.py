@@ -111,4 +111,11 @@ BREAKING_RULES = (
         "version",
         "A contract's `version` is raised as much as its changes need: major for a break, minor for an addition.",
     ),
+    Rule(
+        "accepted-break-unused",
+        B,
+        "warning",
+        "version",
+        "Each entry of accepted-breaks.yaml for the contract's current version matches a finding.",
+    ),
 )
