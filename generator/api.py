@@ -22,16 +22,16 @@ import hashlib
 import json
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
-from .against import old_refused, old_sources
+from .against import Nothing, load_old, old_refused
+from .against import resolve as resolve_against
 from .breaking import Change, changes_between
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
@@ -301,32 +301,39 @@ def lint_with(chosen: Settings) -> Linting:
 
 @dataclass(frozen=True)
 class Breaking:
-    """The changes since a revision; `diagnostics` when either side does not load (exit 2)."""
+    """The changes since a revision; `diagnostics` when either side does not load (exit 2);
+    `facts`: what was compared with ({"against": REF, "commit": sha or None}); `nothing`:
+    why there is nothing to compare with (no commit yet, no tag: exit 0)."""
 
     changes: list[Change]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    facts: dict[str, object] = field(default_factory=dict)
+    nothing: str | None = None
 
 
-def breaking(against: str, schemas_dir: Path | None = None) -> Breaking:
-    """What the sources break for clients since `against`, a git revision or a folder."""
+def breaking(against: str | None = None, schemas_dir: Path | None = None) -> Breaking:
+    """What the sources break for clients since `against`, a git revision or a folder (by
+    default `[tool.mcp-contracts.breaking] against`: the merge-base with the main branch)."""
     chosen = settings(schemas_dir)
     return Breaking([], chosen) if isinstance(chosen, list) else breaking_with(chosen, against)
 
 
-def breaking_with(chosen: Settings, against: str) -> Breaking:
+def breaking_with(chosen: Settings, against: str | None = None) -> Breaking:
     """`breaking` with settings already resolved. The old sources are loaded as the new ones
-    are, with the same limits and the symlink guard rooted at their own folder."""
+    are, with the same limits and the symlink guard rooted at their own folder; a revision
+    is verified as a commit first and read from git's objects (see `generator.against`)."""
+    old_side = resolve_against(against, chosen.against, chosen.branch, chosen.schemas)
+    if isinstance(old_side, Diagnostic):
+        return Breaking([], [old_side])
     new = _load(chosen)
     if new.project is None:
-        return Breaking([], new.diagnostics)
-    with tempfile.TemporaryDirectory() as work:
-        old_dir = old_sources(against, chosen.schemas, Path(work))
-        if isinstance(old_dir, Diagnostic):
-            return Breaking([], [old_dir])
-        old = _load(replace(chosen, schemas=old_dir), lenient=True)
-        if old.project is None:
-            return Breaking([], [old_refused(against, old.diagnostics, Path(work))])
-    return Breaking(changes_between(old.project, new.project))
+        return Breaking([], new.diagnostics, old_side.facts())
+    if isinstance(old_side, Nothing):
+        return Breaking([], [], old_side.facts(), old_side.message)
+    old = load_old(old_side, chosen.limits)
+    if old.project is None:
+        return Breaking([], [old_refused(old_side, old.diagnostics)], old_side.facts())
+    return Breaking(changes_between(old.project, new.project), facts=old_side.facts())
 
 
 def init_with(chosen: Settings, name: str) -> list[Path] | Diagnostic:

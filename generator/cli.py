@@ -257,7 +257,14 @@ def lint(
 
 @app.command()
 def breaking(
-    against: Annotated[str, typer.Option("--against", help="A git revision, or a folder of other sources.")],
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help="A git revision, a folder of other sources, merge-base or last-tag"
+            " (default: [tool.mcp-contracts.breaking] against, merge-base).",
+        ),
+    ] = None,
     schemas: SchemasOption = None,
     output_format: Annotated[
         ReportFormat, typer.Option("--format", help="text, json, or github annotations.")
@@ -269,6 +276,9 @@ def breaking(
     if diagnostics:
         _report_invalid(diagnostics, OutputFormat.text)
         raise typer.Exit(EXIT_INVALID)
+    if compared.nothing is not None and output_format is ReportFormat.text:
+        typer.echo(compared.nothing)
+        return
     breaks = [c for c in changes if c.level == "breaking"]
     if output_format is ReportFormat.json:
         keys = ("rule", "level", "category", "contract", "where", "message")
