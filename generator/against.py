@@ -115,15 +115,17 @@ def _commit(root: Path, ref: str) -> str | None:
         return None
     try:
         found = git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
-    except GitFailed:
+        commit = found.decode("ascii").strip()
+        kind = git(root, "cat-file", "-t", commit).strip()  # `HEAD:a^{commit}` is the file `a^{commit}`
+    except (GitFailed, UnicodeDecodeError):
         return None
-    return found.decode("ascii").strip()
+    return commit if kind == b"commit" else None
 
 
 def _not_a_commit(root: Path, ref: str) -> str:
     """Why `ref` is not compared with: what it names instead, or that it names nothing."""
     try:
-        named = git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{object}}")
+        named = git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref)
         kind = git(root, "cat-file", "-t", named.decode("ascii").strip()).decode("ascii").strip()
     except GitFailed:
         return "neither a folder nor a revision: git cannot read it as a commit"
