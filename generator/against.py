@@ -167,8 +167,11 @@ def load_old(against: Against, limits: Limits) -> LoadResult:
     if isinstance(against, Folder):
         return load_project(against.schemas, Reading.within(against.schemas, limits), lenient=True)
     mount = MOUNT / against.commit
-    with GitTree.open(against.root, against.commit, against.label, against.prefix, mount) as tree:
-        return load_project(mount, tree.reading(limits), lenient=True)
+    try:
+        with GitTree.open(against.root, against.commit, against.label, against.prefix, mount) as tree:
+            return load_project(mount, tree.reading(limits), lenient=True)
+    except GitFailed as exc:
+        return LoadResult(None, [Diagnostic(against.label, None, None, f"git cannot read it: {exc}")])
 
 
 def old_refused(against: Against, diagnostics: list[Diagnostic]) -> Diagnostic:

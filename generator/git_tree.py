@@ -93,10 +93,10 @@ def blob_sizes(root: Path, oids: set[str]) -> dict[str, int]:
     ordered = sorted(oids)
     sizes = {}
     answer = git(root, "cat-file", "--batch-check", stdin="".join(f"{oid}\n" for oid in ordered).encode())
-    for line in answer.decode("ascii").splitlines():
-        oid, kind, size = line.split(" ")
-        if kind == "blob":
-            sizes[oid] = int(size)
+    for line in answer.decode("ascii", "replace").splitlines():
+        fields = line.split(" ")  # `OID blob SIZE`, or `OID missing` in a shallow or partial clone
+        if len(fields) == 3 and fields[1] == "blob" and fields[2].isdigit():
+            sizes[fields[0]] = int(fields[2])
     return sizes
 
 
@@ -150,16 +150,20 @@ class GitTree:
     entries: dict[Parts, Entry]
     sizes: dict[str, int]
     reader: BlobReader
-    _folders: set[Parts] = field(default_factory=set)
+    _listing: dict[Parts, set[str]] = field(default_factory=dict)  # the names in each folder
     _targets: dict[str, str | Refused] = field(default_factory=dict)
 
     @classmethod
     def open(cls, root: Path, commit: str, label: str, prefix: str, mount: Path) -> GitTree:
-        """The tree of `prefix` at `commit` (a verified commit) of the repository at `root`."""
+        """The tree of `prefix` at `commit` (a verified commit) of the repository at `root`;
+        GitFailed when git cannot list it."""
         entries = list_tree(root, commit, prefix)
         sizes = blob_sizes(root, {e.oid for e in entries.values() if e.kind == "blob"})
-        folders = {parts[:end] for parts in entries for end in range(len(parts))}
-        return cls(label, prefix, mount, entries, sizes, BlobReader(root), folders)
+        listing: dict[Parts, set[str]] = {}
+        for parts in entries:
+            for end in range(len(parts)):
+                listing.setdefault(parts[:end], set()).add(parts[end])
+        return cls(label, prefix, mount, entries, sizes, BlobReader(root), listing)
 
     def __enter__(self) -> GitTree:
         return self
@@ -176,10 +180,8 @@ class GitTree:
     # -- Files
 
     def name(self, path: Path) -> str:
-        relative = self._relative(path)
-        inside = "/".join(relative) if relative is not None else path.as_posix()
-        whole = "/".join(part for part in (self.prefix, inside) if part)
-        return printable(f"{self.label}:{whole}")
+        inside = os.path.relpath(os.path.normpath(path), self.mount)  # absolute both: no disk
+        return printable(f"{self.label}:{os.path.normpath(os.path.join(self.prefix, inside))}")
 
     def is_dir(self, path: Path) -> bool:
         found = self._find(path)
@@ -190,11 +192,14 @@ class GitTree:
         return isinstance(found, Entry | Refused)
 
     def folders(self, folder: Path) -> list[Path]:
+        """The folders in `folder`; a folder not read (a symlink out of the sources) lists
+        itself, so that reading in it says why, as the disk would for each of its files."""
+        if isinstance(self._find(folder), Refused):
+            return [folder]
         return [path for path in self._children(folder) if self.is_dir(path)]
 
     def glob(self, folder: Path, pattern: str, *, recursive: bool) -> list[Path]:
-        """The matching files; a folder that is not read (a symlink out of the tree) is
-        listed itself, so that reading it says why, as the disk would for its files."""
+        """The matching files; a folder not read lists itself, as in `folders`."""
         if isinstance(self._find(folder), Refused):
             return [folder]
         found: list[Path] = []
@@ -227,7 +232,9 @@ class GitTree:
             return Diagnostic(where, None, None, "cannot read: no such file in the revision")
         if not isinstance(found, Entry):
             return Diagnostic(where, None, None, "a folder, not a regular file: not read")
-        size, limit = self.sizes.get(found.oid, 0), reading.limits.source_bytes
+        size, limit = self.sizes.get(found.oid), reading.limits.source_bytes
+        if size is None:
+            return Diagnostic(where, None, None, "git cannot read it: the object is not in the repository")
         if size > limit:
             return Diagnostic(where, None, None, over_limit(size, limit))
         try:
@@ -258,11 +265,9 @@ class GitTree:
     def _children(self, folder: Path) -> list[Path]:
         parts = self._relative(folder)
         resolved = self._resolve(parts) if parts is not None else Refused("")
-        if isinstance(resolved, Refused) or resolved not in self._folders:
+        if isinstance(resolved, Refused):
             return []
-        depth = len(resolved)
-        names = {p[depth] for p in (*self.entries, *self._folders) if len(p) > depth and p[:depth] == resolved}
-        return [folder / name for name in sorted(names)]
+        return [folder / name for name in sorted(self._listing.get(resolved, ()))]
 
     def _find(self, path: Path) -> Entry | Refused | str | None:
         """What `path` is: a file's entry, FOLDER, Refused (why not read), or None (nothing)."""
@@ -272,7 +277,7 @@ class GitTree:
         resolved = self._resolve(parts)
         if isinstance(resolved, Refused):
             return resolved
-        if resolved in self._folders:
+        if resolved in self._listing:
             return FOLDER
         entry = self.entries.get(resolved)
         if entry is not None and (entry.kind != "blob" or entry.mode == SUBMODULE):
@@ -307,7 +312,7 @@ class GitTree:
     def _target(self, link: Entry) -> str | Refused:
         """Where a symlink leads, relative to its folder; Refused for an absolute path."""
         if link.oid not in self._targets:
-            size = self.sizes.get(link.oid, 0)
+            size = self.sizes.get(link.oid, LONGEST_TARGET + 1)
             if size > LONGEST_TARGET:
                 self._targets[link.oid] = Refused("a symlink whose target is too long: not read")
             else:

@@ -331,3 +331,11 @@ def test_a_folder_of_a_revision_that_leads_out_is_refused(tmp_path: Path) -> Non
     result = run_cli("breaking", "--against", "HEAD", cwd=project)
     assert result.returncode == 2
     assert result.stderr.splitlines()[0] == f"{NOT_LOADED}examples: {SYMLINK_OUT}"
+
+    (project / "schemas" / "contracts" / "other").symlink_to("/etc")  # a contract folder that leads out
+    _git(project, "add", "-A")
+    _git(project, "commit", "--quiet", "-m", "a contract folder out of the sources")
+    (project / "schemas" / "contracts" / "other").unlink()
+    result = run_cli("breaking", "--against", "HEAD", cwd=project)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0] == f"{NOT_LOADED.replace('jsonrpc', 'other')}contract.yaml: {SYMLINK_OUT}"
