@@ -73,6 +73,8 @@ def resolve(
 ) -> Against | Nothing | Diagnostic:
     """What `breaking` compares with: `given` (`--against`), else `configured` (the setting)."""
     wanted = given if given is not None else configured
+    if not wanted.strip():  # Path("") is the working folder: never what was meant
+        return Diagnostic("--against", None, None, "empty: name a git revision or a folder of other sources")
     folder = Path(wanted)
     if wanted not in (MERGE_BASE, LAST_TAG) and folder.is_dir():
         return Folder(wanted, folder / "schemas" if (folder / "schemas" / "contracts").is_dir() else folder)

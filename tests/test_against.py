@@ -90,6 +90,9 @@ def test_a_ref_that_names_nothing_is_refused(tmp_path: Path) -> None:
     result = run_cli("breaking", "--against", "no-such-branch", cwd=project)
     assert result.returncode == 2
     assert "neither a folder nor a revision: git cannot read it as a commit" in result.stderr
+    result = run_cli("breaking", "--against=", cwd=project)  # not the working folder
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0] == "error: --against: empty: name a git revision or a folder of other sources"
 
 
 def test_a_commit_by_its_hash_and_a_folder_are_compared_with(tmp_path: Path) -> None:
