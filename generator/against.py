@@ -1,63 +1,183 @@
-"""The sources `breaking` compares with: a folder of other sources, or a git revision.
+"""The sources `breaking` compares with: a folder of other sources, or a commit of the repository.
 
-REF is a folder that holds other sources, or a git revision of the repository (read with
-`git archive`, never checked out over the work tree).
+`--against REF`, else `[tool.mcp-contracts.breaking] against`, is resolved here:
+`merge-base` (the default: the merge-base of HEAD with `branch`, or with the first of
+origin/HEAD, origin/main, origin/master, main, master that exists; on that branch itself,
+HEAD, so that the edits not yet committed are judged), `last-tag` (`git describe --tags
+--abbrev=0`), a folder, or any revision. A revision is verified as a commit before anything
+else reads it (`rev-parse --verify --end-of-options REF^{commit}`), so that no ref ever reaches
+git as an option, and its sources are read from git's objects (`git_tree`), never extracted.
 """
 
 from __future__ import annotations
 
-import io
-import subprocess
-import tarfile
-from dataclasses import replace
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from .config import Limits
 from .diagnostics import Diagnostic, display_path
+from .git_tree import GitFailed, GitTree, git
+from .load.documents import Reading
+from .load.project import LoadResult, load_project
+
+MERGE_BASE, LAST_TAG = "merge-base", "last-tag"
+BRANCHES = ("origin/HEAD", "origin/main", "origin/master", "main", "master")
+MOUNT = Path("/mcp-contracts-revision")  # where a revision's files are, for the loader only: never on disk
 
 
-def old_sources(reference: str, schemas_dir: Path, work: Path) -> Path | Diagnostic:
-    """The sources as they were at `reference`: a folder, or a git revision of this repository."""
-    folder = Path(reference)
-    if folder.is_dir():
-        return folder / "schemas" if (folder / "schemas" / "contracts").is_dir() else folder
-    if reference.startswith("-"):  # git would read it as an option (`--output=...`, `--remote=...`)
-        return Diagnostic(reference, None, None, "neither a folder nor a revision: a revision never starts with '-'")
-    top = subprocess.run(
-        ["git", "rev-parse", "--show-toplevel"], cwd=schemas_dir, capture_output=True, text=True, check=False
-    )
-    if top.returncode != 0:
-        return Diagnostic(reference, None, None, "neither a folder nor a revision: not in a git repository")
-    root = Path(top.stdout.strip())
-    inside = schemas_dir.resolve().relative_to(root.resolve()).as_posix()
-    archive = subprocess.run(["git", "archive", reference, inside], cwd=root, capture_output=True, check=False)
-    if archive.returncode != 0:
-        message = archive.stderr.decode("utf-8", "replace").strip().splitlines()
-        return Diagnostic(reference, None, None, f"git cannot read it: {message[-1] if message else 'unknown'}")
+@dataclass(frozen=True)
+class Revision:
+    """A commit of the repository at `root`; `label` names it in messages (`label:path`)."""
+
+    label: str
+    commit: str
+    root: Path
+    prefix: str  # the sources folder, relative to the repository's top folder
+
+    def facts(self) -> dict[str, Any]:
+        return {"against": self.label, "commit": self.commit}
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A folder of other sources (its `schemas/`, when it holds one)."""
+
+    given: str
+    schemas: Path
+
+    def facts(self) -> dict[str, Any]:
+        return {"against": self.given, "commit": None}
+
+
+@dataclass(frozen=True)
+class Nothing:
+    """Nothing to compare with (no commit yet, no tag): `breaking` says so and passes."""
+
+    asked: str
+    reason: str
+
+    @property
+    def message(self) -> str:
+        return f"nothing to compare with ({self.asked}): {self.reason}"
+
+    def facts(self) -> dict[str, Any]:
+        return {"against": self.asked, "commit": None}
+
+
+Against = Revision | Folder
+
+
+def resolve(
+    given: str | None, configured: str, branch: str | None, schemas_dir: Path
+) -> Against | Nothing | Diagnostic:
+    """What `breaking` compares with: `given` (`--against`), else `configured` (the setting)."""
+    wanted = given if given is not None else configured
+    if not wanted.strip():  # Path("") is the working folder: never what was meant
+        return Diagnostic("--against", None, None, "empty: name a git revision or a folder of other sources")
+    folder = Path(wanted)
+    if wanted not in (MERGE_BASE, LAST_TAG) and folder.is_dir():
+        return Folder(wanted, folder / "schemas" if (folder / "schemas" / "contracts").is_dir() else folder)
+    if wanted.startswith("-"):  # git would read it as an option (`--output=...`, `--remote=...`)
+        return Diagnostic(wanted, None, None, "neither a folder nor a revision: a revision never starts with '-'")
+    place = _repository(schemas_dir)
+    if isinstance(place, str):
+        if wanted in (MERGE_BASE, LAST_TAG):
+            return Nothing(wanted, place)
+        return Diagnostic(wanted, None, None, f"neither a folder nor a revision: {place}")
+    root, prefix = place
+    if wanted in (MERGE_BASE, LAST_TAG) and _commit(root, "HEAD") is None:
+        return Nothing(wanted, "no commit yet")
+    if wanted == MERGE_BASE:
+        return _merge_base(root, prefix, branch)
+    if wanted == LAST_TAG:
+        return _last_tag(root, prefix)
+    commit = _commit(root, wanted)
+    if commit is None:
+        return Diagnostic(wanted, None, None, _not_a_commit(root, wanted))
+    return Revision(wanted, commit, root, prefix)
+
+
+def _repository(schemas_dir: Path) -> tuple[Path, str] | str:
+    """The top folder of the repository that holds the sources folder, and where the folder
+    is in it; why not, as a string."""
     try:
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            tar.extractall(work, filter="data")
-    except tarfile.FilterError as exc:  # what the sources folder may not hold, said as `check` says it
-        return Diagnostic(f"{reference}:{exc.tarinfo.name}", None, None, _unextracted(exc))
-    except tarfile.TarError as exc:
-        return Diagnostic(reference, None, None, f"git gave no readable archive: {exc}")
-    return work / inside
+        top = Path(git(schemas_dir, "rev-parse", "--show-toplevel").decode().strip()).resolve()
+        prefix = schemas_dir.resolve().relative_to(top).as_posix()
+    except (GitFailed, OSError, UnicodeDecodeError):
+        return "not in a git repository"
+    except ValueError:
+        return "the sources folder is not inside the git repository"
+    return top, "" if prefix == "." else prefix
 
 
-def _unextracted(exc: tarfile.FilterError) -> str:
-    """Why a member of a revision is not read (the filter's own message names the temporary folder)."""
-    if isinstance(exc, tarfile.LinkOutsideDestinationError | tarfile.AbsoluteLinkError):
-        return "a symlink that leads out of the sources folder: not read"
-    return "not a regular file inside the sources folder: not read"
+def _commit(root: Path, ref: str) -> str | None:
+    """The commit `ref` names, verified; None when it names none (or starts with '-')."""
+    if ref.startswith("-"):
+        return None
+    try:
+        found = git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
+        commit = found.decode("ascii").strip()
+        kind = git(root, "cat-file", "-t", commit).strip()  # `HEAD:a^{commit}` is the file `a^{commit}`
+    except (GitFailed, UnicodeDecodeError):
+        return None
+    return commit if kind == b"commit" else None
 
 
+def _not_a_commit(root: Path, ref: str) -> str:
+    """Why `ref` is not compared with: what it names instead, or that it names nothing."""
+    try:
+        named = git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref)
+        kind = git(root, "cat-file", "-t", named.decode("ascii").strip()).decode("ascii").strip()
+    except GitFailed:
+        return "neither a folder nor a revision: git cannot read it as a commit"
+    return f"a {kind}, not a commit: only the sources of a commit are compared"
 
-def old_refused(reference: str, diagnostics: list[Diagnostic], work: Path) -> Diagnostic:
-    """Why the sources at `reference` are not compared: the first problem they load with.
-    A file of a revision is named `REF:path` (as git names it), not by the temporary
-    folder it was read from, so that the message is the same on every run."""
-    first = diagnostics[0]
-    extracted = work.as_posix() + "/"
-    if first.file.startswith(extracted):
-        first = replace(first, file=f"{reference}:{first.file.removeprefix(extracted)}")
-    where = display_path(Path(reference)) if Path(reference).exists() else reference
-    return Diagnostic(where, None, None, "the sources there do not load: " + str(first))
+
+def _merge_base(root: Path, prefix: str, branch: str | None) -> Revision | Nothing | Diagnostic:
+    """The merge-base of HEAD with `branch` (or the first of BRANCHES that exists)."""
+    if branch is not None and _commit(root, branch) is None:
+        message = "names no commit: [tool.mcp-contracts.breaking] branch should name the branch to compare with"
+        return Diagnostic(branch, None, None, message)
+    chosen = branch if branch is not None else next((b for b in BRANCHES if _commit(root, b) is not None), None)
+    if chosen is None:
+        return Nothing(MERGE_BASE, f"no branch {', '.join(BRANCHES)} ([tool.mcp-contracts.breaking] branch names one)")
+    try:
+        base = git(root, "merge-base", "HEAD", _commit(root, chosen) or "").decode("ascii").strip()
+    except GitFailed:
+        return Diagnostic(chosen, None, None, "shares no commit with HEAD: there is no merge-base to compare with")
+    if base == _commit(root, "HEAD"):
+        return Revision("HEAD", base, root, prefix)  # on the branch itself: the edits not yet committed
+    if base == _commit(root, chosen):
+        return Revision(chosen, base, root, prefix)
+    return Revision(git(root, "rev-parse", "--short", base).decode("ascii").strip(), base, root, prefix)
+
+
+def _last_tag(root: Path, prefix: str) -> Revision | Nothing:
+    """The newest tag reachable from HEAD."""
+    try:
+        tag = git(root, "describe", "--tags", "--abbrev=0", "HEAD").decode("utf-8", "replace").strip()
+    except GitFailed:
+        return Nothing(LAST_TAG, "no tag yet")
+    commit = _commit(root, tag)
+    return Revision(tag, commit, root, prefix) if commit is not None else Nothing(LAST_TAG, "no tag yet")
+
+
+def load_old(against: Against, limits: Limits) -> LoadResult:
+    """The old sources, loaded leniently (they may be of an earlier format) within `limits`,
+    with the symlink guard rooted at their own folder."""
+    if isinstance(against, Folder):
+        return load_project(against.schemas, Reading.within(against.schemas, limits), lenient=True)
+    mount = MOUNT / against.commit
+    try:
+        with GitTree.open(against.root, against.commit, against.label, against.prefix, mount) as tree:
+            return load_project(mount, tree.reading(limits), lenient=True)
+    except GitFailed as exc:
+        return LoadResult(None, [Diagnostic(against.label, None, None, f"git cannot read it: {exc}")])
+
+
+def old_refused(against: Against, diagnostics: list[Diagnostic]) -> Diagnostic:
+    """Why the old sources are not compared: the first problem they load with (a file of a
+    revision is named `REF:path`, as git names it)."""
+    where = display_path(Path(against.given)) if isinstance(against, Folder) else against.label
+    return Diagnostic(where, None, None, "the sources there do not load: " + str(diagnostics[0]))

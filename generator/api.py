@@ -22,9 +22,8 @@ import hashlib
 import json
 import subprocess
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -32,7 +31,8 @@ from urllib.parse import unquote
 from jinja2 import TemplateError, TemplateSyntaxError
 
 from .accepted import accept
-from .against import old_refused, old_sources
+from .against import Nothing, load_old, old_refused
+from .against import resolve as resolve_against
 from .breaking import changes_between, version_findings
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
@@ -304,35 +304,36 @@ def lint_with(chosen: Settings) -> Linting:
     return Linting(findings, diagnostics)
 
 
-def breaking(against: str, schemas_dir: Path | None = None) -> Findings:
-    """What the sources break for clients since `against`, a git revision or a folder."""
+def breaking(against: str | None = None, schemas_dir: Path | None = None) -> Findings:
+    """What the sources break for clients since `against`, a git revision or a folder (by
+    default `[tool.mcp-contracts.breaking] against`: the merge-base with the main branch)."""
     chosen = settings(schemas_dir)
     if isinstance(chosen, list):
         return _unloaded("breaking", chosen, {"against": against, "commit": None})
     return breaking_with(chosen, against)
 
 
-def breaking_with(chosen: Settings, against: str | None) -> Findings:
+def breaking_with(chosen: Settings, against: str | None = None) -> Findings:
     """`breaking` with settings already resolved: the findings re-levelled by the policy,
-    then the version each contract needs for those that remain. The old sources are loaded
-    as the new ones are, with the same limits and the symlink guard rooted at their own folder."""
-    reference = against if against is not None else chosen.against
-    facts = {"against": reference, "commit": None}
+    then the version each contract needs for those that remain, then the breaks accepted on
+    purpose. A revision is verified as a commit first and read from git's objects (see
+    `generator.against`); the old sources load as the new ones do, with the same limits."""
+    old_side = resolve_against(against, chosen.against, chosen.branch, chosen.schemas)
+    if isinstance(old_side, Diagnostic):
+        return _unloaded("breaking", [old_side], {"against": against or chosen.against, "commit": None})
+    facts = old_side.facts()
     new = _load(chosen)
     if new.project is None:
         return _unloaded("breaking", new.diagnostics, facts)
-    with tempfile.TemporaryDirectory() as work:
-        old_dir = old_sources(reference, chosen.schemas, Path(work))
-        if isinstance(old_dir, Diagnostic):
-            return _unloaded("breaking", [old_dir], facts)
-        old = _load(replace(chosen, schemas=old_dir), lenient=True)
-        if old.project is None:
-            return _unloaded("breaking", [old_refused(reference, old.diagnostics, Path(work))], facts)
-        moved = _relocated(changes_between(old.project, new.project), old_dir, chosen.schemas, Path(work))
+    if isinstance(old_side, Nothing):
+        return Findings("breaking", (), (), facts=facts, summary=old_side.message)
+    old = load_old(old_side, chosen.limits)
+    if old.project is None:
+        return _unloaded("breaking", [old_refused(old_side, old.diagnostics)], facts)
     project = new.project
     policy = Policy(project=dict(chosen.rules), contracts={c.name: c.rules for c in project.contracts})
-    found = policy.apply(moved)
-    versions = _relocated(version_findings(old.project, project, found), old_dir, chosen.schemas, Path(work))
+    found = policy.apply(changes_between(old.project, project))
+    versions = version_findings(old.project, project, found)
     # accepted-breaks.yaml, then the policy again: for `accepted-break-unused` (accepted ones keep their note)
     found = policy.apply(accept(found + policy.apply(versions), project, old.project))
     ran = tuple(r.id for r in of_command("breaking") if policy.level(r.id, None) is not None)
@@ -341,21 +342,6 @@ def breaking_with(chosen: Settings, against: str | None) -> Findings:
     shown = f", {accepted} accepted" if accepted else ""
     summary = f"{errors} breaking change(s){shown}, {len(found) - errors - accepted} other(s)."
     return Findings("breaking", tuple(found), ran, facts=facts, summary=summary)
-
-
-def _relocated(findings: list[RuleFinding], old_dir: Path, schemas: Path, work: Path) -> list[RuleFinding]:
-    """The findings with their old places named where the files are in the repository: a
-    revision's sources are read in a temporary folder, which means nothing to the user."""
-    if work not in old_dir.parents and old_dir != work:
-        return findings
-    shown, meant = display_path(old_dir), display_path(schemas)
-    moved = []
-    for finding in findings:
-        before = finding.before
-        if before is not None and before.file.startswith(shown + "/"):
-            before = replace(before, file=meant + before.file[len(shown) :])
-        moved.append(replace(finding, before=before))
-    return moved
 
 
 def _unloaded(command: str, diagnostics: Sequence[Diagnostic], facts: Mapping[str, object]) -> Findings:

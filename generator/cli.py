@@ -257,7 +257,14 @@ def lint(
 
 @app.command()
 def breaking(
-    against: Annotated[str, typer.Option("--against", help="A git revision, or a folder of other sources.")],
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help="A git revision, a folder of other sources, merge-base or last-tag"
+            " (default: [tool.mcp-contracts.breaking] against, merge-base).",
+        ),
+    ] = None,
     schemas: SchemasOption = None,
     output_format: Annotated[
         ReportFormat, typer.Option("--format", help="text, json, or github annotations.")
@@ -268,6 +275,9 @@ def breaking(
     if not outcome.loaded and output_format is ReportFormat.text:  # as `check` reports sources that do not load
         _report_invalid([Diagnostic(f.file, f.line, f.pointer, f.message) for f in outcome.findings], OutputFormat.text)
         raise typer.Exit(outcome.exit_code)
+    if outcome.exit_code == 0 and not outcome.findings and not outcome.rules and output_format is ReportFormat.text:
+        typer.echo(outcome.summary)  # nothing to compare with
+        return
     if output_format is ReportFormat.json:
         findings = [f.as_json() for f in outcome.findings]
         payload = {"version": JSON_FORMAT_VERSION, **outcome.facts, "loaded": outcome.loaded, "findings": findings}

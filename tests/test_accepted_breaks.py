@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 from mcp_contracts_generator.accepted import accept
 from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.findings.finding import Finding
@@ -17,8 +18,6 @@ from mcp_contracts_generator.findings.policy import Policy
 from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.load.documents import Reading
 from mcp_contracts_generator.model import Project
-
-from tests.conftest import run_cli
 
 OPTIONAL_DATA = "envelope [success=true]/data"
 ENTRY = {

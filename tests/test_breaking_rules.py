@@ -566,7 +566,8 @@ def test_findings_name_both_places(repo: Path) -> None:
     assert optional["pointer"] == "/$defs/SuccessEnvelope/properties/data"
     assert '"data": {' in lines[optional["line"] - 1]
     before = optional["before"]
-    assert before["file"] == optional["file"] and before["pointer"] == optional["pointer"]
+    # the old side is named as git names a file of a revision
+    assert before["file"] == f"HEAD:{optional['file']}" and before["pointer"] == optional["pointer"]
     old = subprocess.run(["git", "show", f"HEAD:{CONTRACT.as_posix()}/{ENVELOPE}"], cwd=repo, capture_output=True)
     assert '"data": {' in old.stdout.decode().splitlines()[before["line"] - 1]
     assert before["line"] != optional["line"]  # the edit moved it: each side has its own line
@@ -653,7 +654,8 @@ def test_a_removed_thing_is_placed_at_its_nearest_parent_and_a_changed_value_on_
     tools = (repo / CONTRACT / "tools.yaml").read_text(encoding="utf-8").splitlines()
     assert tools[removed["line"] - 1].strip() == '"tools": ['
     changed = by_rule["code-value-changed"]
-    assert changed["file"] == changed["before"]["file"] == f"{CONTRACT.as_posix()}/errors.yaml"
+    assert changed["file"] == f"{CONTRACT.as_posix()}/errors.yaml"
+    assert changed["before"]["file"] == f"HEAD:{CONTRACT.as_posix()}/errors.yaml"
     assert changed["pointer"] == changed["before"]["pointer"] == "/errors/0/http_status"
     errors = (repo / CONTRACT / "errors.yaml").read_text(encoding="utf-8").splitlines()
     assert errors[changed["line"] - 1].strip() == "http_status: 409"

@@ -143,7 +143,8 @@ def test_breaking_guards_the_old_sources_in_their_own_folder(tmp_path: Path) -> 
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     (line,) = _errors(result.stderr)
-    assert line == f"error: HEAD:schemas/contracts/jsonrpc/errors.yaml: {SYMLINK_OUT}"
+    where = "HEAD:schemas/contracts/jsonrpc/errors.yaml"
+    assert line == f"error: HEAD: the sources there do not load: {where}: {SYMLINK_OUT}"
 
 
 def _ambient(path: Path) -> list[str]:

@@ -1,4 +1,4 @@
-"""A contract's schema and every resource it refers to, read from disk, never the network.
+"""A contract's schema and every resource it refers to, read as the sources are, never from the network.
 
 The envelope schema lives at a virtual URI, `file:///envelope.schema.json`: the contract
 folder is the root of a small file system. A `$ref` finds another file of the folder by
@@ -28,17 +28,6 @@ class Unreachable(LookupError):
     """A URI that names no file of the contract folder nor of a mapped folder."""
 
 
-def _inside(base: Path, relative: str) -> Path | None:
-    """`base/relative` when it stays inside `base` and is a file."""
-    if not relative or relative.startswith("/"):
-        return None
-    candidate = (base / relative).resolve()
-    root = base.resolve()
-    if root not in candidate.parents or not candidate.is_file():
-        return None
-    return candidate
-
-
 @dataclass
 class Resources:
     """Resolves URIs to the JSON files of one contract folder and records what it read."""
@@ -55,7 +44,7 @@ class Resources:
         """Each JSON file of the folder (examples aside) under the `$id` it declares."""
         if self._ids is None:
             self._ids = {}
-            for path in sorted(self.folder.rglob("*.json")):
+            for path in self.reading.files.glob(self.folder, "*.json", recursive=True):
                 relative = path.relative_to(self.folder).as_posix()
                 if relative.startswith("examples/") or relative == ENVELOPE:
                     continue
@@ -71,10 +60,10 @@ class Resources:
         uri = defrag(uri)[0]
         found: Path | None = None
         if uri.startswith(VIRTUAL_ROOT):
-            found = _inside(self.folder, uri[len(VIRTUAL_ROOT) :])
+            found = self.reading.files.inside(self.folder, uri[len(VIRTUAL_ROOT) :])
         for prefix in sorted(self.references, key=len, reverse=True):
             if found is None and uri.startswith(prefix):
-                found = _inside(self.references[prefix], uri[len(prefix) :])
+                found = self.reading.files.inside(self.references[prefix], uri[len(prefix) :])
         if found is None:
             found = self._declared_ids().get(uri)
         if found is None:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -20,42 +20,124 @@ from ..files import NotRegular, read_regular
 from .flow_depth import flow_depth
 
 
+class Files(Protocol):
+    """Where one load's files come from: the disk (`Disk`), or the tree of a git revision
+    (`generator.git_tree.GitTree`, for `breaking`). The paths are the loader's: a tree
+    mounts its files under a folder of its own, and names each as the user should read it."""
+
+    def name(self, path: Path) -> str:
+        """The file as messages name it."""
+        ...
+
+    def is_dir(self, path: Path) -> bool: ...
+
+    def is_file(self, path: Path) -> bool:
+        """Whether a file is there to read (or to refuse, saying why, when it is read)."""
+        ...
+
+    def folders(self, folder: Path) -> list[Path]:
+        """The folders in `folder`, sorted."""
+        ...
+
+    def glob(self, folder: Path, pattern: str, *, recursive: bool) -> list[Path]:
+        """The files whose names match `pattern` in `folder` (or anywhere under it), sorted."""
+        ...
+
+    def inside(self, base: Path, relative: str) -> Path | None:
+        """`base/relative` when it stays inside `base` and is a file."""
+        ...
+
+    def text(self, path: Path, reading: Reading) -> str | Diagnostic:
+        """The text of a source file, or why it is not read."""
+        ...
+
+
+class Disk:
+    """The files of the disk, read with the symlink guard of `reading.root`."""
+
+    def name(self, path: Path) -> str:
+        return display_path(path)
+
+    def is_dir(self, path: Path) -> bool:
+        return path.is_dir()
+
+    def is_file(self, path: Path) -> bool:
+        return path.is_file()
+
+    def folders(self, folder: Path) -> list[Path]:
+        return sorted(p for p in folder.iterdir() if p.is_dir())
+
+    def glob(self, folder: Path, pattern: str, *, recursive: bool) -> list[Path]:
+        return sorted(folder.rglob(pattern) if recursive else folder.glob(pattern))
+
+    def inside(self, base: Path, relative: str) -> Path | None:
+        if not relative or relative.startswith("/"):
+            return None
+        candidate = (base / relative).resolve()
+        root = base.resolve()
+        if root not in candidate.parents or not candidate.is_file():
+            return None
+        return candidate
+
+    def text(self, path: Path, reading: Reading) -> str | Diagnostic:
+        """Refused: a symlink out of the sources folder, not a regular file (a FIFO, a
+        device), over `limits.source_bytes`, not UTF-8."""
+        where = display_path(path)
+        try:
+            resolved = path.resolve()
+            lexical = Path(os.path.normpath(path.absolute()))
+            inside = reading.root == resolved or reading.root in resolved.parents
+            if resolved != lexical and not inside:  # a folder `references:` names is read where it is
+                return Diagnostic(where, None, None, SYMLINK_OUT)
+            limit = reading.limits.source_bytes
+            data = read_regular(resolved, limit)
+            if len(data) > limit:
+                return Diagnostic(where, None, None, over_limit(max(len(data), os.stat(resolved).st_size), limit))
+            return source_text(data)
+        except NotRegular as exc:
+            return Diagnostic(where, None, None, f"{exc}: not read")
+        except (OSError, UnicodeDecodeError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+            return Diagnostic(where, None, None, f"cannot read: {exc}")
+
+
+SYMLINK_OUT = "a symlink that leads out of the sources folder: not read"
+
+
+def over_limit(size: int, limit: int) -> str:
+    """Why a source of `size` bytes is not read."""
+    return f"{size:,} bytes, over limits.source_bytes ({limit:,})"
+
+
+def source_text(data: bytes) -> str:
+    """The text of a source's bytes, lines ended as `read_text` ends them (UnicodeDecodeError
+    when they are not UTF-8)."""
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
 @dataclass(frozen=True)
 class Reading:
-    """How one load reads its sources: within these limits, and inside `root` (a resolved
-    folder). A value handed down every call that reads a file, so that no command can read
-    sources without the project's limits and the symlink guard; `api` makes it from the
-    settings, and nothing below it has a default."""
+    """How one load reads its sources: within these limits, inside `root` (a resolved
+    folder), from `files` (the disk, or a git tree). A value handed down every call that
+    reads a file, so that no command can read sources without the project's limits and the
+    symlink guard; `api` makes it from the settings, and nothing below it has a default."""
 
     limits: Limits
     root: Path
+    files: Files
 
     @classmethod
     def within(cls, folder: Path, limits: Limits) -> Reading:
-        """Reading the sources of `folder` within `limits`: the guard compares resolved paths."""
-        return cls(limits, folder.resolve())
+        """Reading the sources of `folder` on disk within `limits`: the guard compares resolved paths."""
+        return cls(limits, folder.resolve(), Disk())
+
+    def name(self, path: Path) -> str:
+        """`path` as messages name it."""
+        return self.files.name(path)
 
 
 def read_source(path: Path, reading: Reading) -> str | Diagnostic:
-    """The text of a source file, or why it is not read: a symlink out of the sources folder,
-    not a regular file (a FIFO, a device), over `limits.source_bytes`, not UTF-8."""
-    where = display_path(path)
-    try:
-        resolved = path.resolve()
-        lexical = Path(os.path.normpath(path.absolute()))
-        inside = reading.root == resolved or reading.root in resolved.parents
-        if resolved != lexical and not inside:  # a folder `references:` names is read where it is
-            return Diagnostic(where, None, None, "a symlink that leads out of the sources folder: not read")
-        limit = reading.limits.source_bytes
-        data = read_regular(resolved, limit)
-        if len(data) > limit:
-            size = max(len(data), os.stat(resolved).st_size)
-            return Diagnostic(where, None, None, f"{size:,} bytes, over limits.source_bytes ({limit:,})")
-        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text reads
-    except NotRegular as exc:
-        return Diagnostic(where, None, None, f"{exc}: not read")
-    except (OSError, UnicodeDecodeError, RuntimeError) as exc:  # RuntimeError: a symlink loop
-        return Diagnostic(where, None, None, f"cannot read: {exc}")
+    """The text of a source file, or why it is not read (see `Files.text`)."""
+    return reading.files.text(path, reading)
 
 
 def depth_of(value: Any) -> int:
@@ -90,10 +172,10 @@ def _lone_surrogate(document: Document) -> Diagnostic | None:
     return None
 
 
-def _too_deep(path: Path, data: Any, limit: int) -> Diagnostic | None:
+def _too_deep(name: str, data: Any, limit: int) -> Diagnostic | None:
     depth = depth_of(data)
     if depth > limit:
-        return Diagnostic(display_path(path), None, None, f"nested {depth} deep, over limits.source_depth ({limit})")
+        return Diagnostic(name, None, None, f"nested {depth} deep, over limits.source_depth ({limit})")
     return None
 
 
@@ -138,10 +220,11 @@ class Document:
     _tree: Any = field(default=None, repr=False, compare=False)
     _text: str | None = field(default=None, repr=False, compare=False)
     _positions: list[Any] = field(default_factory=list, repr=False, compare=False)  # [tree] once read
+    shown: str | None = None  # how messages name the file (`REF:path` in a git revision)
 
     @property
     def name(self) -> str:
-        return display_path(self.path)
+        return self.shown if self.shown is not None else display_path(self.path)
 
     def _located(self) -> Any:
         if self._tree is not None or self._text is None:
@@ -212,28 +295,28 @@ def read_yaml(path: Path, reading: Reading) -> Document | Diagnostic:
     nested = flow_depth(text)  # at least this deep: refused before the parser spends seconds on it
     if nested > limit:
         message = f"nested {nested} deep or more, over limits.source_depth ({limit})"
-        return Diagnostic(display_path(path), None, None, message)
+        return Diagnostic(reading.name(path), None, None, message)
     try:
         tree = YAML(typ="rt", pure=True).load(text)
     except RecursionError:
-        return Diagnostic(display_path(path), None, None, "nested too deeply to read")
+        return Diagnostic(reading.name(path), None, None, "nested too deeply to read")
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "invalid YAML"
-        return Diagnostic(display_path(path), line, None, f"invalid YAML: {problem}")
+        return Diagnostic(reading.name(path), line, None, f"invalid YAML: {problem}")
     except Exception as exc:  # ruamel raises several unrelated classes for bad input
-        return Diagnostic(display_path(path), None, None, f"invalid YAML: {exc}")
+        return Diagnostic(reading.name(path), None, None, f"invalid YAML: {exc}")
     limit = reading.limits.yaml_nodes
     try:
         if _expanded_size(tree, limit) > limit:
             message = f"over limits.yaml_nodes ({limit:,}) with its aliases expanded"
-            return Diagnostic(display_path(path), None, None, message)
+            return Diagnostic(reading.name(path), None, None, message)
         plain = _plain(tree)
-        document = Document(path, plain, tree)
-        return _too_deep(path, plain, reading.limits.source_depth) or _lone_surrogate(document) or document
+        document = Document(path, plain, tree, shown=reading.name(path))
+        return _too_deep(document.name, plain, reading.limits.source_depth) or _lone_surrogate(document) or document
     except RecursionError:
-        return Diagnostic(display_path(path), None, None, "nested too deeply to read")
+        return Diagnostic(reading.name(path), None, None, "nested too deeply to read")
 
 
 class DuplicateKeyError(ValueError):
@@ -257,11 +340,11 @@ def read_json(path: Path, reading: Reading) -> Document | Diagnostic:
         return text
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-        document = Document(path, data, _text=text)
-        return _too_deep(path, data, reading.limits.source_depth) or _lone_surrogate(document) or document
+        document = Document(path, data, _text=text, shown=reading.name(path))
+        return _too_deep(document.name, data, reading.limits.source_depth) or _lone_surrogate(document) or document
     except json.JSONDecodeError as exc:
-        return Diagnostic(display_path(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
+        return Diagnostic(reading.name(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
     except RecursionError:
-        return Diagnostic(display_path(path), None, None, "nested too deeply to read")
+        return Diagnostic(reading.name(path), None, None, "nested too deeply to read")
     except DuplicateKeyError as exc:
-        return Diagnostic(display_path(path), None, None, f"invalid JSON: the key {exc} appears twice in one object")
+        return Diagnostic(reading.name(path), None, None, f"invalid JSON: the key {exc} appears twice in one object")

@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema_rs
 
 from .. import naming
-from ..diagnostics import Diagnostic, display_path
+from ..diagnostics import Diagnostic
 from ..model import NO_DEFAULT, Bundle, View, ViewClass, ViewField
 from ..runtime import Judge, short
 from ..schema.dialect import refusals, resource_dialects
@@ -75,7 +75,8 @@ def _refused_dialect_elsewhere(resources: Resources) -> Diagnostic | None:
     for uri, resource in sorted(resources.read.items()):
         found = next(refusals(resource, resources.retrieve), None)
         if found is not None:
-            return Diagnostic(display_path(resources.locate(uri)), None, encode(found[0]), found[1].message)
+            where = resources.reading.name(resources.locate(uri))
+            return Diagnostic(where, None, encode(found[0]), found[1].message)
     return None
 
 

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, display_path
+from ..diagnostics import Diagnostic
 from ..model import AcceptedBreak, Catalogue, Contract, ErrorResults, Example, Module, Places, Project
 from ..protocol import VERSIONS
 from ..runtime import Judge
@@ -44,30 +44,30 @@ def load_project(schemas_dir: Path, reading: Reading, *, lenient: bool = False) 
     tool keys that no `columns:` declares are declared from their values.
     """
     contracts_dir = schemas_dir / "contracts"
-    if not contracts_dir.is_dir():
-        return LoadResult(None, [Diagnostic(display_path(contracts_dir), None, None, "no such folder")])
+    if not reading.files.is_dir(contracts_dir):
+        return LoadResult(None, [Diagnostic(reading.name(contracts_dir), None, None, "no such folder")])
     diagnostics: list[Diagnostic] = []
     contracts: list[Contract] = []
-    folders = sorted(p for p in contracts_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+    folders = [p for p in reading.files.folders(contracts_dir) if not p.name.startswith(".")]
     if not folders:
-        diagnostics.append(Diagnostic(display_path(contracts_dir), None, None, "holds no contract folder"))
+        diagnostics.append(Diagnostic(reading.name(contracts_dir), None, None, "holds no contract folder"))
     for folder in folders:
         contract, problems = _load_contract(folder, reading, lenient)
         diagnostics += problems
         if contract is not None:
             contracts.append(contract)
-    diagnostics += _check_unique_modules(contracts, contracts_dir)
+    diagnostics += _check_unique_modules(contracts, contracts_dir, reading)
     if diagnostics:
         return LoadResult(None, sorted(diagnostics, key=Diagnostic.sort_key))
     return LoadResult(Project(tuple(contracts)))
 
 
-def _check_unique_modules(contracts: list[Contract], contracts_dir: Path) -> list[Diagnostic]:
+def _check_unique_modules(contracts: list[Contract], contracts_dir: Path, reading: Reading) -> list[Diagnostic]:
     seen: dict[str, str] = {}
     problems = []
     for contract in contracts:
         if contract.module in seen:
-            where = display_path(contracts_dir / contract.name / "contract.yaml")
+            where = reading.name(contracts_dir / contract.name / "contract.yaml")
             message = f"module {contract.module!r} is already used by contract {seen[contract.module]!r}"
             problems.append(Diagnostic(where, None, None, message))
         seen.setdefault(contract.module, contract.name)
@@ -83,8 +83,8 @@ def read_documents(
     problems: list[Diagnostic] = []
     for name in CONTRACT_FILES:
         path = folder / name
-        if not path.is_file():
-            problems.append(Diagnostic(display_path(path), None, None, "missing: every contract folder needs it"))
+        if not reading.files.is_file(path):
+            problems.append(Diagnostic(reading.name(path), None, None, "missing: every contract folder needs it"))
             continue
         result = read_json(path, reading) if name.endswith(".json") else read_yaml(path, reading)
         if isinstance(result, Diagnostic):
@@ -243,7 +243,7 @@ def _load_modules(identity: Document, reading: Reading) -> tuple[tuple[Module, .
             ast.parse(text, filename=name)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             line = exc.lineno if isinstance(exc, SyntaxError) else None
-            problems.append(Diagnostic(display_path(path), line, None, f"not Python: {exc}"))
+            problems.append(Diagnostic(reading.name(path), line, None, f"not Python: {exc}"))
             continue
         modules.append(Module(name, text))
     return tuple(modules), problems
@@ -315,10 +315,10 @@ def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue
 
 def _load_examples(folder: Path, judge: Judge, reading: Reading) -> tuple[tuple[Example, ...], list[Diagnostic]]:
     """Example envelopes: each must be valid JSON that the envelope schema accepts."""
-    if not folder.is_dir():
+    if not reading.files.is_dir(folder):
         return (), []
     examples, problems = [], []
-    for path in sorted(folder.glob("*.json")):
+    for path in reading.files.glob(folder, "*.json", recursive=False):
         document = read_json(path, reading)
         if isinstance(document, Diagnostic):
             problems.append(document)
