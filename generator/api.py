@@ -23,7 +23,7 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,7 +45,7 @@ from .load.bundle import ENVELOPE, ROOT_URI
 from .load.documents import Reading
 from .load.project import LoadResult
 from .mcp.served import ServedContract, served
-from .model import Contract
+from .model import Contract, Place
 from .render.plan import Plan, RenderProblem, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
 from .rules import BY_ID, of_command
@@ -449,9 +449,12 @@ def lint_outcome(chosen: Settings) -> FindingsOutcome:
     judged, diagnostics = lint_sources(chosen.schemas, loaded, reading(chosen))
     contracts = {c.name: c.rules for c in loaded.project.contracts} if loaded.project is not None else {}
     policy = Policy(project=dict(chosen.rules), contracts=contracts)
-    findings = policy.apply(
-        NewFinding(f.rule, f.level, f.file, f.line, None, f.pointer, f.message, _contract_of(chosen, f.file))
-        for f in judged
+    findings = _relevel(
+        policy,
+        [
+            NewFinding(f.rule, f.level, f.file, f.line, None, f.pointer, f.message, _contract_of(chosen, f.file))
+            for f in judged
+        ],
     )
     errors = sum(f.level == "error" for f in findings)
     summary = f"{errors} error(s), {len(findings) - errors} warning(s)."
@@ -477,7 +480,7 @@ def breaking_outcome(chosen: Settings, against: str) -> FindingsOutcome:
     if compared.diagnostics:
         return replace(_not_loaded("breaking", compared.diagnostics), facts=facts)
     policy = Policy(project=dict(chosen.rules))
-    findings = policy.apply(_change_finding(chosen, change) for change in compared.changes)
+    findings = _relevel(policy, [_change_finding(chosen, change) for change in compared.changes])
     breaks = sum(f.level == "error" for f in findings)
     summary = f"{breaks} breaking change(s), {len(findings) - breaks} other(s)."
     return FindingsOutcome("breaking", tuple(findings), _rules_run("breaking", policy), True, facts, summary)
@@ -514,11 +517,22 @@ def conform_outcome(
         facts = {"contract": contract, "target": describe(target), "conforms": False}
         return replace(_not_loaded("conform", loaded), facts=facts)
     report = conform(loaded, target, options)
-    tools = display_path(chosen.schemas / "contracts" / contract / "tools.yaml")
+    places = _tool_places(loaded.contract)
     policy = Policy(project=dict(chosen.rules), contracts={contract: loaded.contract.rules})
-    findings = policy.apply(
-        NewFinding(f.rule, f.level, tools, None, None, None, f.message, contract, revision=f.revision, subject=f.where)
-        for f in report.findings
+    findings = _relevel(
+        policy,
+        [
+            NewFinding.at(
+                f.rule,
+                f.level,
+                places.get(f.tool or "", places[""]),
+                f.message,
+                contract=contract,
+                revision=f.revision,
+                subject=f.where,
+            )
+            for f in report.findings
+        ],
     )
     facts = {
         "contract": contract,
@@ -532,6 +546,28 @@ def conform_outcome(
     summary = "" if report.problem is not None else _conform_summary(report, len(findings) - errors, errors)
     rules_run = _rules_run("conform", policy)
     return FindingsOutcome("conform", tuple(findings), rules_run, True, facts, summary, report.problem)
+
+
+def _relevel(policy: Policy, findings: Iterable[NewFinding]) -> list[NewFinding]:
+    """The findings at the level the project's or contract's `rules:` set (those set off left
+    out); where neither sets a rule, the level the command gave stays (conform's
+    `extra_tools`, lint's `lint.rules`), in one order."""
+    kept = []
+    for finding in findings:
+        setting = policy.setting(finding.rule, finding.contract)
+        if setting == "off":
+            continue
+        kept.append(finding.at_level(setting) if setting else finding)
+    return sorted(kept, key=NewFinding.sort_key)
+
+
+def _tool_places(contract: Contract) -> dict[str, Place]:
+    """Where each tool of the contract is declared in tools.yaml (by name), and the file
+    itself (under ""), for a finding about no tool of it."""
+    places = {"": contract.places.at("tools.yaml")}
+    for index, entry in enumerate(contract.manifest.tools.entries):
+        places[entry.code] = contract.places.at("tools.yaml", ("tools", index))
+    return places
 
 
 def _conform_summary(report: Report, others: int, errors: int) -> str:
