@@ -380,3 +380,29 @@ def test_the_findings_report_schema_is_a_schema() -> None:
     from jsonschema import Draft202012Validator
 
     Draft202012Validator.check_schema(load_json(SCHEMAS / "meta" / "findings-report.schema.json"))
+
+
+def test_the_rules_page_lists_every_rule_of_the_registry_under_its_command() -> None:
+    from mcp_contracts_generator.rules import RULES
+
+    page = (ROOT / "generated" / "docs" / "rules.md").read_text(encoding="utf-8")
+    headings = [line for line in page.splitlines() if line.startswith("## ")]
+    assert headings == ["## Re-level or switch off a rule", "## Every command", "## lint", "## breaking", "## conform"]
+    for rule in RULES:
+        (row,) = [line for line in page.splitlines() if line.startswith(f'| <a id="{rule.id}"></a>')]
+        assert f"| {md(rule.level)} | {md(rule.category)} |" in row and md(rule.purpose) in row
+        if rule.bump is not None:
+            assert f"| {rule.bump} |" in row
+        section = page[: page.index(row)].rsplit("\n## ", 1)[1].split("\n", 1)[0]
+        assert section == ("Every command" if len(rule.commands) == 3 else rule.command)
+    assert "[tool.mcp-contracts.rules]" in page and "\nrules:\n" in page
+    mkdocs = (ROOT / "generated" / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "rules.md" in mkdocs and "lint-rules" not in mkdocs
+
+
+@pytest.mark.parametrize("name", ["index", "rules", "lint-rules"])
+def test_a_contract_cannot_take_the_name_of_a_docs_page(tmp_path: Path, name: str) -> None:
+    result = run_cli("init", name, cwd=tmp_path)
+    if result.returncode == 0:  # the scaffold took it: loading refuses it
+        result = run_cli("check", cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
