@@ -406,3 +406,12 @@ def test_a_contract_cannot_take_the_name_of_a_docs_page(tmp_path: Path, name: st
     if result.returncode == 0:  # the scaffold took it: loading refuses it
         result = run_cli("check", cwd=tmp_path)
     assert result.returncode == 2, result.stdout + result.stderr
+
+
+def test_the_cli_offers_every_format_there_is_a_printer_for() -> None:
+    from mcp_contracts_generator.cli import FindingsFormat
+
+    assert [f.value for f in FindingsFormat] == list(FORMATS)
+    for command in ("lint", "breaking", "conform"):
+        help_text = run_cli(command, "--help").stdout
+        assert "--report" in help_text and "sarif" in help_text, command
