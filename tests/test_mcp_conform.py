@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CONTRACTS, ROOT, SCHEMAS, assert_report, run_cli
+from conform_json import conform_report
+from conftest import CONTRACTS, ROOT, SCHEMAS, run_cli
 from mcp_contracts_generator.protocol import VERSIONS
 from mcp_contracts_generator.rules import of_command
 from ruamel.yaml import YAML
@@ -78,8 +79,7 @@ def _conform(
     contract: str, *target: str, extra: tuple[str, ...] = (), protocols: tuple[str, ...] = LATEST
 ) -> tuple[int, dict[str, Any]]:
     result = run_cli("conform", "--contract", contract, "--format", "json", *protocols, *extra, *target)
-    report = json.loads(result.stdout)
-    assert_report(report, "conform-report")
+    report = conform_report(result.stdout)
     return result.returncode, report
 
 
@@ -177,15 +177,18 @@ def test_text_and_github_reports_name_each_finding() -> None:
     faulty = ("--", *FAULTY, "--fault=extra-tool", "--fault=missing-tool")
     text = run_cli("conform", "--contract", "tuitbot", *LATEST, *faulty)
     assert text.returncode == 1
-    assert "tuitbot: extra-tool [error] @2026-07-28 tools/list: the server lists 'x_extra_tool'" in text.stdout
+    tools = "schemas/contracts/tuitbot/tools.yaml"
+    extra = "extra-tool [error] the server lists 'x_extra_tool', which the contract lacks (MCP 2026-07-28; tools/list)"
+    assert f"{tools}:1:1: {extra}" in text.stdout
     summary = "does not conform to tuitbot at 2026-07-28: 65 tool(s) listed, 4 call(s), 2 error(s), 0 other finding(s)."
     assert summary in text.stdout
     github = run_cli("conform", "--contract", "tuitbot", "--format", "github", *LATEST, *faulty)
     assert github.returncode == 1
-    assert github.stdout.splitlines()[:-1] == [
-        "::error title=missing-tool::tuitbot (MCP 2026-07-28) tools/list: the server does not list 'get_stats'",
-        "::error title=extra-tool::tuitbot (MCP 2026-07-28) tools/list: the server lists 'x_extra_tool', which the"
-        " contract lacks",
+    assert github.stdout.splitlines() == [  # each at its place: the tool's entry, else the file
+        f"::error file={tools},line=1,col=1,title=extra-tool::the server lists 'x_extra_tool', which the"
+        " contract lacks (MCP 2026-07-28; tools/list)",
+        f"::error file={tools},line=5,col=5,title=missing-tool::the server does not list 'get_stats'"
+        " (MCP 2026-07-28; tools/list)",
     ]
 
 
@@ -344,7 +347,7 @@ def test_a_server_written_with_the_sdks_mcpserver_conforms(tmp_path: Path) -> No
     (tmp_path / "schemas" / "contracts" / "shop" / "tools.yaml").write_text(SHOP_TOOLS, encoding="utf-8")
     server = ("--", sys.executable, str(ROOT / "tests" / "servers" / "mcpserver_shop.py"))
     result = run_cli("conform", "--contract", "shop", "--format", "json", *server, cwd=tmp_path)
-    report = json.loads(result.stdout)
+    report = conform_report(result.stdout)
     assert result.returncode == 0, report
     found = [(f["rule"], f["level"], f["tool"], f["where"], f["revision"]) for f in report["findings"]]
     assert found == [  # the same schema at each revision: the warning is each revision's
@@ -382,7 +385,7 @@ def test_what_a_bare_server_answers_is_judged_call_by_call(
 ) -> None:
     only = ("--protocol", "2025-06-18")  # the one it speaks
     raw = run_cli("conform", "--contract", "shop", "--format", "json", *only, "--", *RAW, result, cwd=shop)
-    report = json.loads(raw.stdout)
+    report = conform_report(raw.stdout)
     assert report["problem"] is None and report["calls"] == 1
     if rule is None:
         assert (raw.returncode, report["findings"]) == (0, [])

@@ -15,7 +15,8 @@ from typing import Any
 
 import mcp.types as types
 import pytest
-from conftest import ROOT, assert_report, run_cli
+from conform_json import conform_report
+from conftest import ROOT, run_cli
 from mcp_contracts_generator import api
 from mcp_contracts_generator.mcp import answers
 from mcp_contracts_generator.mcp.listing import compare_listing
@@ -49,8 +50,7 @@ def contracts(schemas: Path) -> dict[str, ServedContract]:
 
 def _conform(schemas: Path, contract: str, *target: str, extra: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:
     result = run_cli("conform", "--schemas", str(schemas), "--contract", contract, "--format", "json", *extra, *target)
-    report = json.loads(result.stdout)
-    assert_report(report, "conform-report")
+    report = conform_report(result.stdout)
     return result.returncode, report
 
 
@@ -282,5 +282,5 @@ def test_the_mock_answers_a_content_tool_with_a_block_of_a_type_it_declares(tmp_
         "conform", "--contract", "media", "--protocol", "2026-07-28", "--format", "json", "--", *mock_command,
         cwd=tmp_path,
     )  # fmt: skip
-    report = json.loads(result.stdout)
+    report = conform_report(result.stdout)
     assert (result.returncode, report["findings"]) == (0, []), report

@@ -23,7 +23,8 @@ from typing import Any
 import anyio
 import mcp.types as types
 import pytest
-from conftest import CONTRACTS, REFERENCE, ROOT, assert_report, require_shared, run_cli
+from conform_json import conform_report
+from conftest import CONTRACTS, REFERENCE, ROOT, require_shared, run_cli
 from jsonschema.validators import validator_for
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -223,8 +224,7 @@ def test_conform_finds_nothing_in_the_mock_at_each_revision(
     result = run_cli(
         "conform", "--contract", contract, "--probe-errors", "--format", "json", "--url", url, cwd=folder
     )  # fmt: skip
-    report = json.loads(result.stdout)
-    assert_report(report, "conform-report")
+    report = conform_report(result.stdout)
     assert (result.returncode, report["findings"], report["revisions"]) == (0, [], list(VERSIONS))
     assert (report["conforms"], report["problem"]) == (True, None)
     tools_yaml = folder / "schemas" / "contracts" / contract / "tools.yaml"
@@ -263,7 +263,7 @@ def test_a_tool_whose_output_is_not_an_object_reaches_older_clients_as_text(tmp_
             result = run_cli(
                 "conform", "--contract", SCAFFOLD, "--protocol", version, "--format", "json", "--url", url, cwd=tmp_path
             )
-            assert (result.returncode, json.loads(result.stdout)["findings"]) == (0, []), result.stdout
+            assert (result.returncode, conform_report(result.stdout)["findings"]) == (0, []), result.stdout
     (old_tool, old_result), (new_tool, new_result) = seen["2025-11-25"], seen["2026-07-28"]
     assert "outputSchema" not in old_tool and "structuredContent" not in old_result
     document = json.loads(old_result["content"][0]["text"])
@@ -286,13 +286,15 @@ def test_a_server_that_answers_another_revision_is_a_finding(tmp_path: Path) -> 
     result = run_cli(
         "conform", "--contract", SCAFFOLD, "--format", "json", *protocols, "--", *RAW_SERVER, GOOD_ITEM, cwd=tmp_path
     )
-    report = json.loads(result.stdout)
-    assert_report(report, "conform-report")
+    report = conform_report(result.stdout)
     assert result.returncode == 1 and report["revisions"] == ["2025-06-18", "2025-11-25"]
     assert [(f["rule"], f["revision"]) for f in report["findings"]] == [("revision-unsupported", "2025-11-25")]
     assert report["calls"] == 1
     text = run_cli("conform", "--contract", SCAFFOLD, *protocols, "--", *RAW_SERVER, GOOD_ITEM, cwd=tmp_path)
-    assert "revision-unsupported [error] @2025-11-25 initialize" in text.stdout
+    assert (
+        "revision-unsupported [error] asked for 2025-11-25" in text.stdout
+        and "(MCP 2025-11-25; initialize)" in text.stdout
+    )
 
 
 def test_only_the_tools_asked_for_are_compared_and_extra_tools_take_the_contract_s_level(
@@ -308,10 +310,10 @@ def test_only_the_tools_asked_for_are_compared_and_extra_tools_take_the_contract
     more = tools + "  - name: another_tool\n    mutation: false\n"
     (folder / "tools.yaml").write_text(more, encoding="utf-8")
     at = ("--protocol", "2026-07-28", "--format", "json", "--url", url)
-    whole = json.loads(run_cli("conform", "--contract", SCAFFOLD, *at, cwd=tmp_path).stdout)
+    whole = conform_report(run_cli("conform", "--contract", SCAFFOLD, *at, cwd=tmp_path).stdout)
     assert [f["rule"] for f in whole["findings"]] == ["missing-tool"]
     chosen = run_cli("conform", "--contract", SCAFFOLD, "--tool", "example_tool", *at, cwd=tmp_path)
-    assert (chosen.returncode, json.loads(chosen.stdout)["findings"]) == (0, [])
+    assert (chosen.returncode, conform_report(chosen.stdout)["findings"]) == (0, [])
     unknown = run_cli("conform", "--contract", SCAFFOLD, "--tool", "nope", *at, cwd=tmp_path)
     assert unknown.returncode == 2 and "--tool 'nope'" in unknown.stderr
 
@@ -320,8 +322,9 @@ def test_only_the_tools_asked_for_are_compared_and_extra_tools_take_the_contract
     levels = {}
     for level in ("error", "warning", "ignore"):
         (folder / "contract.yaml").write_text(f"{contract_yaml}extra_tools: {level}\n", encoding="utf-8")
-        report = json.loads(run_cli("conform", "--contract", SCAFFOLD, "--tool", "own_tool", *at, cwd=tmp_path).stdout)
+        only = run_cli("conform", "--contract", SCAFFOLD, "--tool", "own_tool", *at, cwd=tmp_path)
+        report = conform_report(only.stdout)
         assert [f["rule"] for f in report["findings"]] == ["missing-tool"]  # --tool: the others are not extra
-        report = json.loads(run_cli("conform", "--contract", SCAFFOLD, *at, cwd=tmp_path).stdout)
+        report = conform_report(run_cli("conform", "--contract", SCAFFOLD, *at, cwd=tmp_path).stdout)
         levels[level] = [(f["rule"], f["level"]) for f in report["findings"] if f["rule"] == "extra-tool"]
     assert levels == {"error": [("extra-tool", "error")], "warning": [("extra-tool", "warning")], "ignore": []}

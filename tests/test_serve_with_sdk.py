@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 import pytest
+from conform_json import conform_report
 from conftest import CONTRACTS, GENERATED, ROOT, SCHEMAS, generated_package, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -148,7 +149,7 @@ def test_conform_finds_nothing_to_say_about_the_sdk_server(monkeypatch: pytest.M
     revisions = [f"--protocol={r}" for r in OUTPUT_REVISIONS]
     command = ("--", sys.executable, str(SERVER))
     result = run_cli("conform", "--contract", "code-scalpel", "--format", "json", *revisions, *command)
-    report = json.loads(result.stdout)
+    report = conform_report(result.stdout)
     assert result.returncode == 0, report
     assert report["findings"] == []
     assert report["calls"] == 2 * len(OUTPUT_REVISIONS)  # security_scan succeeds, extract_code fails

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, printable
 from ..model import Place
 
 __all__ = ["Finding", "Outcome", "Place"]
@@ -100,7 +100,7 @@ class Finding:
         if self.accepted is not None:
             extra.append(f"accepted: {self.accepted}")
         tail = f" ({'; '.join(extra)})" if extra else ""
-        return f"{where}: {self.rule} [{self.level}] {self.message}{tail}"
+        return printable(f"{where}: {self.rule} [{self.level}] {self.message}{tail}")  # one line, whatever it holds
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from jinja2 import Environment, TemplateError
 
 from ..model import Contract, Project
 from ..resources import RUNTIME_SOURCE
-from ..rules.lint import LINT_RULES
+from ..rules import RULES, Rule
 from .builder_signatures import parameters
 from .describe import Definition, describe_definitions
 from .docs import doc_sections, example_blocks, index_entries
@@ -72,13 +72,39 @@ def build_plan(project: Project, package: str, templates: Path | None = None) ->
             contracts=project.contracts
         ),
         "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries)),
-        "docs/lint-rules.md": _markdown(env.get_template("docs/lint-rules.md.jinja").render(rules=LINT_RULES)),
+        "docs/rules.md": _markdown(env.get_template("docs/rules.md.jinja").render(sections=rule_sections())),
         "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries),
         f"python/{package}/_runtime.py": format_python(RUNTIME_HEADER + RUNTIME_SOURCE.read_text(encoding="utf-8")),
         MARKER: env.get_template("README.md.jinja").render(),
         **contract_files,
     }
     return {path: files[path].encode("utf-8") for path in sorted(files)}
+
+
+@dataclass(frozen=True)
+class RuleSection:
+    """The rules of one command on the docs page (`docs/rules.md`), and which columns it shows."""
+
+    key: str  # all, lint, breaking, conform: the template says what each is
+    rules: tuple[Rule, ...]
+    profiles: bool = False
+    bumps: bool = False
+
+
+def rule_sections() -> tuple[RuleSection, ...]:
+    """The registry grouped for its docs page: the rules of every command, then each command's
+    own (a rule two commands report is listed under the first)."""
+    every = tuple(r for r in RULES if len(r.commands) == 3)
+    own = {command: tuple(r for r in RULES if r.command == command and r not in every) for command in COMMANDS}
+    return (
+        RuleSection("all", every),
+        RuleSection("lint", own["lint"], profiles=True),
+        RuleSection("breaking", own["breaking"], bumps=True),
+        RuleSection("conform", own["conform"]),
+    )
+
+
+COMMANDS = ("lint", "breaking", "conform")
 
 
 def _render_contract(
