@@ -35,7 +35,7 @@ from .against import old_refused, old_sources
 from .breaking import Change, changes_between
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
-from .lint import Finding
+from .findings import finding as findings
 from .lint import lint as lint_sources
 from .load import load_project
 from .load.bundle import ENVELOPE, ROOT_URI
@@ -279,24 +279,22 @@ def check_with(chosen: Settings) -> Outcome:
     return Outcome(compare(rendered.plan, chosen.output))
 
 
-@dataclass(frozen=True)
-class Linting:
-    """The findings of `lint`, and the diagnostics of sources that do not load (exit 2)."""
-
-    findings: list[Finding]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def lint(schemas_dir: Path | None = None) -> Linting:
+def lint(schemas_dir: Path | None = None) -> findings.Outcome:
     """Judge the conventions of every contract (see `generator.lint`)."""
     chosen = settings(schemas_dir)
-    return Linting([], chosen) if isinstance(chosen, list) else lint_with(chosen)
+    return _not_loaded("lint", chosen) if isinstance(chosen, list) else lint_with(chosen)
 
 
-def lint_with(chosen: Settings) -> Linting:
-    """`lint` with settings already resolved."""
-    findings, diagnostics = lint_sources(chosen.schemas, _load(chosen), reading(chosen))
-    return Linting(findings, diagnostics)
+def lint_with(chosen: Settings) -> findings.Outcome:
+    """`lint` with settings already resolved: findings at the levels of `[tool.mcp-contracts.rules]`
+    and each contract's `rules:`."""
+    return lint_sources(chosen.schemas, _load(chosen), reading(chosen), dict(chosen.rules))
+
+
+def _not_loaded(command: str, diagnostics: list[Diagnostic]) -> findings.Outcome:
+    """The outcome of a command whose settings or sources do not load: `source-invalid` findings."""
+    found = tuple(sorted(map(findings.Finding.of_diagnostic, diagnostics), key=findings.Finding.sort_key))
+    return findings.Outcome(command, found, ("source-invalid",), loaded=False)
 
 
 @dataclass(frozen=True)

@@ -221,38 +221,25 @@ def lint(
     ] = ReportFormat.text,
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
-    linting = api.lint_with(_settings(schemas))
-    findings, diagnostics = linting.findings, linting.diagnostics
-    for finding in findings:
+    outcome = api.lint_with(_settings(schemas))
+    for finding in outcome.findings:
         if output_format is ReportFormat.github:
-            command = "error" if finding.level == "error" else "warning"
+            command = {"error": "error", "warning": "warning"}.get(finding.level, "notice")
             message = _one_line(finding.message)
-            typer.echo(
-                f"::{command} file={finding.file},line={finding.line or 1},col=1,title={finding.rule}::{message}"
-            )
+            line, column = finding.line or 1, finding.column or 1
+            typer.echo(f"::{command} file={finding.file},line={line},col={column},title={finding.rule}::{message}")
         elif output_format is ReportFormat.text:
             typer.echo(str(finding))
     if output_format is ReportFormat.json:
-        payload = [
-            {
-                "rule": f.rule,
-                "level": f.level,
-                "file": f.file,
-                "line": f.line,
-                "pointer": f.pointer,
-                "message": f.message,
-            }
-            for f in findings
-        ]
+        payload = [f.as_json() for f in outcome.findings]
         typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "findings": payload}, indent=2))
-    errors = sum(f.level == "error" for f in findings)
     if output_format is ReportFormat.text:
-        typer.echo(f"{errors} error(s), {len(findings) - errors} warning(s).")
-    if diagnostics:  # sources that do not load: exit 2, as `check`
-        _report_invalid(diagnostics, OutputFormat.text)
-        raise typer.Exit(EXIT_INVALID)
-    if errors:
-        raise typer.Exit(EXIT_DRIFT)
+        typer.echo(outcome.summary)
+    if not outcome.loaded:  # sources that do not load: exit 2, as `check`
+        typer.echo(
+            f"{sum(f.rule == 'source-invalid' for f in outcome.findings)} problem(s); nothing was written.", err=True
+        )
+    raise typer.Exit(outcome.exit_code)
 
 
 @app.command()
