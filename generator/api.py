@@ -36,6 +36,7 @@ from .breaking import Change, changes_between
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
 from .findings import finding as findings
+from .findings.policy import Policy
 from .lint import lint as lint_sources
 from .load import load_project
 from .load.bundle import ENVELOPE, ROOT_URI
@@ -51,7 +52,6 @@ from .write import Drift, UnsafeOutput, compare, write_plan
 
 if TYPE_CHECKING:  # the MCP SDK is imported by the commands that speak MCP only
     from .mcp.conform import ConformOptions, Target
-    from .mcp.report import Report
 
 
 @dataclass(frozen=True)
@@ -415,15 +415,33 @@ def source_contract(chosen: Settings, name: str) -> Contract | list[Diagnostic]:
     return next(c for c in loaded.project.contracts if c.name == name)
 
 
-def conform_with(chosen: Settings, contract: str, target: Target, options: ConformOptions | None = None) -> Report:
+def conform_with(
+    chosen: Settings, contract: str, target: Target, options: ConformOptions | None = None
+) -> findings.Outcome:
     """Hold the MCP server at `target` (a URL, or a command's `StdioServerParameters`) to the
-    contract; a contract that does not load is the report's `problem`."""
+    contract: its findings at the levels of `[tool.mcp-contracts.rules]` and the contract's
+    `rules:` (`extra_tools:` sets `extra-tool`); sources that do not load are `source-invalid`
+    findings, an unknown contract or a server not reached the outcome's `problem`."""
     from .mcp.conform import conform, describe
-    from .mcp.report import Report
 
-    loaded = served_contract(chosen, contract)
-    if isinstance(loaded, list):
-        report = Report(contract, describe(target))
-        report.problem = "; ".join(map(str, loaded))
-        return report
-    return conform(loaded, target, options)
+    loaded = _load(chosen)
+    if loaded.project is None:
+        return _not_loaded("conform", loaded.diagnostics)
+    found = next((c for c in loaded.project.contracts if c.name == contract), None)
+    if found is None:
+        unknown = source_contract(chosen, contract)  # says which names are close
+        facts = {"contract": contract, "target": describe(target), "conforms": False}
+        problem = "; ".join(map(str, unknown)) if isinstance(unknown, list) else f"unknown contract {contract!r}"
+        return findings.Outcome("conform", (), (), facts=facts, problem=problem)
+    report = conform(served(found), target, options)
+    return report.outcome(_policy(chosen, loaded.project.contracts))
+
+
+def _policy(chosen: Settings, contracts: Sequence[Contract]) -> Policy:
+    """The level of each rule per contract: the registry's, `[tool.mcp-contracts.rules]`, the
+    contract's `rules:` (`extra_tools:` in contract.yaml is the level of `extra-tool`)."""
+    own = {}
+    for contract in contracts:
+        extra = {"extra-tool": "off" if contract.extra_tools == "ignore" else contract.extra_tools}
+        own[contract.name] = {**(extra if contract.extra_tools != "error" else {}), **contract.rules}
+    return Policy(project=dict(chosen.rules), contracts=own)

@@ -22,8 +22,8 @@ from .validate import Verdict
 from .write import Drift
 
 if TYPE_CHECKING:  # the MCP SDK is imported by `mock` and `conform` only: it costs 0.6 s
+    from .findings.finding import Outcome
     from .mcp.conform import Target
-    from .mcp.report import Report
     from .mcp.served import ServedContract
 
 app = typer.Typer(
@@ -498,12 +498,9 @@ def conform(
             raise typer.Exit(EXIT_INVALID)
     protocols, tools = tuple(protocol) if protocol else None, tuple(tool) if tool else None
     options = ConformOptions(timeout, probe_errors, headers, handshake.value, protocols, tools)
-    report = api.conform_with(_settings(schemas), contract, target, options)
-    _print_conform(report, output_format)
-    if report.problem is not None:
-        raise typer.Exit(EXIT_INVALID)
-    if not report.conforms:
-        raise typer.Exit(EXIT_DRIFT)
+    outcome = api.conform_with(_settings(schemas), contract, target, options)
+    _print_conform(outcome, output_format)
+    raise typer.Exit(outcome.exit_code)
 
 
 def _headers(given: list[str], url: str | None) -> dict[str, str]:
@@ -521,28 +518,23 @@ def _headers(given: list[str], url: str | None) -> dict[str, str]:
     return headers
 
 
-def _print_conform(report: Report, output_format: ReportFormat) -> None:
+def _print_conform(outcome: Outcome, output_format: ReportFormat) -> None:
     if output_format is ReportFormat.json:
-        typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, **report.as_json()}, indent=2))
+        payload = {**outcome.facts, "problem": outcome.problem, "findings": [f.as_json() for f in outcome.findings]}
+        typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, **payload}, indent=2))
     elif output_format is ReportFormat.github:
-        for finding in report.findings:
+        for finding in outcome.findings:
             command = {"error": "error", "warning": "warning"}.get(finding.level, "notice")
-            at = f" (MCP {finding.revision})" if finding.revision is not None else ""
-            text = _one_line(f"{report.contract}{at} {finding.where}: {finding.message}")
-            typer.echo(f"::{command} title={finding.rule}::{text}")
+            where = f"file={finding.file},line={finding.line or 1},col={finding.column or 1},"
+            text = _one_line(f"{finding.contract} (MCP {finding.revision}) {finding.subject}: {finding.message}")
+            typer.echo(f"::{command} {where}title={finding.rule}::{text}")
     else:
-        for finding in report.findings:
-            typer.echo(f"{report.contract}: {finding}")
-    if report.problem is not None:
-        typer.echo(f"error: {report.problem}", err=True)
+        for finding in outcome.findings:
+            typer.echo(str(finding))
+    if outcome.problem is not None:
+        typer.echo(f"error: {outcome.problem}", err=True)
     elif output_format is not ReportFormat.json:
-        errors = sum(f.level == "error" for f in report.findings)
-        verdict = "conforms" if report.conforms else "does not conform"
-        typer.echo(
-            f"{report.target} {verdict} to {report.contract} at {', '.join(report.revisions)}: "
-            f"{report.listed} tool(s) listed, "
-            f"{report.calls} call(s), {errors} error(s), {len(report.findings) - errors} other finding(s)."
-        )
+        typer.echo(outcome.summary)
 
 
 def _print_verdict(verdict: Verdict) -> None:
