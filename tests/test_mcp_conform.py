@@ -98,6 +98,24 @@ def expected_calls(contract: str, folder: Path = SCHEMAS) -> int:
     return calls
 
 
+@pytest.mark.quiet(
+    "missing-tool",
+    "extra-tool",
+    "annotation-differs",
+    "annotation-missing",
+    "title-missing",
+    "title-differs",
+    "output-schema-unexpected",
+    "structured-content-unexpected",
+    "invalid-result",
+    "is-error-mismatch",
+    "catalogue-contradicted",
+    "unknown-error-code",
+    "undeclared-error-code",
+    "error-not-structured",
+    "error-result-outside-schema",
+    "probe-unsupported",
+)
 @pytest.mark.parametrize("contract", CONTRACTS)
 def test_conform_passes_against_the_mock_of_every_built_in_over_stdio(contract: str) -> None:
     """Over stdio a session is a process: every revision for tuitbot (the most tools and
@@ -134,6 +152,16 @@ EXPECTED_FAULTS = [
 ]
 
 
+@pytest.mark.fires(
+    "call-timeout",
+    "catalogue-contradicted",
+    "extra-tool",
+    "input-required",
+    "invalid-result",
+    "is-error-mismatch",
+    "missing-tool",
+    "undeclared-error-code",
+)
 def test_conform_reports_each_fault_of_a_broken_server_the_same_over_both_transports(tmp_path: Path) -> None:
     options = ("--timeout", "2.5")  # the hanging tool waits this long; the others answer at once
     code, over_stdio = _conform("tuitbot", "--", *FAULTY, *(f"--fault={f}" for f in FAULTS), extra=options)
@@ -163,6 +191,7 @@ def test_the_broken_server_without_faults_conforms() -> None:
     )
 
 
+@pytest.mark.fires("probe-unsupported")
 def test_probing_a_server_that_ignores_the_request_is_a_note_not_a_failure() -> None:
     code, report = _conform("tuitbot", "--", *FAULTY, extra=("--probe-errors",))
     assert code == 0
@@ -274,6 +303,7 @@ def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
     assert unknown.exit_code == 2
 
 
+@pytest.mark.fires("annotation-missing", "duplicate-tool", "endless-tool-list", "schema-unreadable")
 def test_listing_faults_and_schemas_a_client_cannot_compile_are_findings() -> None:
     faults = ("--fault=duplicate-tool", "--fault=endless-list", "--fault=odd-schemas", "--fault=no-hint")
     code, report = _conform("tuitbot", "--", *FAULTY, *faults, extra=("--timeout", "5"))
@@ -287,6 +317,7 @@ def test_listing_faults_and_schemas_a_client_cannot_compile_are_findings() -> No
     ]
 
 
+@pytest.mark.fires("connection-lost")
 def test_a_server_that_dies_in_a_call_is_a_finding_and_the_calls_stop() -> None:
     code, report = _conform("tuitbot", "--", *FAULTY, "--fault=crash")
     assert code == 1 and report["problem"] is None
@@ -353,6 +384,8 @@ tools:
 """
 
 
+@pytest.mark.fires("input-schema-differs")
+@pytest.mark.quiet("output-schema-differs", "input-example-refused")
 def test_a_server_written_with_the_sdks_mcpserver_conforms(tmp_path: Path) -> None:
     """Its schemas come from Python types, spelt otherwise than the contract's: they say the
     same, and `search` takes `None` as well (an input that accepts more: a warning)."""
@@ -397,6 +430,7 @@ def shop(tmp_path: Path) -> Path:
     ],
     ids=["good", "not-a-result", "nan", "overflow"],
 )
+@pytest.mark.fires("invalid-response", "invalid-result")
 def test_what_a_bare_server_answers_is_judged_call_by_call(
     shop: Path, result: str, rule: str | None, message: str | None
 ) -> None:

@@ -58,12 +58,29 @@ def _rules(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     return sorted((f["rule"], f["level"], f["subject"]) for f in report["findings"])
 
 
+@pytest.mark.quiet(
+    "content-type-undeclared",
+    "invalid-text",
+    "error-code-missing",
+    "structured-content-unexpected",
+    "output-schema-unexpected",
+)
 def test_a_server_that_answers_in_text_conforms_to_a_contract_that_says_so(schemas: Path) -> None:
     code, report = _conform(schemas, "git-text", "--", *TEXT)
     assert (code, report["findings"], report["problem"]) == (0, [], None)
     assert report["calls"] == 4 * len(report["revisions"])
 
 
+@pytest.mark.fires(
+    "annotation-differs",
+    "annotation-missing",
+    "invalid-text",
+    "output-schema-unexpected",
+    "structured-content-unexpected",
+    "title-differs",
+    "title-missing",
+    "unknown-error-code",
+)
 def test_a_text_server_that_breaks_its_listing_and_content_gets_each_finding(schemas: Path) -> None:
     faults = ("--fault=structured-anyway", "--fault=hints", "--fault=not-json", "--fault=error-unknown")
     code, report = _conform(schemas, "git-text", "--", *TEXT, *faults, extra=AT)
@@ -85,6 +102,7 @@ def test_a_text_server_that_breaks_its_listing_and_content_gets_each_finding(sch
     assert messages["annotation-missing"] == "no destructiveHint (true, when absent); the contract gives false"
 
 
+@pytest.mark.fires("content-type-undeclared", "error-code-missing")
 def test_content_of_an_undeclared_type_and_an_error_without_a_code_are_findings(schemas: Path) -> None:
     code, report = _conform(schemas, "git-text", "--", *TEXT, "--fault=image", "--fault=error-no-code", extra=AT)
     assert code == 1
@@ -96,6 +114,7 @@ def test_content_of_an_undeclared_type_and_an_error_without_a_code_are_findings(
     assert missing.startswith("isError result: no error code in its text (error_results.code_pattern): ")
 
 
+@pytest.mark.fires("error-result-outside-schema", "output-schema-differs")
 def test_an_error_result_outside_the_listed_output_schema_is_what_strict_clients_refuse(schemas: Path) -> None:
     code, report = _conform(schemas, "strict-errors", "--", *STRICT, extra=AT)
     assert code == 1
@@ -162,6 +181,7 @@ def test_a_json_envelope_in_error_text_is_judged_as_a_document(contracts: dict[s
     assert [f[0] for f in _judge(git, "git_log", _text(envelope))] == ["is-error-mismatch"]
 
 
+@pytest.mark.fires("error-not-structured")
 def test_an_error_without_structured_content_is_a_warning_where_errors_are_structured(
     contracts: dict[str, ServedContract],
 ) -> None:
