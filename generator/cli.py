@@ -222,23 +222,23 @@ def lint(
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
     outcome = api.lint_with(_settings(schemas))
+    invalid = [f for f in outcome.findings if f.rule == "source-invalid"]
     for finding in outcome.findings:
         if output_format is ReportFormat.github:
             command = {"error": "error", "warning": "warning"}.get(finding.level, "notice")
             message = _one_line(finding.message)
             line, column = finding.line or 1, finding.column or 1
             typer.echo(f"::{command} file={finding.file},line={line},col={column},title={finding.rule}::{message}")
-        elif output_format is ReportFormat.text:
+        elif output_format is ReportFormat.text and finding.rule != "source-invalid":
             typer.echo(str(finding))
     if output_format is ReportFormat.json:
         payload = [f.as_json() for f in outcome.findings]
         typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "findings": payload}, indent=2))
     if output_format is ReportFormat.text:
         typer.echo(outcome.summary)
-    if not outcome.loaded:  # sources that do not load: exit 2, as `check`
-        typer.echo(
-            f"{sum(f.rule == 'source-invalid' for f in outcome.findings)} problem(s); nothing was written.", err=True
-        )
+    if not outcome.loaded:  # sources that do not load: on standard error, as `check` says them
+        diagnostics = [Diagnostic(f.file, f.line, f.pointer, f.message) for f in invalid]
+        _report_invalid(diagnostics, OutputFormat.text)
     raise typer.Exit(outcome.exit_code)
 
 
