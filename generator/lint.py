@@ -4,8 +4,10 @@ Loading already refuses what cannot be generated (a duplicate code, codes that c
 Python names, a tool naming an unknown code). Lint judges what can be generated but should
 not be: a code in another naming style, an HTTP status outside 400..599, a JSON-RPC code
 outside the range MCP leaves to servers, a code no tool returns, something undescribed.
-Each rule has an ID and a level; `lint:` in contract.yaml switches any of them per contract.
-Rules about a column's meaning read the column's declared `role`, never its name.
+Each rule is a rule of the registry (`generator.rules.lint`): a finding has its ID, its
+place (file, line and column, in JSON files too, and the JSON pointer) and the level the
+`Policy` gives (the registry's, `[tool.mcp-contracts.rules]`, contract.yaml `rules:` and
+`lint.rules`). Rules about a column's meaning read the column's declared `role`, never its name.
 """
 
 from __future__ import annotations
