@@ -22,8 +22,8 @@ import hashlib
 import json
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -36,19 +36,17 @@ from .against import resolve as resolve_against
 from .breaking import changes_between, version_findings
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
-from .findings.finding import Finding as NewFinding
+from .findings import finding as findings
 from .findings.finding import Finding as RuleFinding
 from .findings.finding import Outcome as Findings
-from .findings.finding import Outcome as FindingsOutcome
 from .findings.policy import Policy
-from .lint import Finding
 from .lint import lint as lint_sources
 from .load import load_project
 from .load.bundle import ENVELOPE, ROOT_URI
 from .load.documents import Reading
 from .load.project import LoadResult
 from .mcp.served import ServedContract, served
-from .model import Contract, Place
+from .model import Contract
 from .render.plan import Plan, RenderProblem, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
 from .rules import of_command
@@ -58,7 +56,6 @@ from .write import Drift, UnsafeOutput, compare, write_plan
 
 if TYPE_CHECKING:  # the MCP SDK is imported by the commands that speak MCP only
     from .mcp.conform import ConformOptions, Target
-    from .mcp.report import Report
 
 
 @dataclass(frozen=True)
@@ -286,24 +283,22 @@ def check_with(chosen: Settings) -> Outcome:
     return Outcome(compare(rendered.plan, chosen.output))
 
 
-@dataclass(frozen=True)
-class Linting:
-    """The findings of `lint`, and the diagnostics of sources that do not load (exit 2)."""
-
-    findings: list[Finding]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def lint(schemas_dir: Path | None = None) -> Linting:
+def lint(schemas_dir: Path | None = None) -> findings.Outcome:
     """Judge the conventions of every contract (see `generator.lint`)."""
     chosen = settings(schemas_dir)
-    return Linting([], chosen) if isinstance(chosen, list) else lint_with(chosen)
+    return _not_loaded("lint", chosen) if isinstance(chosen, list) else lint_with(chosen)
 
 
-def lint_with(chosen: Settings) -> Linting:
-    """`lint` with settings already resolved."""
-    findings, diagnostics = lint_sources(chosen.schemas, _load(chosen), reading(chosen))
-    return Linting(findings, diagnostics)
+def lint_with(chosen: Settings) -> findings.Outcome:
+    """`lint` with settings already resolved: findings at the levels of `[tool.mcp-contracts.rules]`
+    and each contract's `rules:`."""
+    return lint_sources(chosen.schemas, _load(chosen), reading(chosen), dict(chosen.rules))
+
+
+def _not_loaded(command: str, diagnostics: list[Diagnostic]) -> findings.Outcome:
+    """The outcome of a command whose settings or sources do not load: `source-invalid` findings."""
+    found = tuple(sorted(map(findings.Finding.of_diagnostic, diagnostics), key=findings.Finding.sort_key))
+    return findings.Outcome(command, found, ("source-invalid",), loaded=False)
 
 
 def breaking(against: str | None = None, schemas_dir: Path | None = None) -> Findings:
@@ -440,140 +435,33 @@ def source_contract(chosen: Settings, name: str) -> Contract | list[Diagnostic]:
     return next(c for c in loaded.project.contracts if c.name == name)
 
 
-def conform_with(chosen: Settings, contract: str, target: Target, options: ConformOptions | None = None) -> Report:
-    """Hold the MCP server at `target` (a URL, or a command's `StdioServerParameters`) to the
-    contract; a contract that does not load is the report's `problem`."""
-    from .mcp.conform import conform, describe
-    from .mcp.report import Report
-
-    loaded = served_contract(chosen, contract)
-    if isinstance(loaded, list):
-        report = Report(contract, describe(target))
-        report.problem = "; ".join(map(str, loaded))
-        return report
-    return conform(loaded, target, options)
-
-
-# ---------------------------------------------------------------------------------------------
-# Outcomes of lint, breaking and conform, for the printers (generator/findings/formats).
-# Adapters from today's result types (`Linting`, `Breaking`, `Report`) to the one `Outcome`:
-# the commands' own `*_with` return an `Outcome` once their rules make `Finding`s, and then
-# these become those calls.
-
-
-def lint_outcome(chosen: Settings) -> FindingsOutcome:
-    """`lint` as an `Outcome`: its findings re-levelled by the project's and contracts' rules.
-    Files that read are judged even when others do not load (then `loaded` is False)."""
-    loaded = _load(chosen)
-    judged, diagnostics = lint_sources(chosen.schemas, loaded, reading(chosen))
-    contracts = {c.name: c.rules for c in loaded.project.contracts} if loaded.project is not None else {}
-    policy = Policy(project=dict(chosen.rules), contracts=contracts)
-    findings = _relevel(
-        policy,
-        [
-            NewFinding(f.rule, f.level, f.file, f.line, None, f.pointer, f.message, _contract_of(chosen, f.file))
-            for f in judged
-        ],
-    )
-    errors = sum(f.level == "error" for f in findings)
-    summary = f"{errors} error(s), {len(findings) - errors} warning(s)."
-    refused = tuple(map(NewFinding.of_diagnostic, diagnostics))
-    every = tuple(sorted((*findings, *refused), key=NewFinding.sort_key))
-    return FindingsOutcome("lint", every, _rules_run("lint", policy), not diagnostics, summary=summary)
-
-
-def _contract_of(chosen: Settings, file: str) -> str | None:
-    """The contract a file shown to the user belongs to: the folder under `contracts/`."""
-    contracts = chosen.schemas / "contracts"
-    try:
-        relative = (Path.cwd() / file).resolve().relative_to(contracts.resolve())
-    except ValueError:
-        return None
-    return relative.parts[0] if len(relative.parts) > 1 else None
-
-
-def conform_outcome(
+def conform_with(
     chosen: Settings, contract: str, target: Target, options: ConformOptions | None = None
-) -> FindingsOutcome:
-    """`conform` as an `Outcome`; a contract that does not load gives its `source-invalid` findings."""
+) -> findings.Outcome:
+    """Hold the MCP server at `target` (a URL, or a command's `StdioServerParameters`) to the
+    contract: its findings at the levels of `[tool.mcp-contracts.rules]` and the contract's
+    `rules:` (`extra_tools:` sets `extra-tool`); sources that do not load are `source-invalid`
+    findings, an unknown contract or a server not reached the outcome's `problem`."""
     from .mcp.conform import conform, describe
 
-    loaded = served_contract(chosen, contract)
-    if isinstance(loaded, list):
+    loaded = _load(chosen)
+    if loaded.project is None:
+        return _not_loaded("conform", loaded.diagnostics)
+    found = next((c for c in loaded.project.contracts if c.name == contract), None)
+    if found is None:
+        unknown = source_contract(chosen, contract)  # says which names are close
         facts = {"contract": contract, "target": describe(target), "conforms": False}
-        return replace(_not_loaded("conform", loaded), facts=facts)
-    report = conform(loaded, target, options)
-    places = _tool_places(loaded.contract)
-    policy = Policy(project=dict(chosen.rules), contracts={contract: loaded.contract.rules})
-    findings = _relevel(
-        policy,
-        [
-            NewFinding.at(
-                f.rule,
-                f.level,
-                places.get(f.tool or "", places[""]),
-                f.message,
-                contract=contract,
-                revision=f.revision,
-                subject=f.where,
-            )
-            for f in report.findings
-        ],
-    )
-    facts = {
-        "contract": contract,
-        "target": report.target,
-        "conforms": report.conforms,
-        "revisions": list(report.revisions),
-        "tools_listed": report.listed,
-        "calls": report.calls,
-    }
-    errors = sum(f.level == "error" for f in findings)
-    summary = "" if report.problem is not None else _conform_summary(report, len(findings) - errors, errors)
-    rules_run = _rules_run("conform", policy)
-    return FindingsOutcome("conform", tuple(findings), rules_run, True, facts, summary, report.problem)
+        problem = "; ".join(map(str, unknown)) if isinstance(unknown, list) else f"unknown contract {contract!r}"
+        return findings.Outcome("conform", (), (), facts=facts, problem=problem)
+    report = conform(served(found), target, options)
+    return report.outcome(_policy(chosen, loaded.project.contracts))
 
 
-def _relevel(policy: Policy, findings: Iterable[NewFinding]) -> list[NewFinding]:
-    """The findings at the level the project's or contract's `rules:` set (those set off left
-    out); where neither sets a rule, the level the command gave stays (conform's
-    `extra_tools`, lint's `lint.rules`), in one order."""
-    kept = []
-    for finding in findings:
-        setting = policy.setting(finding.rule, finding.contract)
-        if setting == "off":
-            continue
-        kept.append(finding.at_level(setting) if setting else finding)
-    return sorted(kept, key=NewFinding.sort_key)
-
-
-def _tool_places(contract: Contract) -> dict[str, Place]:
-    """Where each tool of the contract is declared in tools.yaml (by name), and the file
-    itself (under ""), for a finding about no tool of it."""
-    places = {"": contract.places.at("tools.yaml")}
-    for index, entry in enumerate(contract.manifest.tools.entries):
-        places[entry.code] = contract.places.at("tools.yaml", ("tools", index))
-    return places
-
-
-def _conform_summary(report: Report, others: int, errors: int) -> str:
-    verdict = "conforms" if report.conforms else "does not conform"
-    return (
-        f"{report.target} {verdict} to {report.contract} at {', '.join(report.revisions)}:"
-        f" {report.listed} tool(s) listed, {report.calls} call(s), {errors} error(s), {others} other finding(s)."
-    )
-
-
-def _not_loaded(command: str, diagnostics: Sequence[Diagnostic]) -> FindingsOutcome:
-    """The outcome of sources that do not load: each problem a `source-invalid` finding, exit 2."""
-    findings = tuple(sorted(map(NewFinding.of_diagnostic, diagnostics), key=NewFinding.sort_key))
-    return FindingsOutcome(command, findings, ("source-invalid",), loaded=False)
-
-
-def _rules_run(command: str, policy: Policy) -> tuple[str, ...]:
-    """The rules of `command` the policy leaves on (lint's profile rules only where turned on)."""
-    return tuple(
-        r.id
-        for r in of_command(command)
-        if policy.level(r.id, None) is not None and (r.profile is None or policy.setting(r.id, None) is not None)
-    )
+def _policy(chosen: Settings, contracts: Sequence[Contract]) -> Policy:
+    """The level of each rule per contract: the registry's, `[tool.mcp-contracts.rules]`, the
+    contract's `rules:` (`extra_tools:` in contract.yaml is the level of `extra-tool`)."""
+    own = {}
+    for contract in contracts:
+        extra = {"extra-tool": "off" if contract.extra_tools == "ignore" else contract.extra_tools}
+        own[contract.name] = {**(extra if contract.extra_tools != "error" else {}), **contract.rules}
+    return Policy(project=dict(chosen.rules), contracts=own)

@@ -27,6 +27,7 @@ from .validate import Verdict
 from .write import Drift
 
 if TYPE_CHECKING:  # the MCP SDK is imported by `mock` and `conform` only: it costs 0.6 s
+    from .findings.finding import Outcome
     from .mcp.conform import Target
     from .mcp.served import ServedContract
 
@@ -283,7 +284,7 @@ def lint(
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
     reports = _reports(report)
-    _print_outcome(api.lint_outcome(_settings(schemas)), output_format, reports)
+    _print_outcome(api.lint_with(_settings(schemas)), output_format, reports)
 
 
 @app.command()
@@ -528,7 +529,7 @@ def conform(
             raise typer.Exit(EXIT_INVALID)
     protocols, tools = tuple(protocol) if protocol else None, tuple(tool) if tool else None
     options = ConformOptions(timeout, probe_errors, headers, handshake.value, protocols, tools)
-    _print_outcome(api.conform_outcome(_settings(schemas), contract, target, options), output_format, reports)
+    _print_outcome(api.conform_with(_settings(schemas), contract, target, options), output_format, reports)
 
 
 def _headers(given: list[str], url: str | None) -> dict[str, str]:

@@ -4,23 +4,26 @@ Loading already refuses what cannot be generated (a duplicate code, codes that c
 Python names, a tool naming an unknown code). Lint judges what can be generated but should
 not be: a code in another naming style, an HTTP status outside 400..599, a JSON-RPC code
 outside the range MCP leaves to servers, a code no tool returns, something undescribed.
-Each rule has an ID and a level; `lint:` in contract.yaml switches any of them per contract.
-Rules about a column's meaning read the column's declared `role`, never its name.
+Each rule is a rule of the registry (`generator.rules.lint`): a finding has its ID, its
+place (file, line and column, in JSON files too, and the JSON pointer) and the level the
+`Policy` gives (the registry's, `[tool.mcp-contracts.rules]`, contract.yaml `rules:` and
+`lint.rules`). Rules about a column's meaning read the column's declared `role`, never its name.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic
+from .findings.finding import Finding, Outcome
+from .findings.policy import Policy
 from .load.bundle import refs_in
 from .load.documents import Document, Reading
 from .load.project import LoadResult, read_documents
-from .model import Contract, Entry
+from .model import Contract, Entry, Place
 from .naming import member_name
 from .protocol import revision
 from .render.mcp import HINTS, tool_annotations, tool_listing
@@ -30,21 +33,6 @@ from .schema.proofs import always_object
 from .schema.uri import defrag
 from .schema.vocabulary import DEFINITIONS, EITHER
 from .schema.walk import walk
-
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    level: str
-    file: str
-    line: int | None
-    pointer: str | None
-    message: str
-
-    def __str__(self) -> str:
-        where = f" (at {self.pointer})" if self.pointer is not None else ""
-        return f"{self.file}:{self.line or 1}:1: {self.rule} {self.message}{where}"
-
 
 STYLES = {
     "upper_snake": re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$"),
@@ -57,7 +45,6 @@ STANDARD_JSONRPC = {-32700, -32600, -32601, -32602, -32603}
 RETRYABLE_4XX = {408, 425, 429}
 
 RULES = LINT_RULES
-LEVELS = {rule.id: rule.level for rule in RULES}
 
 
 @dataclass(frozen=True)
@@ -310,9 +297,12 @@ def _sources(folder: Path, contract: Contract | None, reading: Reading) -> Sourc
     return Sources(identity, errors, tools, envelope, contract)
 
 
-def lint(schemas_dir: Path, loaded: LoadResult, reading: Reading) -> tuple[list[Finding], list[Diagnostic]]:
-    """The findings of every contract whose files read, and the diagnostics of sources that
-    do not load (what loading refuses has rules of its own here too).
+def lint(
+    schemas_dir: Path, loaded: LoadResult, reading: Reading, project_rules: Mapping[str, str] | None = None
+) -> Outcome:
+    """The findings of every contract whose files read, at the levels the `Policy` gives
+    (`project_rules`: `[tool.mcp-contracts.rules]`), and when the sources do not load, the
+    `source-invalid` findings of loading too (what loading refuses has rules of its own here).
 
     `loaded` is what `api` loaded from `schemas_dir` with `reading`; the rules read the
     files again the same way, so a file loading refuses is never judged here either."""
@@ -323,19 +313,47 @@ def lint(schemas_dir: Path, loaded: LoadResult, reading: Reading) -> tuple[list[
         else []
     )
     contracts = {c.name: c for c in loaded.project.contracts} if loaded.project is not None else {}
-    findings = []
-    for folder in folders:
-        src = _sources(folder, contracts.get(folder.name), reading)
-        if src is None:
+    sources = [(folder.name, _sources(folder, contracts.get(folder.name), reading)) for folder in folders]
+    read = {name: src for name, src in sources if src is not None}
+    policy = Policy(dict(project_rules or {}), {name: _contract_rules(src) for name, src in read.items()})
+    findings: list[Finding] = []
+    ran: set[str] = set()
+    for name, src in read.items():
+        for rule in _rules_for(src, name, policy):
+            ran.add(rule)
+            for document, path, message in CHECKS[rule](src):
+                findings.append(Finding.at(rule, "error", _place(document, path), message, contract=name))
+    if loaded.project is None:
+        findings += [Finding.of_diagnostic(d) for d in loaded.diagnostics]
+        ran.add("source-invalid")
+    kept = policy.apply(findings)
+    errors = sum(f.level == "error" for f in kept)
+    summary = f"{errors} error(s), {len(kept) - errors} warning(s)."
+    return Outcome("lint", tuple(kept), tuple(sorted(ran)), loaded.project is not None, summary=summary)
+
+
+def _contract_rules(src: Sources) -> dict[str, str]:
+    """What contract.yaml sets the rules to: `rules:` over `lint.rules` (read from the file,
+    for a contract that does not load is linted too)."""
+    data = src.identity.data if isinstance(src.identity.data, dict) else {}
+    lint_settings = data.get("lint") or {}
+    return {**(lint_settings.get("rules") or {}), **(data.get("rules") or {})}
+
+
+def _rules_for(src: Sources, contract: str, policy: Policy) -> Iterator[str]:
+    """The IDs of the lint rules that run for `contract`: those not off, and a rule of a
+    profile only where `lint.profiles` turns the profile on or a setting names the rule."""
+    data = src.identity.data if isinstance(src.identity.data, dict) else {}
+    profiles = (data.get("lint") or {}).get("profiles", [])
+    for rule in RULES:
+        if policy.level(rule.id, contract) is None:
             continue
-        settings = src.identity.data.get("lint", {}) if isinstance(src.identity.data, dict) else {}
-        chosen, profiles = settings.get("rules", {}), settings.get("profiles", [])
-        for rule in RULES:
-            level = chosen.get(rule.id, rule.level)
-            if level == "off" or (rule.profile is not None and rule.profile not in profiles and rule.id not in chosen):
-                continue
-            for document, path, message in CHECKS[rule.id](src):
-                where = document.diagnostic(path, message)
-                findings.append(Finding(rule.id, level, where.file, where.line, where.pointer, message))
-    ordered = sorted(findings, key=lambda f: (f.file, f.line or 0, f.rule, f.message))
-    return ordered, (loaded.diagnostics if loaded.project is None else [])
+        if rule.profile is not None and rule.profile not in profiles and policy.setting(rule.id, contract) is None:
+            continue
+        yield rule.id
+
+
+def _place(document: Document, path: list[object]) -> Place:
+    """The place of `path` in `document`: its file, line and column (JSON files too), and pointer."""
+    line, column = document.position(path)
+    return Place(document.name, line, column, encode(path))

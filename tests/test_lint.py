@@ -1,125 +1,312 @@
-"""`mcp-contracts lint`: each rule fires on what it names, at its line, at its level."""
+"""`mcp-contracts lint`: each rule fires on an edit of an `init` scaffold, at the file, line,
+column and JSON pointer of what it names, at its level; and keeps quiet on the scaffold."""
 
 from __future__ import annotations
 
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
-from conftest import SCHEMAS, run_cli
-from mcp_contracts_generator.lint import RULES
+import pytest
+from conftest import run_cli
+from mcp_contracts_generator.rules import rule as registry_rule
+from mcp_contracts_generator.rules.lint import LINT_RULES as REGISTRY_LINT
 
-NEW_ERRORS = """  - code: lower_case_code
-    http_status: 200
-    jsonrpc_code: -31000
-    retryable: true
-  - code: NOT_FOUND_AGAIN
-    http_status: 404
-    jsonrpc_code: -32010
-    retryable: true
-    description: Gone again.
-"""
-RETRYABLE = """    retryable:
-      type: boolean
-      role: retryable
-      description: Whether a retry may succeed.
-"""
-
-
-def _project(tmp_path: Path, lint: str = "") -> Path:
-    folder = tmp_path / "schemas" / "contracts" / "jsonrpc"
-    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", folder)
-    (tmp_path / "pyproject.toml").write_text('[tool.mcp-contracts]\npackage = "linted"\n', encoding="utf-8")
-    errors = folder / "errors.yaml"
-    errors.write_text(errors.read_text(encoding="utf-8") + NEW_ERRORS, encoding="utf-8")
-    tools = folder / "tools.yaml"
-    tools.write_text(tools.read_text(encoding="utf-8") + "  - name: bare\n", encoding="utf-8")
-    contract = folder / "contract.yaml"
-    text = contract.read_text(encoding="utf-8").replace("  errors:\n", "  errors:\n" + RETRYABLE, 1)
-    contract.write_text(text + lint, encoding="utf-8")
-    schema = json.loads((folder / "envelope.schema.json").read_text(encoding="utf-8"))
-    schema["properties"]["note"] = {"type": "string"}
-    (folder / "envelope.schema.json").write_text(json.dumps(schema, indent=2), encoding="utf-8")
-    return tmp_path
-
-
-def _line(path: Path, text: str) -> int:
-    return path.read_text(encoding="utf-8").splitlines().index(text) + 1
-
-
-def test_every_rule_fires_at_its_line_and_level(tmp_path: Path) -> None:
-    project = _project(tmp_path)
-    result = run_cli("lint", cwd=project)
-    assert result.returncode == 1, result.stdout + result.stderr
-    errors = project / "schemas" / "contracts" / "jsonrpc" / "errors.yaml"
-    where = "schemas/contracts/jsonrpc/errors.yaml"
-    expected = [
-        f"{where}:{_line(errors, '  - code: lower_case_code')}:1: "
-        "code-style [error] 'lower_case_code' is not upper_snake",
-        f"{where}:{_line(errors, '    http_status: 200')}:1: http-range [error] 200 is not an error status (400..599)",
-        f"{where}:{_line(errors, '    jsonrpc_code: -31000')}:1: "
-        "jsonrpc-range [error] -31000 is outside -32000..-32019",
-        f"{where}:{_line(errors, '  - code: lower_case_code')}:1: "
-        "code-described [warning] 'lower_case_code' has no description",
-        f"{where}:{_line(errors, '  - code: NOT_FOUND_AGAIN')}:1: "
-        "code-unused [warning] no tool returns 'NOT_FOUND_AGAIN'",
-        "retry-4xx [warning] retryable, yet its HTTP status 404 says a retry fails",
-        "tool-name [warning] 'mcp.tool:docs.load.fetch' is not a valid MCP tool name",  # switched by the contract
-        "property-described [warning] property 'note' has no description (at /properties/note)",
-        "def-unused [warning] 'ToolIo' is not referenced (at /$defs/ToolIo)",
-        "tool-described [warning] 'bare' has no description",
-    ]
-    for line in expected:
-        assert line in result.stdout, line
-    fired = {line.split(": ", 1)[1].split(" ", 1)[0] for line in result.stdout.splitlines() if ": " in line}
-    judged_here = {rule.id for rule in RULES} - LOADING_TOO - PUBLISHED
-    assert fired >= judged_here, judged_here - fired
+# The lint rules, as the marks name them (tests/test_rules.py reads marks without running them);
+# the first test holds it to the registry.
+LINT_RULES = (
+    "code-unique",
+    "code-identifier",
+    "tool-codes-known",
+    "code-style",
+    "code-unused",
+    "tool-name",
+    "jsonrpc-range",
+    "http-range",
+    "retry-4xx",
+    "code-described",
+    "tool-described",
+    "property-described",
+    "def-unused",
+    "output-not-object",
+    "error-outside-output",
+    "hints-explicit",
+    "tool-title",
+    "description-length",
+)
+SHOP = Path("schemas") / "contracts" / "shop"
+# The scaffold with every column role a lint rule reads, and the `directory` profile on.
+ROLES = (
+    (
+        "contract.yaml",
+        "      description: Whether the same call may succeed when retried.\n",
+        "      role: retryable\n",
+    ),
+    ("contract.yaml", "      description: The HTTP status a transport answers with.\n", "      role: http_status\n"),
+    (
+        "contract.yaml",
+        "  tools:\n    mutation:",
+        "    jsonrpc_code: {type: integer, role: jsonrpc_code, description: The JSON-RPC code.}\n"
+        "  tools:\n    mutation:",
+    ),
+    ("errors.yaml", "    http_status: 400\n", "    jsonrpc_code: -32001\n"),
+)
 
 
-LOADING_TOO = {"code-unique", "code-identifier", "tool-codes-known"}
-# Rules about what MCP clients receive, each fired in test_lint_mcp.py.
-PUBLISHED = {"output-not-object", "error-outside-output", "hints-explicit", "tool-title", "description-length"}
+@pytest.fixture(scope="module")
+def scaffold(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One `init shop` project with the roles and the profile, copied by each test."""
+    root = tmp_path_factory.mktemp("scaffold")
+    assert run_cli("init", "shop", cwd=root).returncode == 0
+    for file, after, added in ROLES:
+        _edit(root / SHOP / file, after, after + added if after.endswith("\n") else added)
+    contract = root / SHOP / "contract.yaml"
+    contract.write_text(contract.read_text(encoding="utf-8") + "lint:\n  profiles: [directory]\n", encoding="utf-8")
+    return root
 
 
-def test_what_loading_refuses_has_rule_ids_too(tmp_path: Path) -> None:
-    project = _project(tmp_path)
-    folder = project / "schemas" / "contracts" / "jsonrpc"
-    errors = folder / "errors.yaml"
-    errors.write_text(errors.read_text(encoding="utf-8") + "  - code: TOOL_NOT_FOUND\n  - code: tool.not.found\n")
-    tools = folder / "tools.yaml"
-    tools.write_text(tools.read_text(encoding="utf-8") + "    possible_error_codes: [NOPE]\n", encoding="utf-8")
-    result = run_cli("lint", cwd=project)
-    assert result.returncode == 2
-    assert "code-unique [error] 'TOOL_NOT_FOUND' appears twice" in result.stdout
-    identifier = "code-identifier [error] 'tool.not.found' and 'TOOL_NOT_FOUND' are both TOOL_NOT_FOUND in Python"
-    assert identifier in result.stdout
-    assert "tool-codes-known [error] 'bare' names 'NOPE', which errors.yaml lacks" in result.stdout
-    assert "problem(s) in the sources." in result.stderr
+@pytest.fixture
+def project(scaffold: Path, tmp_path: Path) -> Path:
+    shutil.copytree(scaffold, tmp_path / "project")
+    return tmp_path / "project"
 
 
-def test_rules_are_switched_per_contract(tmp_path: Path) -> None:
-    off = "lint:\n  rules:\n    tool-name: off\n    code-style: off\n    http-range: warning\n    jsonrpc-range: off\n"
-    project = _project(tmp_path, lint=off.replace("lint:\n  rules:\n", "lint:\n  rules:\n", 1))
-    contract = project / "schemas" / "contracts" / "jsonrpc" / "contract.yaml"
-    contract.write_text(contract.read_text(encoding="utf-8").replace("lint:\n  rules:\n    tool-name: warning\n", ""))
-    result = run_cli("lint", cwd=project)
-    assert result.returncode == 0, result.stdout
-    assert "code-style" not in result.stdout and "tool-name" not in result.stdout
-    assert "http-range [warning] 200 is not an error status (400..599)" in result.stdout
-    assert "0 error(s)" in result.stdout
+def _edit(path: Path, old: str, new: str) -> None:
+    """`old` replaced by `new` in the file, once; an empty `old` appends `new`."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
 
 
-def test_github_annotations_and_json(tmp_path: Path) -> None:
-    project = _project(tmp_path)
+def _lint(project: Path) -> tuple[int, list[dict[str, Any]]]:
+    result = run_cli("lint", "--format", "json", cwd=project)
+    return result.returncode, json.loads(result.stdout)["findings"]
+
+
+def _place(project: Path, file: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
+    """The 1-based line and column where `needle` begins (its `occurrence`-th time) in `file`."""
+    lines = (project / SHOP / file).read_text(encoding="utf-8").splitlines()
+    found = [(n + 1, line.index(needle) + 1) for n, line in enumerate(lines) if needle in line]
+    return found[occurrence]
+
+
+NEW_CODE = "  - code: {code}\n    retryable: false\n    http_status: 400\n    jsonrpc_code: -32001\n"
+NEW_CODE += "    message: M\n    description: D.\n"
+
+
+def _add_code(project: Path, code: str, enum: bool = True) -> None:
+    """A code appended to errors.yaml (and to the envelope's enum, which must list every code)."""
+    errors = project / SHOP / "errors.yaml"
+    errors.write_text(errors.read_text(encoding="utf-8") + NEW_CODE.format(code=code), encoding="utf-8")
+    if enum:
+        _edit(
+            project / SHOP / "envelope.schema.json", '"enum": ["example_error"', f'"enum": ["example_error", "{code}"'
+        )
+
+
+# A second tool with its own output schema (and no example call, which it would have to accept).
+NEW_TOOL = "  - name: listing\n    title: Listing\n    description: Lists.\n    mutation: false\n"
+NEW_TOOL += "    annotations: {{destructiveHint: false, idempotentHint: true, openWorldHint: false}}\n"
+NEW_TOOL += "    possible_error_codes: [example_error]\n    outputSchema: {output}\n"
+
+
+EDITS: dict[str, tuple[list[tuple[str, str, str]], str, str, str, int]] = {
+    # rule: ([(file, old, new)], file of the finding, its pointer, the text that begins at its place, occurrence)
+    "code-style": ([], "errors.yaml", "/errors/1/code", "code: ExampleTwo", 0),
+    "code-unused": ([], "errors.yaml", "/errors/1/code", "code: other_error", 0),
+    "tool-name": (
+        [("tools.yaml", "name: example_tool", "name: example:tool")],
+        "tools.yaml",
+        "/tools/0/name",
+        "name:",
+        0,
+    ),
+    "jsonrpc-range": (
+        [("errors.yaml", "jsonrpc_code: -32001", "jsonrpc_code: -31000")],
+        "errors.yaml",
+        "/errors/0/jsonrpc_code",
+        "jsonrpc_code:",
+        0,
+    ),
+    "http-range": (
+        [("errors.yaml", "http_status: 400", "http_status: 200")],
+        "errors.yaml",
+        "/errors/0/http_status",
+        "http_status:",
+        0,
+    ),
+    "retry-4xx": (
+        [("errors.yaml", "retryable: false", "retryable: true")],
+        "errors.yaml",
+        "/errors/0/retryable",
+        "retryable:",
+        0,
+    ),
+    "code-described": (
+        [("errors.yaml", "    description: Replace this entry with your first error code.\n", "")],
+        "errors.yaml",
+        "/errors/0/code",
+        "code:",
+        0,
+    ),
+    "tool-described": (
+        [("tools.yaml", "    description: Replace this entry with your first tool.\n", "")],
+        "tools.yaml",
+        "/tools/0/name",
+        "name:",
+        0,
+    ),
+    "property-described": (
+        [("envelope.schema.json", '"data": { "description": "The tool\'s payload, any JSON value." }', '"data": {}')],
+        "envelope.schema.json",
+        "/$defs/SuccessEnvelope/properties/data",
+        '"data": {}',
+        0,
+    ),
+    "def-unused": (
+        [("envelope.schema.json", '"$defs": {\n', '"$defs": {\n    "Unused": { "type": "string" },\n')],
+        "envelope.schema.json",
+        "/$defs/Unused",
+        '"Unused"',
+        0,
+    ),
+    "output-not-object": (
+        [("tools.yaml", "", NEW_TOOL.format(output="{type: array}"))],
+        "tools.yaml",
+        "/tools/1/outputSchema",
+        "outputSchema:",
+        0,
+    ),
+    "error-outside-output": (
+        [("tools.yaml", "", NEW_TOOL.format(output="{type: object, properties: {success: {const: true}}}"))],
+        "tools.yaml",
+        "/tools/1/outputSchema",
+        "outputSchema:",
+        0,
+    ),
+    "hints-explicit": (
+        [("tools.yaml", "    annotations: {destructiveHint: false, idempotentHint: true, openWorldHint: false}\n", "")],
+        "tools.yaml",
+        "/tools/0",
+        "name: example_tool",
+        0,
+    ),
+    "tool-title": ([("tools.yaml", "    title: Example tool\n", "")], "tools.yaml", "/tools/0/name", "name:", 0),
+    "description-length": (
+        [("contract.yaml", "  profiles: [directory]\n", "  profiles: [directory]\n  description_limit: 10\n")],
+        "tools.yaml",
+        "/tools/0/description",
+        "description:",
+        0,
+    ),
+    # What loading refuses too: the sources do not load, and lint still names the rule.
+    "code-unique": ([], "errors.yaml", "/errors/1/code", "code: example_error", 1),
+    "code-identifier": ([], "errors.yaml", "/errors/1/code", "code: Example_Error", 0),
+    "tool-codes-known": (
+        [("tools.yaml", "possible_error_codes: [example_error]", "possible_error_codes: [example_error, nope]")],
+        "tools.yaml",
+        "/tools/0/possible_error_codes/1",
+        "nope",
+        0,
+    ),
+}
+ADDED_CODES = {"code-style": "ExampleTwo", "code-unused": "other_error", "code-unique": "example_error"}
+ADDED_CODES["code-identifier"] = "Example_Error"
+LOADING_REFUSES = {"code-unique", "code-identifier", "tool-codes-known"}
+
+
+def test_the_table_has_an_edit_for_every_lint_rule() -> None:
+    assert tuple(rule.id for rule in REGISTRY_LINT) == LINT_RULES
+    assert sorted(EDITS) == sorted(LINT_RULES)
+
+
+@pytest.mark.fires(*LINT_RULES, "source-invalid")
+@pytest.mark.parametrize("rule", LINT_RULES)
+def test_each_rule_fires_at_its_file_line_column_and_pointer(project: Path, rule: str) -> None:
+    edits, file, pointer, needle, occurrence = EDITS[rule]
+    if rule in ADDED_CODES:
+        _add_code(project, ADDED_CODES[rule], enum=rule != "code-unique")
+    for name, old, new in edits:
+        _edit(project / SHOP / name, old, new)
+    code, findings = _lint(project)
+    mine = [f for f in findings if f["rule"] == rule]
+    assert len(mine) == 1, [(f["rule"], f["message"]) for f in findings]
+    [finding] = mine
+    line, column = _place(project, file, needle, occurrence)
+    assert (finding["file"], finding["line"], finding["column"], finding["pointer"]) == (
+        f"schemas/contracts/shop/{file}",
+        line,
+        column,
+        pointer,
+    )
+    assert finding["level"] == registry_rule(rule).level
+    assert finding["contract"] == "shop"
+    if rule in LOADING_REFUSES:
+        assert code == 2 and any(f["rule"] == "source-invalid" for f in findings), findings
+    else:
+        assert code == (1 if finding["level"] == "error" else 0), findings
+        assert not any(f["rule"] == "source-invalid" for f in findings)
+
+
+@pytest.mark.quiet(*LINT_RULES, "source-invalid")
+def test_the_scaffold_with_every_role_and_the_directory_profile_lints_clean(project: Path) -> None:
+    assert _lint(project) == (0, []), [f["message"] for f in _lint(project)[1]]
+    text = run_cli("lint", cwd=project)
+    assert text.stdout == "0 error(s), 0 warning(s).\n"
+
+
+@pytest.mark.fires("source-invalid")
+def test_sources_that_do_not_load_are_findings_at_their_place_in_every_format(project: Path) -> None:
+    _edit(project / SHOP / "tools.yaml", "    mutation: false\n", "    mutation: nope\n")
+    code, findings = _lint(project)
+    assert code == 2
+    [invalid] = [f for f in findings if f["rule"] == "source-invalid"]
+    assert invalid["file"] == "schemas/contracts/shop/tools.yaml"
+    assert invalid["line"] == _place(project, "tools.yaml", "mutation: nope")[0]
     github = run_cli("lint", "--format", "github", cwd=project)
-    assert github.returncode == 1
-    assert "::error file=schemas/contracts/jsonrpc/errors.yaml,line=" in github.stdout
-    assert ",title=code-style::'lower_case_code' is not upper_snake" in github.stdout
-    report = json.loads(run_cli("lint", "--format", "json", cwd=project).stdout)
-    assert report["version"] == 2
-    assert {"rule": "http-range", "level": "error"}.items() <= next(
-        f for f in report["findings"] if f["rule"] == "http-range"
-    ).items()
+    assert github.returncode == 2
+    assert f"::error file=schemas/contracts/shop/tools.yaml,line={invalid['line']}," in github.stdout
+
+
+def test_text_lines_name_file_line_column_rule_and_level(project: Path) -> None:
+    _edit(project / SHOP / "errors.yaml", "http_status: 400", "http_status: 200")
+    result = run_cli("lint", cwd=project)
+    line, column = _place(project, "errors.yaml", "http_status:")
+    assert result.stdout.splitlines() == [
+        f"schemas/contracts/shop/errors.yaml:{line}:{column}: http-range [error] 200 is not an error status (400..599)",
+        "1 error(s), 0 warning(s).",
+    ]
+    assert result.returncode == 1
+
+
+@pytest.mark.parametrize(
+    ("where", "setting", "level"),
+    [
+        ("pyproject", "warning", "warning"),
+        ("pyproject", "off", None),
+        ("rules", "note", "note"),
+        ("lint.rules", "off", None),
+        ("both", "error", "error"),  # the contract's setting wins over the project's
+    ],
+)
+def test_levels_come_from_the_registry_the_project_and_the_contract(
+    project: Path, where: str, setting: str, level: str | None
+) -> None:
+    _edit(project / SHOP / "errors.yaml", "http_status: 400", "http_status: 200")
+    pyproject, contract = project / "pyproject.toml", project / SHOP / "contract.yaml"
+    if where in ("pyproject", "both"):
+        other = "off" if where == "both" else setting
+        pyproject.write_text(
+            pyproject.read_text(encoding="utf-8") + f'\n[tool.mcp-contracts.rules]\nhttp-range = "{other}"\n'
+        )
+    if where in ("rules", "both"):
+        contract.write_text(contract.read_text(encoding="utf-8") + f"rules: {{http-range: {setting}}}\n")
+    if where == "lint.rules":
+        _edit(contract, "  profiles: [directory]\n", f"  profiles: [directory]\n  rules: {{http-range: {setting}}}\n")
+    code, findings = _lint(project)
+    assert [f["level"] for f in findings if f["rule"] == "http-range"] == ([level] if level else [])
+    assert code == (1 if level == "error" else 0), findings
 
 
 def test_the_built_in_contracts_have_no_lint_error() -> None:

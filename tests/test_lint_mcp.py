@@ -27,6 +27,7 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+@pytest.mark.quiet("hints-explicit", "tool-title", "description-length")
 def test_a_fresh_scaffold_lints_clean_with_the_directory_profile(tmp_path: Path) -> None:
     folder = _init(tmp_path)
     (folder / "contract.yaml").write_text(
@@ -44,6 +45,7 @@ def _envelope_may_be_null(folder: Path) -> None:
     envelope.write_text(json.dumps(schema, indent=2), encoding="utf-8")
 
 
+@pytest.mark.fires("output-not-object")
 def test_an_envelope_that_may_be_no_object_names_the_revisions_that_cannot_carry_it(tmp_path: Path) -> None:
     folder = _init(tmp_path)
     _envelope_may_be_null(folder)
@@ -51,11 +53,12 @@ def test_an_envelope_that_may_be_no_object_names_the_revisions_that_cannot_carry
     assert code == 1, lines
     found = [line for line in lines if " output-not-object " in line]
     assert len(found) == 1, lines
-    assert found[0].startswith("schemas/contracts/shop/envelope.schema.json:1:1: output-not-object")
+    assert found[0].startswith("schemas/contracts/shop/envelope.schema.json:1:1: output-not-object [error]")
     assert "2025-06-18, 2025-11-25" in found[0] and "example_tool" in found[0]
     assert "2025-03-26" not in found[0] and "2026-07-28" not in found[0]
 
 
+@pytest.mark.quiet("output-not-object")
 @pytest.mark.parametrize("revisions", ['["2026-07-28"]', '["2025-03-26", "2026-07-28"]'])
 def test_revisions_that_take_any_output_or_none_do_not_need_an_object(tmp_path: Path, revisions: str) -> None:
     folder = _init(tmp_path)
@@ -70,6 +73,7 @@ def test_revisions_that_take_any_output_or_none_do_not_need_an_object(tmp_path: 
     assert not [line for line in lines if " output-not-object " in line]
 
 
+@pytest.mark.fires("output-not-object")
 def test_a_tool_output_schema_that_may_be_an_array_is_named_at_its_line(tmp_path: Path) -> None:
     folder = _init(tmp_path)
     tools = folder / "tools.yaml"
@@ -82,11 +86,13 @@ def test_a_tool_output_schema_that_may_be_an_array_is_named_at_its_line(tmp_path
     assert code == 1, lines
     line = tools.read_text(encoding="utf-8").splitlines().index("    outputSchema:") + 1
     assert any(
-        entry.startswith(f"schemas/contracts/shop/tools.yaml:{line}:1: output-not-object [error] 'listing'")
+        entry.startswith(f"schemas/contracts/shop/tools.yaml:{line}:5: output-not-object [error] 'listing'")
         for entry in lines
     ), lines
 
 
+@pytest.mark.fires("error-outside-output")
+@pytest.mark.quiet("error-outside-output")
 def test_an_output_schema_that_refuses_the_error_envelope_is_an_error(tmp_path: Path) -> None:
     folder = _init(tmp_path)
     tools = folder / "tools.yaml"
@@ -109,6 +115,8 @@ def test_an_output_schema_that_refuses_the_error_envelope_is_an_error(tmp_path: 
     assert code == 0 and not [line for line in lines if " error-outside-output " in line], lines
 
 
+@pytest.mark.fires("hints-explicit", "tool-title", "description-length")
+@pytest.mark.quiet("hints-explicit")
 def test_the_directory_profile_asks_for_every_hint_a_title_and_short_descriptions(tmp_path: Path) -> None:
     folder = _init(tmp_path)
     tools = folder / "tools.yaml"
@@ -122,11 +130,11 @@ def test_the_directory_profile_asks_for_every_hint_a_title_and_short_description
     )
     code, lines = _lint(tmp_path)
     assert code == 0, lines  # the profile warns
-    rules = sorted(line.split(": ", 1)[1].split(" ", 2)[:2] for line in lines if "'bare'" in line)  # type: ignore[misc]
+    rules = sorted(line.split(": ", 1)[1].split(" ", 3)[::2] for line in lines if "'bare'" in line)
     assert rules == [
-        ["description-length", "[warning]"],
-        ["hints-explicit", "[warning]"],
-        ["tool-title", "[warning]"],
+        ["description-length", "'bare':"],
+        ["hints-explicit", "'bare'"],
+        ["tool-title", "'bare'"],
     ], lines
     hints = next(line for line in lines if " hints-explicit [warning] 'bare'" in line)
     assert "readOnlyHint, destructiveHint, idempotentHint, openWorldHint" in hints

@@ -54,30 +54,48 @@ def _conform(schemas: Path, contract: str, *target: str, extra: tuple[str, ...] 
     return result.returncode, report
 
 
-def _rules(report: dict[str, Any]) -> list[tuple[str, str, str | None, str]]:
-    return sorted((f["rule"], f["level"], f["tool"], f["where"]) for f in report["findings"])
+def _rules(report: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(rule, level, what was asked) of each finding."""
+    return sorted((f["rule"], f["level"], f["subject"]) for f in report["findings"])
 
 
+@pytest.mark.quiet(
+    "content-type-undeclared",
+    "invalid-text",
+    "error-code-missing",
+    "structured-content-unexpected",
+    "output-schema-unexpected",
+)
 def test_a_server_that_answers_in_text_conforms_to_a_contract_that_says_so(schemas: Path) -> None:
     code, report = _conform(schemas, "git-text", "--", *TEXT)
     assert (code, report["findings"], report["problem"]) == (0, [], None)
     assert report["calls"] == 4 * len(report["revisions"])
 
 
+@pytest.mark.fires(
+    "annotation-differs",
+    "annotation-missing",
+    "invalid-text",
+    "output-schema-unexpected",
+    "structured-content-unexpected",
+    "title-differs",
+    "title-missing",
+    "unknown-error-code",
+)
 def test_a_text_server_that_breaks_its_listing_and_content_gets_each_finding(schemas: Path) -> None:
     faults = ("--fault=structured-anyway", "--fault=hints", "--fault=not-json", "--fault=error-unknown")
     code, report = _conform(schemas, "git-text", "--", *TEXT, *faults, extra=AT)
     assert code == 1
     log, status = 'git_log({"repo_path": "/repo"})', 'git_status({"repo_path": "/repo"})'
     assert _rules(report) == [
-        ("annotation-differs", "error", "git_status", "tools/list git_status.annotations.readOnlyHint"),
-        ("annotation-missing", "warning", "git_status", "tools/list git_status.annotations.destructiveHint"),
-        ("invalid-text", "error", "git_log", log),
-        ("output-schema-unexpected", "warning", "git_status", "tools/list git_status.outputSchema"),
-        ("structured-content-unexpected", "warning", "git_status", status),
-        ("title-differs", "warning", "git_status", "tools/list git_status.title"),
-        ("title-missing", "warning", "git_log", "tools/list git_log.title"),
-        ("unknown-error-code", "error", "git_log", 'git_log({"repo_path": "/repo", "revision": "nope"})'),
+        ("annotation-differs", "error", "tools/list git_status.annotations.readOnlyHint"),
+        ("annotation-missing", "warning", "tools/list git_status.annotations.destructiveHint"),
+        ("invalid-text", "error", log),
+        ("output-schema-unexpected", "warning", "tools/list git_status.outputSchema"),
+        ("structured-content-unexpected", "warning", status),
+        ("title-differs", "warning", "tools/list git_status.title"),
+        ("title-missing", "warning", "tools/list git_log.title"),
+        ("unknown-error-code", "error", 'git_log({"repo_path": "/repo", "revision": "nope"})'),
     ]
     messages = {f["rule"]: f["message"] for f in report["findings"]}
     assert messages["unknown-error-code"] == "isError result: 'bad_revision' is not a code of the catalogue"
@@ -85,10 +103,11 @@ def test_a_text_server_that_breaks_its_listing_and_content_gets_each_finding(sch
     assert messages["annotation-missing"] == "no destructiveHint (true, when absent); the contract gives false"
 
 
+@pytest.mark.fires("content-type-undeclared", "error-code-missing")
 def test_content_of_an_undeclared_type_and_an_error_without_a_code_are_findings(schemas: Path) -> None:
     code, report = _conform(schemas, "git-text", "--", *TEXT, "--fault=image", "--fault=error-no-code", extra=AT)
     assert code == 1
-    assert [(f["rule"], f["tool"]) for f in report["findings"]] == [
+    assert [(f["rule"], f["subject"].split("(")[0]) for f in report["findings"]] == [
         ("content-type-undeclared", "git_status"),
         ("error-code-missing", "git_log"),
     ]
@@ -96,12 +115,13 @@ def test_content_of_an_undeclared_type_and_an_error_without_a_code_are_findings(
     assert missing.startswith("isError result: no error code in its text (error_results.code_pattern): ")
 
 
+@pytest.mark.fires("error-result-outside-schema", "output-schema-differs")
 def test_an_error_result_outside_the_listed_output_schema_is_what_strict_clients_refuse(schemas: Path) -> None:
     code, report = _conform(schemas, "strict-errors", "--", *STRICT, extra=AT)
     assert code == 1
     assert _rules(report) == [
-        ("error-result-outside-schema", "error", "find_item", 'find_item({"id": 9})'),
-        ("output-schema-differs", "error", "find_item", "tools/list find_item.outputSchema/additionalProperties"),
+        ("error-result-outside-schema", "error", 'find_item({"id": 9})'),
+        ("output-schema-differs", "error", "tools/list find_item.outputSchema/additionalProperties"),
     ]
     refused = next(f["message"] for f in report["findings"] if f["rule"] == "error-result-outside-schema")
     assert refused.startswith(
@@ -162,6 +182,7 @@ def test_a_json_envelope_in_error_text_is_judged_as_a_document(contracts: dict[s
     assert [f[0] for f in _judge(git, "git_log", _text(envelope))] == ["is-error-mismatch"]
 
 
+@pytest.mark.fires("error-not-structured")
 def test_an_error_without_structured_content_is_a_warning_where_errors_are_structured(
     contracts: dict[str, ServedContract],
 ) -> None:
@@ -195,7 +216,7 @@ def test_each_hint_is_compared_with_its_default_in_mind(contracts: dict[str, Ser
     listed["annotations"] = {k: v for k, v in hints.items() if v is not None}
     report = Report(strict.name, "in process")
     compare_listing(strict, {tool.name: types.Tool.model_validate(listed)}, report)
-    assert [(f.rule, f.level, f.where.rsplit(".", 1)[1]) for f in report.findings] == [
+    assert [(f.rule, f.level, f.subject.rsplit(".", 1)[1]) for f in report.findings] == [
         ("annotation-differs", "error", "destructiveHint"),
         ("annotation-missing", "warning", "idempotentHint"),  # absent is false; the contract: true
         ("annotation-missing", "warning", "openWorldHint"),  # absent is true; the contract: false

@@ -291,10 +291,8 @@ def test_a_server_that_answers_another_revision_is_a_finding(tmp_path: Path) -> 
     assert [(f["rule"], f["revision"]) for f in report["findings"]] == [("revision-unsupported", "2025-11-25")]
     assert report["calls"] == 1
     text = run_cli("conform", "--contract", SCAFFOLD, *protocols, "--", *RAW_SERVER, GOOD_ITEM, cwd=tmp_path)
-    assert (
-        "revision-unsupported [error] asked for 2025-11-25" in text.stdout
-        and "(MCP 2025-11-25; initialize)" in text.stdout
-    )
+    assert "contract.yaml:11:1: revision-unsupported [error] asked for 2025-11-25" in text.stdout
+    assert "(MCP 2025-11-25; initialize)" in text.stdout
 
 
 def test_only_the_tools_asked_for_are_compared_and_extra_tools_take_the_contract_s_level(
@@ -322,8 +320,8 @@ def test_only_the_tools_asked_for_are_compared_and_extra_tools_take_the_contract
     levels = {}
     for level in ("error", "warning", "ignore"):
         (folder / "contract.yaml").write_text(f"{contract_yaml}extra_tools: {level}\n", encoding="utf-8")
-        only = run_cli("conform", "--contract", SCAFFOLD, "--tool", "own_tool", *at, cwd=tmp_path)
-        report = conform_report(only.stdout)
+        chosen_tool = run_cli("conform", "--contract", SCAFFOLD, "--tool", "own_tool", *at, cwd=tmp_path)
+        report = conform_report(chosen_tool.stdout)
         assert [f["rule"] for f in report["findings"]] == ["missing-tool"]  # --tool: the others are not extra
         report = conform_report(run_cli("conform", "--contract", SCAFFOLD, *at, cwd=tmp_path).stdout)
         levels[level] = [(f["rule"], f["level"]) for f in report["findings"] if f["rule"] == "extra-tool"]

@@ -49,7 +49,7 @@ def test_with_stale_output_validate_mock_and_conform_give_one_verdict(rpc_schema
 
     report = Report("jsonrpc", "in process")
     judge_result(served, tool, types.CallToolResult(content=[], structured_content=REQUEST), "call", report)
-    assert [(f.rule, f.tool) for f in report.findings] == [("invalid-result", tool.name)], report.findings
+    assert [(f.rule, f.subject) for f in report.findings] == [("invalid-result", "call")], report.findings
 
 
 def test_validate_mock_and_conform_reuse_the_judge_compiled_at_load(

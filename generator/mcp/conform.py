@@ -96,7 +96,7 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
     as they would run it.
     """
     options = options or ConformOptions()
-    report = Report(contract.name, describe(target))
+    report = Report.of(contract.contract, describe(target))
     revisions = revisions_checked(contract, options)
     unknown = [name for name in options.tools or () if contract.tool(name) is None]
     if unknown:
@@ -203,7 +203,8 @@ async def _conform(
     async with _connected(target, options, at) as (session, answered):
         if answered != at.version:
             text = f"asked for {at.version}, the server answered {answered}; nothing more was asked at {at.version}"
-            report.add("revision-unsupported", "error", None, "initialize" if at.handshake else "server/discover", text)
+            asked = "initialize" if at.handshake else "server/discover"
+            report.add("revision-unsupported", asked, text, at=("protocol",))
             return
         await _session(session, contract, options, report)
 
@@ -235,17 +236,19 @@ async def _list(session: ClientSession, report: Report) -> dict[str, types.Tool]
             page = await session.list_tools(params=types.PaginatedRequestParams(cursor=cursor))
         except ValidationError as exc:
             text = f"not a tools/list result: {_first_error(exc)}"
-            report.add("invalid-response", "error", None, "tools/list", text)
+            report.add("invalid-response", "tools/list", text)
             raise _Stopped from None
         for tool in page.tools:
             if tool.name in tools:
-                report.add("duplicate-tool", "error", tool.name, "tools/list", f"{tool.name!r} is listed twice")
+                report.add(
+                    "duplicate-tool", "tools/list", f"{tool.name!r} is listed twice", tool=tool.name, at=["name"]
+                )
             tools.setdefault(tool.name, tool)
         cursor = page.next_cursor
         if cursor is None:
             return tools
     text = f"still a nextCursor after {_MAX_PAGES} pages: the listing was not read to its end"
-    report.add("endless-tool-list", "error", None, "tools/list", text)
+    report.add("endless-tool-list", "tools/list", text)
     return tools
 
 
@@ -257,9 +260,11 @@ async def _call(
     requested: str | None,
     timeout: float,
     report: Report,
+    at: tuple[Any, ...],
 ) -> tuple[types.CallToolResult | None, str]:
     """The result of one call (None when it failed or timed out, which is reported), and
-    how the report names the call."""
+    how the report names the call; `at` is where the call was written in the tool's entry
+    (an example call, or the error code a probe asks for)."""
     where = f"{tool.name}({shown(arguments, 120)})" + (f" asking for {requested}" if requested else "")
     meta: Any = {ERROR_REQUEST: requested} if requested else None
     params = types.CallToolRequestParams(name=tool.name, arguments=arguments, _meta=meta)
@@ -273,18 +278,19 @@ async def _call(
         # The SDK's own errors for these: a server may send the same codes (-32000 and -32001
         # are the implementation's), not with the SDK's words.
         if exc.code == REQUEST_TIMEOUT and "timed out" in exc.message:
-            report.add("call-timeout", "error", tool.name, where, f"no answer within {timeout:g} s")
+            report.add("call-timeout", where, f"no answer within {timeout:g} s", tool=tool.name, at=at)
         elif exc.code == CONNECTION_CLOSED and exc.message == "Connection closed":
-            report.add("connection-lost", "error", tool.name, where, "the server closed the connection")
+            report.add("connection-lost", where, "the server closed the connection", tool=tool.name, at=at)
             raise _Stopped from None
         else:
-            report.add("call-failed", "error", tool.name, where, f"JSON-RPC error {exc.code}: {exc.message}")
+            report.add("call-failed", where, f"JSON-RPC error {exc.code}: {exc.message}", tool=tool.name, at=at)
         return None, where
     except TimeoutError:
-        report.add("call-timeout", "error", tool.name, where, f"no answer within {timeout:g} s")
+        report.add("call-timeout", where, f"no answer within {timeout:g} s", tool=tool.name, at=at)
         return None, where
     except ValidationError as exc:  # an answer, but not a CallToolResult of the protocol
-        report.add("invalid-response", "error", tool.name, where, f"not a tools/call result: {_first_error(exc)}")
+        text = f"not a tools/call result: {_first_error(exc)}"
+        report.add("invalid-response", where, text, tool=tool.name, at=at)
         return None, where
     return result, where
 
@@ -301,11 +307,12 @@ async def _example_calls(
     session: ClientSession, contract: ServedContract, tool: ServedTool, timeout: float, report: Report
 ) -> bool:
     """Make the tool's example calls and judge their results; False when one got no answer."""
-    for call in tool.calls:
-        result, where = await _call(session, contract, tool, call.arguments, None, timeout, report)
+    for index, call in enumerate(tool.calls):
+        at = ("examples", index)
+        result, where = await _call(session, contract, tool, call.arguments, None, timeout, report, at)
         if result is None:
             return False
-        judge_result(contract, tool, result, where, report)
+        judge_result(contract, tool, result, where, report, at)
     return True
 
 
@@ -316,11 +323,20 @@ async def _probe(
     request (see `mock`); a server that answers something else is noted once, not judged."""
     codes = tool.declared_codes if tool.declared_codes is not None else contract.contract.catalogue.codes()
     for code in sorted(codes):
-        result, where = await _call(session, contract, tool, tool.calls[0].arguments, code, timeout, report)
+        at = _code_at(contract, tool, code)
+        result, where = await _call(session, contract, tool, tool.calls[0].arguments, code, timeout, report, at)
         if result is None:
             return
         if contract.error_code(document_of(result)[0]) != code:
             text = f"the server does not answer `_meta` {ERROR_REQUEST!r}; its error paths were not probed"
-            report.add("probe-unsupported", "note", tool.name, tool.name, text)
+            report.add("probe-unsupported", tool.name, text, tool=tool.name, at=("possible_error_codes",))
             return
-        judge_result(contract, tool, result, where, report)
+        judge_result(contract, tool, result, where, report, at)
+
+
+def _code_at(contract: ServedContract, tool: ServedTool, code: str) -> tuple[Any, ...]:
+    """Where the tool's entry names `code` among its `possible_error_codes` (the list, when
+    the tool names none and any code of the catalogue may be asked for)."""
+    entry = next((e for e in contract.contract.manifest.tools.entries if e.code == tool.name), None)
+    codes = (entry.get("possible_error_codes") if entry is not None else None) or []
+    return ("possible_error_codes", list(codes).index(code)) if code in codes else ("possible_error_codes",)

@@ -16,6 +16,7 @@ import mcp.types as types
 
 from ..breaking import input_narrowings
 from ..schema.engine import first_refusal, standalone_validator
+from ..schema.pointer import PointerError, decode
 from .compare import TooLarge, schema_difference
 from .report import Report, shown
 from .served import ServedContract, ServedTool
@@ -25,11 +26,11 @@ def compare_listing(contract: ServedContract, listed: dict[str, types.Tool], rep
     names = [t.name for t in contract.tools]
     for name in names:
         if name not in listed:
-            report.add("missing-tool", "error", name, "tools/list", f"the server does not list {name!r}")
-    extra = contract.contract.extra_tools  # error, warning, or ignore (contract.yaml `extra_tools`)
-    for name in listed:
-        if name not in names and extra != "ignore":
-            report.add("extra-tool", extra, name, "tools/list", f"the server lists {name!r}, which the contract lacks")
+            report.add("missing-tool", "tools/list", f"the server does not list {name!r}", tool=name, at=["name"])
+    for name in listed:  # its level: contract.yaml `extra_tools` (see `api.conform_with`)
+        if name not in names:
+            text = f"the server lists {name!r}, which the contract lacks"
+            report.add("extra-tool", "tools/list", text, tool=name, at=["tools"])
     for tool in contract.tools:
         if tool.name in listed:
             _compare_tool(tool, listed[tool.name], report)
@@ -52,9 +53,10 @@ def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> No
     if "outputSchema" not in expected:  # results are content, or a revision without output schemas
         if published.output_schema is not None and not tool.structured:  # one more field old clients skip
             text = "the server publishes an output schema, though the contract's tool publishes none"
-            report.add("output-schema-unexpected", "warning", name, where, text)
+            report.add("output-schema-unexpected", where, text, tool=name, at=["outputSchema"])
     elif published.output_schema is None:
-        report.add("output-schema-missing", "error", name, where, "the server publishes no output schema")
+        text = "the server publishes no output schema"
+        report.add("output-schema-missing", where, text, tool=name, at=["outputSchema"])
     else:
         _compare_schema(report, tool, "outputSchema", published.output_schema)
     _compare_annotations(tool, published, report)
@@ -69,20 +71,21 @@ def _compare_annotations(tool: ServedTool, published: types.Tool, report: Report
         theirs = getattr(published.annotations, _HINT_FIELDS[hint], None) if published.annotations else None
         if theirs is not None and theirs != ours:
             text = f"{hint} is {shown(theirs)}; the contract gives {shown(ours)}"
-            report.add("annotation-differs", "error", name, where, text)
+            report.add("annotation-differs", where, text, tool=name, at=["annotations", hint])
         elif theirs is None and HINT_DEFAULTS.get(hint) != ours:
             default = shown(HINT_DEFAULTS.get(hint))
             text = f"no {hint} ({default}, when absent); the contract gives {shown(ours)}"
-            report.add("annotation-missing", "warning", name, where, text)
+            report.add("annotation-missing", where, text, tool=name, at=["annotations", hint])
     if tool.title is None:
         return
     theirs_title = published.title or (published.annotations.title if published.annotations else None)
     where = f"tools/list {name}.title"
     if theirs_title is None:
-        report.add("title-missing", "warning", name, where, f"no title; the contract gives {shown(tool.title)}")
+        text = f"no title; the contract gives {shown(tool.title)}"
+        report.add("title-missing", where, text, tool=name, at=["title"])
     elif theirs_title != tool.title:
         text = f"the title is {shown(theirs_title)}; the contract gives {shown(tool.title)}"
-        report.add("title-differs", "warning", name, where, text)
+        report.add("title-differs", where, text, tool=name, at=["title"])
 
 
 def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> None:
@@ -95,31 +98,42 @@ def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> 
     try:
         validator = standalone_validator(theirs)  # what a client compiles (the MCP SDK's does)
     except ValueError as exc:
-        report.add("schema-unreadable", "error", name, where, f"the server's schema does not compile on its own: {exc}")
+        text = f"the server's schema does not compile on its own: {exc}"
+        report.add("schema-unreadable", where, text, tool=name, at=[key])
         return
     try:
         difference = schema_difference(ours, theirs)
     except TooLarge as exc:
-        report.add("schema-not-compared", "note", name, where, str(exc))
+        report.add("schema-not-compared", where, str(exc), tool=name, at=[key])
         return
     except (ValueError, TypeError, KeyError, RecursionError) as exc:  # what a server may publish
-        report.add("schema-unreadable", "error", name, where, f"the server's schema cannot be read: {exc}")
+        report.add("schema-unreadable", where, f"the server's schema cannot be read: {exc}", tool=name, at=[key])
         return
     if difference is None:
         return
     if key == "outputSchema":
-        report.add("output-schema-differs", "error", name, f"{where}{_at(difference[0])}", _differs(difference))
+        subject, at = f"{where}{_at(difference[0])}", [key, *_tokens(difference[0])]
+        report.add("output-schema-differs", subject, _differs(difference), tool=name, at=at)
         return
     narrowed = input_narrowings(ours, theirs)
-    for rule, at, text in narrowed:
-        report.add(rule, "error", name, f"{where}{at}", text)
+    for rule, pointer, text in narrowed:  # the input rules `breaking` shares
+        report.add(rule, f"{where}{pointer}", text, tool=name, at=[key, *_tokens(pointer)])
     refused = [(call, first_refusal(validator, call.arguments)) for call in tool.calls]
-    for call, refusal in refused:
+    for index, (call, refusal) in enumerate(refused):
         if refusal is not None and not narrowed:
             text = f"it refuses the example call {name}({shown(call.arguments, 120)}): {refusal}"
-            report.add("input-example-refused", "error", name, where, text)
+            report.add("input-example-refused", where, text, tool=name, at=["examples", index])
     if not narrowed and not any(refusal for _, refusal in refused):
-        report.add("input-schema-differs", "warning", name, f"{where}{_at(difference[0])}", _differs(difference))
+        subject, at = f"{where}{_at(difference[0])}", [key, *_tokens(difference[0])]
+        report.add("input-schema-differs", subject, _differs(difference), tool=name, at=at)
+
+
+def _tokens(pointer: str) -> tuple[str, ...]:
+    """The tokens of a pointer into a schema (none for one that is not a pointer)."""
+    try:
+        return decode(pointer)
+    except PointerError:
+        return ()
 
 
 def _at(pointer: str) -> str:

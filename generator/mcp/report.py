@@ -1,37 +1,26 @@
-"""What `conform` reports: findings, each with a rule ID, a level and a place."""
+"""What `conform` reports: registry findings, each at its place in the contract's sources.
+
+A finding about a tool is placed at the tool's entry in tools.yaml, as deep as is known
+(its `inputSchema` at the pointer that differs, an annotation, the example call that was
+made); a finding about the session (a revision refused, a listing that never ends) at
+contract.yaml. The rule's level is the registry's (`rules.conform`); the `Policy` re-levels
+the findings when the run ends (`outcome`).
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..findings.finding import Finding, Outcome
+from ..findings.policy import Policy
+from ..model import Contract, Place, Places
+from ..rules import of_command, rule
 
-@dataclass(frozen=True)
-class Finding:
-    """One way the server departs from the contract. `level` is error, warning or note;
-    `revision` the protocol revision the session that found it spoke (None: before any)."""
-
-    rule: str
-    level: str
-    tool: str | None
-    where: str
-    message: str
-    revision: str | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "rule": self.rule,
-            "level": self.level,
-            "revision": self.revision,
-            "tool": self.tool,
-            "where": self.where,
-            "message": self.message,
-        }
-
-    def __str__(self) -> str:
-        at = f" @{self.revision}" if self.revision is not None else ""
-        return f"{self.rule} [{self.level}]{at} {self.where}: {self.message}"
+TOOLS = "tools.yaml"
+CONTRACT = "contract.yaml"
 
 
 @dataclass
@@ -44,25 +33,72 @@ class Report:
     problem: str | None = None  # why the server could not be checked at all
     revisions: list[str] = field(default_factory=list)  # those checked (or begun), in order
     revision: str | None = None  # the one being checked: each finding carries it
+    places: Places = field(default_factory=Places)  # where the contract's facts were written
+    tools: dict[str, int] = field(default_factory=dict)  # tool name -> its index in tools.yaml
 
-    @property
-    def conforms(self) -> bool:
-        return self.problem is None and not any(f.level == "error" for f in self.findings)
+    @classmethod
+    def of(cls, contract: Contract, target: str) -> Report:
+        """An empty report of `contract`, that places its findings in the contract's sources."""
+        indexes = {entry.code: index for index, entry in enumerate(contract.manifest.tools.entries)}
+        return cls(contract.name, target, places=contract.places, tools=indexes)
 
-    def add(self, rule: str, level: str, tool: str | None, where: str, message: str) -> None:
-        self.findings.append(Finding(rule, level, tool, where, message, self.revision))
+    def add(self, rule_id: str, subject: str, message: str, *, tool: str | None = None, at: Sequence[Any] = ()) -> None:
+        """A finding of rule `rule_id` (an ID of the registry: KeyError otherwise) about what
+        `subject` asked, at path `at` inside `tool`'s entry of tools.yaml, or inside
+        contract.yaml when no tool of the contract is concerned."""
+        level = rule(rule_id).level
+        place = self.place(tool, at)
+        self.findings.append(
+            Finding.at(rule_id, level, place, message, contract=self.contract, revision=self.revision, subject=subject)
+        )
 
-    def as_json(self) -> dict[str, Any]:
-        return {
+    def place(self, tool: str | None, at: Sequence[Any] = ()) -> Place:
+        index = self.tools.get(tool) if tool is not None else None
+        if index is not None:
+            return _deepest(self.places, TOOLS, ["tools", index, *at])
+        return _deepest(self.places, CONTRACT if tool is None else TOOLS, list(at))
+
+    def outcome(self, policy: Policy) -> Outcome:
+        """The findings at the levels of `policy`, the run's facts and its summary line."""
+        kept = tuple(policy.apply(self.findings))
+        errors = sum(f.level == "error" for f in kept)
+        conforms = self.problem is None and not errors
+        facts = {
             "contract": self.contract,
             "target": self.target,
-            "conforms": self.conforms,
-            "problem": self.problem,
+            "conforms": conforms,
             "revisions": list(self.revisions),
             "tools_listed": self.listed,
             "calls": self.calls,
-            "findings": [f.as_json() for f in self.findings],
         }
+        verdict = "conforms" if conforms else "does not conform"
+        summary = (
+            f"{self.target} {verdict} to {self.contract} at {', '.join(self.revisions)}: {self.listed} tool(s) listed,"
+            f" {self.calls} call(s), {errors} error(s), {len(kept) - errors} other finding(s)."
+        )
+        ran = tuple(r.id for r in of_command("conform") if policy.level(r.id, self.contract) is not None)
+        return Outcome("conform", kept, ran, facts=facts, summary=summary, problem=self.problem)
+
+
+def _deepest(places: Places, source: str, parts: list[Any]) -> Place:
+    """The place of `parts` in `source`, cut to the deepest part the file holds: a tool that
+    leaves its `inputSchema` to the default is placed at its entry, not at a pointer into
+    nothing."""
+    document = places.documents.get(source)
+    data = getattr(document, "data", None)  # a `load.documents.Document`
+    if data is None:
+        return places.at(source, parts)
+    node, kept = data, []
+    for part in parts:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and str(part).isdigit() and int(part) < len(node):
+            part = int(part)  # a pointer's token names an item
+            node = node[part]
+        else:
+            break
+        kept.append(part)
+    return places.at(source, kept)
 
 
 def shown(value: Any, limit: int = 200) -> str:

@@ -54,18 +54,26 @@ class _Call:
     tool: ServedTool
     where: str
     is_error: bool
+    at: tuple[Any, ...] = ()  # where the call was written in the tool's entry
 
-    def add(self, rule: str, level: str, message: str) -> None:
+    def add(self, rule: str, message: str) -> None:
         prefix = "isError result: " if self.is_error else ""
-        self.report.add(rule, level, self.tool.name, self.where, prefix + message)
+        self.report.add(rule, self.where, prefix + message, tool=self.tool.name, at=self.at)
 
 
 def judge_result(
-    contract: ServedContract, tool: ServedTool, result: types.CallToolResult, where: str, report: Report
+    contract: ServedContract,
+    tool: ServedTool,
+    result: types.CallToolResult,
+    where: str,
+    report: Report,
+    at: tuple[Any, ...] = (),
 ) -> None:
-    call = _Call(report, tool, where, bool(result.is_error))
+    """Each way `result` departs from the contract, a finding about `where` (the call, as
+    the report names it), placed at `at` in the tool's entry (the example call made)."""
+    call = _Call(report, tool, where, bool(result.is_error), at)
     if not tool.structured and result.structured_content is not None:
-        call.add("structured-content-unexpected", "warning", "structuredContent, though the tool's results are content")
+        call.add("structured-content-unexpected", "structuredContent, though the tool's results are content")
     if result.is_error:
         _judge_error(contract, tool, result, call)
     elif tool.structured:
@@ -77,11 +85,11 @@ def judge_result(
 def _judge_structured(contract: ServedContract, tool: ServedTool, result: types.CallToolResult, call: _Call) -> None:
     document, source = document_of(result)
     if source is None:
-        call.add("no-document", "error", "neither structuredContent nor JSON text content")
+        call.add("no-document", "neither structuredContent nor JSON text content")
         return
     if source == "text" and "outputSchema" in tool.listing:  # not listed: text at this revision
         text = "no structuredContent, though the tool has an output schema (the text content was judged)"
-        call.add("no-structured-content", "error", text)
+        call.add("no-structured-content", text)
     _judge_document(contract, tool, document, call)
 
 
@@ -91,25 +99,25 @@ def _judge_content(contract: ServedContract, tool: ServedTool, result: types.Cal
         if block.type not in tool.content_types:
             declared = ", ".join(sorted(tool.content_types))
             text = f"content[{index}] is {block.type!r}, a type the tool does not declare ({declared})"
-            call.add("content-type-undeclared", "error", text)
+            call.add("content-type-undeclared", text)
     texts = [(i, b.text) for i, b in enumerate(result.content) if isinstance(b, types.TextContent)]
     for index, text in texts:
         try:
             document = parse_json(text)
         except NotJson:
             if tool.text_check is not None:
-                call.add("invalid-text", "error", f"content[{index}] is not JSON, which the tool's text_schema wants")
+                call.add("invalid-text", f"content[{index}] is not JSON, which the tool's text_schema wants")
             continue
         if contract.knows_errors() and contract.error_code(document) is not None:
             said = f"content[{index}] holds the error envelope of {contract.error_code(document)!r}"
-            call.add("is-error-mismatch", "error", f"isError is {shown(result.is_error)}, but {said}")
+            call.add("is-error-mismatch", f"isError is {shown(result.is_error)}, but {said}")
             continue
         if tool.text_check is None:
             continue
         odd = not_json(document)
         violations = tool.text_check(document) if odd is None else [Violation(odd[0], f"{odd[1]} is not a JSON number")]
         if violations:
-            call.add("invalid-text", "error", f"the text_schema refuses content[{index}]: {_listed(violations)}")
+            call.add("invalid-text", f"the text_schema refuses content[{index}]: {_listed(violations)}")
 
 
 def _judge_error(contract: ServedContract, tool: ServedTool, result: types.CallToolResult, call: _Call) -> None:
@@ -118,12 +126,12 @@ def _judge_error(contract: ServedContract, tool: ServedTool, result: types.CallT
     carried = "outputSchema" in tool.listing  # not at every revision (see `revisions.tool_at`)
     if tool.structured and carried and rules.structured and result.structured_content is None:
         text = "no structuredContent, though the contract's errors are structured (error_results.structured)"
-        call.add("error-not-structured", "warning", text)
+        call.add("error-not-structured", text)
     published = published_check(tool)
     if result.structured_content is not None and published is not None:
         violations = published(result.structured_content)
         if violations:
-            call.add("error-result-outside-schema", "error", f"{_STRICT_CLIENTS}: {_listed(violations)}")
+            call.add("error-result-outside-schema", f"{_STRICT_CLIENTS}: {_listed(violations)}")
     document, source = document_of(result)
     if source == "structuredContent" or isinstance(document, dict | list):
         _judge_document(contract, tool, document, call)
@@ -134,7 +142,7 @@ def _judge_error(contract: ServedContract, tool: ServedTool, result: types.CallT
     code = next((c for c in map(contract.code_in_text, texts) if c is not None), None)
     if code is None:
         text = f"no error code in its text (error_results.code_pattern): {shown(' '.join(texts), 120)}"
-        call.add("error-code-missing", "error", text)
+        call.add("error-code-missing", text)
         return
     _judge_code(contract, tool, code, call)
 
@@ -143,17 +151,17 @@ def _judge_document(contract: ServedContract, tool: ServedTool, document: Any, c
     odd = not_json(document)
     if odd is not None:  # JSON has no such number: a parser let it through
         text = f"the contract refuses the result: {encode(odd[0]) or '/'}: {odd[1]} is not a JSON number"
-        call.add("invalid-result", "error", text)
+        call.add("invalid-result", text)
         return
     violations = tool.check(document)
     if violations:
-        call.add("invalid-result", "error", f"the contract refuses the result: {_listed(violations)}")
+        call.add("invalid-result", f"the contract refuses the result: {_listed(violations)}")
     if not contract.knows_errors():
         return
     code = contract.error_code(document)
     if (code is not None) != call.is_error:
         said = "an error" if code is not None else "a success"
-        call.add("is-error-mismatch", "error", f"isError is {shown(call.is_error)}, but the document is {said}")
+        call.add("is-error-mismatch", f"isError is {shown(call.is_error)}, but the document is {said}")
     if code is None:
         return
     if _judge_code(contract, tool, code, call):
@@ -162,17 +170,17 @@ def _judge_document(contract: ServedContract, tool: ServedTool, document: Any, c
                 f"{mismatch.pointer} is {shown(mismatch.found)}, but the catalogue gives {code!r} "
                 f"{mismatch.column}: {shown(mismatch.expected)}"
             )
-            call.add("catalogue-contradicted", "error", text)
+            call.add("catalogue-contradicted", text)
 
 
 def _judge_code(contract: ServedContract, tool: ServedTool, code: str, call: _Call) -> bool:
     """Whether `code` is a code of the catalogue (that the tool should declare)."""
     if contract.entry(code) is None:
-        call.add("unknown-error-code", "error", f"{code!r} is not a code of the catalogue")
+        call.add("unknown-error-code", f"{code!r} is not a code of the catalogue")
         return False
     if not tool.declares(code):
         declared = ", ".join(sorted(tool.declared_codes or ())) or "none"
-        call.add("undeclared-error-code", "error", f"{code!r} is not among the codes the tool declares ({declared})")
+        call.add("undeclared-error-code", f"{code!r} is not among the codes the tool declares ({declared})")
     return True
 
 

@@ -3,7 +3,8 @@
 Categories, in buf's sense of what kind of client a change breaks: `response` (clients that
 read results), `input` (clients that call tools with arguments), `catalogue` (clients that
 handle error codes), `listing` (clients that discover tools), `version` (the contract's
-version against what changed). `bump` is the version bump the change needs (None: none).
+version against what changed), `comparison` (how the comparison itself went: no change).
+`bump` is the version bump the change needs (None: none).
 
 A bound of a response (minLength, maximum, pattern...) loosened is an error: clients size
 buffers, columns and parsers by it. Narrowing a response, or widening an input, is a note
@@ -84,8 +85,8 @@ BREAKING_RULES = (
     _note("response-narrowed", "response", "A response guarantees more than it did (no client breaks)."),
     _break("result-unstructured", "response", "A tool's results keep carrying structuredContent."),
     _break("result-content-added", "response", "A tool's results hold no content block type they did not."),
-    _note("union-by-position", "response", "Union branches without a tag are compared by position.", bump=None),
-    _note("comparison-cut-short", "response", "A comparison stopped at its depth or size limit.", bump=None),
+    _note("union-by-position", "comparison", "Union branches without a tag are compared by position.", bump=None),
+    _note("comparison-cut-short", "comparison", "A comparison stopped at its depth or size limit.", bump=None),
     _break(
         "input-required",
         "input",

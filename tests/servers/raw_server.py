@@ -1,10 +1,12 @@
 """A bare MCP server over stdio, written without an SDK: JSON-RPC lines, the older handshake
 only, and a `tools/call` answer given as raw text, so that it can be anything at all.
 
-    python raw_server.py RESULT_JSON_TEXT [--quit-on-unknown]
+    python raw_server.py RESULT_JSON_TEXT [--quit-on-unknown] [--call-error] [--tool JSON]
 
 It lists one tool, `get_item`, as the shop contract of tests/test_mcp_conform.py has it.
-With --quit-on-unknown it ends at a method it does not know (`server/discover` among them).
+With --quit-on-unknown it ends at a method it does not know (`server/discover` among them);
+with --call-error it answers `tools/call` with a JSON-RPC error; --tool JSON sets members
+of the tool it lists (a null removes one).
 """
 
 from __future__ import annotations
@@ -45,8 +47,21 @@ INITIALIZED = {
 }
 
 
+def _tool(arguments: list[str]) -> dict[str, object]:
+    """The tool listed: TOOL with the members `--tool JSON` sets."""
+    tool = dict(TOOL)
+    if "--tool" in arguments:
+        for key, value in json.loads(arguments[arguments.index("--tool") + 1]).items():
+            if value is None:
+                tool.pop(key, None)
+            else:
+                tool[key] = value
+    return tool
+
+
 def main() -> None:
     result, quit_on_unknown = sys.argv[1], "--quit-on-unknown" in sys.argv[2:]
+    call_error, tool = "--call-error" in sys.argv[2:], _tool(sys.argv[2:])
     for line in sys.stdin:
         message = json.loads(line)
         method, ident = message.get("method"), message.get("id")
@@ -60,7 +75,9 @@ def main() -> None:
             }
             reply = json.dumps({"jsonrpc": "2.0", "id": ident, "result": answer})
         elif method == "tools/list":
-            reply = json.dumps({"jsonrpc": "2.0", "id": ident, "result": {"tools": [TOOL]}})
+            reply = json.dumps({"jsonrpc": "2.0", "id": ident, "result": {"tools": [tool]}})
+        elif method == "tools/call" and call_error:
+            reply = json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": -32603, "message": "it broke"}})
         elif method == "tools/call":
             reply = f'{{"jsonrpc": "2.0", "id": {json.dumps(ident)}, "result": {result}}}'
         elif quit_on_unknown:
