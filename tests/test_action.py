@@ -302,3 +302,29 @@ def test_the_default_install_is_the_action_checkout(tmp_path: Path) -> None:
     command = Path(run.step_outputs["setup"]["command"])
     assert command.is_relative_to(tmp_path / "runner-temp") and command.name == "mcp-contracts"
     assert run.stdout["setup"].startswith("mcp-contracts ")  # its --version
+
+
+def test_the_readme_shows_every_input_and_only_inputs_there_are() -> None:
+    """The section "In GitHub Actions": its table names each input; its workflows pass only real ones."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## In GitHub Actions\n", 1)[1].split("\n## ", 1)[0]
+    tabled = {
+        name
+        for row in re.findall(r"^\| (`.+?) \|", section, flags=re.MULTILINE)
+        for name in re.findall(r"`([a-z-]+)`", row)
+    }
+    assert tabled == set(ACTION["inputs"])
+    workflows = [YAML(typ="safe").load(block) for block in re.findall(r"```yaml\n(.*?)```", section, flags=re.DOTALL)]
+    uses = [step for workflow in workflows for step in _steps_of(workflow) if "mcp-contracts@" in step.get("uses", "")]
+    assert uses
+    for step in uses:
+        assert set(step.get("with", {})) <= set(ACTION["inputs"]), step
+
+
+def _steps_of(workflow: Any) -> list[dict[str, Any]]:
+    """The steps of a workflow, of a job, or a fragment of one that holds `steps:`."""
+    if isinstance(workflow, dict):
+        if "steps" in workflow:
+            return list(workflow["steps"])
+        return [step for value in workflow.values() for step in _steps_of(value)]
+    return []
