@@ -77,8 +77,13 @@ class _Contexts:
             found = found[key]
         return str(found)
 
+    def evaluate(self, expression: str) -> str:
+        """`a.b.c`, or `x || y`: the first that is not empty (the two forms action.yml uses)."""
+        values = (self.value(name.strip()) for name in expression.split("||"))
+        return next((value for value in values if value), "")
+
     def substitute(self, text: str) -> str:
-        return EXPRESSION.sub(lambda match: self.value(match.group(1)), text)
+        return EXPRESSION.sub(lambda match: self.evaluate(match.group(1)), text)
 
 
 def _environment(**extra: str) -> dict[str, str]:
@@ -92,12 +97,7 @@ def _run_action(workspace: Path, tmp: Path, given: dict[str, str], event: dict[s
     unknown = set(given) - set(ACTION["inputs"])
     assert not unknown, f"inputs the action does not have: {unknown}"
     github = {"action_path": str(ROOT), "workspace": str(workspace), "event": event}
-    defaults = _Contexts(inputs={}, github=github)
-    inputs = {
-        name: given.get(name, defaults.substitute(str(spec.get("default", ""))))
-        for name, spec in ACTION["inputs"].items()
-    }
-    contexts = _Contexts(inputs=inputs, github=github)
+    contexts = _Contexts(inputs=_inputs(given, github), github=github)
     temp = tmp / "runner-temp"
     temp.mkdir()
     summary = tmp / "step-summary.md"
@@ -136,6 +136,15 @@ def _run_action(workspace: Path, tmp: Path, given: dict[str, str], event: dict[s
     run.summary = summary.read_text(encoding="utf-8")
     run.outputs = {name: contexts.substitute(spec["value"]) for name, spec in ACTION["outputs"].items()}
     return run
+
+
+def _inputs(given: dict[str, str], github: dict[str, Any]) -> dict[str, str]:
+    """Every input: as given (`with:`), else its default evaluated in the github context."""
+    defaults = _Contexts(inputs={}, github=github)
+    return {
+        name: given.get(name, defaults.substitute(str(spec.get("default", ""))))
+        for name, spec in ACTION["inputs"].items()
+    }
 
 
 def _outputs(file: Path) -> dict[str, str]:
@@ -214,7 +223,7 @@ def test_shellcheck_finds_nothing_in_the_scripts() -> None:
 def test_the_expressions_name_inputs_and_steps_that_exist() -> None:
     """Every input is used, every `inputs.X` and `steps.X.outputs.Y` names one that is there."""
     text = (ROOT / "action.yml").read_text(encoding="utf-8")
-    expressions = EXPRESSION.findall(text)
+    expressions = [name.strip() for found in EXPRESSION.findall(text) for name in found.split("||")]
     used = {e.removeprefix("inputs.") for e in expressions if e.startswith("inputs.")}
     assert used == set(ACTION["inputs"])
     written = {step["id"]: set(re.findall(r'echo "([a-z]+)=', step["run"])) for step in STEPS}
@@ -225,6 +234,18 @@ def test_the_expressions_name_inputs_and_steps_that_exist() -> None:
     assert all(e.split(".")[0] in {"inputs", "steps", "github"} for e in expressions), expressions
     for name, spec in ACTION["inputs"].items():
         assert spec["description"] and "default" in spec, name
+
+
+@pytest.mark.parametrize(
+    ("event", "against"),
+    [
+        pytest.param({"pull_request": {"base": {"sha": "a" * 40}}}, "a" * 40, id="pull request"),
+        pytest.param({"merge_group": {"base_sha": "b" * 40}}, "b" * 40, id="merge queue"),
+        pytest.param({"ref": "refs/heads/main", "before": "c" * 40}, "", id="push: the configured default"),
+    ],
+)
+def test_breaking_compares_with_the_base_of_the_event(event: dict[str, Any], against: str) -> None:
+    assert _inputs({}, {"action_path": str(ROOT), "event": event})["against"] == against
 
 
 # --- the steps, run ------------------------------------------------------------------
