@@ -35,6 +35,9 @@ from .against import old_refused, old_sources
 from .breaking import Change, changes_between
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
+from .findings.finding import Finding as NewFinding
+from .findings.finding import Outcome as FindingsOutcome
+from .findings.policy import Policy
 from .lint import Finding
 from .lint import lint as lint_sources
 from .load import load_project
@@ -45,6 +48,7 @@ from .mcp.served import ServedContract, served
 from .model import Contract
 from .render.plan import Plan, RenderProblem, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
+from .rules import BY_ID, of_command
 from .scaffold import scaffold_contract
 from .validate import UnknownDefinition, Verdict, contract_judge, read_document
 from .write import Drift, UnsafeOutput, compare, write_plan
@@ -429,3 +433,125 @@ def conform_with(chosen: Settings, contract: str, target: Target, options: Confo
         report.problem = "; ".join(map(str, loaded))
         return report
     return conform(loaded, target, options)
+
+
+# ---------------------------------------------------------------------------------------------
+# Outcomes of lint, breaking and conform, for the printers (generator/findings/formats).
+# Adapters from today's result types (`Linting`, `Breaking`, `Report`) to the one `Outcome`:
+# the commands' own `*_with` return an `Outcome` once their rules make `Finding`s, and then
+# these become those calls.
+
+
+def lint_outcome(chosen: Settings) -> FindingsOutcome:
+    """`lint` as an `Outcome`: its findings re-levelled by the project's and contracts' rules.
+    Files that read are judged even when others do not load (then `loaded` is False)."""
+    loaded = _load(chosen)
+    judged, diagnostics = lint_sources(chosen.schemas, loaded, reading(chosen))
+    contracts = {c.name: c.rules for c in loaded.project.contracts} if loaded.project is not None else {}
+    policy = Policy(project=dict(chosen.rules), contracts=contracts)
+    findings = policy.apply(
+        NewFinding(f.rule, f.level, f.file, f.line, None, f.pointer, f.message, _contract_of(chosen, f.file))
+        for f in judged
+    )
+    errors = sum(f.level == "error" for f in findings)
+    summary = f"{errors} error(s), {len(findings) - errors} warning(s)."
+    refused = tuple(map(NewFinding.of_diagnostic, diagnostics))
+    every = tuple(sorted((*findings, *refused), key=NewFinding.sort_key))
+    return FindingsOutcome("lint", every, _rules_run("lint", policy), not diagnostics, summary=summary)
+
+
+def _contract_of(chosen: Settings, file: str) -> str | None:
+    """The contract a file shown to the user belongs to: the folder under `contracts/`."""
+    contracts = chosen.schemas / "contracts"
+    try:
+        relative = (Path.cwd() / file).resolve().relative_to(contracts.resolve())
+    except ValueError:
+        return None
+    return relative.parts[0] if len(relative.parts) > 1 else None
+
+
+def breaking_outcome(chosen: Settings, against: str) -> FindingsOutcome:
+    """`breaking` as an `Outcome`, each change in the file of the contract it is about."""
+    compared = breaking_with(chosen, against)
+    facts = {"against": against, "commit": None}
+    if compared.diagnostics:
+        return replace(_not_loaded("breaking", compared.diagnostics), facts=facts)
+    policy = Policy(project=dict(chosen.rules))
+    findings = policy.apply(_change_finding(chosen, change) for change in compared.changes)
+    breaks = sum(f.level == "error" for f in findings)
+    summary = f"{breaks} breaking change(s), {len(findings) - breaks} other(s)."
+    return FindingsOutcome("breaking", tuple(findings), _rules_run("breaking", policy), True, facts, summary)
+
+
+_CHANGE_FILES = {
+    "catalogue": "errors.yaml",
+    "tools": "tools.yaml",
+    "input": "tools.yaml",
+    "response": ENVELOPE,
+    "version": "contract.yaml",
+}
+_CHANGE_LEVELS = {"breaking": "error", "warning": "warning", "addition": "note"}
+
+
+def _change_finding(chosen: Settings, change: Change) -> NewFinding:
+    rule_id = change.rule
+    if rule_id not in BY_ID:  # `code-retryable-changed`: a column's value
+        rule_id = f"{rule_id.split('-')[0]}-value-changed"
+    file = chosen.schemas / "contracts" / change.contract / _CHANGE_FILES.get(change.category, "contract.yaml")
+    level = _CHANGE_LEVELS[change.level]
+    where = display_path(file)
+    return NewFinding(rule_id, level, where, None, None, None, change.message, change.contract, subject=change.where)
+
+
+def conform_outcome(
+    chosen: Settings, contract: str, target: Target, options: ConformOptions | None = None
+) -> FindingsOutcome:
+    """`conform` as an `Outcome`; a contract that does not load gives its `source-invalid` findings."""
+    from .mcp.conform import conform, describe
+
+    loaded = served_contract(chosen, contract)
+    if isinstance(loaded, list):
+        facts = {"contract": contract, "target": describe(target), "conforms": False}
+        return replace(_not_loaded("conform", loaded), facts=facts)
+    report = conform(loaded, target, options)
+    tools = display_path(chosen.schemas / "contracts" / contract / "tools.yaml")
+    policy = Policy(project=dict(chosen.rules), contracts={contract: loaded.contract.rules})
+    findings = policy.apply(
+        NewFinding(f.rule, f.level, tools, None, None, None, f.message, contract, revision=f.revision, subject=f.where)
+        for f in report.findings
+    )
+    facts = {
+        "contract": contract,
+        "target": report.target,
+        "conforms": report.conforms,
+        "revisions": list(report.revisions),
+        "tools_listed": report.listed,
+        "calls": report.calls,
+    }
+    errors = sum(f.level == "error" for f in findings)
+    summary = "" if report.problem is not None else _conform_summary(report, len(findings) - errors, errors)
+    rules_run = _rules_run("conform", policy)
+    return FindingsOutcome("conform", tuple(findings), rules_run, True, facts, summary, report.problem)
+
+
+def _conform_summary(report: Report, others: int, errors: int) -> str:
+    verdict = "conforms" if report.conforms else "does not conform"
+    return (
+        f"{report.target} {verdict} to {report.contract} at {', '.join(report.revisions)}:"
+        f" {report.listed} tool(s) listed, {report.calls} call(s), {errors} error(s), {others} other finding(s)."
+    )
+
+
+def _not_loaded(command: str, diagnostics: Sequence[Diagnostic]) -> FindingsOutcome:
+    """The outcome of sources that do not load: each problem a `source-invalid` finding, exit 2."""
+    findings = tuple(sorted(map(NewFinding.of_diagnostic, diagnostics), key=NewFinding.sort_key))
+    return FindingsOutcome(command, findings, ("source-invalid",), loaded=False)
+
+
+def _rules_run(command: str, policy: Policy) -> tuple[str, ...]:
+    """The rules of `command` the policy leaves on (lint's profile rules only where turned on)."""
+    return tuple(
+        r.id
+        for r in of_command(command)
+        if policy.level(r.id, None) is not None and (r.profile is None or policy.setting(r.id, None) is not None)
+    )

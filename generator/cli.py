@@ -17,13 +17,17 @@ import typer
 from . import __version__, api
 from .config import Settings
 from .diagnostics import Diagnostic, display_path, printable, working_folder
+from .findings.finding import Outcome
+from .findings.formats import FORMATS, printed
+from .findings.formats.github import message_value
+from .findings.formats.text import streams
+from .findings.report_file import write_report
 from .protocol import VERSIONS
 from .validate import Verdict
 from .write import Drift
 
 if TYPE_CHECKING:  # the MCP SDK is imported by `mock` and `conform` only: it costs 0.6 s
     from .mcp.conform import Target
-    from .mcp.report import Report
     from .mcp.served import ServedContract
 
 app = typer.Typer(
@@ -101,11 +105,6 @@ def _report_invalid(diagnostics: list[Diagnostic], output: OutputFormat) -> None
     typer.echo(f"{len(diagnostics)} problem(s); nothing was written.", err=True)
 
 
-def _one_line(message: str) -> str:
-    """A message as a workflow command's value: `%`, CR and LF escaped."""
-    return message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
 def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:
     return {
         "file": diagnostic.file,
@@ -177,7 +176,7 @@ def check(
         if output_format is ReportFormat.github:
             for problem in outcome.diagnostics:
                 where = f"file={problem.file},line={problem.line or 1}"
-                typer.echo(f"::error {where},title=invalid source::{_one_line(problem.message)}")
+                typer.echo(f"::error {where},title=invalid source::{message_value(problem.message)}")
         _report_invalid(
             outcome.diagnostics, OutputFormat.json if output_format is ReportFormat.json else OutputFormat.text
         )
@@ -213,79 +212,90 @@ def check(
         raise typer.Exit(EXIT_DRIFT)
 
 
+class FindingsFormat(StrEnum):
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+    junit = "junit"
+    markdown = "markdown"
+
+
+FormatOption = Annotated[
+    FindingsFormat,
+    typer.Option(
+        "--format",
+        help="text (file:line:col: RULE [level] message), json (schemas/meta/findings-report.schema.json),"
+        " github annotations, sarif (2.1.0, for code scanning), junit (XML), or markdown (a step summary).",
+    ),
+]
+ReportOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--report",
+        metavar="FORMAT:PATH",
+        help=f"Also write the report in FORMAT ({', '.join(FORMATS)}) to PATH; repeatable.",
+    ),
+]
+
+
+def _reports(given: list[str] | None) -> list[tuple[str, Path]]:
+    """`--report FORMAT:PATH` values, checked before anything runs; exit 2 for a bad one."""
+    reports = []
+    for value in given or ():
+        name, colon, path = value.partition(":")
+        if not colon or name not in FORMATS or not path:
+            typer.echo(
+                f"error: --report {value!r} is not FORMAT:PATH with FORMAT one of {', '.join(FORMATS)}", err=True
+            )
+            raise typer.Exit(EXIT_INVALID)
+        reports.append((name, Path(path)))
+    return reports
+
+
+def _print_outcome(outcome: Outcome, output_format: FindingsFormat, reports: list[tuple[str, Path]]) -> None:
+    """Print `outcome` in its format, write each `--report`, and exit with the outcome's code
+    (2 too when a report cannot be written)."""
+    if output_format is FindingsFormat.text:
+        out, err = streams(outcome)  # the problems of sources that do not load are errors
+        sys.stdout.write(out)
+        sys.stderr.write(err)
+    else:
+        sys.stdout.write(printed(output_format.value, outcome))
+    sys.stdout.flush()
+    if outcome.problem is not None:  # the server could not be judged at all (conform)
+        typer.echo(f"error: {outcome.problem}", err=True)
+    code = outcome.exit_code
+    for name, path in reports:
+        problem = write_report(path, printed(name, outcome))
+        if problem is not None:
+            typer.echo(f"error: {printable(str(path))}: cannot write the {name} report: {problem}", err=True)
+            code = EXIT_INVALID
+    if code:
+        raise typer.Exit(code)
+
+
 @app.command()
 def lint(
     schemas: SchemasOption = None,
-    output_format: Annotated[
-        ReportFormat, typer.Option("--format", help="text (file:line:col: RULE message), json, or github annotations.")
-    ] = ReportFormat.text,
+    output_format: FormatOption = FindingsFormat.text,
+    report: ReportOption = None,
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
-    linting = api.lint_with(_settings(schemas))
-    findings, diagnostics = linting.findings, linting.diagnostics
-    for finding in findings:
-        if output_format is ReportFormat.github:
-            command = "error" if finding.level == "error" else "warning"
-            message = _one_line(finding.message)
-            typer.echo(
-                f"::{command} file={finding.file},line={finding.line or 1},col=1,title={finding.rule}::{message}"
-            )
-        elif output_format is ReportFormat.text:
-            typer.echo(str(finding))
-    if output_format is ReportFormat.json:
-        payload = [
-            {
-                "rule": f.rule,
-                "level": f.level,
-                "file": f.file,
-                "line": f.line,
-                "pointer": f.pointer,
-                "message": f.message,
-            }
-            for f in findings
-        ]
-        typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "findings": payload}, indent=2))
-    errors = sum(f.level == "error" for f in findings)
-    if output_format is ReportFormat.text:
-        typer.echo(f"{errors} error(s), {len(findings) - errors} warning(s).")
-    if diagnostics:  # sources that do not load: exit 2, as `check`
-        _report_invalid(diagnostics, OutputFormat.text)
-        raise typer.Exit(EXIT_INVALID)
-    if errors:
-        raise typer.Exit(EXIT_DRIFT)
+    reports = _reports(report)
+    _print_outcome(api.lint_outcome(_settings(schemas)), output_format, reports)
 
 
 @app.command()
 def breaking(
     against: Annotated[str, typer.Option("--against", help="A git revision, or a folder of other sources.")],
     schemas: SchemasOption = None,
-    output_format: Annotated[
-        ReportFormat, typer.Option("--format", help="text, json, or github annotations.")
-    ] = ReportFormat.text,
+    output_format: FormatOption = FindingsFormat.text,
+    report: ReportOption = None,
 ) -> None:
     """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
-    compared = api.breaking_with(_settings(schemas), against)
-    changes, diagnostics = compared.changes, compared.diagnostics
-    if diagnostics:
-        _report_invalid(diagnostics, OutputFormat.text)
-        raise typer.Exit(EXIT_INVALID)
-    breaks = [c for c in changes if c.level == "breaking"]
-    if output_format is ReportFormat.json:
-        keys = ("rule", "level", "category", "contract", "where", "message")
-        payload = [{key: getattr(c, key) for key in keys} for c in changes]
-        typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, "changes": payload}, indent=2))
-    for change in changes:
-        if output_format is ReportFormat.github and change.level != "addition":
-            command = "error" if change.level == "breaking" else "warning"
-            typer.echo(
-                f"::{command} title={change.rule}::{_one_line(f'{change.contract} {change.where}: {change.message}')}"
-            )
-        elif output_format is ReportFormat.text:
-            typer.echo(str(change))
-    if output_format is ReportFormat.text:
-        typer.echo(f"{len(breaks)} breaking change(s), {len(changes) - len(breaks)} other(s).")
-    if breaks:
-        raise typer.Exit(EXIT_DRIFT)
+    reports = _reports(report)
+    _print_outcome(api.breaking_outcome(_settings(schemas), against), output_format, reports)
 
 
 @app.command()
@@ -483,9 +493,8 @@ def conform(
         typer.Option("--tool", help="Compare and call only this tool; repeatable. Other listed tools are not extra."),
     ] = None,
     schemas: SchemasOption = None,
-    output_format: Annotated[
-        ReportFormat, typer.Option("--format", help="text, json, or github annotations.")
-    ] = ReportFormat.text,
+    output_format: FormatOption = FindingsFormat.text,
+    report: ReportOption = None,
 ) -> None:
     """Hold a live MCP server to a contract: its tools/list, and the result of every example call.
 
@@ -499,6 +508,7 @@ def conform(
 
     from .mcp.conform import ConformOptions
 
+    reports = _reports(report)
     argv = command or []
     if (url is None) == (not argv):
         typer.echo("error: give either --url URL or -- COMMAND ARGS... (one of them)", err=True)
@@ -511,12 +521,7 @@ def conform(
             raise typer.Exit(EXIT_INVALID)
     protocols, tools = tuple(protocol) if protocol else None, tuple(tool) if tool else None
     options = ConformOptions(timeout, probe_errors, headers, handshake.value, protocols, tools)
-    report = api.conform_with(_settings(schemas), contract, target, options)
-    _print_conform(report, output_format)
-    if report.problem is not None:
-        raise typer.Exit(EXIT_INVALID)
-    if not report.conforms:
-        raise typer.Exit(EXIT_DRIFT)
+    _print_outcome(api.conform_outcome(_settings(schemas), contract, target, options), output_format, reports)
 
 
 def _headers(given: list[str], url: str | None) -> dict[str, str]:
@@ -532,30 +537,6 @@ def _headers(given: list[str], url: str | None) -> dict[str, str]:
             raise typer.Exit(EXIT_INVALID)
         headers[name.strip()] = value.strip()
     return headers
-
-
-def _print_conform(report: Report, output_format: ReportFormat) -> None:
-    if output_format is ReportFormat.json:
-        typer.echo(json.dumps({"version": JSON_FORMAT_VERSION, **report.as_json()}, indent=2))
-    elif output_format is ReportFormat.github:
-        for finding in report.findings:
-            command = {"error": "error", "warning": "warning"}.get(finding.level, "notice")
-            at = f" (MCP {finding.revision})" if finding.revision is not None else ""
-            text = _one_line(f"{report.contract}{at} {finding.where}: {finding.message}")
-            typer.echo(f"::{command} title={finding.rule}::{text}")
-    else:
-        for finding in report.findings:
-            typer.echo(f"{report.contract}: {finding}")
-    if report.problem is not None:
-        typer.echo(f"error: {report.problem}", err=True)
-    elif output_format is not ReportFormat.json:
-        errors = sum(f.level == "error" for f in report.findings)
-        verdict = "conforms" if report.conforms else "does not conform"
-        typer.echo(
-            f"{report.target} {verdict} to {report.contract} at {', '.join(report.revisions)}: "
-            f"{report.listed} tool(s) listed, "
-            f"{report.calls} call(s), {errors} error(s), {len(report.findings) - errors} other finding(s)."
-        )
 
 
 def _print_verdict(verdict: Verdict) -> None:

@@ -76,7 +76,7 @@ EDITS: dict[str, tuple[Callable[[Path], None], str, str]] = {
     ),
     "http status changed": (
         lambda r: _text(r, "errors.yaml", "http_status: 404", "http_status: 410"),
-        "code-http_status-changed",
+        "code-value-changed",
         "breaking",
     ),
     "code added": (
@@ -125,7 +125,8 @@ def test_each_kind_of_edit_is_judged(repo: Path, edit: str) -> None:
     change, rule, level = EDITS[edit]
     change(repo)
     result = run_cli("breaking", "--against", "HEAD", cwd=repo)
-    assert f"jsonrpc: {rule} [{level}, " in result.stdout, result.stdout + result.stderr
+    shown = {"breaking": "error", "warning": "warning"}[level]
+    assert f": {rule} [{shown}] " in result.stdout, result.stdout + result.stderr
     assert result.returncode == (1 if level == "breaking" or "version-not-bumped" in result.stdout else 0)
 
 
@@ -143,12 +144,12 @@ def test_additions_are_not_breaking_and_the_other_direction_is(repo: Path) -> No
     _bump(repo, "0.2.0")
     result = run_cli("breaking", "--against", "HEAD", cwd=repo)
     assert result.returncode == 0, result.stdout
-    assert "property-added [addition, response] envelope /note: new" in result.stdout
+    assert "property-added [note] new" in result.stdout
     # Back again, from the edited tree to the commit: removing what was added breaks.
     _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-am", "add")
     _git(repo, "checkout", "--quiet", "HEAD~1", "--", ".")
     back = run_cli("breaking", "--against", "HEAD", cwd=repo)
-    assert "property-removed [breaking, response] envelope /note: the property is gone" in back.stdout
+    assert "property-removed [error] the property is gone (envelope /note)" in back.stdout
     assert back.returncode == 1
 
 
@@ -157,10 +158,7 @@ def test_a_folder_works_as_the_reference_and_a_bad_one_is_exit_two(repo: Path, t
     shutil.copytree(repo / "schemas", old / "schemas")
     _text(repo, "errors.yaml", "http_status: 404", "http_status: 410")
     judged = run_cli("breaking", "--against", str(old), cwd=repo).stdout
-    assert (
-        "code-http_status-changed [breaking, catalogue] errors.yaml TOOL_NOT_FOUND.http_status: 404 became 410"
-        in judged
-    )
+    assert "code-value-changed [error] 404 became 410 (errors.yaml TOOL_NOT_FOUND.http_status)" in judged
     missing = run_cli("breaking", "--against", "no-such-revision", cwd=repo)
     assert missing.returncode == 2 and "git cannot read it" in missing.stderr
 
@@ -175,7 +173,7 @@ def test_the_built_in_contracts_against_this_repository(tmp_path: Path) -> None:
     tools = copy / "contracts" / "tuitbot" / "tools.yaml"
     tools.write_text(tools.read_text(encoding="utf-8").replace("mutation: false", "mutation: true", 1))
     result = run_cli("breaking", "--against", str(SCHEMAS.parent), "--schemas", str(copy))
-    assert "tuitbot: tool-mutation-changed [breaking, tools] tools.yaml " in result.stdout, result.stdout
+    assert "tool-value-changed [error] " in result.stdout, result.stdout
     assert result.returncode == 1
 
 

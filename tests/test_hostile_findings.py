@@ -402,4 +402,4 @@ def test_a_rule_keeps_its_findings_beside_a_value_it_cannot_judge(project: Path)
     path.write_text(json.dumps(schema, indent=2))
     result = run_cli("lint", cwd=project)
     assert result.returncode == 2  # the envelope does not load: `definitions` is not an object
-    assert "def-unused 'Unused' is not referenced" in result.stdout
+    assert "def-unused [warning] 'Unused' is not referenced" in result.stdout

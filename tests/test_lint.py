@@ -54,16 +54,20 @@ def test_every_rule_fires_at_its_line_and_level(tmp_path: Path) -> None:
     errors = project / "schemas" / "contracts" / "jsonrpc" / "errors.yaml"
     where = "schemas/contracts/jsonrpc/errors.yaml"
     expected = [
-        f"{where}:{_line(errors, '  - code: lower_case_code')}:1: code-style 'lower_case_code' is not upper_snake",
-        f"{where}:{_line(errors, '    http_status: 200')}:1: http-range 200 is not an error status (400..599)",
-        f"{where}:{_line(errors, '    jsonrpc_code: -31000')}:1: jsonrpc-range -31000 is outside -32000..-32019",
-        f"{where}:{_line(errors, '  - code: lower_case_code')}:1: code-described 'lower_case_code' has no description",
-        f"{where}:{_line(errors, '  - code: NOT_FOUND_AGAIN')}:1: code-unused no tool returns 'NOT_FOUND_AGAIN'",
-        "retry-4xx retryable, yet its HTTP status 404 says a retry fails",
-        "tool-name 'mcp.tool:docs.load.fetch' is not a valid MCP tool name",  # switched by the contract
-        "property-described property 'note' has no description (at /properties/note)",
-        "def-unused 'ToolIo' is not referenced (at /$defs/ToolIo)",
-        "tool-described 'bare' has no description",
+        f"{where}:{_line(errors, '  - code: lower_case_code')}:1: "
+        "code-style [error] 'lower_case_code' is not upper_snake",
+        f"{where}:{_line(errors, '    http_status: 200')}:1: http-range [error] 200 is not an error status (400..599)",
+        f"{where}:{_line(errors, '    jsonrpc_code: -31000')}:1: "
+        "jsonrpc-range [error] -31000 is outside -32000..-32019",
+        f"{where}:{_line(errors, '  - code: lower_case_code')}:1: "
+        "code-described [warning] 'lower_case_code' has no description",
+        f"{where}:{_line(errors, '  - code: NOT_FOUND_AGAIN')}:1: "
+        "code-unused [warning] no tool returns 'NOT_FOUND_AGAIN'",
+        "retry-4xx [warning] retryable, yet its HTTP status 404 says a retry fails",
+        "tool-name [warning] 'mcp.tool:docs.load.fetch' is not a valid MCP tool name",  # switched by the contract
+        "property-described [warning] property 'note' has no description (at /properties/note)",
+        "def-unused [warning] 'ToolIo' is not referenced (at /$defs/ToolIo)",
+        "tool-described [warning] 'bare' has no description",
     ]
     for line in expected:
         assert line in result.stdout, line
@@ -86,10 +90,11 @@ def test_what_loading_refuses_has_rule_ids_too(tmp_path: Path) -> None:
     tools.write_text(tools.read_text(encoding="utf-8") + "    possible_error_codes: [NOPE]\n", encoding="utf-8")
     result = run_cli("lint", cwd=project)
     assert result.returncode == 2
-    assert "code-unique 'TOOL_NOT_FOUND' appears twice" in result.stdout
-    assert "code-identifier 'tool.not.found' and 'TOOL_NOT_FOUND' are both TOOL_NOT_FOUND in Python" in result.stdout
-    assert "tool-codes-known 'bare' names 'NOPE', which errors.yaml lacks" in result.stdout
-    assert "problem(s); nothing was written." in result.stderr
+    assert "code-unique [error] 'TOOL_NOT_FOUND' appears twice" in result.stdout
+    identifier = "code-identifier [error] 'tool.not.found' and 'TOOL_NOT_FOUND' are both TOOL_NOT_FOUND in Python"
+    assert identifier in result.stdout
+    assert "tool-codes-known [error] 'bare' names 'NOPE', which errors.yaml lacks" in result.stdout
+    assert "problem(s) in the sources." in result.stderr
 
 
 def test_rules_are_switched_per_contract(tmp_path: Path) -> None:
@@ -100,7 +105,7 @@ def test_rules_are_switched_per_contract(tmp_path: Path) -> None:
     result = run_cli("lint", cwd=project)
     assert result.returncode == 0, result.stdout
     assert "code-style" not in result.stdout and "tool-name" not in result.stdout
-    assert "http-range 200 is not an error status (400..599)" in result.stdout
+    assert "http-range [warning] 200 is not an error status (400..599)" in result.stdout
     assert "0 error(s)" in result.stdout
 
 
@@ -109,9 +114,9 @@ def test_github_annotations_and_json(tmp_path: Path) -> None:
     github = run_cli("lint", "--format", "github", cwd=project)
     assert github.returncode == 1
     assert "::error file=schemas/contracts/jsonrpc/errors.yaml,line=" in github.stdout
-    assert ",col=1,title=code-style::'lower_case_code' is not upper_snake" in github.stdout
+    assert ",title=code-style::'lower_case_code' is not upper_snake" in github.stdout
     report = json.loads(run_cli("lint", "--format", "json", cwd=project).stdout)
-    assert report["version"] == 1
+    assert report["version"] == 2
     assert {"rule": "http-range", "level": "error"}.items() <= next(
         f for f in report["findings"] if f["rule"] == "http-range"
     ).items()

@@ -82,7 +82,8 @@ def test_a_tool_output_schema_that_may_be_an_array_is_named_at_its_line(tmp_path
     assert code == 1, lines
     line = tools.read_text(encoding="utf-8").splitlines().index("    outputSchema:") + 1
     assert any(
-        entry.startswith(f"schemas/contracts/shop/tools.yaml:{line}:1: output-not-object 'listing'") for entry in lines
+        entry.startswith(f"schemas/contracts/shop/tools.yaml:{line}:1: output-not-object [error] 'listing'")
+        for entry in lines
     ), lines
 
 
@@ -123,17 +124,17 @@ def test_the_directory_profile_asks_for_every_hint_a_title_and_short_description
     assert code == 0, lines  # the profile warns
     rules = sorted(line.split(": ", 1)[1].split(" ", 2)[:2] for line in lines if "'bare'" in line)  # type: ignore[misc]
     assert rules == [
-        ["description-length", "'bare':"],
-        ["hints-explicit", "'bare'"],
-        ["tool-title", "'bare'"],
+        ["description-length", "[warning]"],
+        ["hints-explicit", "[warning]"],
+        ["tool-title", "[warning]"],
     ], lines
-    hints = next(line for line in lines if " hints-explicit 'bare'" in line)
+    hints = next(line for line in lines if " hints-explicit [warning] 'bare'" in line)
     assert "readOnlyHint, destructiveHint, idempotentHint, openWorldHint" in hints
     # A rule of the profile turned on by itself, without the profile.
     text = (folder / "contract.yaml").read_text(encoding="utf-8").replace("  profiles: [directory]\n", "")
     (folder / "contract.yaml").write_text(text + "  rules: {tool-title: error}\n", encoding="utf-8")
     code, lines = _lint(tmp_path)
-    assert code == 1 and [line for line in lines if " tool-title 'bare'" in line], lines
+    assert code == 1 and [line for line in lines if " tool-title [error] 'bare'" in line], lines
     assert not [line for line in lines if " hints-explicit " in line], lines
 
 

@@ -1,0 +1,43 @@
+"""What several printers say the same way: a finding's context, the rules of a report."""
+
+from __future__ import annotations
+
+from ...rules import BY_ID, RULES, Rule
+from ..finding import Finding, Outcome
+
+
+def context(finding: Finding) -> list[str]:
+    """What a finding says beside its message: the protocol revision and the request it was
+    found with, its pointer when no line shows it, where it was before, why it was accepted."""
+    extra = []
+    if finding.revision is not None:
+        extra.append(f"MCP {finding.revision}")
+    if finding.subject is not None:
+        extra.append(finding.subject)
+    if finding.pointer is not None and finding.line is None:
+        extra.append(f"at {finding.pointer}")
+    if finding.before is not None:
+        extra.append(f"was {finding.before}")
+    if finding.accepted is not None:
+        extra.append(f"accepted: {finding.accepted}")
+    return extra
+
+
+def described(finding: Finding) -> str:
+    """The message with its context, for formats that have one text field per finding."""
+    extra = context(finding)
+    return finding.message + (f" ({'; '.join(extra)})" if extra else "")
+
+
+def rules_reported(outcome: Outcome) -> tuple[Rule, ...]:
+    """The rules that ran, and any rule a finding names beside them (`source-invalid`), in the
+    registry's order: the rule table of SARIF and the test cases of JUnit."""
+    named = set(outcome.rules) | {f.rule for f in outcome.findings}
+    return tuple(r for r in RULES if r.id in named) + tuple(
+        Rule(i, (outcome.command,), "error", "unknown", i) for i in sorted(named - set(BY_ID))
+    )
+
+
+def counts(outcome: Outcome) -> dict[str, int]:
+    """How many findings there are at each level."""
+    return {level: sum(f.level == level for f in outcome.findings) for level in ("error", "warning", "note")}

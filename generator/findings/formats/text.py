@@ -1,0 +1,40 @@
+"""`--format text`: `file:line:col: RULE [level] message`, one a line, then the summary.
+
+Sources that do not load are errors, not findings of a judgement: each `source-invalid`
+finding is printed as `check` and `generate` print a problem (`error: file:line#pointer:
+message`) and goes to standard error, so every command that loads the sources refuses them
+in the same words. A server that cannot be judged at all (`Outcome.problem`) is the CLI's
+to say, on standard error too.
+"""
+
+from __future__ import annotations
+
+from ...diagnostics import printable
+from ..finding import Finding, Outcome
+
+LOAD_RULE = "source-invalid"
+
+
+def load_error(finding: Finding) -> str:
+    where = finding.file
+    if finding.line is not None:
+        where += f":{finding.line}"
+    if finding.pointer is not None:
+        where += f"#{finding.pointer}"
+    return "error: " + printable(f"{where}: {finding.message}")
+
+
+def streams(outcome: Outcome) -> tuple[str, str]:
+    """The text for standard output (the findings and the summary) and for standard error
+    (the problems of sources that do not load)."""
+    judged = [str(f) for f in outcome.findings if f.rule != LOAD_RULE]
+    refused = [load_error(f) for f in outcome.findings if f.rule == LOAD_RULE]
+    if refused:
+        refused.append(f"{len(refused)} problem(s) in the sources.")
+    out = judged + ([outcome.summary] if outcome.summary else [])
+    return "".join(line + "\n" for line in out), "".join(line + "\n" for line in refused)
+
+
+def printed(outcome: Outcome) -> str:
+    out, err = streams(outcome)
+    return err + out
