@@ -251,6 +251,7 @@ def test_breaking_compares_with_the_base_of_the_event(event: dict[str, Any], aga
 # --- the steps, run ------------------------------------------------------------------
 
 
+@pytest.mark.first  # ten seconds of commands
 def test_a_break_annotates_its_lines_fails_the_job_and_every_command_still_runs(tmp_path: Path) -> None:
     """A shallow clone of the feature branch (as actions/checkout makes it): the base commit is fetched.
 
@@ -285,6 +286,7 @@ def test_a_break_annotates_its_lines_fails_the_job_and_every_command_still_runs(
     _git("cat-file", "-e", f"{base}^{{commit}}", cwd=workspace)  # fetched by the breaking step
 
 
+@pytest.mark.first  # ten seconds of commands
 def test_a_clean_change_passes_with_every_command_and_conform(tmp_path: Path) -> None:
     """A description reworded and generated: nothing fails; conform holds `mock` to the contract."""
     workspace = tmp_path / "workspace"
