@@ -334,7 +334,7 @@ def test_the_default_install_is_the_action_checkout(tmp_path: Path) -> None:
     workspace = tmp_path / "workspace"
     base = _repository(workspace, {ERRORS: ("retryable: false", "retryable: true")}, regenerate=True)
     run = _run_action(workspace, tmp_path, {}, _pull_request(base))
-    assert run.returncode == 1
+    assert run.returncode == 1, run.stdout
     assert run.outputs["failed"] == "breaking"
     command = Path(run.step_outputs["setup"]["command"])
     assert command.is_relative_to(tmp_path / "runner-temp") and command.name == "mcp-contracts"
