@@ -160,26 +160,30 @@ def _git(*args: str, cwd: Path) -> str:
     return done.stdout.strip()
 
 
-def _repository(folder: Path, change: dict[str, tuple[str, str]], *, regenerate: bool) -> str:
-    """A project made by `init` and generated, committed on main; `change` committed on feature.
+def _repository(folder: Path, change: dict[str, tuple[str, str]], *, regenerate: bool, project: str = ".") -> str:
+    """A project made by `init` (in the folder `project` of the repository) and generated,
+    committed on main; `change` committed on feature.
 
     `change` maps a file of the project to (old text, new text). Returns the base commit.
     """
     folder.mkdir()
     _git("init", "--quiet", "-b", "main", cwd=folder)
-    assert run_cli("init", "orders", cwd=folder).returncode == 0
-    assert run_cli("generate", cwd=folder).returncode == 0
+    if project != ".":  # a project of its own in the repository: its pyproject.toml says so
+        (folder / project).mkdir()
+        (folder / project / "pyproject.toml").write_text('[project]\nname = "server"\n', encoding="utf-8")
+    assert run_cli("init", "orders", cwd=folder / project).returncode == 0
+    assert run_cli("generate", cwd=folder / project).returncode == 0
     _git("add", "-A", cwd=folder)
     _git("commit", "--quiet", "-m", "orders", cwd=folder)
     base = _git("rev-parse", "HEAD", cwd=folder)
     _git("checkout", "--quiet", "-b", "feature", cwd=folder)
     for name, (old, new) in change.items():
-        path = folder / name
+        path = folder / project / name
         text = path.read_text(encoding="utf-8")
         assert old in text
         path.write_text(text.replace(old, new), encoding="utf-8")
     if regenerate:
-        assert run_cli("generate", cwd=folder).returncode == 0
+        assert run_cli("generate", cwd=folder / project).returncode == 0
     _git("commit", "--quiet", "-am", "a change", cwd=folder)
     return base
 
@@ -255,15 +259,18 @@ def test_breaking_compares_with_the_base_of_the_event(event: dict[str, Any], aga
 def test_a_break_annotates_its_lines_fails_the_job_and_every_command_still_runs(tmp_path: Path) -> None:
     """A shallow clone of the feature branch (as actions/checkout makes it): the base commit is fetched.
 
-    The change is not generated either, so `check` fails first; `breaking` runs after it all the same.
+    The project is in a folder of the repository (`server/`): annotations name files from the
+    repository's root, as GitHub reads them. The change is not generated either, so `check`
+    fails first; `breaking` runs after it all the same.
     """
     origin = tmp_path / "origin"
-    base = _repository(origin, {ERRORS: ("retryable: false", "retryable: true")}, regenerate=False)
+    base = _repository(origin, {ERRORS: ("retryable: false", "retryable: true")}, regenerate=False, project="server")
     workspace = tmp_path / "workspace"
     _git("clone", "--quiet", "--depth=1", "--branch=feature", origin.as_uri(), str(workspace), cwd=tmp_path)
     assert subprocess.run(["git", "cat-file", "-e", f"{base}^{{commit}}"], cwd=workspace, check=False).returncode
+    given = {"install": "", "working-directory": "server", "lint": "false", "sarif": "sarif"}
 
-    run = _run_action(workspace, tmp_path, {"install": "", "lint": "false", "sarif": "sarif"}, _pull_request(base))
+    run = _run_action(workspace, tmp_path, given, _pull_request(base))
 
     assert run.returncode == 1, run.stdout
     assert run.outputs["failed"] == "check breaking"
@@ -275,14 +282,16 @@ def test_a_break_annotates_its_lines_fails_the_job_and_every_command_still_runs(
     }
     breaks = [line for line in run.stdout["breaking"].splitlines() if line.startswith("::error ")]
     assert breaks, run.stdout["breaking"]
-    assert all(re.match(r"::error file=[^,:]+,line=[1-9]\d*,", line) for line in breaks), breaks
-    assert any(line.startswith(f"::error file={ERRORS},line=") for line in breaks), breaks
+    assert all(re.match(r"::error file=server/[^,:]+,line=[1-9]\d*,", line) for line in breaks), breaks
+    assert any(line.startswith(f"::error file=server/{ERRORS},line=") for line in breaks), breaks
+    drift = run.stdout["check"].splitlines()
+    assert drift and all(line.startswith("::error file=server/generated/") for line in drift), drift
     assert int(run.outputs["errors"]) >= len(breaks) + 1  # check's drift too
     assert int(run.outputs["findings"]) >= int(run.outputs["errors"])
     assert ERRORS.rsplit("/", 1)[1] in run.summary.split("| conform |", 1)[1]  # breaking's table
-    sarif = json.loads((workspace / "sarif" / "breaking.sarif").read_text(encoding="utf-8"))
+    sarif = json.loads((workspace / "server" / "sarif" / "breaking.sarif").read_text(encoding="utf-8"))
     assert sarif["version"] == "2.1.0"
-    assert not (workspace / "sarif" / "lint.sarif").exists()
+    assert not (workspace / "server" / "sarif" / "lint.sarif").exists()
     _git("cat-file", "-e", f"{base}^{{commit}}", cwd=workspace)  # fetched by the breaking step
 
 
