@@ -19,7 +19,7 @@ import json
 import os
 import re
 import subprocess
-import sys
+import sysconfig
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +34,8 @@ STEPS: list[dict[str, Any]] = ACTION["runs"]["steps"]
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 # What the runner sets for every step, beside the step's own env.
 RUNNER_VARIABLES = {"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "RUNNER_TEMP"}
-TOOL = Path(sys.executable).parent  # mcp-contracts of the test environment is here
+# mcp-contracts and shellcheck of the test environment are here
+TOOL = Path(sysconfig.get_path("scripts"))
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "Test",
     "GIT_AUTHOR_EMAIL": "test@example.com",
