@@ -37,8 +37,6 @@ from .breaking import changes_between, version_findings
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
 from .findings import finding as findings
-from .findings.finding import Finding as RuleFinding
-from .findings.finding import Outcome as Findings
 from .findings.policy import Policy
 from .lint import lint as lint_sources
 from .load import load_project
@@ -295,38 +293,41 @@ def lint_with(chosen: Settings) -> findings.Outcome:
     return lint_sources(chosen.schemas, _load(chosen), reading(chosen), dict(chosen.rules))
 
 
-def _not_loaded(command: str, diagnostics: list[Diagnostic]) -> findings.Outcome:
-    """The outcome of a command whose settings or sources do not load: `source-invalid` findings."""
+def _not_loaded(
+    command: str, diagnostics: Sequence[Diagnostic], facts: Mapping[str, object] | None = None
+) -> findings.Outcome:
+    """The outcome of a command whose settings or sources do not load: `source-invalid`
+    findings (the printers count them; the text format says them as `check` does)."""
     found = tuple(sorted(map(findings.Finding.of_diagnostic, diagnostics), key=findings.Finding.sort_key))
-    return findings.Outcome(command, found, ("source-invalid",), loaded=False)
+    return findings.Outcome(command, found, ("source-invalid",), loaded=False, facts=dict(facts or {}))
 
 
-def breaking(against: str | None = None, schemas_dir: Path | None = None) -> Findings:
+def breaking(against: str | None = None, schemas_dir: Path | None = None) -> findings.Outcome:
     """What the sources break for clients since `against`, a git revision or a folder (by
     default `[tool.mcp-contracts.breaking] against`: the merge-base with the main branch)."""
     chosen = settings(schemas_dir)
     if isinstance(chosen, list):
-        return _unloaded("breaking", chosen, {"against": against, "commit": None})
+        return _not_loaded("breaking", chosen, {"against": against, "commit": None})
     return breaking_with(chosen, against)
 
 
-def breaking_with(chosen: Settings, against: str | None = None) -> Findings:
+def breaking_with(chosen: Settings, against: str | None = None) -> findings.Outcome:
     """`breaking` with settings already resolved: the findings re-levelled by the policy,
     then the version each contract needs for those that remain, then the breaks accepted on
     purpose. A revision is verified as a commit first and read from git's objects (see
     `generator.against`); the old sources load as the new ones do, with the same limits."""
     old_side = resolve_against(against, chosen.against, chosen.branch, chosen.schemas)
     if isinstance(old_side, Diagnostic):
-        return _unloaded("breaking", [old_side], {"against": against or chosen.against, "commit": None})
+        return _not_loaded("breaking", [old_side], {"against": against or chosen.against, "commit": None})
     facts = old_side.facts()
     new = _load(chosen)
     if new.project is None:
-        return _unloaded("breaking", new.diagnostics, facts)
+        return _not_loaded("breaking", new.diagnostics, facts)
     if isinstance(old_side, Nothing):
-        return Findings("breaking", (), (), facts=facts, summary=old_side.message)
+        return findings.Outcome("breaking", (), (), facts=facts, summary=old_side.message)
     old = load_old(old_side, chosen.limits)
     if old.project is None:
-        return _unloaded("breaking", [old_refused(old_side, old.diagnostics)], facts)
+        return _not_loaded("breaking", [old_refused(old_side, old.diagnostics)], facts)
     project = new.project
     policy = Policy(project=dict(chosen.rules), contracts={c.name: c.rules for c in project.contracts})
     found = policy.apply(changes_between(old.project, project))
@@ -338,13 +339,7 @@ def breaking_with(chosen: Settings, against: str | None = None) -> Findings:
     accepted = sum(f.accepted is not None for f in found)
     shown = f", {accepted} accepted" if accepted else ""
     summary = f"{errors} breaking change(s){shown}, {len(found) - errors - accepted} other(s)."
-    return Findings("breaking", tuple(found), ran, facts=facts, summary=summary)
-
-
-def _unloaded(command: str, diagnostics: Sequence[Diagnostic], facts: Mapping[str, object]) -> Findings:
-    """The outcome of sources that do not load: each problem a `source-invalid` finding."""
-    found = tuple(RuleFinding.of_diagnostic(d) for d in diagnostics)
-    return Findings(command, found, (), loaded=False, facts=dict(facts))  # the printer counts them
+    return findings.Outcome("breaking", tuple(found), ran, facts=facts, summary=summary)
 
 
 def init_with(chosen: Settings, name: str) -> list[Path] | Diagnostic:
