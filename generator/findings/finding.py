@@ -85,9 +85,9 @@ class Finding:
             "accepted": self.accepted,
         }
 
-    def __str__(self) -> str:
-        """`file:line:col: RULE [level] message`, as compilers and linters print."""
-        where = f"{self.file}:{self.line or 1}:{self.column or 1}"
+    def context(self) -> list[str]:
+        """What the finding says beside its message: the protocol revision and the request it
+        was found with, its pointer when no line shows it, where it was before, why it was accepted."""
         extra = []
         if self.revision is not None:
             extra.append(f"MCP {self.revision}")
@@ -99,8 +99,17 @@ class Finding:
             extra.append(f"was {self.before}")
         if self.accepted is not None:
             extra.append(f"accepted: {self.accepted}")
-        tail = f" ({'; '.join(extra)})" if extra else ""
-        return printable(f"{where}: {self.rule} [{self.level}] {self.message}{tail}")  # one line, whatever it holds
+        return extra
+
+    def described(self) -> str:
+        """The message with its context, for formats that have one text field per finding."""
+        extra = self.context()
+        return self.message + (f" ({'; '.join(extra)})" if extra else "")
+
+    def __str__(self) -> str:
+        """`file:line:col: RULE [level] message (context)`, as compilers and linters print."""
+        where = f"{self.file}:{self.line or 1}:{self.column or 1}"
+        return printable(f"{where}: {self.rule} [{self.level}] {self.described()}")  # one line, whatever it holds
 
 
 @dataclass(frozen=True)

@@ -6,27 +6,9 @@ from ...rules import BY_ID, RULES, Rule
 from ..finding import Finding, Outcome
 
 
-def context(finding: Finding) -> list[str]:
-    """What a finding says beside its message: the protocol revision and the request it was
-    found with, its pointer when no line shows it, where it was before, why it was accepted."""
-    extra = []
-    if finding.revision is not None:
-        extra.append(f"MCP {finding.revision}")
-    if finding.subject is not None:
-        extra.append(finding.subject)
-    if finding.pointer is not None and finding.line is None:
-        extra.append(f"at {finding.pointer}")
-    if finding.before is not None:
-        extra.append(f"was {finding.before}")
-    if finding.accepted is not None:
-        extra.append(f"accepted: {finding.accepted}")
-    return extra
-
-
 def described(finding: Finding) -> str:
-    """The message with its context, for formats that have one text field per finding."""
-    extra = context(finding)
-    return finding.message + (f" ({'; '.join(extra)})" if extra else "")
+    """The message with its context (`Finding.described`)."""
+    return finding.described()
 
 
 def rules_reported(outcome: Outcome) -> tuple[Rule, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...diagnostics import printable
 from ...render.escape import md
 from ..finding import Finding, Outcome
-from .common import context, counts
+from .common import counts
 
 
 def cell(value: object) -> str:
@@ -26,7 +26,7 @@ def _place(finding: Finding) -> str:
 
 
 def _row(finding: Finding) -> str:
-    extra = "; ".join(context(finding))
+    extra = "; ".join(finding.context())
     message = cell(finding.message) + (f" ({cell(extra)})" if extra else "")
     cells = (cell(finding.level), cell(finding.rule), cell(finding.contract), _place(finding), message)
     return "| " + " | ".join(cells) + " |"
