@@ -317,8 +317,9 @@ def breaking_with(chosen: Settings, against: str | None = None) -> findings.Outc
     purpose. A revision is verified as a commit first and read from git's objects (see
     `generator.against`); the old sources load as the new ones do, with the same limits."""
     old_side = resolve_against(against, chosen.against, chosen.branch, chosen.schemas)
-    if isinstance(old_side, Diagnostic):
-        return _not_loaded("breaking", [old_side], {"against": against or chosen.against, "commit": None})
+    if isinstance(old_side, Diagnostic):  # nothing to compare with: a usage problem, not the sources'
+        facts = {"against": against or chosen.against, "commit": None}
+        return findings.Outcome("breaking", (), (), facts=facts, problem=str(old_side))
     facts = old_side.facts()
     new = _load(chosen)
     if new.project is None:
