@@ -38,7 +38,7 @@ def accept(findings: list[Finding], new: Project, old: Project | None = None) ->
     Called after the policy re-levelled the findings and the version findings were added;
     `accepted-break-unused` comes at its registry level, so the caller applies the policy
     once more (it keeps the level of an accepted finding)."""
-    shipped = {(c.name, c.version) for c in old.contracts} if old is not None else set()
+    shipped = {(c.name, _version(c.version)) for c in old.contracts} if old is not None else set()
     entries = _current_entries(new.contracts)
     later = _later_entries(new.contracts)
     short = {f.contract for f in findings if f.rule == "version-not-bumped"}
@@ -55,9 +55,14 @@ def accept(findings: list[Finding], new: Project, old: Project | None = None) ->
         else:
             kept.append(finding)
     for key, entry in entries.items():
-        if key not in used and (key[0], entry.version) not in shipped:
+        if key not in used and (key[0], _version(entry.version)) not in shipped:
             kept.append(_unused(key[0], entry, findings))
     return sorted(kept, key=Finding.sort_key)
+
+
+def _version(text: str) -> object:
+    """A version as compared: `1.0` is `1.0.0`; one that does not parse, as written."""
+    return parsed(text) or text
 
 
 def _current_entries(contracts: tuple[Contract, ...]) -> dict[Key, AcceptedBreak]:
@@ -66,7 +71,7 @@ def _current_entries(contracts: tuple[Contract, ...]) -> dict[Key, AcceptedBreak
         (contract.name, entry.rule, entry.subject): entry
         for contract in contracts
         for entry in contract.accepted
-        if entry.version == contract.version
+        if _version(entry.version) == _version(contract.version)
     }
 
 

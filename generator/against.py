@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Limits
-from .diagnostics import Diagnostic, display_path
+from .diagnostics import Diagnostic
 from .git_tree import GitFailed, GitTree, git
 from .load.documents import Reading
 from .load.project import LoadResult, load_project
@@ -116,12 +116,16 @@ def _commit(root: Path, ref: str) -> str | None:
     if ref.startswith("-"):
         return None
     try:
-        found = git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
-        commit = found.decode("ascii").strip()
-        kind = git(root, "cat-file", "-t", commit).strip()  # `HEAD:a^{commit}` is the file `a^{commit}`
+        # The object `ref` names as it is written (`:/message` takes anything after it as its
+        # pattern, so nothing is appended), then peeled when it is an annotated tag.
+        found = git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref).decode("ascii").strip()
+        kind = git(root, "cat-file", "-t", found).strip()
+        if kind == b"tag":
+            found = git(root, "rev-parse", "--verify", "--quiet", f"{found}^{{commit}}").decode("ascii").strip()
+            kind = git(root, "cat-file", "-t", found).strip()
     except (GitFailed, UnicodeDecodeError):
         return None
-    return commit if kind == b"commit" else None
+    return found if kind == b"commit" else None
 
 
 def _not_a_commit(root: Path, ref: str) -> str:
@@ -156,7 +160,8 @@ def _merge_base(root: Path, prefix: str, branch: str | None) -> Revision | Nothi
 def _last_tag(root: Path, prefix: str) -> Revision | Nothing:
     """The newest tag reachable from HEAD."""
     try:
-        tag = git(root, "describe", "--tags", "--abbrev=0", "HEAD").decode("utf-8", "replace").strip()
+        # a tag's name as its bytes (surrogateescape gives them back to git), shown printable
+        tag = git(root, "describe", "--tags", "--abbrev=0", "HEAD").decode("utf-8", "surrogateescape").strip()
     except GitFailed:
         return Nothing(LAST_TAG, "no tag yet")
     commit = _commit(root, tag)
@@ -174,10 +179,3 @@ def load_old(against: Against, limits: Limits) -> LoadResult:
             return load_project(mount, tree.reading(limits), lenient=True)
     except GitFailed as exc:
         return LoadResult(None, [Diagnostic(against.label, None, None, f"git cannot read it: {exc}")])
-
-
-def old_refused(against: Against, diagnostics: list[Diagnostic]) -> Diagnostic:
-    """Why the old sources are not compared: the first problem they load with (a file of a
-    revision is named `REF:path`, as git names it)."""
-    where = display_path(Path(against.given)) if isinstance(against, Folder) else against.label
-    return Diagnostic(where, None, None, "the sources there do not load: " + str(diagnostics[0]))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -31,7 +32,7 @@ from urllib.parse import unquote
 from jinja2 import TemplateError, TemplateSyntaxError
 
 from .accepted import accept
-from .against import Nothing, load_old, old_refused
+from .against import Nothing, load_old
 from .against import resolve as resolve_against
 from .breaking import changes_between, version_findings
 from .config import Settings, load_settings, package_problem
@@ -132,10 +133,10 @@ def _digest(chosen: Settings) -> str:
     digest = hashlib.sha256(f"{chosen.package}\0{chosen.limits!r}".encode())
     folders = [chosen.schemas, TEMPLATES_DIR, META_SCHEMAS_DIR] + ([chosen.templates] if chosen.templates else [])
     for folder in folders:
-        digest.update(b"\0folder\0" + str(folder.resolve()).encode())
+        digest.update(b"\0folder\0" + os.fsencode(folder.resolve()))  # a name need not be UTF-8
         for path in sorted(folder.rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(b"\0" + path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+                digest.update(b"\0" + os.fsencode(path.relative_to(folder)) + b"\0" + path.read_bytes())
     digest.update(RUNTIME_SOURCE.read_bytes())
     return digest.hexdigest()
 
@@ -328,7 +329,7 @@ def breaking_with(chosen: Settings, against: str | None = None) -> findings.Outc
         return findings.Outcome("breaking", (), (), facts=facts, summary=old_side.message)
     old = load_old(old_side, chosen.limits)
     if old.project is None:
-        return _not_loaded("breaking", [old_refused(old_side, old.diagnostics)], facts)
+        return _not_loaded("breaking", old.diagnostics, facts)  # each at its place, named `REF:path`
     project = new.project
     policy = Policy(project=dict(chosen.rules), contracts={c.name: c.rules for c in project.contracts})
     found = policy.apply(changes_between(old.project, project))
@@ -429,6 +430,16 @@ def source_contract(chosen: Settings, name: str) -> Contract | list[Diagnostic]:
             Diagnostic(display_path(chosen.schemas), None, None, f"unknown contract {name!r}: {hint}it has: {known}")
         ]
     return next(c for c in loaded.project.contracts if c.name == name)
+
+
+def conform(
+    contract: str, target: Target, options: ConformOptions | None = None, schemas_dir: Path | None = None
+) -> findings.Outcome:
+    """Hold the MCP server at `target` to the contract (see `conform_with`), with the project's settings."""
+    chosen = settings(schemas_dir)
+    if isinstance(chosen, list):
+        return _not_loaded("conform", chosen)
+    return conform_with(chosen, contract, target, options)
 
 
 def conform_with(

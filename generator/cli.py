@@ -284,7 +284,7 @@ def lint(
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
     reports = _reports(report)
-    _print_outcome(api.lint_with(_settings(schemas)), output_format, reports)
+    _print_outcome(api.lint(schemas), output_format, reports)  # settings that do not load: in every format
 
 
 @app.command()
@@ -303,7 +303,7 @@ def breaking(
 ) -> None:
     """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
     reports = _reports(report)
-    _print_outcome(api.breaking_with(_settings(schemas), against), output_format, reports)
+    _print_outcome(api.breaking(against, schemas), output_format, reports)
 
 
 @app.command()
@@ -529,7 +529,7 @@ def conform(
             raise typer.Exit(EXIT_INVALID)
     protocols, tools = tuple(protocol) if protocol else None, tuple(tool) if tool else None
     options = ConformOptions(timeout, probe_errors, headers, handshake.value, protocols, tools)
-    _print_outcome(api.conform_with(_settings(schemas), contract, target, options), output_format, reports)
+    _print_outcome(api.conform(contract, target, options, schemas), output_format, reports)
 
 
 def _headers(given: list[str], url: str | None) -> dict[str, str]:

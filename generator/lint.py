@@ -328,7 +328,8 @@ def lint(
         ran.add("source-invalid")
     kept = policy.apply(findings)
     errors = sum(f.level == "error" for f in kept)
-    summary = f"{errors} error(s), {len(kept) - errors} warning(s)."
+    warnings = sum(f.level == "warning" for f in kept)
+    summary = f"{errors} error(s), {warnings} warning(s), {len(kept) - errors - warnings} note(s)."
     return Outcome("lint", tuple(kept), tuple(sorted(ran)), loaded.project is not None, summary=summary)
 
 

@@ -110,6 +110,14 @@ def test_an_entry_accepts_its_finding_as_a_note_with_the_reason(tmp_path: Path) 
     assert found[0].message == _finding().message and found[0].place == _finding().place
 
 
+@pytest.mark.quiet("accepted-break-unused")
+def test_an_entry_names_its_version_as_semver_compares_it(tmp_path: Path) -> None:
+    """`1.0` in the record is the contract's `1.0.0`: neither ignored nor unused (found in review)."""
+    _scaffold(tmp_path, accepted=_yaml([{**ENTRY, "version": "1.0"}]))
+    (found,) = accept([_finding()], _load(tmp_path))
+    assert (found.level, found.accepted) == ("note", ENTRY["reason"])
+
+
 @pytest.mark.parametrize(
     "finding",
     [

@@ -21,7 +21,7 @@ from mcp_contracts_generator.load.project import load_project
 CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
 PYPROJECT = '[tool.mcp-contracts]\npackage = "judged"\n'
 SYMLINK_OUT = "a symlink that leads out of the sources folder: not read"
-NOT_LOADED = "error: HEAD: the sources there do not load: HEAD:schemas/contracts/jsonrpc/"
+NOT_LOADED = "error: HEAD:schemas/contracts/jsonrpc/"
 
 
 def _git(repo: Path, *args: str) -> str:
@@ -215,7 +215,7 @@ def test_a_revision_without_the_sources_folder_is_said_so(tmp_path: Path) -> Non
     result = run_cli("breaking", "--against", "HEAD", cwd=project)
     assert result.returncode == 2
     (first, *_) = result.stderr.splitlines()
-    assert first == "error: HEAD: the sources there do not load: HEAD:schemas/contracts: no such folder"
+    assert first == "error: HEAD:schemas/contracts: no such folder"
 
 
 # -- without --against: the setting
@@ -341,3 +341,31 @@ def test_a_folder_of_a_revision_that_leads_out_is_refused(tmp_path: Path) -> Non
     result = run_cli("breaking", "--against", "HEAD", cwd=project)
     assert result.returncode == 2
     assert result.stderr.splitlines()[0] == f"{NOT_LOADED.replace('jsonrpc', 'other')}contract.yaml: {SYMLINK_OUT}"
+
+
+# -- revisions as git spells them (found in review)
+
+
+def _break(project: Path) -> None:
+    errors = project / CONTRACT / "errors.yaml"
+    errors.write_text(errors.read_text(encoding="utf-8").replace("http_status: 404", "http_status: 410", 1), "utf-8")
+
+
+@pytest.mark.parametrize("ref", [":/base", "v1", "v1^{}", "HEAD~0"])
+def test_every_spelling_of_a_commit_is_compared(tmp_path: Path, ref: str) -> None:
+    """`:/message` takes what follows as its pattern, and an annotated tag is peeled to its commit."""
+    project = _project(tmp_path)
+    _git(project, "tag", "-a", "v1", "-m", "release")
+    _break(project)
+    result = run_cli("breaking", "--against", ref, cwd=project)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "code-value-changed [error]" in result.stdout
+
+
+def test_the_last_tag_is_found_whatever_bytes_its_name_holds(tmp_path: Path) -> None:
+    project = _project(tmp_path, '\n[tool.mcp-contracts.breaking]\nagainst = "last-tag"\n')
+    subprocess.run(["git", "tag", b"v\xff1"], cwd=project, check=True)  # a name that is not UTF-8
+    _break(project)
+    result = run_cli("breaking", cwd=project)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "code-value-changed [error]" in result.stdout and "Traceback" not in result.stderr

@@ -94,6 +94,25 @@ CASES = [
         id="a discriminator pairs branches whatever their order",
     ),
     pytest.param(
+        RESPONSE,
+        {
+            "discriminator": {"propertyName": "kind"},
+            "oneOf": [
+                {**obj(ok={"const": True}, data={"type": "string"}), "required": ["ok", "data"]},
+                {**obj(ok={"const": False}, error={"type": "string"}), "required": ["ok", "error"]},
+            ],
+        },
+        {
+            "discriminator": {"propertyName": "kind"},
+            "oneOf": [
+                {**obj(ok={"const": True}, data={"type": "string"}), "required": ["ok"]},
+                {**obj(ok={"const": False}, error={"type": "string"}), "required": ["ok", "error"]},
+            ],
+        },
+        [("property-optional", "[ok=true]/data")],
+        id="a discriminator no branch says as a const hides no branch",
+    ),
+    pytest.param(
         INPUT,
         obj(a={"type": "string"}),
         {**obj(a={"type": "string"}), "unevaluatedProperties": False},

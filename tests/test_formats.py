@@ -328,6 +328,36 @@ def test_sources_that_do_not_load_are_reported_in_every_format(tmp_path: Path, c
     assert "source-invalid" not in outputs["text"].stdout  # load problems are errors, on standard error
 
 
+@pytest.mark.fires("source-invalid")
+@pytest.mark.parametrize("command", ["lint", "breaking", "conform"])
+def test_settings_that_do_not_load_are_reported_in_every_format(tmp_path: Path, command: str) -> None:
+    """A mistake in `[tool.mcp-contracts]` is a place in pyproject.toml, in JSON and SARIF too."""
+    project = _project(tmp_path)
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + '\n[tool.mcp-contracts.rules]\nno-such-rule = "off"\n')
+    line = pyproject.read_text(encoding="utf-8").splitlines().index('no-such-rule = "off"') + 1
+    args = {"lint": (), "breaking": ("--against", "HEAD"), "conform": ("--contract", "shop", "--", "true")}[command]
+    result = run_cli(command, "--format", "json", "--report", "sarif:out.sarif", *args, cwd=project)
+    assert result.returncode == 2, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert_report(report, "findings-report")
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["file"], finding["line"]) == ("source-invalid", "pyproject.toml", line)
+    (sarif,) = assert_sarif((project / "out.sarif").read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert sarif["ruleId"] == "source-invalid"
+
+
+def test_a_sarif_fingerprint_tells_the_revisions_of_one_conform_finding_apart() -> None:
+    """conform finds one fault once per protocol revision: code scanning must not fold them."""
+    found = [
+        Finding.at("extra-tool", "error", Place("tools.yaml", 4, 1, "/tools"), "x", contract="c", revision=r)
+        for r in ("2025-06-18", "2025-11-25")
+    ]
+    outcome = Outcome("conform", tuple(found), ("extra-tool",))
+    results = assert_sarif(printed("sarif", outcome))["runs"][0]["results"]
+    assert len({r["partialFingerprints"]["mcpContracts/v1"] for r in results}) == 2
+
+
 @pytest.mark.quiet("source-invalid")
 def test_breaking_against_a_revision_in_every_format(tmp_path: Path) -> None:
     project = _project(tmp_path)

@@ -403,3 +403,16 @@ def test_a_rule_keeps_its_findings_beside_a_value_it_cannot_judge(project: Path)
     result = run_cli("lint", cwd=project)
     assert result.returncode == 2  # the envelope does not load: `definitions` is not an object
     assert "def-unused [warning] 'Unused' is not referenced" in result.stdout
+
+
+# A file whose name is not UTF-8 beside the sources (found in review: `check` hashed the
+# names as text and failed on one).
+
+
+def test_a_name_that_is_not_utf8_beside_the_sources_is_no_traceback(project: Path) -> None:
+    with open(os.fsencode(project / CONTRACT) + b"/\xffnotes.txt", "w", encoding="utf-8") as stray:
+        stray.write("not a source")
+    for command in ("check", "lint"):
+        result = run(command, cwd=project)
+        assert "Traceback" not in result.stderr, result.stderr
+        assert result.returncode in (0, 1), result.stdout + result.stderr

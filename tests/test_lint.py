@@ -253,7 +253,7 @@ def test_each_rule_fires_at_its_file_line_column_and_pointer(project: Path, rule
 def test_the_scaffold_with_every_role_and_the_directory_profile_lints_clean(project: Path) -> None:
     assert _lint(project) == (0, []), [f["message"] for f in _lint(project)[1]]
     text = run_cli("lint", cwd=project)
-    assert text.stdout == "0 error(s), 0 warning(s).\n"
+    assert text.stdout == "0 error(s), 0 warning(s), 0 note(s).\n"
 
 
 @pytest.mark.fires("source-invalid")
@@ -275,7 +275,7 @@ def test_text_lines_name_file_line_column_rule_and_level(project: Path) -> None:
     line, column = _place(project, "errors.yaml", "http_status:")
     assert result.stdout.splitlines() == [
         f"schemas/contracts/shop/errors.yaml:{line}:{column}: http-range [error] 200 is not an error status (400..599)",
-        "1 error(s), 0 warning(s).",
+        "1 error(s), 0 warning(s), 0 note(s).",
     ]
     assert result.returncode == 1
 
@@ -312,4 +312,4 @@ def test_levels_come_from_the_registry_the_project_and_the_contract(
 def test_the_built_in_contracts_have_no_lint_error() -> None:
     result = run_cli("lint")
     assert result.returncode == 0, result.stdout
-    assert result.stdout.endswith(" warning(s).\n")
+    assert result.stdout.endswith(" note(s).\n")

@@ -320,11 +320,11 @@ class Differ:
 def _tag(a: Shape, b: Shape, was: list[Shape], now: list[Shape]) -> str | None:
     """The property that tells the branches apart on both sides: `discriminator.propertyName`,
     else the first property that is a single value in every branch (with distinct values)."""
-    for shape in (b, a):
+    candidates: list[str] = []
+    for shape in (b, a):  # a discriminator names it, when its branches say it as a const each
         named = shape.words.get("discriminator")
         if isinstance(named, dict) and isinstance(named.get("propertyName"), str):
-            return str(named["propertyName"])
-    candidates: list[str] = []
+            candidates.append(str(named["propertyName"]))
     for member in (*was, *now):
         for name in member.props:
             if name not in candidates:

@@ -47,8 +47,9 @@ def location(place: Place) -> dict[str, Any]:
 
 def fingerprint(finding: Finding) -> str:
     """What makes a finding the same one across edits that move its line."""
-    key = "\0".join((finding.rule, finding.contract or "", finding.file, finding.pointer or "", finding.subject or ""))
-    return hashlib.sha256(key.encode()).hexdigest()[:32]
+    parts = (finding.rule, finding.contract or "", finding.file, finding.pointer or "", finding.subject or "")
+    key = "\0".join((*parts, finding.revision or ""))  # conform finds one fault once per revision
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]  # a name need not be UTF-8
 
 
 def result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
