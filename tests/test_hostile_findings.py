@@ -343,7 +343,7 @@ def test_lint_ends_in_a_verdict_on_every_hostile_case(case: Case, generated_proj
     case.setup(project)
     result = run_cli("lint", cwd=project)  # an exception would propagate: no traceback is hidden
     assert result.returncode in (0, 1, 2), result.stdout + result.stderr
-    summary = re.search(r"^\d+ error\(s\), \d+ warning\(s\)\.$", result.stdout, re.MULTILINE)
+    summary = re.search(r"^\d+ error\(s\), \d+ warning\(s\), \d+ note\(s\)\.$", result.stdout, re.MULTILINE)
     settings_refused = result.returncode == 2 and "pyproject.toml" in result.stderr  # before any rule
     assert summary or settings_refused, result.stdout + result.stderr
 
@@ -389,7 +389,7 @@ def test_lint_judges_contracts_that_load_however_odd(change: Callable[[Path], No
     assert run_cli("check", cwd=project).returncode in (0, 1)  # it loads
     result = run_cli("lint", cwd=project)
     assert result.returncode in (0, 1), result.stdout + result.stderr
-    assert re.search(r"^\d+ error\(s\), \d+ warning\(s\)\.$", result.stdout, re.MULTILINE), result.stdout
+    assert re.search(r"^\d+ error\(s\), \d+ warning\(s\), \d+ note\(s\)\.$", result.stdout, re.MULTILINE), result.stdout
 
 
 def test_a_rule_keeps_its_findings_beside_a_value_it_cannot_judge(project: Path) -> None:
