@@ -48,7 +48,6 @@ from .mcp.served import ServedContract, served
 from .model import Contract
 from .render.plan import Plan, RenderProblem, build_plan
 from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
-from .rules import of_command
 from .scaffold import scaffold_contract
 from .validate import UnknownDefinition, Verdict, contract_judge, read_document
 from .write import Drift, UnsafeOutput, compare, write_plan
@@ -331,17 +330,16 @@ def breaking_with(chosen: Settings, against: str | None = None) -> findings.Outc
     if old.project is None:
         return _not_loaded("breaking", old.diagnostics, facts)  # each at its place, named `REF:path`
     project = new.project
-    policy = Policy(project=dict(chosen.rules), contracts={c.name: c.rules for c in project.contracts})
+    policy = _policy(chosen, project.contracts)
     found = policy.apply(changes_between(old.project, project))
     versions = version_findings(old.project, project, found)
     # accepted-breaks.yaml, then the policy again: for `accepted-break-unused` (accepted ones keep their note)
     found = policy.apply(accept(found + policy.apply(versions), project, old.project))
-    ran = tuple(r.id for r in of_command("breaking") if policy.level(r.id, None) is not None)
     errors = sum(f.level == "error" for f in found)
     accepted = sum(f.accepted is not None for f in found)
     shown = f", {accepted} accepted" if accepted else ""
     summary = f"{errors} breaking change(s){shown}, {len(found) - errors - accepted} other(s)."
-    return findings.Outcome("breaking", tuple(found), ran, facts=facts, summary=summary)
+    return findings.Outcome("breaking", tuple(found), policy.ran("breaking"), facts=facts, summary=summary)
 
 
 def init_with(chosen: Settings, name: str) -> list[Path] | Diagnostic:

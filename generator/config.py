@@ -13,6 +13,7 @@ import difflib
 import keyword
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -144,11 +145,11 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
             hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(KEYS)}"
             problems.append(Diagnostic(where, line, None, f"unknown key {key!r} in [tool.{SECTION}]{hint}"))
         elif key == "limits":
-            problems += _limit_problems(value, where, text)
+            problems += _table_problems("limits", value, where, text, _limit_problem)
         elif key == "rules":
-            problems += _rule_problems(value, where, text)
+            problems += _table_problems("rules", value, where, text, _rule_problem)
         elif key == "breaking":
-            problems += _breaking_problems(value, where, text)
+            problems += _table_problems("breaking", value, where, text, _breaking_problem)
         elif not isinstance(value, str) or not value:
             problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {KEYS[key]}"))
         elif key == "package" and (not PACKAGE_NAME.match(value) or keyword.iskeyword(value)):
@@ -156,51 +157,45 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
     return problems
 
 
-def _limit_problems(table: Any, where: str, text: str) -> list[Diagnostic]:
+def _table_problems(
+    name: str, table: Any, where: str, text: str, problem: Callable[[str, Any], str | None]
+) -> list[Diagnostic]:
+    """The problems of the table `[tool.mcp-contracts.NAME]`: `problem` says what is wrong
+    with one key and its value (None: nothing), each at the key's line."""
     if not isinstance(table, dict):
-        return [Diagnostic(where, _line_of(text, "limits"), None, "'limits' must be a table")]
-    problems = []
-    for key, value in table.items():
-        line = _line_of(text, key, f"{SECTION}.limits")
-        if key not in LIMIT_KEYS:
-            close = difflib.get_close_matches(key, LIMIT_KEYS, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else f"; known limits: {', '.join(LIMIT_KEYS)}"
-            problems.append(Diagnostic(where, line, None, f"unknown limit {key!r}{hint}"))
-        elif not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            problems.append(Diagnostic(where, line, None, f"limit {key!r} must be a positive integer"))
-    return problems
+        return [Diagnostic(where, _line_of(text, name), None, f"{name!r} must be a table")]
+    found = ((key, problem(key, value)) for key, value in table.items())
+    return [Diagnostic(where, _line_of(text, key, f"{SECTION}.{name}"), None, said) for key, said in found if said]
 
 
-def _rule_problems(table: Any, where: str, text: str) -> list[Diagnostic]:
+def _limit_problem(key: str, value: Any) -> str | None:
+    if key not in LIMIT_KEYS:
+        close = difflib.get_close_matches(key, LIMIT_KEYS, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; known limits: {', '.join(LIMIT_KEYS)}"
+        return f"unknown limit {key!r}{hint}"
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        return f"limit {key!r} must be a positive integer"
+    return None
+
+
+def _rule_problem(key: str, value: Any) -> str | None:
     from .rules import BY_ID, SETTINGS  # data only
 
-    if not isinstance(table, dict):
-        return [Diagnostic(where, _line_of(text, "rules"), None, "'rules' must be a table")]
-    problems = []
-    for key, value in table.items():
-        line = _line_of(text, key, f"{SECTION}.rules")
-        if key not in BY_ID or key == "source-invalid":
-            close = difflib.get_close_matches(key, BY_ID, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else " (the docs page of the rules lists them)"
-            problems.append(Diagnostic(where, line, None, f"unknown rule {key!r}{hint}"))
-        elif value not in SETTINGS:
-            problems.append(Diagnostic(where, line, None, f"rule {key!r} must be one of {', '.join(SETTINGS)}"))
-    return problems
+    if key not in BY_ID or key == "source-invalid":
+        close = difflib.get_close_matches(key, BY_ID, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else " (the docs page of the rules lists them)"
+        return f"unknown rule {key!r}{hint}"
+    if value not in SETTINGS:
+        return f"rule {key!r} must be one of {', '.join(SETTINGS)}"
+    return None
 
 
-def _breaking_problems(table: Any, where: str, text: str) -> list[Diagnostic]:
-    if not isinstance(table, dict):
-        return [Diagnostic(where, _line_of(text, "breaking"), None, "'breaking' must be a table")]
-    problems = []
-    for key, value in table.items():
-        line = _line_of(text, key, f"{SECTION}.breaking")
-        if key not in BREAKING_KEYS:
-            problems.append(
-                Diagnostic(where, line, None, f"unknown key {key!r}; known keys: {', '.join(BREAKING_KEYS)}")
-            )
-        elif not isinstance(value, str) or not value or value.startswith("-"):
-            problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {BREAKING_KEYS[key]}"))
-    return problems
+def _breaking_problem(key: str, value: Any) -> str | None:
+    if key not in BREAKING_KEYS:
+        return f"unknown key {key!r}; known keys: {', '.join(BREAKING_KEYS)}"
+    if not isinstance(value, str) or not value or value.startswith("-"):
+        return f"{key!r} must be a non-empty string: {BREAKING_KEYS[key]}"
+    return None
 
 
 def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:

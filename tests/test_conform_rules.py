@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conform_json import conform_report
-from conftest import ROOT, run_cli
+from conftest import run_cli
+from test_mcp_conform import GOOD_ITEM, RAW
 
-RAW = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"))
-GOOD = '{"content": [], "structuredContent": {"name": "pen", "price": 1.5}}'
 SPOKEN = ("--protocol", "2025-06-18")  # the one revision the bare server speaks
 TOOLS = """\
 tools:
@@ -114,12 +112,12 @@ def _doubling(levels: int) -> dict[str, Any]:
     "invalid-result",
 )
 def test_a_server_that_lists_and_answers_as_the_contract_says_has_no_finding(scaffold: Path) -> None:
-    assert _conform(scaffold, GOOD) == (0, [])
+    assert _conform(scaffold, GOOD_ITEM) == (0, [])
 
 
 @pytest.mark.fires("call-failed")
 def test_a_call_answered_with_a_json_rpc_error_is_placed_at_its_example_call(scaffold: Path) -> None:
-    code, findings = _conform(scaffold, GOOD, "--call-error")
+    code, findings = _conform(scaffold, GOOD_ITEM, "--call-error")
     assert code == 1
     [finding] = findings
     assert (finding["rule"], finding["message"]) == ("call-failed", "JSON-RPC error -32603: it broke")
@@ -133,7 +131,7 @@ def test_a_call_answered_with_a_json_rpc_error_is_placed_at_its_example_call(sca
 
 @pytest.mark.fires("revision-unsupported")
 def test_a_revision_the_server_does_not_speak_is_placed_at_protocol(scaffold: Path) -> None:
-    code, findings = _conform(scaffold, GOOD, protocols=("--protocol", "2025-11-25", "--handshake", "legacy"))
+    code, findings = _conform(scaffold, GOOD_ITEM, protocols=("--protocol", "2025-11-25", "--handshake", "legacy"))
     assert code == 1
     [finding] = findings
     assert (finding["rule"], finding["file"], finding["pointer"]) == (
@@ -206,7 +204,7 @@ def test_each_way_a_listing_departs_is_placed_in_the_tool_s_entry(
     if edit is not None:
         tools = shop / "schemas" / "contracts" / "shop" / "tools.yaml"
         tools.write_text(tools.read_text(encoding="utf-8").replace(*edit), encoding="utf-8")
-    code, findings = _conform(shop, GOOD, "--tool", json.dumps(listed))
+    code, findings = _conform(shop, GOOD_ITEM, "--tool", json.dumps(listed))
     assert [(f["rule"], f["pointer"]) for f in findings] == [expected], findings
     [finding] = findings
     assert finding["file"] == "schemas/contracts/shop/tools.yaml" and finding["line"] is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from ..rules import rule
+from ..rules import of_command, rule
 from .finding import Finding
 
 
@@ -26,6 +26,10 @@ class Policy:
             return "error"
         chosen = self.setting(rule_id, contract) or rule(rule_id).level
         return None if chosen == "off" else chosen
+
+    def ran(self, command: str, contract: str | None = None) -> tuple[str, ...]:
+        """The IDs of the rules of `command` that are not off (for `contract`)."""
+        return tuple(r.id for r in of_command(command) if self.level(r.id, contract) is not None)
 
     def apply(self, findings: Iterable[Finding]) -> list[Finding]:
         """Each finding at its rule's level (an accepted break keeps the level it was given),

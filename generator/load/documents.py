@@ -239,39 +239,35 @@ class Document:
     def position(self, parts: Sequence[object]) -> tuple[int | None, int | None]:
         """1-based line and column of the value at `parts`: of the deepest part that exists
         (the key of a mapping entry, the item of a sequence), (None, None) when unknown."""
-        node, line, column = self._located(), None, None
-        for part in parts:
-            if isinstance(node, CommentedMap) and part in node:
-                line, column = node.lc.key(part)
-                node = node[part]
-            elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
-                line, column = node.lc.item(part)
-                node = node[part]
-            else:
-                break
-        if line is None and isinstance(node, CommentedMap | CommentedSeq) and not parts:
+        tree = self._located()
+        line, column = _deepest_position(tree, parts)
+        if line is None and isinstance(tree, CommentedMap | CommentedSeq) and not parts:
             return 1, 1
-        return (line + 1, column + 1) if line is not None and column is not None else (None, None)
+        return line, column
 
     def line_of(self, parts: Sequence[object]) -> int | None:
         """1-based line of the value at `parts` (YAML only); the deepest known line otherwise."""
-        node, line = self._tree, None
-        for part in parts:
-            if isinstance(node, CommentedMap) and part in node:
-                line = node.lc.key(part)[0] + 1
-                node = node[part]
-            elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
-                line = node.lc.item(part)[0] + 1
-                node = node[part]
-            else:
-                break
-        return line
+        return _deepest_position(self._tree, parts)[0]
 
     def diagnostic(self, parts: Sequence[object], message: str) -> Diagnostic:
         """A diagnostic at `parts`: a line for YAML, a JSON pointer for JSON."""
         if self._tree is not None:
             return Diagnostic(self.name, self.line_of(parts), None, message)
         return Diagnostic(self.name, None, json_pointer(parts), message)
+
+
+def _deepest_position(tree: Any, parts: Sequence[object]) -> tuple[int | None, int | None]:
+    """1-based line and column in ruamel's `tree` of the deepest of `parts` it holds."""
+    node, found = tree, None
+    for part in parts:
+        if isinstance(node, CommentedMap) and part in node:
+            found = node.lc.key(part)
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
+            found = node.lc.item(part)
+        else:
+            break
+        node = node[part]
+    return (found[0] + 1, found[1] + 1) if found is not None else (None, None)
 
 
 def _plain(node: Any) -> Any:

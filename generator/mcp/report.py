@@ -17,7 +17,7 @@ from typing import Any
 from ..findings.finding import Finding, Outcome
 from ..findings.policy import Policy
 from ..model import Contract, Place, Places
-from ..rules import of_command, rule
+from ..rules import rule
 
 TOOLS = "tools.yaml"
 CONTRACT = "contract.yaml"
@@ -76,7 +76,7 @@ class Report:
             f"{self.target} {verdict} to {self.contract} at {', '.join(self.revisions)}: {self.listed} tool(s) listed,"
             f" {self.calls} call(s), {errors} error(s), {len(kept) - errors} other finding(s)."
         )
-        ran = tuple(r.id for r in of_command("conform") if policy.level(r.id, self.contract) is not None)
+        ran = policy.ran("conform", self.contract)
         return Outcome("conform", kept, ran, facts=facts, summary=summary, problem=self.problem)
 
 

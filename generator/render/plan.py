@@ -90,6 +90,10 @@ class RuleSection:
     profiles: bool = False
     bumps: bool = False
 
+    def also(self, rule: Rule) -> str:
+        """The other commands that report `rule`, as its row says them ("" for none)."""
+        return "" if self.key == "all" else ", ".join(rule.commands[1:])
+
 
 def rule_sections() -> tuple[RuleSection, ...]:
     """The registry grouped for its docs page: the rules of every command, then each command's

@@ -1,14 +1,9 @@
-"""What several printers say the same way: a finding's context, the rules of a report."""
+"""What several printers say the same way: the rules of a report, the counts of its findings."""
 
 from __future__ import annotations
 
 from ...rules import BY_ID, RULES, Rule
-from ..finding import Finding, Outcome
-
-
-def described(finding: Finding) -> str:
-    """The message with its context (`Finding.described`)."""
-    return finding.described()
+from ..finding import Outcome
 
 
 def rules_reported(outcome: Outcome) -> tuple[Rule, ...]:

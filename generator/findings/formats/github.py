@@ -8,7 +8,6 @@ and `,`; messages escape `%`, CR and LF (GitHub's toolkit does the same).
 from __future__ import annotations
 
 from ..finding import Finding, Outcome
-from .common import described
 
 COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
 
@@ -26,7 +25,7 @@ def annotation(finding: Finding) -> str:
     if finding.column is not None:
         where += f",col={finding.column}"
     title = property_value(finding.rule)
-    return f"::{COMMANDS.get(finding.level, 'warning')} {where},title={title}::{message_value(described(finding))}"
+    return f"::{COMMANDS.get(finding.level, 'warning')} {where},title={title}::{message_value(finding.described())}"
 
 
 def printed(outcome: Outcome) -> str:

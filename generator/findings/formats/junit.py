@@ -12,7 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..finding import Finding, Outcome
-from .common import described, rules_reported
+from .common import rules_reported
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -24,7 +24,7 @@ def xml_text(text: str) -> str:
 def _line(finding: Finding) -> str:
     where = finding.file + (f":{finding.line}" if finding.line is not None else "")
     where += f":{finding.column}" if finding.line is not None and finding.column is not None else ""
-    return xml_text(f"{where}: [{finding.level}] {described(finding)}")
+    return xml_text(f"{where}: [{finding.level}] {finding.described()}")
 
 
 def _case(suite: ET.Element, classname: str, name: str, findings: list[Finding]) -> bool:

@@ -18,7 +18,7 @@ from urllib.parse import quote
 from ... import __version__
 from ...model import Place
 from ..finding import Finding, Outcome
-from .common import described, rules_reported
+from .common import rules_reported
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/mcp-contracts/"
@@ -57,7 +57,7 @@ def result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
         "ruleId": finding.rule,
         "ruleIndex": index[finding.rule],
         "level": finding.level,
-        "message": {"text": described(finding)},
+        "message": {"text": finding.described()},
         "locations": [location(finding.place)],
         "partialFingerprints": {"mcpContracts/v1": fingerprint(finding)},
     }

@@ -9,19 +9,15 @@ to say, on standard error too.
 
 from __future__ import annotations
 
-from ...diagnostics import printable
+from ...diagnostics import Diagnostic
 from ..finding import Finding, Outcome
 
 LOAD_RULE = "source-invalid"
 
 
 def load_error(finding: Finding) -> str:
-    where = finding.file
-    if finding.line is not None:
-        where += f":{finding.line}"
-    if finding.pointer is not None:
-        where += f"#{finding.pointer}"
-    return "error: " + printable(f"{where}: {finding.message}")
+    """A problem of sources that do not load, in the words of `check` (`Diagnostic`)."""
+    return f"error: {Diagnostic(finding.file, finding.line, finding.pointer, finding.message)}"
 
 
 def streams(outcome: Outcome) -> tuple[str, str]:
