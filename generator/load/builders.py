@@ -201,8 +201,9 @@ def null_defaults(schema: Any, node: Any, code: str, pointers: list[str]) -> lis
     return found
 
 
-# Names a member cannot take as a keyword parameter: the builders' own parameters.
-_OWN_PARAMETERS = frozenset({"code", "message", "extra"})
+# Names a member cannot take as a keyword parameter: the builders' own parameters, and
+# the bodies they call, which a parameter of that name would hide.
+_OWN_PARAMETERS = frozenset({"code", "message", "extra", "_success_response", "_error_response"})
 
 
 def _view_class(view: View, pointer: str) -> ViewClass | None:

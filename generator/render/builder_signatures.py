@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Shape, View, ViewType
+from ..model import Contract, Shape, View, ViewType
+from ..schema.pointer import decode
 from .escape import py
 
 
@@ -67,3 +68,29 @@ def parameters(view: View, shape: Shape, needs: set[str]) -> list[Parameter]:
             default, hint = "MISSING", f"{hint} | MISSING"
         found.append(Parameter(field.name, hint, default))
     return found
+
+
+def builder_literals(contract: Contract) -> dict[str, object]:
+    """What the builders template places: the constants, the code, the message and the
+    derived fields at their paths (each pointer split into its tokens here, once), the
+    keyword parameters and the names of `typing` they use."""
+    assert contract.builders is not None
+    builders = contract.builders
+    needs: set[str] = {"Any", "Final"}
+    success = parameters(contract.view, builders.success, needs)
+    error = parameters(contract.view, builders.error, needs)
+    if builders.message and not (builders.message_required and "message" not in contract.catalogue.error_columns):
+        needs.add("MISSING")  # an error builder leaves out a message that is None
+    return {
+        "success_constants": py(tuple((decode(p), v) for p, v in builders.success_constants)),
+        "error_constants": py(tuple((decode(p), v) for p, v in builders.error_constants)),
+        "code_at": py(decode(builders.code)),
+        "message_at": py(decode(builders.message)) if builders.message else None,
+        "derived": py(tuple((decode(p), column) for p, column in builders.derived)),
+        "error_defaults": py(tuple((decode(p), v) for p, v in builders.error_defaults)),
+        "message_column": "message" in contract.catalogue.error_columns,
+        "success_parameters": success,
+        "error_parameters": error,
+        "needs": needs,
+        "typing_names": sorted(needs - {"MISSING"}),
+    }

@@ -14,11 +14,10 @@ from jinja2 import Environment, TemplateError
 from ..model import Contract, Project
 from ..resources import RUNTIME_SOURCE
 from ..rules import RULES, Rule
-from .builder_signatures import parameters
+from .builder_signatures import builder_literals
 from .describe import Definition, describe_definitions
 from .docs import doc_sections, example_blocks, index_entries
 from .environment import template_environment
-from .escape import py
 from .json_text import bundle_file, manifest_text
 from .mcp import tools_list
 from .models_code import ModelGenerationError, format_python, models_code
@@ -173,27 +172,6 @@ def _contract_files(
     for module in contract.modules:  # hand-written, copied as they are
         files[f"{package}/{module.name}"] = module.text
     return files
-
-
-def builder_literals(contract: Contract) -> dict[str, object]:
-    """What the builders template places: constants, derived fields, keyword parameters
-    and the names of `typing` they use."""
-    assert contract.builders is not None
-    builders = contract.builders
-    needs: set[str] = {"Any", "Final"}
-    success = parameters(contract.view, builders.success, needs)
-    error = parameters(contract.view, builders.error, needs)
-    return {
-        "success_constants": py(dict(builders.success_constants)),
-        "error_constants": py(dict(builders.error_constants)),
-        "derived": py(dict(builders.derived)),
-        "error_defaults": py(dict(builders.error_defaults)),
-        "message_column": "message" in contract.catalogue.error_columns,
-        "success_parameters": success,
-        "error_parameters": error,
-        "needs": needs,
-        "typing_names": sorted(needs - {"MISSING"}),
-    }
 
 
 def _markdown(text: str) -> str:
