@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import inspect
+import json
+import shutil
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, Final
 
 import pytest
-from conftest import load_json
+from conftest import generated_package, load_json, run_cli
 from mcp_contracts.code_scalpel import builders as scalpel
 from mcp_contracts.foundry import builders as foundry
 from mcp_contracts.jsonrpc import canonical as jsonrpc
 from mcp_contracts.mcp_envelope import adapters as envelope
 from mcp_contracts.mcp_envelope import builders as envelope_builders
 from mcp_contracts.tuitbot import builders as tuitbot
+from mcp_contracts_generator.runtime import Filling, given
 from pydantic import MISSING, ValidationError
 from test_contract_rules import _verdicts
 
@@ -249,3 +252,134 @@ class TestWrap:
         assert _verdicts("mcp-envelope", failure) == (True, True)
         with pytest.raises(ValidationError):
             envelope.adapter_failure("")
+
+
+class TestWhatTheCallerGaveIsKept:
+    """Only the containers on the builders' paths are copied: the caller's values are never
+    changed, and values off the paths are not copied."""
+
+    def test_the_members_given_are_not_changed(self) -> None:
+        error = {"policy_decision": "denied"}
+        meta = {"tool_version": "1.0", "elapsed_ms": 7}
+        envelope = tuitbot.error_response("policy_denied_blocked", "no", error=error, meta=meta)
+        assert error == {"policy_decision": "denied"} and meta == {"tool_version": "1.0", "elapsed_ms": 7}
+        assert dumped(envelope)["error"]["code"] == "policy_denied_blocked"
+
+    def test_an_array_on_the_way_is_copied_not_changed(self) -> None:
+        errors = [{"code": "ADAPTER.EXECUTION.FAILED", "details": {"exit_code": 2}}]
+        envelope = dumped(
+            envelope_builders.error_response("ADAPTER.EXECUTION.FAILED", "boom", result=None, errors=errors)
+        )
+        assert errors == [{"code": "ADAPTER.EXECUTION.FAILED", "details": {"exit_code": 2}}]
+        assert envelope["errors"][0]["message"] == "boom" and envelope["errors"][0]["details"] == {"exit_code": 2}
+        empty: list[dict[str, Any]] = []
+        assert dumped(envelope_builders.error_response("ADAPTER.EXECUTION.FAILED", result=None, errors=empty))["errors"]
+        assert empty == []
+
+    def test_a_code_given_inside_the_array_must_agree(self) -> None:
+        with pytest.raises(ValueError, match=r"/errors/0/code is 'ADAPTER\.EXECUTION\.FAILED'"):
+            envelope_builders.error_response("ADAPTER.EXECUTION.FAILED", result=None, errors=[{"code": "OTHER"}])
+
+    def test_the_message_cannot_contradict_one_given(self) -> None:
+        with pytest.raises(ValueError, match="/error/message is 'locked'"):
+            tuitbot.error_response("db_error", "locked", error={"message": "other"})
+
+    def test_an_enum_member_finds_its_code(self) -> None:
+        envelope = dumped(tuitbot.error_response(tuitbot.ErrorCode.DB_ERROR, "locked"))
+        assert envelope["error"]["code"] == "db_error" and envelope["error"]["retryable"] is True
+
+    def test_a_default_goes_into_an_object_given_without_changing_it(self) -> None:
+        error: dict[str, Any] = {}
+        built = scalpel.error_response("not_found", "x", error=error, **LEAST["code-scalpel"])
+        assert dumped(built)["error"]["error_details"] is None and error == {}
+
+
+def test_members_named_like_the_bodies_or_their_locals_do_not_hide_them(schemas_copy: Path, tmp_path: Path) -> None:
+    """A keyword parameter may take any name a member has, but the builders' bodies are
+    called by names no parameter takes: those members are given through `**extra`."""
+    for other in (schemas_copy / "contracts").iterdir():
+        if other.name != "tuitbot":
+            shutil.rmtree(other)
+    source = schemas_copy / "contracts" / "tuitbot" / "envelope.schema.json"
+    schema = load_json(source)
+    for shape in ("SuccessEnvelope", "FailureEnvelope"):
+        for name in ("values", "filled", "given", "document", "_success_response", "_error_response"):
+            schema["$defs"][shape]["properties"][name] = {"type": "integer"}
+    source.write_text(json.dumps(schema), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run_cli("generate", "--schemas", str(schemas_copy), "--out", str(out)).returncode == 0
+    with generated_package(out, "tuitbot") as contract:
+        hidden = {"_success_response": 5, "_error_response": 6}
+        ok = contract.builders.success_response(values=1, filled=2, given=3, document=4, **hidden)
+        assert ok.model_dump(mode="json", by_alias=True) == {
+            "success": True,
+            "data": None,
+            "values": 1,
+            "filled": 2,
+            "given": 3,
+            "document": 4,
+            **hidden,
+        }
+        failed = contract.builders.error_response("db_error", "locked", values=1, filled=2, **hidden)
+        assert (
+            failed.model_dump(mode="json", by_alias=True)["error"]["retryable"] is True
+            and failed.model_dump(mode="json", by_alias=True)["filled"] == 2
+        )
+        assert "_error_response" not in inspect.signature(contract.builders.error_response).parameters
+
+
+class TestFilling:
+    """The runtime's compiled placements, which every generated builder uses."""
+
+    def test_values_slots_and_defaults_go_to_their_paths(self) -> None:
+        filling = Filling(
+            ((("kind",), "error"), (("meta", "version"), 2)),
+            (("error", "code"), ("error", "message")),
+            ((("error", "details"), None), (("extra", "note"), None)),
+        )
+        assert filling.fill({"data": 1}, "E1", "boom") == {
+            "data": 1,
+            "kind": "error",
+            "meta": {"version": 2},
+            "error": {"code": "E1", "message": "boom", "details": None},
+        }  # no object is made for a default alone
+
+    def test_a_slot_left_out_makes_no_object(self) -> None:
+        filling = Filling((), (("error", "message"),))
+        assert filling.fill({}, MISSING) == {}
+        assert filling.fill({"error": {"code": 1}}, MISSING) == {"error": {"code": 1}}
+
+    def test_arrays_are_made_on_the_way_and_indexes_are_checked(self) -> None:
+        filling = Filling((), (("errors", "0", "code"),))
+        assert filling.fill({}, "E") == {"errors": [{"code": "E"}]}
+        assert filling.fill({"errors": ()}, "E") == {"errors": [{"code": "E"}]}
+        with pytest.raises(ValueError, match="/errors/5 cannot be filled: /errors is an array of 0"):
+            Filling((), (("errors", "5", "code"),)).fill({"errors": []}, "E")
+        with pytest.raises(ValueError, match="/errors/1 cannot be filled"):
+            Filling((), (("errors", "1"),)).fill({"errors": []}, "E")
+
+    def test_a_value_in_the_way_is_refused_by_pointer(self) -> None:
+        with pytest.raises(ValueError, match=r"/error is 'oops': the builder puts values inside it"):
+            Filling((), (("error", "code"),)).fill({"error": "oops"}, "E")
+
+    def test_a_contradiction_names_the_pointer_and_a_type_counts(self) -> None:
+        filling = Filling(((("a~b", "c/d"), True),))
+        with pytest.raises(ValueError, match="/a~0b/c~1d is True in this contract, not 1"):
+            filling.fill({"a~b": {"c/d": 1}})
+        assert filling.fill({"a~b": {"c/d": True}}) == {"a~b": {"c/d": True}}
+
+    def test_nothing_is_shared_with_the_caller_or_the_constants(self) -> None:
+        given_meta = MappingProxyType({"n": 1})
+        filling = Filling(((("meta", "tags"), ["a"]),))
+        first, second = filling.fill({"meta": given_meta}), filling.fill({})
+        assert first == {"meta": {"n": 1, "tags": ["a"]}} and type(first["meta"]) is dict
+        first["meta"]["tags"].append("b")
+        assert second["meta"]["tags"] == ["a"] and filling.fill({})["meta"]["tags"] == ["a"]
+        payload = {"big": [1, 2, 3]}
+        assert filling.fill({"data": payload})["data"] is payload  # off the paths: not copied
+
+    def test_a_later_placement_at_the_same_path_wins(self) -> None:
+        assert Filling(((("code",), "example"),), (("code",),)).fill({}, "other") == {"code": "other"}
+
+    def test_given_leaves_out_missing_and_keeps_extra(self) -> None:
+        assert given({"a": 1, "b": MISSING}, {"c": 2}) == {"c": 2, "a": 1}
