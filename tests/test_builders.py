@@ -17,7 +17,7 @@ from mcp_contracts.jsonrpc import canonical as jsonrpc
 from mcp_contracts.mcp_envelope import adapters as envelope
 from mcp_contracts.mcp_envelope import builders as envelope_builders
 from mcp_contracts.tuitbot import builders as tuitbot
-from mcp_contracts_generator.runtime import Filling, given
+from mcp_contracts_generator.runtime import Filling
 from pydantic import MISSING, ValidationError
 from test_contract_rules import _verdicts
 
@@ -381,5 +381,6 @@ class TestFilling:
     def test_a_later_placement_at_the_same_path_wins(self) -> None:
         assert Filling(((("code",), "example"),), (("code",),)).fill({}, "other") == {"code": "other"}
 
-    def test_given_leaves_out_missing_and_keeps_extra(self) -> None:
-        assert given({"a": 1, "b": MISSING}, {"c": 2}) == {"c": 2, "a": 1}
+    def test_members_left_at_missing_are_left_out_and_extra_ones_kept(self) -> None:
+        members = {"a": 1, "b": MISSING}
+        assert Filling().fill(members, extra={"c": 2}) == {"c": 2, "a": 1} and members == {"a": 1, "b": MISSING}

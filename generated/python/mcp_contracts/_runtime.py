@@ -564,16 +564,6 @@ def plain(value: Any) -> Any:
     return value.value if isinstance(value, Enum) else value
 
 
-def given(
-    members: Mapping[str, Any], extra: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    """The members a builder's caller gave: its keyword parameters left at `MISSING` are
-    left out; `extra` holds the members that are not keyword parameters."""
-    if extra:
-        members = {**extra, **members}
-    return {key: value for key, value in members.items() if value is not MISSING}
-
-
 def catalogue_values(
     catalogue: Mapping[Any, Any], derived: tuple[tuple[Path, str], ...]
 ) -> dict[str, tuple[Any, ...]]:
@@ -633,15 +623,27 @@ class Filling:
             )  # a later one at the same path replaces an earlier
         self._root = _compiled(root)
 
-    def fill(self, members: Mapping[str, Any], *values: Any) -> dict[str, Any]:
-        """A copy of `members` with every value put at its path, a value for each slot.
+    def fill(
+        self,
+        members: Mapping[str, Any],
+        *values: Any,
+        extra: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The document of the members a builder's caller gave, with every value put at
+        its path, a value for each slot.
 
-        Only the objects and arrays on the paths are copied, or made where they are
-        missing (an array where the next token is an index, an object otherwise): nothing
-        the caller gave is changed, and nothing off the paths is copied. A value already
-        there that differs is a ValueError naming its pointer, not overwritten.
+        `members` are the builder's keyword parameters (those left at `MISSING` are left
+        out); `extra` the members that are not. Only the objects and arrays on the paths
+        are copied, or made where they are missing (an array where the next token is an
+        index, an object otherwise): nothing the caller gave is changed, and nothing off
+        the paths is copied. A value already there that differs is a ValueError naming
+        its pointer, not overwritten.
         """
-        document = dict(members)
+        if extra:
+            members = {**extra, **members}
+        document = {
+            key: value for key, value in members.items() if value is not MISSING
+        }
         _merge(document, self._root, values)
         return document
 

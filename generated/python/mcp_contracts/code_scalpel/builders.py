@@ -20,7 +20,7 @@ from typing import Any, Final, Literal
 
 from pydantic import MISSING
 
-from .._runtime import Filling, Path, Placements, catalogue_values, given
+from .._runtime import Filling, Path, Placements, catalogue_values
 from .errors import ERRORS, ErrorCode
 from .models import CodeScalpelEnvelope
 
@@ -117,7 +117,7 @@ def error_response(
 def _success_response(
     members: Mapping[str, Any], extra: Mapping[str, Any] | None = None
 ) -> CodeScalpelEnvelope:
-    document = SUCCESS_FILLING.fill(given(members, extra))
+    document = SUCCESS_FILLING.fill(members, extra=extra)
     return CodeScalpelEnvelope.model_validate(document)
 
 
@@ -128,5 +128,5 @@ def _error_response(
     extra: Mapping[str, Any] | None = None,
 ) -> CodeScalpelEnvelope:
     values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
-    document = ERROR_FILLING.fill(given(members, extra), *values, message)
+    document = ERROR_FILLING.fill(members, *values, message, extra=extra)
     return CodeScalpelEnvelope.model_validate(document)

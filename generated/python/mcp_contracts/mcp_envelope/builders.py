@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from pydantic import MISSING
 
-from .._runtime import Filling, Path, Placements, catalogue_values, given
+from .._runtime import Filling, Path, Placements, catalogue_values
 from .errors import ERRORS, ErrorCode, error_info
 from .models import McpEnvelope
 
@@ -95,7 +95,7 @@ def error_response(
 def _success_response(
     members: Mapping[str, Any], extra: Mapping[str, Any] | None = None
 ) -> McpEnvelope:
-    document = SUCCESS_FILLING.fill(given(members, extra))
+    document = SUCCESS_FILLING.fill(members, extra=extra)
     return McpEnvelope.model_validate(document)
 
 
@@ -109,6 +109,6 @@ def _error_response(
     if message is None:
         message = error_info(code).message
     document = ERROR_FILLING.fill(
-        given(members, extra), *values, MISSING if message is None else message
+        members, *values, MISSING if message is None else message, extra=extra
     )
     return McpEnvelope.model_validate(document)
