@@ -294,9 +294,14 @@ class TestWhatTheCallerGaveIsKept:
         assert dumped(built)["error"]["error_details"] is None and error == {}
 
 
+HOSTILE_KEY: Final = "we\"ird/~key\n'''\\"
+HOSTILE_VALUE: Final = '"""x\\y\n{z}'
+
+
 def test_members_named_like_the_bodies_or_their_locals_do_not_hide_them(schemas_copy: Path, tmp_path: Path) -> None:
     """A keyword parameter may take any name a member has, but the builders' bodies are
-    called by names no parameter takes: those members are given through `**extra`."""
+    called by names no parameter takes: those members are given through `**extra`. A
+    constant's path and value go through the escaping filter whatever they hold."""
     for other in (schemas_copy / "contracts").iterdir():
         if other.name != "tuitbot":
             shutil.rmtree(other)
@@ -305,7 +310,16 @@ def test_members_named_like_the_bodies_or_their_locals_do_not_hide_them(schemas_
     for shape in ("SuccessEnvelope", "FailureEnvelope"):
         for name in ("values", "filled", "given", "document", "_success_response", "_error_response"):
             schema["$defs"][shape]["properties"][name] = {"type": "integer"}
+    schema["$defs"]["SuccessEnvelope"]["properties"][HOSTILE_KEY] = {
+        "properties": {HOSTILE_KEY: {"const": HOSTILE_VALUE}}
+    }
+    schema["$defs"]["SuccessEnvelope"]["properties"][HOSTILE_KEY]["required"] = [HOSTILE_KEY]
+    schema["$defs"]["SuccessEnvelope"]["required"].append(HOSTILE_KEY)
     source.write_text(json.dumps(schema), encoding="utf-8")
+    for example in (source.parent / "examples").glob("*.json"):
+        document = load_json(example)
+        if document["success"]:
+            example.write_text(json.dumps({**document, HOSTILE_KEY: {HOSTILE_KEY: HOSTILE_VALUE}}), encoding="utf-8")
     out = tmp_path / "out"
     assert run_cli("generate", "--schemas", str(schemas_copy), "--out", str(out)).returncode == 0
     with generated_package(out, "tuitbot") as contract:
@@ -319,7 +333,9 @@ def test_members_named_like_the_bodies_or_their_locals_do_not_hide_them(schemas_
             "given": 3,
             "document": 4,
             **hidden,
+            HOSTILE_KEY: {HOSTILE_KEY: HOSTILE_VALUE},
         }
+        assert contract.builders.SUCCESS_CONSTANTS[-1] == ((HOSTILE_KEY, HOSTILE_KEY), HOSTILE_VALUE)
         failed = contract.builders.error_response("db_error", "locked", values=1, filled=2, **hidden)
         assert (
             failed.model_dump(mode="json", by_alias=True)["error"]["retryable"] is True
