@@ -374,6 +374,13 @@ class TestFilling:
         with pytest.raises(ValueError, match="/errors/1 cannot be filled"):
             Filling((), (("errors", "1"),)).fill({"errors": []}, "E")
 
+    def test_defaults_go_only_into_objects_that_are_there(self) -> None:
+        filling = Filling((), (("errors", "0", "code"),), ((("errors", "0", "details"), None),))
+        assert filling.fill({"errors": []}, "E") == {"errors": [{"code": "E", "details": None}]}
+        assert filling.fill({"errors": [{"details": 1}]}, "E") == {"errors": [{"details": 1, "code": "E"}]}
+        only = Filling(defaults=((("a", "3", "x"), None), (("a", "0", "x"), None), (("b", "x"), None)))
+        assert only.fill({"a": [{}]}) == {"a": [{"x": None}]}
+
     def test_a_value_in_the_way_is_refused_by_pointer(self) -> None:
         with pytest.raises(ValueError, match=r"/error is 'oops': the builder puts values inside it"):
             Filling((), (("error", "code"),)).fill({"error": "oops"}, "E")

@@ -689,6 +689,13 @@ def _merge(node: Any, items: _Items, values: tuple[Any, ...]) -> None:
         if in_object:
             key: Any = token
             found = node.get(token, _ABSENT)
+        elif kind == _DEFAULT or (
+            kind == _NODE and not payload[1]
+        ):  # only defaults: nothing is made
+            key = int(token) if _is_index(token) else len(node)
+            if key >= len(node):
+                continue
+            found = node[key]
         else:
             key = _index(node, path)
             found = node[key] if key < len(node) else _ABSENT
