@@ -237,10 +237,10 @@ def check(
         for diff in drift.diffs.values():
             sys.stdout.write(diff)
         typer.echo(f"{shown} has drifted from the sources: run `mcp-contracts generate`.")
-    for path in drift.stale:  # a note, in every format: not drift
+    for path in drift.stale if drift.clean else ():  # a note on standard error, in every format: not drift
         typer.echo(
-            f"note: {shown}/{printable(path)} is stale (from another version of the tool or its inputs);"
-            " every other file matches: `mcp-contracts generate` refreshes it",
+            f"note: {shown}/{printable(path)} is stale (written by another version of the tool or"
+            " from other inputs) while every other file matches: `mcp-contracts generate` refreshes it",
             err=True,
         )
     if not drift.clean:
