@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -199,6 +200,15 @@ def test_every_change_is_found_as_the_full_comparison_finds_it(project: Path, ed
         assert drift is not None and drift.stale == (FINGERPRINT,) and FINGERPRINT not in drift.diffs
 
 
+def test_a_broken_source_is_exit_2_with_its_file_and_line(project: Path) -> None:
+    envelope = project / "schemas" / "contracts" / "jsonrpc" / "envelope.schema.json"
+    envelope.write_bytes(envelope.read_bytes().replace(b"{", b"{,", 2))
+    result = run_cli("check", cwd=project)
+    assert result.returncode == 2
+    assert re.search(r"schemas/contracts/jsonrpc/envelope.schema.json:\d+: ", result.stderr), result.stderr
+    assert "nothing was written" in result.stderr
+
+
 def test_an_edited_template_override_is_found(project: Path) -> None:
     templates = project / "templates"
     templates.mkdir()
@@ -307,3 +317,33 @@ def test_installed_versions_are_read_as_importlib_metadata_reads_them() -> None:
     for name in ("black", "datamodel-code-generator", "typer"):
         assert installed_version(name) == version(name)
     assert installed_version("no-such-distribution-anywhere") is None
+
+
+@pytest.mark.slow  # pip builds a wheel: `pytest -m slow`
+def test_a_built_wheel_digests_as_the_checkout(tmp_path: Path) -> None:
+    """The wheel pip builds from this checkout, unpacked: its tool digest is the checkout's,
+    and its metadata carries the version `__init__.py` writes."""
+    import zipfile
+
+    from mcp_contracts_generator import __version__
+
+    source = tmp_path / "source"  # a copy: the build writes beside its sources
+    for part in ("pyproject.toml", "README.md", "generator", "templates", "schemas/meta"):
+        copy = shutil.copytree if (ROOT / part).is_dir() else shutil.copy
+        (source / part).parent.mkdir(parents=True, exist_ok=True)
+        copy(ROOT / part, source / part)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path / "dist"), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    [wheel] = (tmp_path / "dist").glob("mcp_contracts-*.whl")
+    assert wheel.name.startswith(f"mcp_contracts-{__version__}-")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(tmp_path / "unpacked")
+    package = tmp_path / "unpacked" / "mcp_contracts_generator"
+    assert files_digest(package, package / "_data" / "templates", package / "_data" / "meta") == files_digest(
+        ROOT / "generator", TEMPLATES_DIR, META_SCHEMAS_DIR
+    )
