@@ -209,6 +209,27 @@ def test_a_broken_source_is_exit_2_with_its_file_and_line(project: Path) -> None
     assert "nothing was written" in result.stderr
 
 
+def test_sources_that_read_a_folder_outside_are_always_compared_in_full(project: Path) -> None:
+    """A `references:` folder outside the sources is not in the fingerprint: it records no
+    inputs, and `check` renders, so an edit there is found."""
+    shared = project / "shared"
+    shared.mkdir()
+    (shared / "word.json").write_text('{"type": "string", "description": "A word."}', encoding="utf-8")
+    folder = project / "schemas" / "contracts" / "jsonrpc"
+    with (folder / "contract.yaml").open("a", encoding="utf-8") as file:
+        file.write("references:\n  https://example.com/shared/: ../../../shared\n")
+    envelope = json.loads((folder / "envelope.schema.json").read_bytes())
+    envelope["$defs"]["Word"] = {"$ref": "https://example.com/shared/word.json"}
+    (folder / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
+    assert run_cli("generate", cwd=project).returncode == 0
+    assert json.loads((project / "generated" / FINGERPRINT).read_bytes())["inputs"] is None
+    clean = _check(project)
+    assert clean.answered == "comparison" and clean.drift is not None and clean.drift.clean
+    (shared / "word.json").write_text('{"type": "string", "description": "A longer word."}', encoding="utf-8")
+    outcome = _check(project)
+    assert outcome.drift is not None and not outcome.drift.clean, _facts(outcome)
+
+
 def test_an_edited_template_override_is_found(project: Path) -> None:
     templates = project / "templates"
     templates.mkdir()
