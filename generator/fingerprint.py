@@ -111,9 +111,9 @@ def _within(folder: Path | None) -> str | None:
     return _tree_digest(folder)
 
 
-@functools.cache
 def tool_digest() -> str:
-    """A digest of the installed tool's own files (see `files_digest`)."""
+    """A digest of the installed tool's own files (see `files_digest`), read on each call: a
+    long-lived process sees a template edited on the disk, as it renders with it."""
     return files_digest(_PACKAGE, TEMPLATES_DIR, META_SCHEMAS_DIR)
 
 

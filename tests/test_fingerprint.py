@@ -368,3 +368,12 @@ def test_a_built_wheel_digests_as_the_checkout(tmp_path: Path) -> None:
     assert files_digest(package, package / "_data" / "templates", package / "_data" / "meta") == files_digest(
         ROOT / "generator", TEMPLATES_DIR, META_SCHEMAS_DIR
     )
+
+
+def test_the_pinned_renderers_are_those_pyproject_pins_exactly() -> None:
+    import tomllib
+
+    from mcp_contracts_generator.fingerprint import PINNED
+
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    assert sorted(d.split("==")[0] for d in dependencies if "==" in d) == sorted(PINNED)
