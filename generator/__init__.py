@@ -7,9 +7,6 @@ plan or compares it with the disk. `api` strings them together and `cli` exposes
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("mcp-contracts")
-except PackageNotFoundError:  # a checkout on sys.path without an install
-    __version__ = "0+unknown"
+# The one place the version is written: setuptools reads it (`[tool.setuptools.dynamic]`),
+# and `--version` prints it without importing `importlib.metadata`.
+__version__ = "0.1.0"

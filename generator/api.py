@@ -17,43 +17,28 @@ values (`Diagnostic`s, or a message), never as exceptions.
 
 from __future__ import annotations
 
-import difflib
-import hashlib
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
-from urllib.parse import unquote
+from typing import TYPE_CHECKING, Literal
 
-from jinja2 import TemplateError, TemplateSyntaxError
-
-from .accepted import accept
-from .against import Nothing, load_old
-from .against import resolve as resolve_against
-from .breaking import changes_between, version_findings
 from .config import Settings, load_settings, package_problem
 from .diagnostics import Diagnostic, display_path
-from .findings import finding as findings
-from .findings.policy import Policy
-from .lint import lint as lint_sources
-from .load import load_project
-from .load.bundle import ENVELOPE, ROOT_URI
-from .load.documents import Reading
-from .load.project import LoadResult
-from .mcp.served import ServedContract, served
-from .model import Contract
-from .render.plan import Plan, RenderProblem, build_plan
-from .resources import META_SCHEMAS_DIR, RUNTIME_SOURCE, TEMPLATES_DIR
-from .scaffold import scaffold_contract
-from .validate import UnknownDefinition, Verdict, contract_judge, read_document
-from .write import Drift, UnsafeOutput, compare, write_plan
 
-if TYPE_CHECKING:  # the MCP SDK is imported by the commands that speak MCP only
+# Each command imports the stages it uses when it runs: `check` answered from the
+# fingerprint, `--help` and `--version` import no loader, renderer, pydantic or jinja2.
+if TYPE_CHECKING:
+    from .findings import finding as findings
+    from .findings.policy import Policy
+    from .load.documents import Reading
+    from .load.project import LoadResult
     from .mcp.conform import ConformOptions, Target
+    from .mcp.served import ServedContract
+    from .model import Contract
+    from .render.plan import Plan, RenderProblem
+    from .validate import Verdict
+    from .write import Drift
 
 
 @dataclass(frozen=True)
@@ -66,10 +51,13 @@ class RenderResult:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What `generate` changed or `check` found; `drift` is None when the sources are invalid."""
+    """What `generate` changed or `check` found; `drift` is None when the sources are invalid.
+    `answered` says how `check` found it: from the output's fingerprint, or by comparing the
+    rendered plan with the disk."""
 
     drift: Drift | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    answered: Literal["fingerprint", "comparison"] | None = None
 
 
 @dataclass(frozen=True)
@@ -121,39 +109,33 @@ def render(
     return _render(chosen)
 
 
-# Plans of valid sources, by a digest of every byte they depend on: a long-lived process
-# (the API, a test suite, an editor) renders the same sources once.
+# Plans of valid sources, by the fingerprint of their inputs (`fingerprint.inputs`: every
+# byte a render reads): a long-lived process (the API, a test suite, an editor) renders the
+# same sources once.
 _PLANS: dict[str, Plan] = {}
 _MAX_PLANS = 8
-
-
-def _digest(chosen: Settings) -> str:
-    """A digest of what a render reads: the sources, the templates, the meta-schemas and the runtime."""
-    digest = hashlib.sha256(f"{chosen.package}\0{chosen.limits!r}".encode())
-    folders = [chosen.schemas, TEMPLATES_DIR, META_SCHEMAS_DIR] + ([chosen.templates] if chosen.templates else [])
-    for folder in folders:
-        digest.update(b"\0folder\0" + os.fsencode(folder.resolve()))  # a name need not be UTF-8
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(b"\0" + os.fsencode(path.relative_to(folder)) + b"\0" + path.read_bytes())
-    digest.update(RUNTIME_SOURCE.read_bytes())
-    return digest.hexdigest()
 
 
 def _render(chosen: Settings) -> RenderResult:
     templates = chosen.templates
     if templates is not None and not templates.is_dir():
         return RenderResult(None, [Diagnostic(display_path(templates), None, None, "no such templates folder")])
-    if not chosen.schemas.is_dir():
-        return _render_sources(chosen)  # the loader says what is missing
-    key = _digest(chosen)
-    if key not in _PLANS:
+    from .fingerprint import fingerprinted, inputs
+
+    recorded = inputs(chosen)  # before reading: a source edited meanwhile is not taken for the old one
+    key = json.dumps(recorded, sort_keys=True) if recorded is not None else None
+    if key is None or key not in _PLANS:
         rendered = _render_sources(chosen)
-        if rendered.plan is None or not _self_contained(rendered.plan):
+        if rendered.plan is None:
             return rendered
+        if not _self_contained(rendered.plan):
+            recorded = key = None  # it read files the fingerprint does not cover
+        plan = fingerprinted(rendered.plan, recorded)
+        if key is None:
+            return RenderResult(plan)
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.pop(next(iter(_PLANS)))
-        _PLANS[key] = rendered.plan
+        _PLANS[key] = plan
     return RenderResult(dict(_PLANS[key]))
 
 
@@ -170,16 +152,22 @@ def _self_contained(plan: Plan) -> bool:
 
 def reading(chosen: Settings) -> Reading:
     """How the sources of `chosen` are read: within its limits, inside its sources folder."""
+    from .load.documents import Reading
+
     return Reading.within(chosen.schemas, chosen.limits)
 
 
 def _load(chosen: Settings, *, lenient: bool = False) -> LoadResult:
     """The sources, read within the project's limits: the one way every command loads."""
+    from .load import load_project
+
     return load_project(chosen.schemas, reading(chosen), lenient=lenient)
 
 
 def load(schemas_dir: Path | None = None) -> LoadResult:
     """The project model of the sources, as `generate` loads them; nothing is rendered."""
+    from .load.project import LoadResult
+
     chosen = settings(schemas_dir)
     return LoadResult(None, chosen) if isinstance(chosen, list) else _load(chosen)
 
@@ -190,6 +178,10 @@ def load_with(chosen: Settings) -> LoadResult:
 
 
 def _render_sources(chosen: Settings) -> RenderResult:
+    from jinja2 import TemplateError, TemplateSyntaxError
+
+    from .render.plan import build_plan
+
     templates = chosen.templates
     loaded = _load(chosen)
     if loaded.project is None:
@@ -215,6 +207,10 @@ def _render_diagnostic(chosen: Settings, problem: RenderProblem) -> Diagnostic:
     """A contract that cannot be rendered, named by its envelope file and, where known, the
     JSON pointer of the schema part that failed (another file of the folder is named in the
     message)."""
+    from urllib.parse import unquote
+
+    from .load.bundle import ENVELOPE, ROOT_URI
+
     where = display_path(chosen.schemas / "contracts" / problem.contract / ENVELOPE)
     location = problem.location
     if location is None:
@@ -238,6 +234,8 @@ def generate(
 
 def generate_with(chosen: Settings) -> Outcome:
     """`generate` with settings already resolved (the CLI resolves them once)."""
+    from .write import UnsafeOutput, write_plan
+
     overlap = _overlap(chosen.schemas, chosen.output)
     if overlap is not None:
         return Outcome(None, [overlap])
@@ -267,18 +265,33 @@ def check(
     templates: Path | None = None,
     *,
     package: str | None = None,
+    full: bool = False,
 ) -> Outcome:
-    """Compare the output folder with what the sources produce."""
+    """Compare the output folder with what the sources produce (`full`: render and compare
+    even when the fingerprint answers; see `check_with`)."""
     chosen = settings(schemas_dir, out_dir, templates, package=package)
-    return Outcome(None, chosen) if isinstance(chosen, list) else check_with(chosen)
+    return Outcome(None, chosen) if isinstance(chosen, list) else check_with(chosen, full=full)
 
 
-def check_with(chosen: Settings) -> Outcome:
-    """`check` with settings already resolved."""
+def check_with(chosen: Settings, *, full: bool = False) -> Outcome:
+    """`check` with settings already resolved.
+
+    Unless `full`, the output's fingerprint answers first (`fingerprint.unchanged`): when
+    the inputs and every output file are as it records, the folder is clean, found without
+    loading or rendering. Otherwise the sources are rendered and the plan compared with the
+    disk, which is the judge of what differs. A fingerprint that differs while every other
+    file matches (after an upgrade of the tool) is not drift: it is `stale`, and `generate`
+    refreshes it.
+    """
+    from .fingerprint import FINGERPRINT, unchanged
+    from .write import Drift, compare
+
+    if not full and unchanged(chosen):
+        return Outcome(Drift(), answered="fingerprint")
     rendered = _render(chosen)
     if rendered.plan is None:
-        return Outcome(None, rendered.diagnostics)
-    return Outcome(compare(rendered.plan, chosen.output))
+        return Outcome(None, rendered.diagnostics, answered="comparison")
+    return Outcome(compare(rendered.plan, chosen.output, refreshable={FINGERPRINT}), answered="comparison")
 
 
 def lint(schemas_dir: Path | None = None) -> findings.Outcome:
@@ -290,6 +303,8 @@ def lint(schemas_dir: Path | None = None) -> findings.Outcome:
 def lint_with(chosen: Settings) -> findings.Outcome:
     """`lint` with settings already resolved: findings at the levels of `[tool.mcp-contracts.rules]`
     and each contract's `rules:`."""
+    from .lint import lint as lint_sources
+
     return lint_sources(chosen.schemas, _load(chosen), reading(chosen), dict(chosen.rules))
 
 
@@ -298,6 +313,8 @@ def _not_loaded(
 ) -> findings.Outcome:
     """The outcome of a command whose settings or sources do not load: `source-invalid`
     findings (the printers count them; the text format says them as `check` does)."""
+    from .findings import finding as findings
+
     found = tuple(sorted(map(findings.Finding.of_diagnostic, diagnostics), key=findings.Finding.sort_key))
     return findings.Outcome(command, found, ("source-invalid",), loaded=False, facts=dict(facts or {}))
 
@@ -316,6 +333,12 @@ def breaking_with(chosen: Settings, against: str | None = None) -> findings.Outc
     then the version each contract needs for those that remain, then the breaks accepted on
     purpose. A revision is verified as a commit first and read from git's objects (see
     `generator.against`); the old sources load as the new ones do, with the same limits."""
+    from .accepted import accept
+    from .against import Nothing, load_old
+    from .against import resolve as resolve_against
+    from .breaking import changes_between, version_findings
+    from .findings import finding as findings
+
     old_side = resolve_against(against, chosen.against, chosen.branch, chosen.schemas)
     if isinstance(old_side, Diagnostic):  # nothing to compare with: a usage problem, not the sources'
         facts = {"against": against or chosen.against, "commit": None}
@@ -345,6 +368,8 @@ def breaking_with(chosen: Settings, against: str | None = None) -> findings.Outc
 def init_with(chosen: Settings, name: str) -> list[Path] | Diagnostic:
     """Scaffold contract `name` under the sources folder (see `generator.scaffold`): the
     files made, or why nothing was."""
+    from .scaffold import scaffold_contract
+
     return scaffold_contract(chosen, name)
 
 
@@ -360,6 +385,9 @@ class Site:
 def docs_with(chosen: Settings, site: Path | None = None) -> Site:
     """Build the generated Markdown into an HTML site with `mkdocs build --strict`
     (`site` defaults to `site/` of the project root)."""
+    import subprocess
+    import sys
+
     site = site if site is not None else chosen.root / "site"
     config = chosen.output / "mkdocs.yml"
     if not config.is_file():
@@ -390,6 +418,8 @@ def validate_with(
     chosen: Settings, contract: str, documents: Sequence[str], definition: str | None = None
 ) -> Validation:
     """`validate` with settings already resolved."""
+    from .validate import UnknownDefinition, Verdict, contract_judge, read_document
+
     found = source_contract(chosen, contract)
     if isinstance(found, list):
         return Validation([], "; ".join(map(str, found)), found)
@@ -409,6 +439,8 @@ def validate_with(
 
 def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagnostic]:
     """Contract `name` of the sources as an MCP server publishes it (`mock`, `conform`)."""
+    from .mcp.served import served
+
     found = source_contract(chosen, name)
     return found if isinstance(found, list) else served(found)
 
@@ -416,6 +448,8 @@ def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagno
 def source_contract(chosen: Settings, name: str) -> Contract | list[Diagnostic]:
     """Contract `name` as loaded from the sources (what `validate`, `mock` and `conform`
     judge with), or why not: the sources' problems, or an unknown name."""
+    import difflib
+
     loaded = _load(chosen)
     if loaded.project is None:
         return loaded.diagnostics
@@ -447,7 +481,9 @@ def conform_with(
     contract: its findings at the levels of `[tool.mcp-contracts.rules]` and the contract's
     `rules:` (`extra_tools:` sets `extra-tool`); sources that do not load are `source-invalid`
     findings, an unknown contract or a server not reached the outcome's `problem`."""
+    from .findings import finding as findings
     from .mcp.conform import conform, describe
+    from .mcp.served import served
 
     loaded = _load(chosen)
     if loaded.project is None:
@@ -465,6 +501,8 @@ def conform_with(
 def _policy(chosen: Settings, contracts: Sequence[Contract]) -> Policy:
     """The level of each rule per contract: the registry's, `[tool.mcp-contracts.rules]`, the
     contract's `rules:` (`extra_tools:` in contract.yaml is the level of `extra-tool`)."""
+    from .findings.policy import Policy
+
     own = {}
     for contract in contracts:
         extra = {"extra-tool": "off" if contract.extra_tools == "ignore" else contract.extra_tools}

@@ -6,7 +6,6 @@ documents (validate), 2 invalid sources or usage, or a server that cannot be rea
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -14,23 +13,23 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from . import __version__, api
-from .config import Settings
-from .diagnostics import Diagnostic, display_path, printable, working_folder
-from .findings.finding import Outcome
-from .findings.formats import FORMATS, printed
-from .findings.formats.github import message_value
-from .findings.formats.text import streams
-from .findings.report_file import write_report
+from . import __version__, cli_params
 from .protocol import VERSIONS
-from .validate import Verdict
-from .write import Drift
 
-if TYPE_CHECKING:  # the MCP SDK is imported by `mock` and `conform` only: it costs 0.6 s
+# Only typer and what parsing needs are imported here: each command imports what it uses
+# when it runs, so `--version`, `--help` and `check` answered from the fingerprint import no
+# loader, renderer, pydantic, jinja2 or black (tests/test_startup.py), and the MCP SDK
+# (0.6 s) only `mock` and `conform`.
+if TYPE_CHECKING:
+    from .config import Settings
+    from .diagnostics import Diagnostic
     from .findings.finding import Outcome
     from .mcp.conform import Target
     from .mcp.served import ServedContract
+    from .validate import Verdict
+    from .write import Drift
 
+cli_params.install()  # flag values converted without importing pydantic, as typer converts them
 app = typer.Typer(
     name="mcp-contracts",
     help="Schema-first code generator for the response contracts of MCP tools.",
@@ -79,6 +78,8 @@ def _settings(
     schemas: Path | None = None, out: Path | None = None, templates: Path | None = None, package: str | None = None
 ) -> Settings:
     """The project's settings with the flags in their place; exit 2 when they are invalid."""
+    from . import api
+
     chosen = api.settings(schemas, out, templates, package=package)
     if isinstance(chosen, list):
         _report_invalid(chosen, OutputFormat.text)
@@ -99,6 +100,8 @@ class ReportFormat(StrEnum):
 
 def _report_invalid(diagnostics: list[Diagnostic], output: OutputFormat) -> None:
     if output is OutputFormat.json:
+        import json
+
         payload = {"version": JSON_FORMAT_VERSION, "valid": False, "errors": [_diagnostic_json(d) for d in diagnostics]}
         typer.echo(json.dumps(payload, indent=2))
     for diagnostic in diagnostics:
@@ -116,6 +119,8 @@ def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:
 
 
 def _summary_lines(drift: Drift) -> list[str]:
+    from .diagnostics import printable
+
     return (
         [f"changed  {printable(p)}" for p in drift.changed]
         + [f"missing  {printable(p)}" for p in drift.missing]
@@ -131,6 +136,9 @@ def generate(
     package: PackageOption = None,
 ) -> None:
     """Render every output from the sources and write them atomically."""
+    from . import api
+    from .diagnostics import display_path, printable, working_folder
+
     chosen = _settings(schemas, out, templates, package)
     shown = display_path(chosen.output)  # before the swap, which may replace the working folder
     outcome = api.generate_with(chosen)
@@ -168,13 +176,29 @@ def check(
         ReportFormat,
         typer.Option("--format", help="text, JSON (schemas/meta/check-report.schema.json), or github annotations."),
     ] = ReportFormat.text,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full", help="Render and compare every file even when the output's fingerprint says nothing changed."
+        ),
+    ] = False,
 ) -> None:
-    """Fail when the output folder is not exactly what the sources produce."""
+    """Fail when the output folder is not exactly what the sources produce.
+
+    The output's fingerprint (.mcp-contracts-fingerprint.json, written by `generate`) answers
+    without rendering when the sources, settings, tool and every output file are as it
+    records; anything else is rendered and compared in full.
+    """
+    from . import api
+    from .diagnostics import display_path, printable
+
     chosen = _settings(schemas, out, templates, package)
-    outcome = api.check_with(chosen)
+    outcome = api.check_with(chosen, full=full)
     shown = display_path(chosen.output)
     if outcome.drift is None:
         if output_format is ReportFormat.github:
+            from .findings.formats.github import message_value
+
             for problem in outcome.diagnostics:
                 where = f"file={problem.file},line={problem.line or 1}"
                 typer.echo(f"::error {where},title=invalid source::{message_value(problem.message)}")
@@ -189,6 +213,8 @@ def check(
                 where = f"{shown}/{printable(path)}"
                 typer.echo(f"::error file={where},title=drift::{kind}: run `mcp-contracts generate` and commit")
     if output_format is ReportFormat.json:
+        import json
+
         payload = {
             "version": JSON_FORMAT_VERSION,
             "valid": True,
@@ -197,6 +223,8 @@ def check(
             "missing": list(drift.missing),
             "extra": list(drift.extra),
             "diffs": drift.diffs,
+            "stale": list(drift.stale),
+            "answered": outcome.answered,
         }
         typer.echo(json.dumps(payload, indent=2))
     elif output_format is ReportFormat.github:
@@ -209,6 +237,12 @@ def check(
         for diff in drift.diffs.values():
             sys.stdout.write(diff)
         typer.echo(f"{shown} has drifted from the sources: run `mcp-contracts generate`.")
+    for path in drift.stale if drift.clean else ():  # a note on standard error, in every format: not drift
+        typer.echo(
+            f"note: {shown}/{printable(path)} is stale (written by another version of the tool or"
+            " from other inputs) while every other file matches: `mcp-contracts generate` refreshes it",
+            err=True,
+        )
     if not drift.clean:
         raise typer.Exit(EXIT_DRIFT)
 
@@ -235,13 +269,15 @@ ReportOption = Annotated[
     typer.Option(
         "--report",
         metavar="FORMAT:PATH",
-        help=f"Also write the report in FORMAT ({', '.join(FORMATS)}) to PATH; repeatable.",
+        help=f"Also write the report in FORMAT ({', '.join(FindingsFormat)}) to PATH; repeatable.",
     ),
 ]
 
 
 def _reports(given: list[str] | None) -> list[tuple[str, Path]]:
     """`--report FORMAT:PATH` values, checked before anything runs; exit 2 for a bad one."""
+    from .findings.formats import FORMATS
+
     reports = []
     for value in given or ():
         name, colon, path = value.partition(":")
@@ -257,6 +293,11 @@ def _reports(given: list[str] | None) -> list[tuple[str, Path]]:
 def _print_outcome(outcome: Outcome, output_format: FindingsFormat, reports: list[tuple[str, Path]]) -> None:
     """Print `outcome` in its format, write each `--report`, and exit with the outcome's code
     (2 too when a report cannot be written)."""
+    from .diagnostics import printable
+    from .findings.formats import printed
+    from .findings.formats.text import streams
+    from .findings.report_file import write_report
+
     if output_format is FindingsFormat.text:
         out, err = streams(outcome)  # the problems of sources that do not load are errors
         sys.stdout.write(out)
@@ -283,6 +324,8 @@ def lint(
     report: ReportOption = None,
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
+    from . import api
+
     reports = _reports(report)
     _print_outcome(api.lint(schemas), output_format, reports)  # settings that do not load: in every format
 
@@ -302,6 +345,8 @@ def breaking(
     report: ReportOption = None,
 ) -> None:
     """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
+    from . import api
+
     reports = _reports(report)
     _print_outcome(api.breaking(against, schemas), output_format, reports)
 
@@ -316,6 +361,9 @@ def init(
 
     A project without a `[tool.mcp-contracts]` section gets one in its pyproject.toml.
     """
+    from . import api
+    from .diagnostics import Diagnostic, display_path
+
     chosen = _settings(schemas, None, templates)
     created = api.init_with(chosen, name)
     if isinstance(created, Diagnostic):
@@ -334,6 +382,9 @@ def docs(
     ] = None,
 ) -> None:
     """Build the generated Markdown into an HTML site with `mkdocs build --strict`."""
+    from . import api
+    from .diagnostics import display_path
+
     built = api.docs_with(_settings(None, out), site)
     if built.problem is not None:
         typer.echo(built.output, err=True, nl=False)
@@ -364,6 +415,8 @@ def validate(
     invalid, 2 for sources that do not load, an unknown contract or definition, or a
     document that cannot be read or parsed.
     """
+    from . import api
+
     if out is not None or package is not None:  # the options of the generated-package judge it once used
         flag = "--out" if out is not None else "--package"
         typer.echo(f"error: validate judges with the sources, not the output: drop {flag} (--schemas DIR)", err=True)
@@ -376,6 +429,8 @@ def validate(
         raise typer.Exit(EXIT_INVALID)
     verdicts = result.verdicts
     if output_format is OutputFormat.json:
+        import json
+
         payload = {"version": JSON_FORMAT_VERSION, "documents": [v.as_json() for v in verdicts]}
         typer.echo(json.dumps(payload, indent=2))
     else:
@@ -423,6 +478,8 @@ def _require_sdk(command: str) -> None:
 
 
 def _served(schemas: Path | None, contract: str) -> ServedContract:
+    from . import api
+
     loaded = api.served_contract(_settings(schemas), contract)
     if isinstance(loaded, list):
         for diagnostic in loaded:
@@ -514,6 +571,7 @@ def conform(
     _require_sdk("conform")
     from mcp import StdioServerParameters
 
+    from . import api
     from .mcp.conform import ConformOptions
 
     reports = _reports(report)
@@ -548,6 +606,8 @@ def _headers(given: list[str], url: str | None) -> dict[str, str]:
 
 
 def _print_verdict(verdict: Verdict) -> None:
+    from .diagnostics import printable
+
     if verdict.problem is not None:
         typer.echo(f"{printable(verdict.path)}: error: {verdict.problem}")
         return
@@ -557,4 +617,7 @@ def _print_verdict(verdict: Verdict) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:  # answered before typer builds every command's parameters (13 ms)
+        sys.stdout.write(f"mcp-contracts {__version__}\n")
+        return
     app()

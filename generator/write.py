@@ -11,12 +11,15 @@ import os
 import secrets
 import shutil
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .diagnostics import printable
-from .render.plan import MARKER, MARKER_LINE, Plan
+
+if TYPE_CHECKING:  # `check` answered from the fingerprint imports no renderer
+    from .render.plan import Plan
 
 # Files that Python itself leaves in the output when the generated package is imported.
 _IGNORED_DIRS = {"__pycache__"}
@@ -31,6 +34,8 @@ class Drift:
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     diffs: dict[str, str] = field(default_factory=dict)
+    # Files that differ without being drift (the fingerprint after a tool upgrade): `generate` refreshes them.
+    stale: tuple[str, ...] = ()
     # `generate` wrote the new tree, but could not remove the old one (the next run does).
     left_behind: OSError | None = None
 
@@ -68,14 +73,17 @@ def _diff(path: str, old: bytes | None, new: bytes | None, out_name: str) -> str
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
-def compare(plan: Plan, out_dir: Path) -> Drift:
-    """What `generate` would change in `out_dir`, with a unified diff per file."""
+def compare(plan: Plan, out_dir: Path, *, refreshable: Collection[str] = ()) -> Drift:
+    """What `generate` would change in `out_dir`, with a unified diff per file. A file of
+    `refreshable` that is changed or missing is `stale`, not drift, and has no diff."""
     disk = read_tree(out_dir)
-    changed = tuple(p for p in plan if p in disk and disk[p] != plan[p])
-    missing = tuple(p for p in plan if p not in disk)
+    differs = [p for p in plan if disk.get(p) != plan[p]]
+    stale = tuple(p for p in differs if p in refreshable)
+    changed = tuple(p for p in differs if p in disk and p not in stale)
+    missing = tuple(p for p in differs if p not in disk and p not in stale)
     extra = tuple(p for p in disk if p not in plan)
     diffs = {p: _diff(p, disk.get(p), plan.get(p), out_dir.name) for p in sorted((*changed, *missing, *extra))}
-    return Drift(changed, missing, extra, diffs)
+    return Drift(changed, missing, extra, diffs, stale)
 
 
 class UnsafeOutput(Exception):
@@ -84,6 +92,8 @@ class UnsafeOutput(Exception):
 
 def check_replaceable(out_dir: Path) -> None:
     """Refuse a non-empty folder without our README: `--out .` must not erase a project."""
+    from .render.plan import MARKER, MARKER_LINE
+
     if not out_dir.exists() or (out_dir.is_dir() and not any(out_dir.iterdir())):
         return
     marker = out_dir / MARKER
