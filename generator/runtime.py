@@ -740,6 +740,7 @@ class _Compiler:
         given = "len(s)" if optional else str(len(required))
         if extra == "allow":
             body.append(f"e = {{k: i for k, i in v.items() if k not in {known}}} if len(v) != {given} else {{}}")
+            body.append("s.update(e)")  # pydantic counts extra members among the fields set
         else:
             if extra == "forbid":
                 body += [f"if len(v) != {given}:", "    raise _Undecided"]
