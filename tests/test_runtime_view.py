@@ -19,11 +19,10 @@ from typing import Any
 import pytest
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
-from pydantic import BaseModel
+from mcp_contracts_generator import runtime
+from pydantic import BaseModel, ConfigDict, Field
 from schema_strategies import from_schema
 from test_reference_fixtures import root_model
-
-from mcp_contracts_generator import runtime
 
 DRAWN_PER_CONTRACT = 150
 
@@ -139,9 +138,9 @@ def test_a_schema_the_compiler_does_not_follow_is_left_to_pydantic() -> None:
 
 def test_extra_members_where_allowed_are_kept_as_pydantic_keeps_them() -> None:
     class Open(runtime.JudgedModel):
-        model_config = {"extra": "allow"}
+        model_config = ConfigDict(extra="allow", defer_build=True)
         name: str
-        tags: list[str] = []
+        tags: list[str] = Field(default=[])
 
     build = runtime._view_builder(Open)
     assert build is not None
@@ -162,7 +161,7 @@ def test_importing_a_contract_reads_no_schema_and_loads_no_judge() -> None:
         "assert 'msgspec' not in sys.modules, 'msgspec'\n"
         "assert not [f for f in opened if f.endswith('.json')], opened\n"
         "assert not t.Envelope.__pydantic_complete__\n"
-        "t.Envelope.model_validate_json(b'{\"success\": true, \"data\": null}')\n"
+        't.Envelope.model_validate_json(b\'{"success": true, "data": null}\')\n'
         "assert 'jsonschema_rs' in sys.modules and t.Envelope.__pydantic_complete__\n"
     )
     done = subprocess.run(

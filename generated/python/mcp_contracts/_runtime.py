@@ -6,7 +6,12 @@ A contract's schema, bundled with every resource it refers to, is compiled by
 jsonschema-rs (a conforming, compiled validator) into a `Judge`. The generated models
 inherit `JudgedModel` or `JudgedRootModel`: `model_validate` and `model_validate_json`
 ask the judge first, so they accept exactly what the schema accepts, then build the
-typed view, which is never stricter than the schema. Their JSON Schema
+typed view, which is never stricter than the schema. The view of a judged document is built
+without validating again: `_Compiler` writes, on a class's first use, Python functions from
+its core schema that set what pydantic's validation sets (the same classes, values, fields
+set and extra members), choosing a union's branch by a tag or a marker key; what they are
+not sure of is left to pydantic. Nothing is built or read at import: the model classes
+(`defer_build`), the bundled schema, msgspec and jsonschema-rs wait for the first use. Their JSON Schema
 (`model_json_schema()`, pydantic's `TypeAdapter`, what the MCP SDK publishes as a tool's
 `outputSchema`) is the contract's own, from the package's `published.json`.
 
@@ -18,7 +23,6 @@ not the generator. It must import nothing else.
 from __future__ import annotations
 
 import copy
-import json
 import os
 import re
 import sys
@@ -187,24 +191,21 @@ def _branch_score(
 ) -> tuple[bool, bool, int, int]:
     """Lower is likelier the branch meant: the type fits, the tag (a const) matches, few
     errors, deep ones. `depth` is the length of the branching value's path."""
-    wrong_type = any(
-        e.kind.name == "type" and len(e.instance_path) == depth for e in errors
-    )
-    tag_missed = any(e.kind.name in ("const", "enum") for e in errors)
-    return (
-        wrong_type,
-        tag_missed,
-        len(errors),
-        -max(len(e.instance_path) for e in errors),
-    )
+    facts = [
+        (e.kind.name, len(e.instance_path)) for e in errors
+    ]  # each read builds a Python object
+    wrong_type = any(kind == "type" and length == depth for kind, length in facts)
+    tag_missed = any(kind in ("const", "enum") for kind, _ in facts)
+    return (wrong_type, tag_missed, len(errors), -max(length for _, length in facts))
 
 
 def _specific(
     error: jsonschema_rs.ValidationError,
 ) -> Iterator[jsonschema_rs.ValidationError]:
     """For a failed oneOf/anyOf, the errors of the branch the document most likely meant."""
-    branches = getattr(error.kind, "context", None)
-    if error.kind.name in ("oneOf", "anyOf") and branches and all(branches):
+    kind = error.kind
+    branches = getattr(kind, "context", None)
+    if branches and kind.name in ("oneOf", "anyOf") and all(branches):
         depth = len(error.instance_path)
         for sub in min(branches, key=lambda branch: _branch_score(branch, depth)):
             yield from _specific(sub)
@@ -253,6 +254,12 @@ def dialect(schema: Any) -> int | None:
     return None
 
 
+def _json_loads(data: bytes) -> Any:
+    import json  # the standard library's, for files beside the package: first use only
+
+    return json.loads(data)
+
+
 def _package_file(package: str, name: str) -> bytes:
     """The bytes of a file beside a package's modules (importlib.resources when the package
     is not a folder of files, such as one inside a zip archive)."""
@@ -297,7 +304,7 @@ class Judge:
         """The judge of a generated contract package, from its bundled schema file, which
         is read on first use (importing the package reads no file)."""
         judge = cls("", {})
-        judge._bundle = lambda: json.loads(_package_file(package, name))
+        judge._bundle = lambda: _json_loads(_package_file(package, name))
         return judge
 
     def _read(self) -> None:
@@ -406,6 +413,10 @@ class Judge:
                 return
         except ValueError:
             pass  # not JSON: `violations` says so
+        self.refuse(instance, location, title)
+
+    def refuse(self, instance: Any, location: str, title: str) -> None:
+        """Raise pydantic's ValidationError, one line per violation of an `instance` judged invalid."""
         raise ValidationError.from_exception_data(
             title,
             [
@@ -436,7 +447,7 @@ class Published:
     def document(self, location: str) -> dict[str, Any]:
         """The schema a class bound to `location` publishes; KeyError for an unknown one."""
         if self._published is None:
-            self._published = json.loads(_package_file(self.package, self.name))
+            self._published = _json_loads(_package_file(self.package, self.name))
         schema = self._published["schema"]
         head = self._published["classes"][location]
         if head is None:
@@ -612,13 +623,6 @@ _SCALAR_CHECKS = {
 _NEUTRAL = frozenset({"type", "ref", "metadata", "serialization"})
 
 
-def _string(key: Any) -> str:
-    """A key of an object, which a `str` key schema keeps as it is."""
-    if type(key) is not str:
-        raise _Undecided
-    return key
-
-
 class _Compiler:
     """Writes, once per class, the Python source of functions that build the view of a value
     the judge has accepted exactly as pydantic's validation builds it: the same classes at
@@ -681,6 +685,15 @@ class _Compiler:
         if node.get("type") == "model":
             return self._model(node)
         return self._function([*self._convert(node, "v"), "return v"])
+
+    def _callable(self, statements: list[str]) -> str:
+        """A function of `v` that runs `statements`, or the one function they call."""
+        called = (
+            re.fullmatch(r"v = (\w+)\(v\)", statements[0])
+            if len(statements) == 1
+            else None
+        )
+        return called.group(1) if called else self._function([*statements, "return v"])
 
     def _convert(self, node: Any, var: str) -> list[str]:
         """Statements that turn `var`, a JSON value, into its view under `node` in place."""
@@ -752,7 +765,7 @@ class _Compiler:
                     "    raise _Undecided",
                     f"{var} = list({var})",
                 ]
-            convert = self._function([*item, "return v"])
+            convert = self._callable(item)
             return [
                 f"if type({var}) is not list:",
                 "    raise _Undecided",
@@ -762,12 +775,19 @@ class _Compiler:
             keys = self._resolved(node.get("keys_schema", {"type": "str"}))
             if keys.get("type") not in ("str", "any") or set(keys) - _NEUTRAL:
                 raise _Unsupported("dict keys with constraints")
+            # every key is a string: the judge has accepted the value as JSON
             value = self._convert(node.get("values_schema", {"type": "any"}), "v")
-            convert = self._function([*value, "return v"])
+            if not value:
+                return [
+                    f"if type({var}) is not dict:",
+                    "    raise _Undecided",
+                    f"{var} = dict({var})",
+                ]
+            convert = self._callable(value)
             return [
                 f"if type({var}) is not dict:",
                 "    raise _Undecided",
-                f"{var} = {{_key(k): {convert}(i) for k, i in {var}.items()}}",
+                f"{var} = {{k: {convert}(i) for k, i in {var}.items()}}",
             ]
         if kind == "union":
             return [f"{var} = {self._union(node)}({var})"]
@@ -934,7 +954,6 @@ class _Compiler:
         namespace = {
             **self.names,
             "_osa": object.__setattr__,
-            "_key": _string,
             "_sf": slots["__pydantic_fields_set__"].__set__,
             "_se": slots["__pydantic_extra__"].__set__,
             "_sp": slots["__pydantic_private__"].__set__,
@@ -1088,7 +1107,7 @@ class _Judged:
             except NotJson as problem:
                 raise _not_json(cls.__name__, problem, json_data) from None
         if not is_valid(value):
-            cls._judged(value)  # raises, with every violation
+            cls._judge().refuse(value, cls.__location__, cls.__name__)
         if view is not None and not options:
             try:
                 built: Self = view(value)
