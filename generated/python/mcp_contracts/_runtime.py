@@ -6,7 +6,12 @@ A contract's schema, bundled with every resource it refers to, is compiled by
 jsonschema-rs (a conforming, compiled validator) into a `Judge`. The generated models
 inherit `JudgedModel` or `JudgedRootModel`: `model_validate` and `model_validate_json`
 ask the judge first, so they accept exactly what the schema accepts, then build the
-typed view, which is never stricter than the schema. Their JSON Schema
+typed view, which is never stricter than the schema. The view of a judged document is built
+without validating again: `_Compiler` writes, on a class's first use, Python functions from
+its core schema that set what pydantic's validation sets (the same classes, values, fields
+set and extra members), choosing a union's branch by a tag or a marker key; what they are
+not sure of is left to pydantic. Nothing is built or read at import: the model classes
+(`defer_build`), the bundled schema, msgspec and jsonschema-rs wait for the first use. Their JSON Schema
 (`model_json_schema()`, pydantic's `TypeAdapter`, what the MCP SDK publishes as a tool's
 `outputSchema`) is the contract's own, from the package's `published.json`.
 
@@ -18,16 +23,14 @@ not the generator. It must import nothing else.
 from __future__ import annotations
 
 import copy
-import json
+import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from importlib import resources
-from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Self, TypeVar
 
-import jsonschema_rs
-import msgspec
 from pydantic import (
     MISSING,
     BaseModel,
@@ -38,6 +41,9 @@ from pydantic import (
     ValidationError,
 )
 from pydantic.json_schema import JsonSchemaValue
+
+if TYPE_CHECKING:
+    import jsonschema_rs
 from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError
 
 _BOM = b"\xef\xbb\xbf"
@@ -51,7 +57,16 @@ class NotJson(ValueError):
     """Bytes that are not one JSON document; the message says why."""
 
 
-_decode = msgspec.json.Decoder().decode
+def _first_decode(data: bytes | bytearray | memoryview | str) -> Any:
+    """msgspec's decoder, imported on the first document read (an import costs time)."""
+    global _decode
+    import msgspec
+
+    _decode = msgspec.json.Decoder().decode
+    return _decode(data)
+
+
+_decode: Callable[[bytes | bytearray | memoryview | str], Any] = _first_decode
 
 
 def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
@@ -111,7 +126,9 @@ def _json_problem(data: bytes | bytearray | memoryview | str, error: Exception) 
     return f"{what} at line {line}, column {column}"
 
 
-_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+_ESCAPE = (
+    rb"\\(?:u([0-9a-fA-F]{4})|.)"  # compiled when a text is not JSON (`re` caches it)
+)
 
 
 def lone_surrogate(raw: bytes) -> int | None:
@@ -121,7 +138,7 @@ def lone_surrogate(raw: bytes) -> int | None:
         None,
         -1,
     )  # the offset of a high half, and where the escape before ended
-    for escape in _ESCAPE.finditer(raw):
+    for escape in re.finditer(_ESCAPE, raw, re.DOTALL):
         digits = escape.group(1)
         code = int(digits, 16) if digits is not None else None
         if waiting is not None:
@@ -174,24 +191,21 @@ def _branch_score(
 ) -> tuple[bool, bool, int, int]:
     """Lower is likelier the branch meant: the type fits, the tag (a const) matches, few
     errors, deep ones. `depth` is the length of the branching value's path."""
-    wrong_type = any(
-        e.kind.name == "type" and len(e.instance_path) == depth for e in errors
-    )
-    tag_missed = any(e.kind.name in ("const", "enum") for e in errors)
-    return (
-        wrong_type,
-        tag_missed,
-        len(errors),
-        -max(len(e.instance_path) for e in errors),
-    )
+    facts = [
+        (e.kind.name, len(e.instance_path)) for e in errors
+    ]  # each read builds a Python object
+    wrong_type = any(kind == "type" and length == depth for kind, length in facts)
+    tag_missed = any(kind in ("const", "enum") for kind, _ in facts)
+    return (wrong_type, tag_missed, len(errors), -max(length for _, length in facts))
 
 
 def _specific(
     error: jsonschema_rs.ValidationError,
 ) -> Iterator[jsonschema_rs.ValidationError]:
     """For a failed oneOf/anyOf, the errors of the branch the document most likely meant."""
-    branches = getattr(error.kind, "context", None)
-    if error.kind.name in ("oneOf", "anyOf") and branches and all(branches):
+    kind = error.kind
+    branches = getattr(kind, "context", None)
+    if branches and kind.name in ("oneOf", "anyOf") and all(branches):
         depth = len(error.instance_path)
         for sub in min(branches, key=lambda branch: _branch_score(branch, depth)):
             yield from _specific(sub)
@@ -219,11 +233,11 @@ def _violations(error: jsonschema_rs.ValidationError) -> list[Violation]:
 
 
 _DIALECTS = {
-    "draft-04": jsonschema_rs.Draft4,
-    "draft-06": jsonschema_rs.Draft6,
-    "draft-07": jsonschema_rs.Draft7,
-    "draft/2019-09": jsonschema_rs.Draft201909,
-    "draft/2020-12": jsonschema_rs.Draft202012,
+    "draft-04": "Draft4",
+    "draft-06": "Draft6",
+    "draft-07": "Draft7",
+    "draft/2019-09": "Draft201909",
+    "draft/2020-12": "Draft202012",
 }
 
 
@@ -231,10 +245,35 @@ def dialect(schema: Any) -> int | None:
     """The draft a schema's `$schema` names, when it names a standard one."""
     declared = schema.get("$schema") if isinstance(schema, dict) else None
     if isinstance(declared, str) and "json-schema.org/" in declared:
-        return next(
+        import jsonschema_rs
+
+        found = next(
             (draft for name, draft in _DIALECTS.items() if name in declared), None
         )
+        return None if found is None else int(getattr(jsonschema_rs, found))
     return None
+
+
+def _json_loads(data: bytes) -> Any:
+    import json  # the standard library's, for files beside the package: first use only
+
+    return json.loads(data)
+
+
+def _package_file(package: str, name: str) -> bytes:
+    """The bytes of a file beside a package's modules (importlib.resources when the package
+    is not a folder of files, such as one inside a zip archive)."""
+    module = sys.modules.get(package)
+    where = getattr(module, "__file__", None)
+    if where:
+        try:
+            with open(os.path.join(os.path.dirname(where), name), "rb") as file:
+                return file.read()
+        except OSError:
+            pass
+    from importlib import resources
+
+    return resources.files(package).joinpath(name).read_bytes()
 
 
 class Judge:
@@ -248,9 +287,10 @@ class Judge:
     def __init__(
         self, root: str, resources: Mapping[str, Any], *, formats: bool = False
     ) -> None:
-        self.root = root
-        self.resources = resources
-        self.formats = formats
+        self._root = root
+        self._resources = resources
+        self._formats = formats
+        self._bundle: Callable[[], Mapping[str, Any]] | None = None
         self._validators: dict[str, jsonschema_rs.Validator] = {}
         self._registry: jsonschema_rs.Registry | None = None
 
@@ -261,10 +301,38 @@ class Judge:
 
     @classmethod
     def from_package(cls, package: str, name: str = "schema.json") -> Judge:
-        """The judge of a generated contract package, from its bundled schema file."""
-        return cls.from_bundle(
-            json.loads(resources.files(package).joinpath(name).read_bytes())
-        )
+        """The judge of a generated contract package, from its bundled schema file, which
+        is read on first use (importing the package reads no file)."""
+        judge = cls("", {})
+        judge._bundle = lambda: _json_loads(_package_file(package, name))
+        return judge
+
+    def _read(self) -> None:
+        if self._bundle is not None:
+            bundle, self._bundle = self._bundle(), None
+            self._root, self._resources, self._formats = (
+                bundle["root"],
+                bundle["resources"],
+                bundle["formats"],
+            )
+
+    @property
+    def root(self) -> str:
+        """The URI of the root resource."""
+        self._read()
+        return self._root
+
+    @property
+    def resources(self) -> Mapping[str, Any]:
+        """Each URI's schema resource."""
+        self._read()
+        return self._resources
+
+    @property
+    def formats(self) -> bool:
+        """Whether `format` is asserted."""
+        self._read()
+        return self._formats
 
     def validator(self, location: str = "") -> jsonschema_rs.Validator:
         """The compiled validator of the schema at `location` ("" is the root)."""
@@ -274,6 +342,8 @@ class Judge:
         return found
 
     def _compile(self, location: str) -> jsonschema_rs.Validator:
+        import jsonschema_rs
+
         root = self.resources[self.root]
         if (
             self._registry is None
@@ -343,6 +413,10 @@ class Judge:
                 return
         except ValueError:
             pass  # not JSON: `violations` says so
+        self.refuse(instance, location, title)
+
+    def refuse(self, instance: Any, location: str, title: str) -> None:
+        """Raise pydantic's ValidationError, one line per violation of an `instance` judged invalid."""
         raise ValidationError.from_exception_data(
             title,
             [
@@ -373,9 +447,7 @@ class Published:
     def document(self, location: str) -> dict[str, Any]:
         """The schema a class bound to `location` publishes; KeyError for an unknown one."""
         if self._published is None:
-            self._published = json.loads(
-                resources.files(self.package).joinpath(self.name).read_bytes()
-            )
+            self._published = _json_loads(_package_file(self.package, self.name))
         schema = self._published["schema"]
         head = self._published["classes"][location]
         if head is None:
@@ -464,6 +536,485 @@ Integer = Annotated[int, BeforeValidator(_integral)]
 """A JSON Schema integer as a Python int, whichever way the document wrote it."""
 
 
+def _literals(schema: Mapping[str, Any]) -> list[Any] | None:
+    """The values of a field's `literal` schema (under its default and MISSING wrappers)."""
+    while schema.get("type") in ("default", "missing-sentinel"):
+        schema = schema["schema"]
+    return list(schema["expected"]) if schema.get("type") == "literal" else None
+
+
+class _Branch:
+    """What rules a JSON object out of a model branch of a union for certain: the keys it
+    requires, the keys it takes when it is closed (None when open), and its literal fields
+    whose values are all strings or all booleans. Only what pydantic rejects in every mode
+    counts (`Literal[True]` takes 1, `Literal[1]` takes True)."""
+
+    def __init__(self, model: Mapping[str, Any]) -> None:
+        fields_schema = model["schema"]
+        config = model.get("config") or {}
+        closed = (
+            fields_schema.get("extra_behavior") or config.get("extra_fields_behavior")
+        ) == "forbid"
+        self.required: set[str] = set()
+        accepted: set[str] = set()
+        self.literals: dict[str, tuple[type, frozenset[Any]]] = {}
+        for name, field in fields_schema["fields"].items():
+            alias = field.get("validation_alias", name)
+            if not isinstance(
+                alias, str
+            ):  # an alias path or choices: keys rule nothing out
+                closed = False
+                continue
+            keys = {name, alias}
+            accepted |= keys
+            if len(keys) > 1:
+                continue
+            if field["schema"].get("type") not in ("default", "missing-sentinel"):
+                self.required.add(alias)
+            expected = _literals(field["schema"])
+            kinds = {type(value) for value in expected or ()}
+            if expected and len(kinds) == 1 and kinds <= {str, bool}:
+                self.literals[alias] = (kinds.pop(), frozenset(expected))
+        self.accepted = accepted if closed else None
+
+
+def _tag(branches: list[_Branch]) -> tuple[str, type, list[frozenset[Any]]] | None:
+    """A key every branch requires with literal values of one type, no value in two branches."""
+    for key in sorted(set.intersection(*(b.required for b in branches))):
+        found = [b.literals.get(key) for b in branches]
+        kinds = {f[0] for f in found if f is not None}
+        if all(found) and len(kinds) == 1:
+            values = [f[1] for f in found if f is not None]
+            if sum(map(len, values)) == len(frozenset().union(*values)):
+                return key, kinds.pop(), values
+    return None
+
+
+def _marker(branches: list[_Branch]) -> str | None:
+    """For two branches, a key one requires and the other, closed, refuses."""
+    if len(branches) != 2:
+        return None
+    first, second = branches
+    for key in sorted(first.required ^ second.required):
+        refuser = second if key in first.required else first
+        if refuser.accepted is not None and key not in refuser.accepted:
+            return key
+    return None
+
+
+class _Undecided(Exception):
+    """A value the fast build of a view does not take on: pydantic builds that one."""
+
+
+class _Unsupported(Exception):
+    """A core schema the fast build does not follow: pydantic builds every view of it."""
+
+
+_ABSENT = object()
+_PLAIN_SCALARS = (type(None), bool, int, float, str)
+_SCALAR_CHECKS = {
+    "str": "str",
+    "bool": "bool",
+    "int": "int",
+    "float": "float",
+    "none": "type(None)",
+}
+# keys of a core schema that change nothing a valid value's view is built from
+_NEUTRAL = frozenset({"type", "ref", "metadata", "serialization"})
+
+
+class _Compiler:
+    """Writes, once per class, the Python source of functions that build the view of a value
+    the judge has accepted exactly as pydantic's validation builds it: the same classes at
+    every level, the same values and types, fields set and extra members; without checking
+    again what the judge has decided. A value it is not sure of raises `_Undecided`, and
+    pydantic validates that document; a schema it does not know raises `_Unsupported`.
+    """
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.definitions: dict[str, Any] = {}
+        self._collect(schema)
+        self.lines: list[str] = []
+        self.tail: list[str] = []
+        self.names: dict[str, Any] = {
+            "_Undecided": _Undecided,
+            "_ABSENT": _ABSENT,
+            "_new": object.__new__,
+        }
+        self.built: dict[int, str] = {}  # id of a model schema -> its function's name
+        self.root = self._value(schema)
+
+    def _collect(self, node: Any) -> None:
+        if isinstance(node, (list, tuple)):
+            for item in node:
+                self._collect(item)
+        elif isinstance(node, dict):
+            if (
+                isinstance(node.get("ref"), str)
+                and node.get("type") != "definition-ref"
+            ):
+                self.definitions[node["ref"]] = node
+            for key, value in node.items():
+                if key != "metadata":
+                    self._collect(value)
+
+    def _resolved(self, node: Any) -> Any:
+        seen = 0
+        while node.get("type") == "definition-ref":
+            node, seen = self.definitions[node["schema_ref"]], seen + 1
+            if seen > 64:
+                raise _Unsupported("a reference to itself")
+        return node
+
+    def _constant(self, value: Any) -> str:
+        name = f"_c{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def _function(self, body: list[str]) -> str:
+        name = f"_f{len(self.names)}"
+        self.names[name] = None
+        self.lines += [f"def {name}(v):", *(f"    {line}" for line in body), ""]
+        return name
+
+    def _value(self, node: Any) -> str:
+        """The name of a function from a JSON value to its view under `node`."""
+        node = self._resolved(node)
+        if node.get("type") == "definitions":
+            return self._value(node["schema"])
+        if node.get("type") == "model":
+            return self._model(node)
+        return self._function([*self._convert(node, "v"), "return v"])
+
+    def _callable(self, statements: list[str]) -> str:
+        """A function of `v` that runs `statements`, or the one function they call."""
+        called = (
+            re.fullmatch(r"v = (\w+)\(v\)", statements[0])
+            if len(statements) == 1
+            else None
+        )
+        return called.group(1) if called else self._function([*statements, "return v"])
+
+    def _convert(self, node: Any, var: str) -> list[str]:
+        """Statements that turn `var`, a JSON value, into its view under `node` in place."""
+        node = self._resolved(node)
+        kind = node.get("type")
+        if kind in ("definitions", "model"):
+            return [f"{var} = {self._value(node)}({var})"]
+        allowed = {
+            "schema",
+            "items_schema",
+            "keys_schema",
+            "values_schema",
+            "choices",
+            "expected",
+            "function",
+            "mode",
+        }
+        if set(node) - _NEUTRAL - allowed:
+            raise _Unsupported(
+                f"{kind} with constraints"
+            )  # strict, lengths, bounds: pydantic's to check
+        if kind == "any":
+            return []
+        if kind in _SCALAR_CHECKS:
+            return [
+                f"if type({var}) is not {_SCALAR_CHECKS[kind]}:",
+                "    raise _Undecided",
+            ]
+        if kind == "literal":
+            expected = list(node["expected"])
+            if not all(type(value) in (str, bool, int) for value in expected):
+                raise _Unsupported("a literal that is not a string, boolean or integer")
+            kinds = {type(value) for value in expected}
+            if len(kinds) == 1:
+                table = self._constant(frozenset(expected))
+                check = kinds.pop().__name__
+                return [
+                    f"if type({var}) is not {check} or {var} not in {table}:",
+                    "    raise _Undecided",
+                ]
+            table = self._constant(
+                frozenset((type(value), value) for value in expected)
+            )
+            return [f"if (type({var}), {var}) not in {table}:", "    raise _Undecided"]
+        if kind == "function-before" and node["function"].get("function") is _integral:
+            if (
+                self._resolved(node["schema"]).get("type") != "int"
+                or set(node["schema"]) - _NEUTRAL
+            ):
+                raise _Unsupported("an integer with constraints")
+            return [
+                f"if type({var}) is not int:",
+                f"    if type({var}) is float and {var}.is_integer():",
+                f"        {var} = int({var})",
+                "    else:",
+                "        raise _Undecided",
+            ]
+        if kind == "nullable":
+            inner = self._convert(node["schema"], var)
+            return [
+                f"if {var} is not None:",
+                *(f"    {line}" for line in inner or ["pass"]),
+            ]
+        if kind == "list":
+            item = self._convert(node.get("items_schema", {"type": "any"}), "v")
+            if not item:
+                return [
+                    f"if type({var}) is not list:",
+                    "    raise _Undecided",
+                    f"{var} = list({var})",
+                ]
+            convert = self._callable(item)
+            return [
+                f"if type({var}) is not list:",
+                "    raise _Undecided",
+                f"{var} = [{convert}(i) for i in {var}]",
+            ]
+        if kind == "dict":
+            keys = self._resolved(node.get("keys_schema", {"type": "str"}))
+            if keys.get("type") not in ("str", "any") or set(keys) - _NEUTRAL:
+                raise _Unsupported("dict keys with constraints")
+            # every key is a string: the judge has accepted the value as JSON
+            value = self._convert(node.get("values_schema", {"type": "any"}), "v")
+            if not value:
+                return [
+                    f"if type({var}) is not dict:",
+                    "    raise _Undecided",
+                    f"{var} = dict({var})",
+                ]
+            convert = self._callable(value)
+            return [
+                f"if type({var}) is not dict:",
+                "    raise _Undecided",
+                f"{var} = {{k: {convert}(i) for k, i in {var}.items()}}",
+            ]
+        if kind == "union":
+            return [f"{var} = {self._union(node)}({var})"]
+        raise _Unsupported(f"a {kind} schema")
+
+    def _union(self, node: Mapping[str, Any]) -> str:
+        choices = [
+            self._resolved(c[0] if isinstance(c, tuple) else c) for c in node["choices"]
+        ]
+        if set(node) - _NEUTRAL - {"choices", "mode"}:
+            raise _Unsupported("a union with options")
+        scalars = {
+            c["type"]
+            for c in choices
+            if c.get("type") in _SCALAR_CHECKS and not set(c) - _NEUTRAL
+        }
+        models = [
+            c for c in choices if c.get("type") == "model" and not c.get("root_model")
+        ]
+        if len(models) + sum(c.get("type") in scalars for c in choices) != len(choices):
+            raise _Unsupported("a union of other kinds")
+        body = ["t = type(v)"]
+        # a scalar of a branch's own type is that branch's exact match: smart mode keeps it as it is
+        for kind in scalars:
+            body += [f"if t is {_SCALAR_CHECKS[kind]}:", "    return v"]
+        if models:
+            builders = [self._model(model) for model in models]
+            if len(models) == 1:
+                body += ["if t is dict:", f"    return {builders[0]}(v)"]
+            else:
+                decide = self._constant(_decider([_Branch(model) for model in models]))
+                table = self._constant(
+                    None
+                )  # the tuple of builders, once they are all defined
+                self.tail.append(f"{table} = ({', '.join(builders)},)")
+                body += ["if t is dict:", f"    return {table}[{decide}(v)](v)"]
+        body.append("raise _Undecided")
+        return self._function(body)
+
+    def _model(self, node: Mapping[str, Any]) -> str:
+        found = self.built.get(id(node))
+        if found is not None:
+            return found
+        name = f"_m{len(self.names)}"
+        self.names[name] = None
+        self.built[id(node)] = name
+        cls = node["cls"]
+        if (
+            node.get("custom_init")
+            or node.get("post_init")
+            or getattr(cls, "__private_attributes__", None)
+        ):
+            raise _Unsupported("a model with an initialiser or private attributes")
+        new = self._constant(cls)
+        if node.get("root_model"):
+            root = self._value(node["schema"])
+            body = [
+                f"o = _new({new})",
+                f"_osa(o, '__dict__', {{'root': {root}(v)}})",
+                "_sf(o, {'root'})",
+                "_se(o, None)",
+                "_sp(o, None)",
+            ]
+            self.lines += [
+                f"def {name}(v):",
+                *(f"    {line}" for line in body),
+                "    return o",
+                "",
+            ]
+            return name
+        fields_schema = self._resolved(node["schema"])
+        config = node.get("config") or {}
+        if fields_schema.get("type") != "model-fields" or fields_schema.get(
+            "computed_fields"
+        ):
+            raise _Unsupported("model fields of another kind")
+        extra = (
+            fields_schema.get("extra_behavior")
+            or config.get("extra_fields_behavior")
+            or "ignore"
+        )
+        by_name = config.get("validate_by_name") or config.get("populate_by_name")
+        if fields_schema.get("extras_schema") is not None or by_name:
+            raise _Unsupported("extra members with a schema, or fields by name")
+        body = ["if type(v) is not dict:", "    raise _Undecided"]
+        keys: list[str] = []
+        required: list[str] = []
+        items: list[str] = []
+        optional = False
+        field_options = {
+            "schema",
+            "validation_alias",
+            "serialization_alias",
+            "serialization_exclude",
+            "frozen",
+        }
+        for index, (field_name, field) in enumerate(fields_schema["fields"].items()):
+            key = field.get("validation_alias", field_name)
+            if not isinstance(key, str) or set(field) - _NEUTRAL - field_options:
+                raise _Unsupported("a field with an alias path or options")
+            keys.append(key)
+            schema = field["schema"]
+            default: Any = _ABSENT
+            while schema.get("type") in ("default", "missing-sentinel"):
+                if schema["type"] == "default":
+                    if (
+                        set(schema) - _NEUTRAL - {"schema", "default"}
+                        or "default" not in schema
+                    ):
+                        raise _Unsupported("a default that is not a value")
+                    default = schema["default"]
+                schema = schema["schema"]
+            var = f"x{index}"
+            items.append(f"{field_name!r}: {var}")
+            convert = self._convert(schema, var)
+            body.append(f"{var} = v.get({key!r}, _ABSENT)")
+            if default is _ABSENT:
+                required.append(field_name)
+                body += [f"if {var} is _ABSENT:", "    raise _Undecided", *convert]
+                continue
+            optional = True
+            if default is MISSING or type(default) in _PLAIN_SCALARS:
+                fill = self._constant(default)
+            else:  # pydantic gives each instance a copy of a default that is not hashable
+                self.names["_deepcopy"] = copy.deepcopy
+                fill = f"_deepcopy({self._constant(default)})"
+            body += [
+                f"if {var} is _ABSENT:",
+                f"    {var} = {fill}",
+                "else:",
+                *(f"    {line}" for line in convert),
+                f"    s.add({field_name!r})",
+            ]
+        body.insert(
+            2, f"s = {{{', '.join(map(repr, required))}}}" if required else "s = set()"
+        )
+        known = self._constant(frozenset(keys))
+        given = "len(s)" if optional else str(len(required))
+        if extra == "allow":
+            body.append(
+                f"e = {{k: i for k, i in v.items() if k not in {known}}} if len(v) != {given} else {{}}"
+            )
+            body.append(
+                "s.update(e)"
+            )  # pydantic counts extra members among the fields set
+        else:
+            if extra == "forbid":
+                body += [f"if len(v) != {given}:", "    raise _Undecided"]
+            body.append("e = None")
+        made = f"{{{', '.join(items)}}}"
+        body += [
+            f"o = _new({new})",
+            f"_osa(o, '__dict__', {made})",
+            "_sf(o, s)",
+            "_se(o, e)",
+            "_sp(o, None)",
+            "return o",
+        ]
+        self.lines += [f"def {name}(v):", *(f"    {line}" for line in body), ""]
+        return name
+
+    def build(self) -> Callable[[Any], Any]:
+        slots = BaseModel.__dict__
+        namespace = {
+            **self.names,
+            "_osa": object.__setattr__,
+            "_sf": slots["__pydantic_fields_set__"].__set__,
+            "_se": slots["__pydantic_extra__"].__set__,
+            "_sp": slots["__pydantic_private__"].__set__,
+        }
+        exec(
+            compile(
+                "\n".join(self.lines + self.tail),
+                "<mcp-contracts view builder>",
+                "exec",
+            ),
+            namespace,
+        )
+        built: Callable[[Any], Any] = namespace[self.root]
+        return built
+
+
+def _decider(branches: list[_Branch]) -> Callable[[dict[str, Any]], int]:
+    """Which model branch of a union a JSON object fits: by a tag, or by a marker key for
+    two closed branches; `_Undecided` when nothing says it for certain."""
+    tag = _tag(branches)
+    if tag is not None:
+        key, kind, values = tag
+        table = {
+            (kind, value): index
+            for index, found in enumerate(values)
+            for value in found
+        }
+
+        def by_tag(value: dict[str, Any]) -> int:
+            found = value.get(key, _ABSENT)
+            index = table.get((type(found), found))
+            if index is None:
+                raise _Undecided
+            return index
+
+        return by_tag
+    marker = _marker(branches)
+    if marker is not None:
+        present = 0 if marker in branches[0].required else 1
+
+        def by_marker(value: dict[str, Any]) -> int:
+            return present if marker in value else 1 - present
+
+        return by_marker
+
+    def undecided(value: dict[str, Any]) -> int:
+        raise _Undecided
+
+    return undecided
+
+
+def _view_builder(model: Any) -> Callable[[Any], Any] | None:
+    """The function that builds `model`'s view of a judged value, or None where pydantic must."""
+    if not model.__pydantic_complete__:
+        model.model_rebuild()
+    try:
+        return _Compiler(model.__pydantic_core_schema__).build()
+    except _Unsupported:
+        return None
+
+
 class _Judged:
     """`model_validate` and `model_validate_json`: the judge first, then the typed view.
 
@@ -475,6 +1026,8 @@ class _Judged:
     __judge__: ClassVar[Judge]
     __location__: ClassVar[str]
     __published__: ClassVar[Published | None] = None
+    __view__: ClassVar[Callable[[Any], Any] | None]
+    __fast__: ClassVar[tuple[Callable[[Any], bool], Callable[[Any], Any] | None]]
 
     @classmethod
     def __get_pydantic_json_schema__(
@@ -488,30 +1041,79 @@ class _Judged:
         return document
 
     @classmethod
-    def _judged(cls, value: Any) -> None:
-        judge = getattr(cls, "__judge__", None)
+    def _judge(cls) -> Judge:
+        judge: Judge | None = getattr(cls, "__judge__", None)
         if judge is None:
             raise TypeError(
                 f"{cls.__name__} has no judge: import it through its contract package"
             )
-        judge.check(value, cls.__location__, cls.__name__)
+        return judge
+
+    @classmethod
+    def _judged(cls, value: Any) -> None:
+        cls._judge().check(value, cls.__location__, cls.__name__)
+
+    @classmethod
+    def _view(cls) -> Callable[[Any], Any] | None:
+        """The function that builds this class's view of a judged value, made on first use."""
+        if "__view__" not in cls.__dict__:
+            cls.__view__ = _view_builder(cls)
+        return cls.__view__
+
+    @classmethod
+    def _fast(cls) -> tuple[Callable[[Any], bool], Callable[[Any], Any] | None]:
+        """The compiled validator's `is_valid` of the class's location, and its view builder."""
+        found: tuple[Callable[[Any], bool], Callable[[Any], Any] | None] | None = (
+            cls.__dict__.get("__fast__")
+        )
+        if found is None:
+            found = cls.__fast__ = (
+                cls._judge().validator(cls.__location__).is_valid,
+                cls._view(),
+            )
+        return found
+
+    @classmethod
+    def _built(cls, value: Any, options: Mapping[str, Any]) -> Self:
+        """The view of a judged value: built at once where nothing is left to decide, else
+        by pydantic's validation."""
+        view = cls._fast()[1]
+        if view is not None and not options:
+            try:
+                built: Self = view(value)
+                return built
+            except _Undecided:
+                pass
+        return super().model_validate(value, **options)  # type: ignore[misc, no-any-return]
 
     @classmethod
     def model_validate(cls, obj: Any, **options: Any) -> Self:
         if isinstance(obj, BaseModel):
             obj = obj.model_dump(mode="json", by_alias=True)
         cls._judged(obj)
-        return super().model_validate(obj, **options)  # type: ignore[misc, no-any-return]
+        return cls._built(obj, options)
 
     @classmethod
     def model_validate_json(
         cls, json_data: str | bytes | bytearray, **options: Any
     ) -> Self:
+        # The hot path, kept short: read, judge, build; anything else takes the long way.
+        is_valid, view = cls.__dict__.get("__fast__") or cls._fast()
         try:
-            value = parse_json(json_data)
-        except NotJson as problem:
-            raise _not_json(cls.__name__, problem, json_data) from None
-        cls._judged(value)
+            value = _decode(json_data)
+        except (ValueError, RecursionError):
+            try:
+                value = parse_json(json_data)
+            except NotJson as problem:
+                raise _not_json(cls.__name__, problem, json_data) from None
+        if not is_valid(value):
+            cls._judge().refuse(value, cls.__location__, cls.__name__)
+        if view is not None and not options:
+            try:
+                built: Self = view(value)
+                return built
+            except _Undecided:
+                pass
         return super().model_validate(value, **options)  # type: ignore[misc, no-any-return]
 
 
@@ -520,7 +1122,8 @@ class JudgedModel(_Judged, BaseModel):
 
     # A property may be called anything (`model_dump`, `schema`): its field takes a name
     # with `_` appended, which pydantic would otherwise warn about on import.
-    model_config = ConfigDict(protected_namespaces=())
+    # Its validator and serializer are built on first use, not when the module is imported.
+    model_config = ConfigDict(protected_namespaces=(), defer_build=True)
 
 
 RootT = TypeVar("RootT")
@@ -528,6 +1131,8 @@ RootT = TypeVar("RootT")
 
 class JudgedRootModel(_Judged, RootModel[RootT], Generic[RootT]):
     """A generated model whose value is not one object: a union, a list or a scalar."""
+
+    model_config = ConfigDict(defer_build=True)
 
 
 def bind(
@@ -541,6 +1146,8 @@ def bind(
         model.__judge__ = judge
         model.__location__ = location
         model.__published__ = published
+        if "__fast__" in model.__dict__:
+            del model.__fast__
 
 
 Path = tuple[str, ...]
