@@ -6,6 +6,7 @@ never disagree about what the sources produce.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,11 +75,17 @@ def build_plan(project: Project, package: str, templates: Path | None = None) ->
         "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries)),
         "docs/rules.md": _markdown(env.get_template("docs/rules.md.jinja").render(sections=rule_sections())),
         "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries),
-        f"python/{package}/_runtime.py": format_python(RUNTIME_HEADER + RUNTIME_SOURCE.read_text(encoding="utf-8")),
+        f"python/{package}/_runtime.py": _runtime_module(RUNTIME_SOURCE.read_text(encoding="utf-8")),
         MARKER: env.get_template("README.md.jinja").render(),
         **contract_files,
     }
     return {path: files[path].encode("utf-8") for path in sorted(files)}
+
+
+@functools.cache
+def _runtime_module(source: str) -> str:
+    """`_runtime.py` of the output, formatted once per process for the source it is given."""
+    return format_python(RUNTIME_HEADER + source)
 
 
 @dataclass(frozen=True)
