@@ -48,14 +48,14 @@ class _Scalars:
         reader = YAML(typ="rt", pure=True)
         self._resolver = reader.resolver
         self._constructor = reader.constructor
-        self._first = frozenset(
-            key for key in self._resolver.versioned_resolver if key is not None
-        )  # characters a resolver may match first
+        first = set(self._resolver.versioned_resolver)  # characters a resolver may match first
+        # A resolver filed under None may match any text: then every scalar is resolved.
+        self._first: frozenset[str] | None = None if None in first else frozenset(first)
         self._built: dict[str, Any] = {}
 
     def plain(self, text: str) -> Any:
         """The value of a plain scalar, as `documents._plain` makes ruamel's."""
-        if text and text[0] not in self._first:
+        if text and self._first is not None and text[0] not in self._first:
             return text
         if text not in self._built:
             self._built[text] = self._build(text)
@@ -68,7 +68,7 @@ class _Scalars:
     def key(self, text: str) -> str:
         """A plain scalar as a mapping key: a string only (ruamel compares `1` and `true` as
         keys by Python's equality; that is left to it)."""
-        if text and text[0] not in self._first:
+        if text and self._first is not None and text[0] not in self._first:
             return text
         if text not in self._built:
             self._built[text] = self._build(text)
