@@ -14,6 +14,8 @@ import timeit
 from functools import partial
 from pathlib import Path
 
+import scale  # benchmarks/scale.py: `generate` at scale, the size of generated/
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "generated" / "python"))  # the built-in contracts' generated package
 CONTRACTS = {
@@ -47,35 +49,6 @@ def validation_rows() -> list[str]:
                 f"| {name} | {example.name} | {len(text)} | {loads:.2f} | {judge:.2f} | {judge / loads:.1f} x"
                 f" | {models:.2f} | {models / loads:.1f} x |"
             )
-    return rows
-
-
-def scaling_rows() -> list[str]:
-    """`render` of one contract with N error codes and N tools: the cost must grow linearly."""
-    import json
-    import shutil
-    import tempfile
-
-    from mcp_contracts_generator import api
-
-    rows = []
-    for count in (1000, 2000, 4000, 8000):
-        work = Path(tempfile.mkdtemp())
-        folder = work / "schemas" / "contracts" / "jsonrpc"
-        shutil.copytree(ROOT / "schemas" / "contracts" / "jsonrpc", folder)
-        codes = [f"CODE_{i}" for i in range(count)]
-        errors = {"errors": [{"code": c, "message": "m", "http_status": 400} for c in codes]}
-        tools = {"tools": [{"name": f"t{i}", "possible_error_codes": codes[i : i + 3]} for i in range(count)]}
-        (folder / "errors.yaml").write_text(json.dumps(errors), encoding="utf-8")
-        (folder / "tools.yaml").write_text(json.dumps(tools), encoding="utf-8")
-
-        def render(work: Path = work) -> None:
-            api._PLANS.clear()  # a render of new sources, not the plan reused in this process
-            api.render(work / "schemas", package="scale")
-
-        seconds = min(timeit.repeat(render, number=1, repeat=2))
-        rows.append(f"| {count} | {seconds:.2f} | {seconds / count * 1000:.2f} |")
-        shutil.rmtree(work)
     return rows
 
 
@@ -120,7 +93,7 @@ def command_seconds(*args: str) -> float:
 
 def main() -> None:
     rows = validation_rows()
-    scaling = scaling_rows()
+    scaling = scale.section(smoke="--smoke" in sys.argv)
     mock = mock_rows()
     check = command_seconds("check")
     startup = command_seconds("--version")
@@ -160,13 +133,6 @@ def main() -> None:
         "| --- | --- |",
         *mock,
         "",
-        "## Scaling (seconds, best of 2, in process)",
-        "",
-        "`render` of one contract with N error codes and N tools (each naming three codes): the",
-        "cost per thousand codes stays flat, with no quadratic step.",
-        "",
-        "| codes and tools | seconds | seconds per 1,000 |",
-        "| --- | --- | --- |",
         *scaling,
         "",
     ]

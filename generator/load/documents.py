@@ -17,6 +17,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path, json_pointer
 from ..files import NotRegular, read_regular
+from . import fast_yaml
 from .flow_depth import flow_depth
 
 
@@ -209,9 +210,10 @@ def _expanded_size(node: Any, limit: int) -> int:
 class Document:
     """A parsed source file: plain Python data plus what is needed to locate a value.
 
-    A YAML file keeps ruamel's tree, which knows the line and column of every node. A JSON
-    file keeps its text: the first time a place inside it is asked for, the text is read
-    again by ruamel (JSON is YAML) for the positions, and when ruamel cannot read it (a tab
+    A YAML file keeps ruamel's tree, which knows the line and column of every node, or, when
+    it was read quickly (`fast_yaml`), its text, read by ruamel the first time a line is asked
+    for. A JSON file keeps its text: the first time a place inside it is asked for, the text is
+    read again by ruamel (JSON is YAML) for the positions, and when ruamel cannot read it (a tab
     where YAML wants none), places in it have a pointer and no line.
     """
 
@@ -221,6 +223,7 @@ class Document:
     _text: str | None = field(default=None, repr=False, compare=False)
     _positions: list[Any] = field(default_factory=list, repr=False, compare=False)  # [tree] once read
     shown: str | None = None  # how messages name the file (`REF:path` in a git revision)
+    _yaml: bool = field(default=False, repr=False, compare=False)  # YAML read by `fast_yaml`: a line per place
 
     @property
     def name(self) -> str:
@@ -247,11 +250,11 @@ class Document:
 
     def line_of(self, parts: Sequence[object]) -> int | None:
         """1-based line of the value at `parts` (YAML only); the deepest known line otherwise."""
-        return _deepest_position(self._tree, parts)[0]
+        return _deepest_position(self._located() if self._yaml else self._tree, parts)[0]
 
     def diagnostic(self, parts: Sequence[object], message: str) -> Diagnostic:
         """A diagnostic at `parts`: a line for YAML, a JSON pointer for JSON."""
-        if self._tree is not None:
+        if self._tree is not None or self._yaml:
             return Diagnostic(self.name, self.line_of(parts), None, message)
         return Diagnostic(self.name, None, json_pointer(parts), message)
 
@@ -288,6 +291,12 @@ def read_yaml(path: Path, reading: Reading) -> Document | Diagnostic:
     if isinstance(text, Diagnostic):
         return text
     limit = reading.limits.source_depth
+    quick = fast_yaml.load(text)  # most sources: the same values, read by libyaml (no aliases)
+    if quick is not None and quick.depth <= limit:  # deeper: refused below, in the same words
+        if quick.nodes > reading.limits.yaml_nodes:
+            message = f"over limits.yaml_nodes ({reading.limits.yaml_nodes:,}) with its aliases expanded"
+            return Diagnostic(reading.name(path), None, None, message)
+        return Document(path, quick.data, _text=text, shown=reading.name(path), _yaml=True)  # no surrogate
     nested = flow_depth(text)  # at least this deep: refused before the parser spends seconds on it
     if nested > limit:
         message = f"nested {nested} deep or more, over limits.source_depth ({limit})"

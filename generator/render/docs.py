@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..model import Column, Contract, Project, Table
 from ..naming import error_anchor, error_type_anchor, row_anchor
 from .describe import Definition, TypePart
+from .escape import md
 from .json_text import json_block
 
 Cell = tuple[TypePart, ...]
@@ -24,6 +25,17 @@ Cell = tuple[TypePart, ...]
 class Row:
     anchor: str
     cells: tuple[Cell, ...]
+
+    @property
+    def line(self) -> str:
+        """The row as a Markdown table line, its anchor in the first cell, every text escaped
+        (`md`): a catalogue of thousands of rows is written here, not cell by cell in Jinja."""
+        out = ["|"]
+        for index, cell in enumerate(self.cells):
+            out.append(f' <a id="{self.anchor}"></a>' if index == 0 else " ")
+            out += (f"[{md(part.text)}](#{part.anchor})" if part.anchor else md(part.text) for part in cell)
+            out.append(" |")
+        return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)

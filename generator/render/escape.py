@@ -19,6 +19,10 @@ _WHITESPACE = re.compile(r"\s+")
 # A leading "-", "+", "=" or "1." (after escaping) would start a list or underline a heading.
 _BLOCK_START = re.compile(r"^( *\d*)([.)]|[-+=])(?= |$)")
 _MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"}
+# Each character `md` changes, to what: an entity first, else a backslash before it.
+_MD_TABLE = str.maketrans({**{c: "\\" + c for c in _MD_PUNCTUATION}, **_MD_ENTITIES})
+_PRINTABLE_ESCAPES = str.maketrans({c: _PY_ESCAPES[c] for c in '\\"'})
+_SINGLE_QUOTED = {'"': '"', "'": "\\'"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +44,8 @@ def _py_char(char: str) -> str:
 
 def py(value: object) -> str:
     """A Python literal for a JSON value (str, int, float, bool, None, list, dict with str
-    keys), a tuple of those, or an EnumRef."""
+    keys), a tuple of those, or an EnumRef; written as black writes it (its quotes, its
+    exponents), so that code placing it needs no formatter (tests/test_black_stable.py)."""
     if isinstance(value, EnumRef):
         return f"{value.enum}.{value.member}"
     if value is None or isinstance(value, bool):
@@ -50,12 +55,16 @@ def py(value: object) -> str:
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise TypeError("no Python literal for a float that is not finite")
-        return repr(value)
+        return repr(value).replace("e+", "e")  # black writes `1e20`, not `1e+20`
     if isinstance(value, list):
         return "[" + ", ".join(py(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{py(str(k))}: {py(v)}" for k, v in value.items()) + "}"
     if isinstance(value, str):
+        if value.count('"') > value.count("'"):  # black's choice: the quote that needs fewer escapes
+            return "'" + "".join(_SINGLE_QUOTED.get(c) or _py_char(c) for c in value) + "'"
+        if value.isprintable():  # no control character: only a backslash and a quote to escape
+            return '"' + value.translate(_PRINTABLE_ESCAPES) + '"'
         return '"' + "".join(_py_char(c) for c in value) + '"'
     if isinstance(value, tuple):
         items = [py(v) for v in value]
@@ -87,16 +96,8 @@ def md(value: object) -> str:
         value = "yes" if value else "no"
     if isinstance(value, tuple):
         return ", ".join(md(v) for v in value)
-    text = _WHITESPACE.sub(" ", str(value))
-    out = []
-    for char in text:
-        if char in _MD_ENTITIES:
-            out.append(_MD_ENTITIES[char])
-        elif char in _MD_PUNCTUATION:
-            out.append("\\" + char)
-        else:
-            out.append(char)
-    return _BLOCK_START.sub(_escape_block_start, "".join(out), count=1)
+    text = _WHITESPACE.sub(" ", str(value)).translate(_MD_TABLE)
+    return _BLOCK_START.sub(_escape_block_start, text, count=1)
 
 
 def _escape_block_start(match: re.Match[str]) -> str:

@@ -11,17 +11,27 @@ Revisions 2025-06-18 and 2025-11-25 require `"type": "object"` at the root of an
 schema (see `protocol`). A root that is proven to accept objects only (`always_object`: a
 `oneOf` of objects, say) gets it, and keeps every verdict; one that may accept something
 else is published as written, and `lint` names the revisions it cannot be offered to.
+
+Each `outputSchema` carries only what its root reaches (`schema.reach.pruned`): a definition
+(of the envelope, or an embedded resource of its folder) that no reference from the root
+leads into is left out, with every verdict kept. `published.json` keeps them all: its
+classes point into them.
+
+The file holds one tool per line: `{"tools": [`, then each tool as compact JSON with sorted
+keys, then `]}`. A diff names the tool that changed, and the file is about half the size of
+the same JSON indented (the envelope is repeated in every tool, as `tools/list` sends it).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..model import Contract, Entry
 from ..protocol import revision
 from ..schema.proofs import always_object
+from ..schema.reach import pruned
 from .compound import compound
-from .json_text import json_file
 
 
 def bundled_envelope(contract: Contract) -> Any:
@@ -72,9 +82,9 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
         entry["inputSchema"] = tool.get("inputSchema") or {"type": "object"}
         if outputs and structured(tool):
             if tool.get("outputSchema"):
-                entry["outputSchema"] = object_rooted(tool.get("outputSchema"))
+                entry["outputSchema"] = object_rooted(pruned(tool.get("outputSchema")))
             else:
-                envelope = envelope if envelope is not None else object_rooted(bundled_envelope(contract))
+                envelope = envelope if envelope is not None else object_rooted(pruned(bundled_envelope(contract)))
                 entry["outputSchema"] = envelope
         hints = tool_annotations(tool, roles.get("mutation"))
         if hints:
@@ -84,5 +94,9 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
 
 
 def tools_list(contract: Contract) -> str:
-    """The `tools/list` result of a contract, as `mcp/<name>.tools.json` holds it."""
-    return json_file({"tools": tool_listing(contract)}, sort_keys=True)
+    """The `tools/list` result of a contract, as `mcp/<name>.tools.json` holds it: one tool
+    a line (see the module)."""
+    tools = [
+        json.dumps(tool, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for tool in tool_listing(contract)
+    ]
+    return '{"tools": [\n' + ",\n".join(tools) + "\n]}\n" if tools else '{"tools": []}\n'

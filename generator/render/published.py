@@ -5,8 +5,9 @@ MCP SDK asks for a tool's `outputSchema`) with the contract's own schema, not on
 derives from its fields: the runtime reads it from this file. It holds
 
 - `schema`: the root model's schema, the envelope as one self-contained draft 2020-12
-  document, exactly the `outputSchema` of `mcp/<name>.tools.json` (`bundled_envelope`,
-  `"type": "object"` at a root proven to accept objects only);
+  document (`bundled_envelope`, `"type": "object"` at a root proven to accept objects only):
+  the `outputSchema` of `mcp/<name>.tools.json` with the definitions its root does not reach
+  kept too, since classes may judge by them;
 - `classes`: for each other class, keyed by the location it judges by (as `judge.py` binds
   it), the head of its own document: a `$ref` to that location inside `schema` (canonical
   URI, pointer renamed as a draft-07 source is translated), and `"type": "object"` when the

@@ -3,15 +3,26 @@
 A catalogue section (error codes, error types, warning codes) becomes a str enum, a
 frozen dataclass of its metadata, a read-only table and a lookup. Names, type hints
 and values are decided here; the template only places them.
+
+Each row's enum member and table entry are written here in their final form, as the pinned
+black writes them (a string too long for its line is put in parentheses on a line of its
+own when it fits there; a tuple too long for its line gets one item a line), so that no
+formatter runs over a catalogue of thousands of codes. `tests/test_black_stable.py` fails
+when this form drifts from black's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from black.strings import str_width
+
 from ..model import Catalogue, Table
 from ..naming import flag_set_name, member_name
-from .escape import EnumRef
+from .escape import EnumRef, py
+from .python_format import BLACK_MODE
+
+_WIDTH = BLACK_MODE.line_length
 
 # The Python type of a column's values, by its JSON type.
 _PYTHON_TYPES = {
@@ -34,6 +45,31 @@ class Row:
     member: str
     code: str
     values: tuple[tuple[str, object], ...]
+    member_line: str = ""  # `    MEMBER = "code"` in the enum, as black writes it
+    entry: str = ""  # the row's lines in the table, as black writes them
+
+
+def _member_line(member: str, code: str) -> str:
+    line = f"    {member} = {py(code)}"
+    if str_width(line) <= _WIDTH or str_width(f"        {py(code)}") > _WIDTH:
+        return line
+    return f"    {member} = (\n        {py(code)}\n    )"
+
+
+def _argument(name: str, value: object) -> str:
+    """`name=value,` in a table entry (indented 12), as black writes it."""
+    line = f"            {name}={py(value)},"
+    if str_width(line) <= _WIDTH or not isinstance(value, tuple) or not value:
+        return line
+    items = "".join(f"                {py(item)},\n" for item in value)
+    return f"            {name}=(\n{items}            ),"
+
+
+def _entry(enum_name: str, info_name: str, key: str, member: str, values: tuple[tuple[str, object], ...]) -> str:
+    lines = [f"        {enum_name}.{member}: {info_name}(", f"            {key}={enum_name}.{member},"]
+    lines += (_argument(name, value) for name, value in values)
+    lines.append("        ),")
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +116,15 @@ def _table(
             if column.name in enum_columns and value is not None:
                 value = EnumRef(enum_columns[column.name], member_name(value))
             values.append((column.name, value))
-        rows.append(Row(entry.member, entry.code, tuple(values)))
+        rows.append(
+            Row(
+                entry.member,
+                entry.code,
+                tuple(values),
+                _member_line(entry.member, entry.code),
+                _entry(enum_name, info_name, key, entry.member, tuple(values)),
+            )
+        )
     flag_sets = tuple(
         FlagSet(flag_set_name(column.name), tuple(e.member for e in table.entries if e.get(column.name) is True))
         for column in defined

@@ -1,0 +1,111 @@
+"""`mcp/<name>.tools.json`: each tool's `outputSchema` carries only what its root reaches, with
+every verdict of the full envelope kept; one tool a line.
+
+The pruning (`schema.reach.pruned`) is held to the JSON Schema Test Suite: every group's
+published document, pruned, gives the suite's verdict on every instance.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import pytest
+from conftest import ROOT, load_json
+from mcp_contracts_generator import api
+from mcp_contracts_generator.model import Contract
+from mcp_contracts_generator.render.compound import compound
+from mcp_contracts_generator.render.mcp import bundled_envelope, object_rooted, tool_listing, tools_list
+from mcp_contracts_generator.schema.dialect import resource_dialects
+from mcp_contracts_generator.schema.reach import pruned, unreached_definitions
+from test_dialect import FILES, ROOT_URI, _names_a_meta_schema, _no_fetch, _resources
+
+GENERATED = ROOT / "generated"
+PROJECT = api.load(ROOT / "schemas").project
+assert PROJECT is not None
+CONTRACTS = {c.name: c for c in PROJECT.contracts}
+
+
+@pytest.mark.parametrize(("draft", "path"), FILES, ids=[f"{d}-{p.stem}" for d, p in FILES])
+def test_a_pruned_document_gives_the_suites_verdict(draft: str, path: Path) -> None:
+    wrong = []
+    for group in json.loads(path.read_text(encoding="utf-8")):
+        resources = _resources(group["schema"], draft)
+        if _names_a_meta_schema(resources):
+            continue
+        published = compound(ROOT_URI, resources, resource_dialects(resources, ROOT_URI))
+        kept = pruned(published)
+        assert unreached_definitions(kept) == [], group["description"]
+        validator = jsonschema_rs.validator_for(kept, retriever=_no_fetch)
+        for case in group["tests"]:
+            if validator.is_valid(case["data"]) != case["valid"]:
+                wrong.append(f"{group['description']} / {case['description']}")
+    assert wrong == []
+
+
+def test_definitions_no_reference_leads_into_are_left_out() -> None:
+    schema = {
+        "$defs": {
+            "unused": {"type": "string"},
+            "used": {"$defs": {"inner": {"type": "integer"}, "spare": {}}, "$ref": "#/$defs/used/$defs/inner"},
+            "dynamic": {"$dynamicAnchor": "node", "type": "object"},
+        },
+        "properties": {"a": {"$ref": "#/$defs/used"}, "b": {"$dynamicRef": "#node"}},
+    }
+    assert unreached_definitions(schema) == [("$defs", "unused"), ("$defs", "used", "$defs", "spare")]
+    kept = pruned(schema)
+    assert set(kept["$defs"]) == {"used", "dynamic"} and set(kept["$defs"]["used"]["$defs"]) == {"inner"}
+    assert "unused" in schema["$defs"]  # the given schema is left as it is
+
+
+def _instances(contract: Contract) -> list[Any]:
+    """The contract's examples, each without one of its top-level keys and with each of them
+    replaced by values of every JSON type, and a few that are not objects."""
+    found: list[Any] = [None, [], {}, "x", 1]
+    for example in contract.examples:
+        value = example.value
+        found.append(value)
+        if isinstance(value, dict):
+            for key in value:
+                found.append({k: v for k, v in value.items() if k != key})
+                found += [{**value, key: other} for other in (None, 0, "", [], {}, True)]
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACTS))
+def test_each_published_output_schema_keeps_the_verdicts_of_the_full_envelope(name: str) -> None:
+    contract = CONTRACTS[name]
+    full = jsonschema_rs.validator_for(object_rooted(bundled_envelope(contract)), retriever=_no_fetch)
+    instances = _instances(contract)
+    for entry, tool in zip(contract.manifest.tools.entries, tool_listing(contract), strict=True):
+        schema = tool.get("outputSchema")
+        if schema is None or entry.get("outputSchema"):  # a tool's own: not the envelope's verdicts
+            continue
+        assert unreached_definitions(schema) == [], tool["name"]
+        published = jsonschema_rs.validator_for(schema, retriever=_no_fetch)
+        assert [published.is_valid(i) for i in instances] == [full.is_valid(i) for i in instances], tool["name"]
+
+
+def test_a_definition_the_envelope_never_reaches_stays_in_published_json_only() -> None:
+    """jsonrpc's `ToolIo` is a class of the models (published.json points at it) that no
+    reference of the envelope leads to."""
+    tool = load_json(GENERATED / "mcp" / "jsonrpc.tools.json")["tools"][0]
+    assert "ToolIo" not in tool["outputSchema"]["$defs"]
+    published = load_json(GENERATED / "python" / "mcp_contracts" / "jsonrpc" / "published.json")
+    assert "ToolIo" in published["schema"]["$defs"]
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACTS))
+def test_tools_json_holds_one_tool_a_line(name: str) -> None:
+    text = (GENERATED / "mcp" / f"{name}.tools.json").read_text(encoding="utf-8")
+    assert text == tools_list(CONTRACTS[name])
+    listed = tool_listing(CONTRACTS[name])
+    lines = text.splitlines()
+    if not listed:
+        assert lines == ['{"tools": []}']
+        return
+    assert lines[0] == '{"tools": [' and lines[-1] == "]}"
+    assert [json.loads(line.removesuffix(",")) for line in lines[1:-1]] == listed
+    assert json.loads(text) == {"tools": listed}
