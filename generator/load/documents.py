@@ -17,6 +17,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path, json_pointer
 from ..files import NotRegular, read_regular
+from . import fast_yaml
 from .flow_depth import flow_depth
 
 
@@ -293,7 +294,7 @@ def read_yaml(path: Path, reading: Reading) -> Document | Diagnostic:
         message = f"nested {nested} deep or more, over limits.source_depth ({limit})"
         return Diagnostic(reading.name(path), None, None, message)
     try:
-        tree = YAML(typ="rt", pure=True).load(text)
+        tree = fast_yaml.load(text)  # ruamel's tree, scanned by libyaml where they agree
     except RecursionError:
         return Diagnostic(reading.name(path), None, None, "nested too deeply to read")
     except MarkedYAMLError as exc:
