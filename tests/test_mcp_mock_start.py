@@ -102,3 +102,20 @@ def test_a_client_that_closes_its_end_gets_every_answer() -> None:
     assert [tool["name"] for tool in answers[2]["result"]["tools"]] == [e.code for e in tuitbot.manifest.tools.entries]
     assert answers[3]["result"]["structuredContent"]["success"] is True
     assert answers[4]["error"]["code"] == -32602
+
+
+@pytest.mark.parametrize("pipe_out", [True, False], ids=["stdout-pipe", "stdout-devnull"])
+def test_standard_input_that_the_loop_cannot_watch_is_served_by_the_sdk(pipe_out: bool) -> None:
+    """`/dev/null` (a character device epoll refuses) as standard input: the SDK's own
+    transport reads its end at once, and the mock stops without an error."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mcp_contracts_generator", "mock", "--contract", "jsonrpc"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if pipe_out else subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not done.stderr
