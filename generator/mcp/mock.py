@@ -38,16 +38,35 @@ from .served import ServedContract, ServedTool
 ERROR_REQUEST = "mcp-contracts/error"
 
 
+class _Listing:
+    """One revision's `tools/list`: each tool's entry, the JSON the server sends, and the
+    tools parsed by the SDK's `Tool` model only when asked for (`Mock.listing_at`)."""
+
+    def __init__(self, tools: list[dict[str, Any]]) -> None:
+        self.entries = {tool["name"]: tool for tool in tools}
+        # The fields the SDK's model fills in (`resultType`, the cache hints of 2026-07-28).
+        empty = types.ListToolsResult(tools=[]).model_dump(by_alias=True, mode="json", exclude_none=True)
+        self.wire: dict[str, Any] = {**empty, "tools": tools}
+        self._parsed: list[types.Tool] | None = None
+
+    @property
+    def tools(self) -> list[types.Tool]:
+        if self._parsed is None:
+            self._parsed = [types.Tool.model_validate(tool) for tool in self.wire["tools"]]
+        return self._parsed
+
+
 class Mock:
     """The answers of one contract's mock, independent of any transport."""
 
     def __init__(self, contract: ServedContract) -> None:
         self.contract = contract
-        self.listing = [types.Tool.model_validate(tool.listing) for tool in contract.tools]
-        # Each revision's listing, made at its first client (see `revisions`).
-        self._listings: dict[str, tuple[list[types.Tool], dict[str, dict[str, Any]]]] = {}
-        self._inputs = {tool.name: standalone_validator(tool.listing["inputSchema"]) for tool in contract.tools}
-        # Made once, then kept: a tool's default success, an error envelope per tool and code.
+        # Made at first need, then kept: the start pays only for what the first answers use.
+        # Each revision's listing, made at its first client (see `revisions`): the wire
+        # form, the parsed tools and each tool's entry as listed.
+        self._listings: dict[str, _Listing] = {}
+        self._inputs: dict[str, Any] = {}  # a tool's inputSchema, compiled at its first call
+        # A tool's default success, an error envelope per tool and code.
         self._successes: dict[str, Answer] = {}
         self._errors: dict[tuple[str, str], Answer] = {}
 
@@ -56,7 +75,7 @@ class Mock:
         if tool is None:
             known = ", ".join(t.name for t in self.contract.tools) or "none"
             raise MCPError(INVALID_PARAMS, f"unknown tool {name!r} (the contract lists: {known})")
-        refusal = first_refusal(self._inputs[name], arguments or {})
+        refusal = first_refusal(self._input(tool), arguments or {})
         if refusal is not None:
             raise MCPError(INVALID_PARAMS, f"{name}: the inputSchema refuses the arguments: {refusal}")
         requested = (meta or {}).get(ERROR_REQUEST)
@@ -81,21 +100,31 @@ class Mock:
 
     def listing_at(self, version: str) -> list[types.Tool]:
         """The tools as a client of `version` gets them (see `revisions.listing_at`)."""
-        return self._at(version)[0]
+        return self._at(version).tools
+
+    def wire_listing_at(self, version: str) -> dict[str, Any]:
+        """The `tools/list` result a client of `version` gets, in its JSON form: what the
+        server sends (the SDK checks it against the revision's `ListToolsResult`)."""
+        return self._at(version).wire
 
     def answer_at(
         self, version: str, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None
     ) -> types.CallToolResult:
         """`answer`, as a client of `version` gets it (see `revisions.result_at`)."""
         result = self.answer(name, arguments, meta)  # it raises for a tool the contract lacks
-        return result_at(result, self._at(version)[1][name], served_as(version))
+        return result_at(result, self._at(version).entries[name], served_as(version))
 
-    def _at(self, version: str) -> tuple[list[types.Tool], dict[str, dict[str, Any]]]:
+    def _at(self, version: str) -> _Listing:
         if version not in self._listings:
-            tools = listing_at([tool.listing for tool in self.contract.tools], served_as(version))
-            parsed = [types.Tool.model_validate(tool) for tool in tools]
-            self._listings[version] = parsed, {tool["name"]: tool for tool in tools}
+            self._listings[version] = _Listing(
+                listing_at([tool.listing for tool in self.contract.tools], served_as(version))
+            )
         return self._listings[version]
+
+    def _input(self, tool: ServedTool) -> Any:
+        if tool.name not in self._inputs:
+            self._inputs[tool.name] = standalone_validator(tool.listing["inputSchema"])
+        return self._inputs[tool.name]
 
     def _success(self, tool: ServedTool) -> Answer:
         if tool.name not in self._successes:
@@ -138,7 +167,9 @@ def build_server(mock: Mock) -> Server[Any]:
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=mock.listing_at(ctx.protocol_version))
+        # The JSON itself: the SDK validates a result against the revision's model whatever
+        # the handler returns, so parsing the listing into `Tool`s first would do it twice.
+        return mock.wire_listing_at(ctx.protocol_version)  # type: ignore[return-value]
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         meta = dict(params.meta) if params.meta else None
@@ -153,10 +184,13 @@ def build_server(mock: Mock) -> Server[Any]:
 
 
 async def serve_stdio(server: Server[Any]) -> None:
-    from mcp.server.stdio import stdio_server
+    """Serve `server` over standard input and output (see `pipes`)."""
+    from .pipes import serve
 
-    async with stdio_server() as (read_stream, write_stream):
+    async def run(read_stream: Any, write_stream: Any) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    await serve(run)
 
 
 def bind(host: str, port: int) -> socket.socket | str:

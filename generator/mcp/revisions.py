@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 import mcp.types as types
@@ -33,11 +34,22 @@ def tool_at(tool: dict[str, Any], revision: Revision) -> dict[str, Any]:
     """One published `Tool` (a `tools.json` entry) as `revision` lists it."""
     shown = dict(tool)
     schema = shown.get("outputSchema")
-    if schema is not None and not revision.accepts_output(always_object(schema)):
+    # The proof only where the revision asks for it (object roots); once per schema, which
+    # the tools of a contract share.
+    if schema is not None and not (revision.accepts_output(False) or revision.accepts_output(_object_only(schema))):
         del shown["outputSchema"]
     if not revision.title:
         shown.pop("title", None)  # `annotations.title` says it at this revision
     return shown
+
+
+def _object_only(schema: Any) -> bool:
+    return _proven(json.dumps(schema, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _proven(text: str) -> bool:
+    return always_object(json.loads(text))
 
 
 def listing_at(listing: list[dict[str, Any]], revision: Revision) -> list[dict[str, Any]]:
