@@ -45,6 +45,8 @@ def machine() -> list[str]:
         f"- OS: {platform.system()} {platform.release()} ({platform.machine()})",
         f"- Python: {platform.python_implementation()} {platform.python_version()}",
         f"- Packages: {versions}",
+        f"- Load average (1 min) when the run began: {os.getloadavg()[0]:.2f} (what else shares the cores;"
+        " it lengthens walls more than a child's CPU)",
     ]
 
 
@@ -168,9 +170,10 @@ def markdown(rows: list[Row], details: dict[str, list[str]], settings: Settings)
         "  --check`, after one run of the same without `--check`; both from the repository's root.",
         "- Row 3's project is the `jsonrpc` contract with N codes `CODE_i` and T tools, tool i naming",
         "  codes i, i+1, i+2. The headline has as many tools as codes, as the old scaling table did; the",
-        "  growth along codes holds 100 tools, the growth along tools holds 1,000 codes.",
-        "- Rows 4 and 5 run in this process: `time.perf_counter` over N calls, best of 5 rounds. Row 4's",
-        "  goal is judged on the median of the per-example ratios; the note gives the max beside it.",
+        "  growth along codes holds 100 tools, the growth along tools holds 100 codes.",
+        "- Rows 4 and 5 run in this process: `time.perf_counter` over 2,000 (row 4) or 5,000 (row 5)",
+        "  calls, best of 5 rounds. Row 4's goal is judged on the median of the per-example ratios;",
+        "  the note gives the max beside it.",
         "  Invalid variants (4.3): the first member, root first then inner objects in key order, whose",
         '  removal the judge rejects ("dropped"); the first whose value replaced by one of another type',
         '  (a string by 12345, anything else by a string) it rejects ("wrong type"); a member',
@@ -178,7 +181,8 @@ def markdown(rows: list[Row], details: dict[str, list[str]], settings: Settings)
         "  whose objects are all open). Each variant is checked to raise before it is timed.",
         "- Row 5's anchor is the envelope the builder made, written as a dict literal compiled into a",
         "  function (every call builds the dicts anew) + `orjson.dumps`. Required keyword arguments of a",
-        "  builder take the first value of a member of that name in the contract's examples.",
+        "  builder take the first value of a member of that name in the contract's examples. A contract",
+        "  whose package has no builders (`error_response`) has no row 5.",
         "- Row 7 uses the official SDK's `Client` over stdio for both servers; the tool called is",
         "  tuitbot's `x_post_tweet` with its `api-success.json` example arguments, and the bare server",
         "  answers that example's document. The client checks structured content against each tool's",

@@ -38,7 +38,7 @@ async def _session(server: StdioServerParameters, calls: int) -> tuple[float, fl
 
 
 def measure(settings: Settings) -> list[Row]:
-    repeat, calls = settings.repeats(5), settings.number(300)
+    repeat, calls = settings.repeats(4), settings.number(300)
     starts: dict[str, list[float]] = {"ours": [], "bare": []}
     rates: dict[str, list[float]] = {"ours": [], "bare": []}
     for _ in range(repeat):  # in turn, so the machine's load falls on both alike

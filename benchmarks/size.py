@@ -6,6 +6,8 @@ these rows report bytes and judge nothing.
 
 from __future__ import annotations
 
+import json
+
 from harness import GENERATED, Row
 
 
@@ -18,8 +20,9 @@ def measure() -> list[Row]:
     rows.append(
         Row("8.1", "`generated/mcp/*.tools.json`, together", sum(p.stat().st_size for p in tools), "bytes", None)
     )
-    rows += [
-        Row(f"8.{index}", f"`generated/mcp/{path.name}`", path.stat().st_size, "bytes", None)
-        for index, path in enumerate(tools, start=2)
-    ]
+    for index, path in enumerate(tools, start=2):
+        size = path.stat().st_size
+        count = len(json.loads(path.read_bytes()).get("tools", []))
+        note = f"{count} tool{'s' * (count != 1)}, {size / count:,.0f} B per tool" if count else "no tools"
+        rows.append(Row(f"8.{index}", f"`generated/mcp/{path.name}`", size, "bytes", None, note=note))
     return rows

@@ -119,7 +119,7 @@ def _raises(call: Callable[[], object]) -> Callable[[], None]:
     def timed() -> None:
         try:
             call()
-        except ValueError:  # pydantic's ValidationError is a ValueError
+        except Exception:  # whatever the models raise (pydantic's ValidationError today)
             return
         raise AssertionError("accepted an invalid document")
 
@@ -139,7 +139,7 @@ def measure_case(case: Case, settings: Settings) -> Measured:
     package = importlib.import_module(module_of(case.contract))
     runtime = importlib.import_module("mcp_contracts._runtime")
     parse_json, judge, envelope = runtime.parse_json, package.JUDGE, package.Envelope
-    number, repeat = settings.number(5000), settings.repeats(5)
+    number, repeat = settings.number(2000), settings.repeats(5)
     judge.is_valid(parse_json(case.raw))  # compiled (or warmed) before timing
     envelope.model_validate_json(case.raw)
     loads = best_wall(partial(orjson.loads, case.raw), number, repeat)
