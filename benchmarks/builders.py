@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 import orjson
-from harness import CONTRACTS, SCHEMAS, Goal, Row, Settings, best_wall, module_of
+from harness import CONTRACTS, SCHEMAS, Goal, Row, Settings, fastest, module_of
 
 MESSAGE = "The benchmark's failure."
 
@@ -67,7 +67,6 @@ def _success(package: Any, arguments: dict[str, Any]) -> str:
 
 def measure(settings: Settings) -> list[Row]:
     rows = []
-    number, repeat = settings.number(5000), settings.repeats(5)
     index = 0
     for contract in CONTRACTS:
         package = importlib.import_module(module_of(contract))
@@ -92,8 +91,8 @@ def measure(settings: Settings) -> list[Row]:
         for label, arguments, call in calls:
             index += 1
             literal = _literal(orjson.loads(call()))  # type: ignore[arg-type]
-            ours = best_wall(call, number, repeat)
-            anchor = best_wall(literal, number, repeat)
+            ours = fastest(call, settings)
+            anchor = fastest(literal, settings)
             note = f"arguments from the examples: {', '.join(sorted(arguments))}" if arguments else ""
             rows.append(
                 Row(

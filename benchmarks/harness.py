@@ -106,6 +106,20 @@ def best_wall(call: Callable[[], object], number: int, repeat: int) -> float:
     return best
 
 
+def fastest(call: Callable[[], object], settings: Settings, budget: float = 0.002, rounds: int = 60) -> float:
+    """Seconds per call, in process: the best of many short rounds of about `budget` seconds.
+
+    Short rounds, many of them: on a shared machine a round that a context switch lands in is
+    simply not the best one, whatever the call costs (long rounds would be hit more often for
+    slow calls than for fast ones, and bias the ratio). Smoke: one call."""
+    call()  # warm: the first call may build caches
+    if settings.smoke:
+        return best_wall(call, 1, 1)
+    once = best_wall(call, 1, 5)
+    number = max(1, int(budget / max(once, 1e-9)))
+    return best_wall(call, number, rounds)
+
+
 @dataclass(frozen=True)
 class Child:
     """What one finished child process cost: wall and CPU seconds, peak RSS in bytes."""

@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 import orjson
-from harness import CONTRACTS, SCHEMAS, Goal, Row, Settings, best_wall, median, module_of
+from harness import CONTRACTS, SCHEMAS, Goal, Row, Settings, fastest, median, module_of
 
 ADDED = "zz_benchmark_added"
 
@@ -139,19 +139,16 @@ def measure_case(case: Case, settings: Settings) -> Measured:
     package = importlib.import_module(module_of(case.contract))
     runtime = importlib.import_module("mcp_contracts._runtime")
     parse_json, judge, envelope = runtime.parse_json, package.JUDGE, package.Envelope
-    number, repeat = settings.number(2000), settings.repeats(5)
     judge.is_valid(parse_json(case.raw))  # compiled (or warmed) before timing
     envelope.model_validate_json(case.raw)
-    loads = best_wall(partial(orjson.loads, case.raw), number, repeat)
-    judged = best_wall(lambda: judge.is_valid(parse_json(case.raw)), number, repeat)
-    models = best_wall(partial(envelope.model_validate_json, case.raw), number, repeat)
+    loads = fastest(partial(orjson.loads, case.raw), settings)
+    judged = fastest(lambda: judge.is_valid(parse_json(case.raw)), settings)
+    models = fastest(partial(envelope.model_validate_json, case.raw), settings)
     invalid = []
     for label, bad in variants(orjson.loads(case.raw), lambda d: bool(judge.is_valid(d))):
         raising = _raises(partial(envelope.model_validate_json, bad))
         raising()  # raises as it should before it is timed
-        invalid.append(
-            (label, best_wall(partial(orjson.loads, bad), number, repeat), best_wall(raising, number, repeat))
-        )
+        invalid.append((label, fastest(partial(orjson.loads, bad), settings), fastest(raising, settings)))
     return Measured(case, loads, judged, models, invalid)
 
 
