@@ -1,152 +1,167 @@
-"""`generate` at scale and the size of `generated/`: the rows of BENCHMARKS.md's "Scale" section.
+"""Row 3: `mcp-contracts generate` of one contract with many error codes and tools.
 
-Each point runs `mcp-contracts generate` in a process of its own on the jsonrpc contract
-grown to N error codes and T tools (each tool naming three codes), and reports the CPU
-seconds of that process (user + system: steadier than the wall clock on a shared machine),
-the wall seconds, the seconds per 1,000 codes (or tools) beyond the smallest point, and the
-peak resident memory (`ru_maxrss`). The best of `repeat` runs is kept.
-
-Run alone: `.venv/bin/python benchmarks/scale.py [--smoke]`; `benchmarks/run.py` includes it.
+The project is this repository's `jsonrpc` contract with its catalogue and tool list
+replaced: N codes `CODE_0..`, each with a message and an HTTP status, and T tools, tool i
+naming codes i, i+1 and i+2 (as the old in-process scaling table did). Each generate is a
+new process; its wall, CPU and peak RSS are the child's own.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CODES = (1000, 2000, 5000, 10000, 20000)  # with 100 tools
-TOOLS = (100, 500, 1000, 2000)  # with 1,000 codes
-HEADLINE = (10000, 2000)  # the goal's row: 10,000 codes, and 2,000 tools beside them
-SMOKE_CODES, SMOKE_TOOLS, SMOKE_HEADLINE = (100, 200), (10, 20), (200, 20)
+from harness import COMMAND, SCHEMAS, Child, Goal, Row, Settings, best_child
+
+# Full run: the headline project, and the two growth axes (the other held fixed).
+HEADLINE = (10_000, 10_000)  # codes, tools
+CODES_AXIS = (1_000, 2_000, 5_000, 10_000, 20_000)
+CODES_AXIS_TOOLS = 100
+TOOLS_AXIS = (100, 500, 1_000, 2_000)
+TOOLS_AXIS_CODES = 100
+# Smoke: the same shape, tiny, one point per axis (the headline is the codes axis's point).
+SMOKE_HEADLINE = (20, 10)
+SMOKE_CODES_AXIS = (20,)
+SMOKE_TOOLS_AXIS = (20,)
+SMOKE_FIXED = 10
+
+
+def write_project(folder: Path, codes: int, tools: int) -> Path:
+    """A project of one contract with `codes` error codes and `tools` tools; its schemas folder."""
+    schemas = folder / "schemas"
+    contract = schemas / "contracts" / "jsonrpc"
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", contract)
+    names = [f"CODE_{i}" for i in range(codes)]
+    errors = {"errors": [{"code": name, "message": "m", "http_status": 400} for name in names]}
+    listed = [
+        {"name": f"t{i}", "possible_error_codes": [names[(i + k) % codes] for k in range(3)]} for i in range(tools)
+    ]
+    (contract / "errors.yaml").write_text(json.dumps(errors), encoding="utf-8")
+    (contract / "tools.yaml").write_text(json.dumps({"tools": listed}), encoding="utf-8")
+    return schemas
+
+
+def generate(codes: int, tools: int, repeat: int, seen: dict[tuple[int, int], Child] | None = None) -> Child:
+    """`generate` of a new project, best of `repeat`; a project in `seen` is not measured again."""
+    if seen is not None and (codes, tools) in seen:
+        return seen[codes, tools]
+    child = _generate(codes, tools, repeat)
+    if seen is not None:
+        seen[codes, tools] = child
+    return child
+
+
+def _generate(codes: int, tools: int, repeat: int) -> Child:
+    with tempfile.TemporaryDirectory(prefix="mcp-contracts-bench-") as work:
+        schemas = write_project(Path(work), codes, tools)
+        argv = [COMMAND, "generate", "--schemas", str(schemas), "--out", str(Path(work) / "generated")]
+        return best_child([*argv, "--package", "scale"], repeat, cwd=Path(work))
 
 
 @dataclass(frozen=True)
-class Run:
-    cpu: float
-    wall: float
-    peak_mb: float
+class Point:
+    codes: int
+    tools: int
+    child: Child
 
 
-def contract(work: Path, codes: int, tools: int) -> Path:
-    """A sources folder: the built-in jsonrpc contract with `codes` codes and `tools` tools."""
-    folder = work / "schemas" / "contracts" / "jsonrpc"
-    shutil.copytree(ROOT / "schemas" / "contracts" / "jsonrpc", folder)
-    names = [f"CODE_{i}" for i in range(codes)]
-    errors = {"errors": [{"code": c, "message": f"Message {c}", "http_status": 400} for c in names]}
-    listed = [{"name": f"t{i}", "possible_error_codes": names[i % codes : i % codes + 3]} for i in range(tools)]
-    (folder / "errors.yaml").write_text(json.dumps(errors, indent=1), encoding="utf-8")
-    (folder / "tools.yaml").write_text(json.dumps({"tools": listed}, indent=1), encoding="utf-8")
-    return work / "schemas"
+@dataclass(frozen=True)
+class Axis:
+    """One growth axis: the count that grows, the project where it is least, and the points."""
+
+    grows: str  # "codes" or "tools"
+    base: Point
+    points: list[Point]
+
+    def count(self, point: Point) -> int:
+        return point.codes if self.grows == "codes" else point.tools
+
+    def above_base(self, point: Point) -> float:
+        """CPU seconds per 1,000 of the growing count, the base project's CPU subtracted: the
+        child's own CPU, which a busy machine disturbs far less than its wall."""
+        return per_thousand(point.child.cpu - self.base.child.cpu, self.count(point) - self.count(self.base))
 
 
-def _generate_once(schemas: Path, out: Path) -> Run:
-    shutil.rmtree(out, ignore_errors=True)
-    command = [
-        sys.executable,
-        "-m",
-        "mcp_contracts_generator",
-        "generate",
-        "--schemas",
-        str(schemas),
-        "--out",
-        str(out),
+def measure(settings: Settings) -> tuple[list[Row], list[Axis]]:
+    headline = SMOKE_HEADLINE if settings.smoke else HEADLINE
+    codes_axis = SMOKE_CODES_AXIS if settings.smoke else CODES_AXIS
+    tools_axis = SMOKE_TOOLS_AXIS if settings.smoke else TOOLS_AXIS
+    fixed_tools = SMOKE_FIXED if settings.smoke else CODES_AXIS_TOOLS
+    fixed_codes = SMOKE_FIXED if settings.smoke else TOOLS_AXIS_CODES
+    repeat = settings.repeats(3)
+
+    seen: dict[tuple[int, int], Child] = {}
+    main = generate(*headline, settings.repeats(2), seen)
+    axes = [
+        Axis(
+            "codes",
+            Point(3, fixed_tools, generate(3, fixed_tools, repeat, seen)),  # three codes: each tool names three
+            [Point(n, fixed_tools, generate(n, fixed_tools, 1, seen)) for n in codes_axis],
+        ),
+        Axis(
+            "tools",
+            Point(fixed_codes, 1, generate(fixed_codes, 1, repeat, seen)),
+            # Best of three: a tool costs far less than a code, so one run's noise would swamp it.
+            [Point(fixed_codes, n, generate(fixed_codes, n, repeat, seen)) for n in tools_axis],
+        ),
     ]
-    start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=schemas.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    if status != 0:
-        raise RuntimeError(f"generate failed: {process.stderr.read().decode() if process.stderr else status}")
-    return Run(usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024)
-
-
-def generate(codes: int, tools: int, repeat: int = 2) -> Run:
-    """The best of `repeat` runs of `generate` (a new process each) at one size."""
-    work = Path(tempfile.mkdtemp(prefix="mcp-contracts-scale-"))
-    try:
-        schemas = contract(work, codes, tools)
-        runs = [_generate_once(schemas, work / "out") for _ in range(repeat)]
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return Run(min(r.cpu for r in runs), min(r.wall for r in runs), max(r.peak_mb for r in runs))
-
-
-def _series(points: list[tuple[int, int]], varying: int, repeat: int) -> list[str]:
-    runs = [generate(codes, tools, repeat) for codes, tools in points]
-    rows = []
-    first, base = points[0][varying], runs[0]
-    for point, run in zip(points, runs, strict=True):
-        grown = point[varying] - first
-        per = f"{(run.cpu - base.cpu) / grown * 1000:.3f}" if grown else "-"
-        rows.append(f"| {point[0]:,} | {point[1]:,} | {run.cpu:.2f} | {run.wall:.2f} | {per} | {run.peak_mb:.0f} |")
-    return rows
-
-
-def generated_sizes() -> list[str]:
-    """Bytes of `generated/` for the built-in contracts, as `generate` writes them now."""
-    sys.path.insert(0, str(ROOT))
-    from mcp_contracts_generator import api
-
-    api._PLANS.clear()
-    plan = api.render(ROOT / "schemas").plan
-    assert plan is not None
-    total = sum(len(b) for b in plan.values())
-    tools = {p: len(b) for p, b in plan.items() if p.endswith(".tools.json")}
+    children = [main, *(p.child for a in axes for p in [a.base, *a.points])]
+    note = "a generate **FAILED** (exit status not 0)" if any(c.returncode for c in children) else ""
+    size = f"{headline[0]:,} error codes and {headline[1]:,} tools"
     rows = [
-        f"| all of `generated/` | {total / 1e6:.2f} MB | 1.09 MB |",
-        f"| `mcp/*.tools.json` | {sum(tools.values()) / 1e6:.2f} MB | 0.85 MB |",
+        Row(
+            "3.1",
+            f"`generate`, {size}: wall (best of {settings.repeats(2)})",
+            main.wall,
+            "s",
+            Goal("<", 2.0, "s"),
+            note=note,
+        ),
+        Row("3.2", f"`generate`, {size}: CPU of the process", main.cpu, "s", None),
+        Row("3.3", f"`generate`, {size}: peak RSS of the process", main.peak_rss / 2**20, "MiB", None),
     ]
-    before = {"tuitbot": 541, "code-scalpel": 153, "foundry": 153, "jsonrpc": 2.4, "mcp-envelope": 0.02}
-    for path in sorted(tools):
-        name = path.removeprefix("mcp/").removesuffix(".tools.json")
-        rows.append(f"| `{path}` | {tools[path] / 1e3:.1f} KB | {before.get(name, 0):g} KB |")
-    return rows
+    for key, axis in zip(("3.4", "3.5"), axes, strict=True):
+        column = [axis.above_base(p) for p in axis.points]
+        figure = f"growth along {axis.grows}: max / min of CPU s per 1,000 {axis.grows} above the base project"
+        step = min(p.child.cpu - axis.base.child.cpu for p in axis.points)
+        noise = "a value at or below 0: the base's noise is larger than the growth" if min(column) <= 0 else ""
+        context = f"the smallest step above base is {step:.2f} s of CPU; the table below has every point"
+        rows.append(
+            Row(key, figure, spread(column), "x", Goal("<=", 1.5), note="; ".join(filter(None, [note, noise, context])))
+        )
+    return rows, axes
 
 
-def section(smoke: bool = False) -> list[str]:
-    """The "Scale" section of BENCHMARKS.md."""
-    codes, tools, headline = (SMOKE_CODES, SMOKE_TOOLS, SMOKE_HEADLINE) if smoke else (CODES, TOOLS, HEADLINE)
-    repeat = 1 if smoke else 2
-    top = generate(*headline, repeat=repeat + 1)
-    load = os.getloadavg()[0]
-    return [
-        "## Scale: `generate` of a large contract (a new process each, best of 2)",
+def per_thousand(seconds: float, count: int) -> float:
+    return seconds / count * 1000 if count > 0 else float("inf")
+
+
+def spread(values: list[float]) -> float:
+    """max / min of a column; a column with a value at or below zero (noise) has no spread."""
+    positive = [v for v in values if v > 0]
+    if len(positive) != len(values) or not positive:
+        return float("inf")
+    return max(positive) / min(positive)
+
+
+def growth_markdown(axes: list[Axis]) -> list[str]:
+    lines = [
+        'Each point is one new process. "Above base" subtracts the CPU of the axis\'s base project',
+        "(the first line of each axis, the start-up every generate pays), so a linear cost shows a",
+        "flat column; rows 3.4 and 3.5 are that column's max / min.",
         "",
-        "The jsonrpc contract grown to N error codes and T tools (each naming three codes). CPU is",
-        "the process's user + system seconds, steadier than the wall clock on a shared machine; per",
-        "1,000 is the CPU each further 1,000 codes (or tools) costs beyond the first row; memory is",
-        "the peak resident set. Before this work: 9.1 s for 10,000 codes, about 1 s per 1,000.",
-        f"Measured with a load average of {load:.1f} on {os.cpu_count()} cores (other work beside it).",
-        "",
-        "| figure | anchor | now | goal |",
-        "| --- | --- | --- | --- |",
-        f"| `generate`, {headline[0]:,} codes and {headline[1]:,} tools, CPU | - | {top.cpu:.2f} s"
-        f" (wall {top.wall:.2f} s, {top.peak_mb:.0f} MB) | < 2 s, linear |",
-        "",
-        "| codes | tools | CPU s | wall s | CPU s per 1,000 more | peak MB |",
-        "| --- | --- | --- | --- | --- | --- |",
-        *_series([(n, codes[0] // 10) for n in codes], 0, repeat),
-        *_series([(tools[-1] // 2 if smoke else 1000, n) for n in tools], 1, repeat),
-        "",
-        "## Size of `generated/` for the built-in contracts",
-        "",
-        "Each tool's `outputSchema` carries only the definitions its root reaches, and `tools.json`",
-        "holds one tool a line (compact JSON, keys sorted) instead of indented JSON.",
-        "",
-        "| files | now | before |",
-        "| --- | --- | --- |",
-        *generated_sizes(),
-        "",
+        "| codes | tools | wall s | CPU s | CPU s per 1,000 | CPU s per 1,000 above base | peak RSS MiB |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-
-
-if __name__ == "__main__":
-    print("\n".join(section(smoke="--smoke" in sys.argv)))
+    for axis in axes:
+        for point in [axis.base, *axis.points]:
+            child = point.child
+            above = "base" if point is axis.base else f"{axis.above_base(point):.3f}"
+            lines.append(
+                f"| {point.codes:,} | {point.tools:,} | {child.wall:.2f} | {child.cpu:.2f}"
+                f" | {per_thousand(child.cpu, axis.count(point)):.3f} | {above} | {child.peak_rss / 2**20:.0f} |"
+            )
+    return lines
