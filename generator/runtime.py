@@ -530,7 +530,7 @@ class _Unsupported(Exception):
     """A core schema the fast build does not follow: pydantic builds every view of it."""
 
 
-_ABSENT = object()
+_ABSENT: Any = object()  # a member that is not there (the views and the builders)
 _PLAIN_SCALARS = (type(None), bool, int, float, str)
 _SCALAR_CHECKS = {"str": "str", "bool": "bool", "int": "int", "float": "float", "none": "type(None)"}
 # keys of a core schema that change nothing a valid value's view is built from
@@ -956,7 +956,6 @@ Path = tuple[str, ...]
 Placements = tuple[tuple[Path, Any], ...]
 """(path, value): what a builder puts where, in order."""
 
-_ABSENT: Any = object()
 _CONTAINERS = (dict, list)  # a value of these types is copied into each document that gets it
 # What a token of a `Filling` leads to: a container on the way, a value, a slot, a default.
 _NODE, _VALUE, _SLOT, _DEFAULT = range(4)

@@ -610,7 +610,7 @@ class _Unsupported(Exception):
     """A core schema the fast build does not follow: pydantic builds every view of it."""
 
 
-_ABSENT = object()
+_ABSENT: Any = object()  # a member that is not there (the views and the builders)
 _PLAIN_SCALARS = (type(None), bool, int, float, str)
 _SCALAR_CHECKS = {
     "str": "str",
@@ -1157,7 +1157,6 @@ Path = tuple[str, ...]
 Placements = tuple[tuple[Path, Any], ...]
 """(path, value): what a builder puts where, in order."""
 
-_ABSENT: Any = object()
 _CONTAINERS = (
     dict,
     list,
