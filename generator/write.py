@@ -73,17 +73,18 @@ def _diff(path: str, old: bytes | None, new: bytes | None, out_name: str) -> str
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
-def compare(plan: Plan, out_dir: Path, *, refreshable: Collection[str] = ()) -> Drift:
-    """What `generate` would change in `out_dir`, with a unified diff per file. A file of
-    `refreshable` that is changed or missing is `stale`, not drift, and has no diff."""
+def compare(plan: Plan, out_dir: Path, *, refreshable: Collection[str] = (), diffs: bool = True) -> Drift:
+    """What `generate` would change in `out_dir`, with a unified diff per file unless
+    `diffs` is false (`generate` names the files; only `check` shows how they differ). A file
+    of `refreshable` that is changed or missing is `stale`, not drift, and has no diff."""
     disk = read_tree(out_dir)
     differs = [p for p in plan if disk.get(p) != plan[p]]
     stale = tuple(p for p in differs if p in refreshable)
     changed = tuple(p for p in differs if p in disk and p not in stale)
     missing = tuple(p for p in differs if p not in disk and p not in stale)
     extra = tuple(p for p in disk if p not in plan)
-    diffs = {p: _diff(p, disk.get(p), plan.get(p), out_dir.name) for p in sorted((*changed, *missing, *extra))}
-    return Drift(changed, missing, extra, diffs, stale)
+    shown = sorted((*changed, *missing, *extra)) if diffs else []
+    return Drift(changed, missing, extra, {p: _diff(p, disk.get(p), plan.get(p), out_dir.name) for p in shown}, stale)
 
 
 class UnsafeOutput(Exception):
@@ -105,7 +106,7 @@ def check_replaceable(out_dir: Path) -> None:
 
 def write_plan(plan: Plan, out_dir: Path) -> Drift:
     """Make `out_dir` hold exactly the plan, in one swap; return what changed."""
-    drift = compare(plan, out_dir)
+    drift = compare(plan, out_dir, diffs=False)
     if not drift.clean:
         check_replaceable(out_dir)
         try:
