@@ -132,25 +132,43 @@ def test_generate_with_nothing_to_change_removes_leftovers(project: Path) -> Non
     assert tree_bytes(project / "generated") == before
 
 
+# A real `generate` process that kills itself with SIGKILL after its third file in the staging
+# folder: the moment is fixed, not raced (a faster `generate` left a busy-waiting test no window).
+_KILLED_WHILE_WRITING = """
+import os, signal, sys
+from mcp_contracts_generator import write
+from mcp_contracts_generator.cli import main
+
+written = write.FileSystem.write
+count = 0
+
+
+def write_then_die(self, path, content):
+    global count
+    written(self, path, content)
+    count += 1
+    if count == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+write.FileSystem.write = write_then_die
+sys.argv = ["mcp-contracts", "generate"]
+main()
+"""
+
+
 def test_what_a_sigkilled_generate_left_goes_at_the_next_generate(project: Path) -> None:
-    """A real `generate`, killed the moment its staging folder appears."""
+    """A real `generate`, killed while its staging folder is half written."""
     tools = project / CONTRACT / "tools.yaml"
     old_text = tools.read_text()
-    new_text = old_text.replace("Loads a document", "Loads one document")
+    tools.write_text(old_text.replace("Loads a document", "Loads one document"))
     before = tree_bytes(project / "generated")
-    for _ in range(10):  # the kill may come after the swap: try again
-        tools.write_text(new_text)
-        writer = subprocess.Popen([sys.executable, "-m", "mcp_contracts_generator", "generate"], cwd=project)
-        while writer.poll() is None and not _leftovers(project):
-            pass
-        writer.kill()
-        writer.wait()
-        if _leftovers(project):
-            break
-    assert _leftovers(project), "no kill came while the staging folder existed"
-    if tree_bytes(project / "generated") == before:  # killed before the swap: the old tree
-        tools.write_text(old_text)
-    result = run_cli("generate", cwd=project)  # the next run: in process, the kill was the process's
+    killed = subprocess.run([sys.executable, "-c", _KILLED_WHILE_WRITING], cwd=project, capture_output=True)
+    assert killed.returncode == -9, killed.stderr
+    assert [name.startswith(".generated.new-") for name in _leftovers(project)] == [True]
+    assert tree_bytes(project / "generated") == before  # killed before the swap: the old tree
+    tools.write_text(old_text)
+    result = run_cli("generate", cwd=project)  # the next run finds nothing to change
     assert result.returncode == 0 and "generated is up to date." in result.stdout, result.stdout + result.stderr
     assert _leftovers(project) == []
 
