@@ -69,12 +69,15 @@ class _NotPlain(Exception):
     """A folder holds a symlink or something that is not a regular file or a folder."""
 
 
-def _files(folder: Path, keep: Keep, skip: tuple[str, ...] = ()) -> list[tuple[str, Path]]:
+def _files(
+    folder: Path, keep: Keep, skip: tuple[str, ...] = (), *, folders: bool = False
+) -> list[tuple[str, Path | None]]:
     """Every regular file under `folder` whose name `keep` keeps, by its relative POSIX path
     (sorted by its bytes), leaving out entries named in `skip` (and, with `__pycache__`
-    skipped, `*.pyc` files); `_NotPlain` for a symlink or a file that is not a regular one,
-    which is never opened (a FIFO would block)."""
-    found: list[tuple[str, Path]] = []
+    skipped, `*.pyc` files); with `folders`, every folder too (`name/`, no path: an empty
+    contract folder is a source the loader refuses). `_NotPlain` for a symlink or a file
+    that is not a regular one, which is never opened (a FIFO would block)."""
+    found: list[tuple[str, Path | None]] = []
     bytecode = _BYTECODE_DIR in skip
     stack = [("", folder)]
     while stack:
@@ -87,6 +90,8 @@ def _files(folder: Path, keep: Keep, skip: tuple[str, ...] = ()) -> list[tuple[s
                 mode = entry.stat(follow_symlinks=False).st_mode
                 if stat.S_ISDIR(mode):
                     stack.append((relative + "/", Path(entry.path)))
+                    if folders:
+                        found.append((relative + "/", None))
                 elif not stat.S_ISREG(mode):
                     raise _NotPlain(entry.path)
                 elif not (bytecode and entry.name.endswith(_BYTECODE_SUFFIX)) and keep(entry.name):
@@ -94,10 +99,12 @@ def _files(folder: Path, keep: Keep, skip: tuple[str, ...] = ()) -> list[tuple[s
     return sorted(found, key=lambda item: os.fsencode(item[0]))
 
 
-def _tree_digest(folder: Path, keep: Keep = lambda name: True, *, skip: tuple[str, ...] = ()) -> str:
+def _tree_digest(
+    folder: Path, keep: Keep = lambda name: True, *, skip: tuple[str, ...] = (), folders: bool = False
+) -> str:
     digest = hashlib.sha256()
-    for relative, path in _files(folder, keep, skip):
-        content = path.read_bytes()
+    for relative, path in _files(folder, keep, skip, folders=folders):
+        content = path.read_bytes() if path is not None else b""
         digest.update(b"%s\0%d\0" % (os.fsencode(relative), len(content)) + content)
     return digest.hexdigest()
 
@@ -108,7 +115,7 @@ def _within(folder: Path | None) -> str | None:
         return None
     if not folder.is_dir():
         raise _NotPlain(str(folder))
-    return _tree_digest(folder)
+    return _tree_digest(folder, folders=True)
 
 
 def tool_digest() -> str:
@@ -117,12 +124,17 @@ def tool_digest() -> str:
     return files_digest(_PACKAGE, TEMPLATES_DIR, META_SCHEMAS_DIR)
 
 
+# The tool's own files that shape its output: code, the kept black copy of the runtime, the
+# formatter settings of datamodel-code-generator.
+_CODE = (".py", ".txt", ".toml")
+
+
 def files_digest(package: Path, templates: Path, meta: Path) -> str:
-    """A digest of the tool's code (`*.py` of `package`, its `_data` and bytecode left out),
+    """A digest of the tool's code (`_CODE` files of `package`, its `_data` and bytecode left out),
     templates and meta-schemas (the files the wheel ships of each), every file named relative
     to its own root: the same for a checkout, an editable install and a wheel."""
     parts = (
-        ("code", _tree_digest(package, lambda name: name.endswith(".py"), skip=(_BYTECODE_DIR, _DATA))),
+        ("code", _tree_digest(package, lambda name: name.endswith(_CODE), skip=(_BYTECODE_DIR, _DATA))),
         ("templates", _tree_digest(templates, lambda name: name.endswith((".jinja", ".jinja2")))),
         ("meta", _tree_digest(meta, lambda name: name.endswith(".json"))),
     )
@@ -159,6 +171,8 @@ def inputs(chosen: Settings) -> dict[str, Any] | None:
     try:
         sources = _within(chosen.schemas)
         templates = _within(chosen.templates)
+        if _reads_elsewhere(chosen.schemas):
+            return None
     except (_NotPlain, OSError):
         return None
     limits = chosen.limits
@@ -179,6 +193,13 @@ def inputs(chosen: Settings) -> dict[str, Any] | None:
             "versions": {"mcp-contracts": __version__, **{name: installed_version(name) for name in PINNED}},
         },
     }
+
+
+def _reads_elsewhere(schemas: Path) -> bool:
+    """Whether a contract may read files outside the sources: its contract.yaml maps URI
+    prefixes to folders (`references:`), which may lie anywhere. Read as bytes, at the cost of
+    a full comparison for a contract that only mentions the word."""
+    return any(b"references" in path.read_bytes() for path in sorted(schemas.glob("contracts/*/contract.yaml")))
 
 
 def fingerprint_file(recorded: Mapping[str, Any] | None, plan: Mapping[str, bytes]) -> bytes:
@@ -229,7 +250,7 @@ def unchanged(chosen: Settings) -> bool:
         return False  # a missing or an extra file
     try:
         return all(
-            hashlib.sha256(path.read_bytes()).hexdigest() == outputs[relative]
+            path is not None and hashlib.sha256(path.read_bytes()).hexdigest() == outputs[relative]
             for relative, path in on_disk
             if relative != FINGERPRINT
         )

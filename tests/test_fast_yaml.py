@@ -137,3 +137,9 @@ def test_a_source_read_quickly_still_names_the_line(tmp_path: Path) -> None:
     assert document.line_of(["errors", 1, "message"]) == 5
     assert document.position(["errors", 1, "code"]) == (4, 5)
     assert document.diagnostic(["errors", 1], "bad").line == 4
+
+
+@pytest.mark.parametrize("text", ["a: |\n \n  text\n", "- >\n \n  x\n", "['a':b]", '["a":b]'])
+def test_what_ruamel_refuses_is_left_to_ruamel(text: str) -> None:
+    """libyaml takes these; ruamel refuses them, and its error (with the line) is the answer."""
+    assert fast_yaml.load(text) is None

@@ -377,3 +377,47 @@ def test_the_pinned_renderers_are_those_pyproject_pins_exactly() -> None:
 
     dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     assert sorted(d.split("==")[0] for d in dependencies if "==" in d) == sorted(PINNED)
+
+
+# Found by the review of issue 19: each of these once made the fingerprint say "up to date"
+# where the full comparison did not.
+
+
+@pytest.mark.parametrize(
+    "tool_table",
+    [
+        "[tool.ruff]\nline-length = 79\n",
+        "[tool.black]\nline-length = 40\n",
+        '[tool.isort]\nknown_first_party = ["pkg"]\n',
+    ],
+)
+def test_a_formatter_table_of_the_project_changes_no_generated_file(tmp_path: Path, tool_table: str) -> None:
+    """datamodel-code-generator's built-in formatter reads the nearest pyproject.toml of its
+    settings path: ours, never the project's, so the output is the same wherever it runs."""
+    (tmp_path / "pyproject.toml").write_text("[tool.mcp-contracts]\n", encoding="utf-8")
+    assert run_cli("init", "demo-tool", cwd=tmp_path).returncode == 0
+    assert run_cli("generate", cwd=tmp_path).returncode == 0
+    before = {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()}
+    with (tmp_path / "pyproject.toml").open("a", encoding="utf-8") as config:
+        config.write(tool_table)
+    # new processes: this one's renders are kept by their inputs, which hold no formatter table
+    assert run_process("check", "--full", cwd=tmp_path).returncode == 0
+    assert run_process("generate", cwd=tmp_path).returncode == 0
+    assert {p: p.read_bytes() for p in (tmp_path / "generated").rglob("*") if p.is_file()} == before
+
+
+def test_an_empty_contract_folder_is_compared_in_full(project: Path) -> None:
+    (project / "schemas" / "contracts" / "other").mkdir()
+    fast, full = _check(project), _check(project, full=True)
+    assert fast.answered == "comparison" and _facts(fast) == _facts(full)
+    assert any("contract.yaml" in str(d) for d in full.diagnostics)
+
+
+def test_a_contract_with_references_is_always_compared_in_full(project: Path) -> None:
+    identity = project / "schemas" / "contracts" / "jsonrpc" / "contract.yaml"
+    identity.write_text(identity.read_text(encoding="utf-8") + 'references: {"file:///vendor/": ../../../vendor}\n')
+    (project / "vendor").mkdir()
+    assert run_cli("generate", cwd=project).returncode == 0
+    document = json.loads((project / "generated" / FINGERPRINT).read_bytes())
+    assert document["inputs"] is None
+    assert _check(project).answered == "comparison"

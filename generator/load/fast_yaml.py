@@ -17,6 +17,7 @@ the first time it needs one (`Document.position`).
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "str"))
@@ -24,6 +25,11 @@ _STRING = "tag:yaml.org,2002:str"
 # Characters YAML 1.1 (libyaml) reads as line breaks and YAML 1.2 (ruamel) does not, and the
 # tab, which ruamel refuses in places libyaml takes it.
 _LEFT_TO_RUAMEL = ("\x85", "\u2028", "\u2029", "\t")
+
+
+# Texts libyaml takes and ruamel refuses: a line of spaces only (in a block scalar, less
+# indented than what follows it) and a quoted key with no space after its colon (`["a":b]`).
+_READ_APART = re.compile(r"""^ +$|['"]:[^\s:]""", re.MULTILINE)
 
 
 class _Unusual(Exception):
@@ -102,7 +108,7 @@ def load(text: str) -> Read | None:
     libyaml refuses every surrogate escape (`"\\ud800"`), so the data holds no lone surrogate.
     """
     parser = _parser()
-    if parser is None or any(char in text for char in _LEFT_TO_RUAMEL):
+    if parser is None or any(char in text for char in _LEFT_TO_RUAMEL) or _READ_APART.search(text):
         return None
     try:
         return _read(parser(text), _Scalars())

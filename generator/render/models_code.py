@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from pathlib import Path
 from typing import Any
 
 from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported at run time
@@ -42,6 +43,8 @@ from .python_format import BLACK_MODE, FormatRefused, format_python
 __all__ = ["BLACK_MODE", "ModelGenerationError", "format_python", "models_code", "view_schema"]
 
 _DATAMODEL_TEMPLATES = TEMPLATES_DIR / "python" / "datamodel"
+# The one pyproject.toml the built-in formatter reads (see the file): never the user's.
+_FORMATTER_SETTINGS = Path(__file__).parent / "formatter_settings"
 # datamodel-code-generator takes absolute import paths only; `import_overrides` moves the
 # names of this stand-in module to the package's runtime, which models.py imports relatively.
 _STAND_IN = "mcp_contracts_runtime_stand_in"
@@ -56,6 +59,7 @@ _OPTIONS: dict[str, Any] = dict(
     target_python_version=PythonVersion.PY_311,
     disable_timestamp=True,
     formatters=[Formatter.BUILTIN],
+    settings_path=_FORMATTER_SETTINGS,
     custom_formatters=[f"{__package__}.python_format"],
     strict_nullable=True,
     use_missing_sentinel=True,
