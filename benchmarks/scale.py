@@ -142,7 +142,7 @@ def measure(settings: Settings) -> tuple[list[Row], list[Axis]]:
         last, before = axis.last_step(), axis.above_base(axis.points[-2]) if len(axis.points) > 1 else float("nan")
         noise = "a value at or below 0: the base's noise is larger than the growth" if min(last, before) <= 0 else ""
         context = f"{last:.3f} over {before:.3f}; a cost that grows as the square would give about 3 x"
-        ratio = last / before if before > 0 else float("inf")
+        ratio = last / before if last > 0 and before > 0 else float("inf")  # noise: no ratio
         rows.append(Row(key, figure, ratio, "x", Goal("<=", 1.5), note="; ".join(filter(None, [note, noise, context]))))
     largest_size = f"{largest_counts[0]:,} error codes and {largest_counts[1]:,} tools"
     rows.append(Row("3.6", f"`generate`, {largest_size}: CPU of the process", largest.cpu, "s", None))
