@@ -128,8 +128,6 @@ def _render(chosen: Settings) -> RenderResult:
         rendered = _render_sources(chosen)
         if rendered.plan is None:
             return rendered
-        if not _self_contained(rendered.plan):
-            recorded = key = None  # it read files the fingerprint does not cover
         plan = fingerprinted(rendered.plan, recorded)
         if key is None:
             return RenderResult(plan)
@@ -137,17 +135,6 @@ def _render(chosen: Settings) -> RenderResult:
             _PLANS.pop(next(iter(_PLANS)))
         _PLANS[key] = plan
     return RenderResult(dict(_PLANS[key]))
-
-
-def _self_contained(plan: Plan) -> bool:
-    """Whether every schema resource came from the sources folder (the digest covers it):
-    a plan that read a folder of `references:` is not kept."""
-    for path, content in plan.items():
-        if path.endswith("/schema.json"):
-            resources = json.loads(content)["resources"]
-            if any(not uri.startswith("file:///") for uri in resources):
-                return False
-    return True
 
 
 def reading(chosen: Settings) -> Reading:

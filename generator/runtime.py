@@ -879,10 +879,9 @@ class _Judged:
         return found
 
     @classmethod
-    def _built(cls, value: Any, options: Mapping[str, Any]) -> Self:
-        """The view of a judged value: built at once where nothing is left to decide, else
-        by pydantic's validation."""
-        view = cls._fast()[1]
+    def _built(cls, value: Any, options: Mapping[str, Any], view: Callable[[Any], Any] | None) -> Self:
+        """The view of a judged value: built at once by `view` where nothing is left to
+        decide, else by pydantic's validation."""
         if view is not None and not options:
             try:
                 built: Self = view(value)
@@ -896,7 +895,7 @@ class _Judged:
         if isinstance(obj, BaseModel):
             obj = obj.model_dump(mode="json", by_alias=True)
         cls._judged(obj)
-        return cls._built(obj, options)
+        return cls._built(obj, options, cls._fast()[1])
 
     @classmethod
     def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
@@ -911,13 +910,7 @@ class _Judged:
                 raise _not_json(cls.__name__, problem, json_data) from None
         if not is_valid(value):
             cls._judge().refuse(value, cls.__location__, cls.__name__)
-        if view is not None and not options:
-            try:
-                built: Self = view(value)
-                return built
-            except _Undecided:
-                pass
-        return super().model_validate(value, **options)  # type: ignore[misc, no-any-return]
+        return cls._built(value, options, view)
 
 
 class JudgedModel(_Judged, BaseModel):
