@@ -16,26 +16,19 @@ answers another revision than the one asked for is a finding, and that revision'
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import AsyncIterator, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, TextIO
+from typing import Any
 
 import anyio
-import httpx2
 import mcp.types as types
-from mcp import Client, ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from mcp.client.streamable_http import streamable_http_client
+from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
-from .. import __version__
 from ..protocol import VERSIONS, Revision, revision
+from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
 from .listing import compare_listing
 from .mock import ERROR_REQUEST
 from .report import Report, shown
@@ -43,23 +36,7 @@ from .results import document_of, judge_result
 from .revisions import contract_at
 from .served import ServedContract, ServedTool
 
-Target = StdioServerParameters | str
-
-
-class _Stopped(Exception):
-    """Nothing more can be asked of the server: it went away, or its listing cannot be read
-    (what stopped the run is reported as a finding)."""
-
-
-_MAX_PAGES = 100
-# The MCP SDK's own HTTP timeouts: a server may hold a response stream open.
-_HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)
-
-
-def describe(target: Target) -> str:
-    if isinstance(target, str):
-        return target
-    return " ".join([target.command, *target.args])
+__all__ = ["ConformOptions", "Target", "conform", "describe", "revisions_checked"]
 
 
 @dataclass(frozen=True)
@@ -113,94 +90,14 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
             anyio.run(_conform, contract_at(contract, checked, options.tools), target, options, checked, report)
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
         hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
-        report.problem = f"cannot talk to the server at {report.revision}: {_leaf(exc)}{hint}"
+        report.problem = f"cannot talk to the server at {report.revision}: {leaf(exc)}{hint}"
     return report
-
-
-def _server_log() -> TextIO:
-    """Where a started server's standard error goes: this process's own, even when
-    `sys.stderr` has been replaced (a test runner, a notebook), else nowhere."""
-    for stream in (sys.stderr, sys.__stderr__):
-        try:
-            if stream is not None:
-                stream.fileno()
-                return stream
-        except (AttributeError, OSError, ValueError):
-            continue
-    return _devnull()
-
-
-@cache
-def _devnull() -> TextIO:
-    return open(os.devnull, "w")
-
-
-def _leaf(exc: BaseException) -> str:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    if isinstance(exc, MCPError):
-        return exc.message
-    if isinstance(exc, ValidationError):
-        return f"not an answer of the protocol: {_first_error(exc)}"
-    text = str(exc).splitlines()[0] if str(exc) else ""
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str]) -> Any:
-    """What a session connects through: the started command, or the URL."""
-    if isinstance(target, StdioServerParameters):
-        if target.env is None:
-            target = target.model_copy(update={"env": dict(os.environ)})
-        return stdio_client(target, errlog=_server_log())  # its standard error goes to ours
-    if not headers:
-        return streamable_http_client(target)
-    http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=_HTTP_TIMEOUT))
-    return streamable_http_client(target, http_client=http)
-
-
-@asynccontextmanager
-async def _connected(target: Target, options: ConformOptions, at: Revision) -> AsyncIterator[tuple[ClientSession, str]]:
-    """A session with the server opened at revision `at`, and the revision the server chose.
-
-    2026-07-28 is opened by the SDK's `Client(mode="auto")`: `server/discover`, falling back to
-    `initialize` for a server that does not know it. The others by our own `initialize`
-    (`_initialize`): the SDK's always offers its newest handshake revision.
-    """
-    async with AsyncExitStack() as stack:
-        transport = await _transport(stack, target, dict(options.headers))
-        if not at.handshake:
-            client = Client(transport, read_timeout_seconds=options.timeout, mode="auto")
-            await stack.enter_async_context(client)
-            yield client.session, client.protocol_version
-            return
-        read, write = await stack.enter_async_context(transport)
-        session = await stack.enter_async_context(ClientSession(read, write, read_timeout_seconds=options.timeout))
-        yield session, await _initialize(session, at.version)
-
-
-async def _initialize(session: ClientSession, version: str) -> str:
-    """Open `session` with `initialize` offering `version`; the revision the server answers.
-
-    What `ClientSession.initialize` does in mcp 2.3.0 (client/session.py), with our offer: the
-    SDK's always offers `LATEST_HANDSHAKE_VERSION`. A session answered with another revision is
-    not adopted (nothing more is asked of it).
-    """
-    offer = types.InitializeRequestParams(
-        protocol_version=version,
-        capabilities=types.ClientCapabilities(),
-        client_info=types.Implementation(name="mcp-contracts conform", version=__version__),
-    )
-    result = await session.send_request(types.InitializeRequest(params=offer), types.InitializeResult)
-    if result.protocol_version == version:
-        session.adopt(result)
-        await session.send_notification(types.InitializedNotification())
-    return result.protocol_version
 
 
 async def _conform(
     contract: ServedContract, target: Target, options: ConformOptions, at: Revision, report: Report
 ) -> None:
-    async with _connected(target, options, at) as (session, answered):
+    async with connected(target, at, options.timeout, options.headers) as (session, answered):
         if answered != at.version:
             text = f"asked for {at.version}, the server answered {answered}; nothing more was asked at {at.version}"
             asked = "initialize" if at.handshake else "server/discover"
@@ -213,7 +110,7 @@ async def _session(session: ClientSession, contract: ServedContract, options: Co
     """The listing compared, then every example call (and probe) made and judged."""
     timeout, probe_errors = options.timeout, options.probe_errors
     try:
-        listed = await _list(session, report)
+        listed = await list_tools(session, report)
         report.listed = max(report.listed, len(listed))
         if options.tools is not None:  # the others are not the run's business
             listed = {name: tool for name, tool in listed.items() if name in options.tools}
@@ -222,34 +119,8 @@ async def _session(session: ClientSession, contract: ServedContract, options: Co
             answered = await _example_calls(session, contract, tool, timeout, report)
             if answered and probe_errors and tool.calls and contract.knows_errors():
                 await _probe(session, contract, tool, timeout, report)
-    except _Stopped:
+    except Stopped:
         return  # reported where it happened; nothing after it can be asked
-
-
-async def _list(session: ClientSession, report: Report) -> dict[str, types.Tool]:
-    """Every tool the server lists, page by page; a name listed twice and a listing that
-    never ends are findings."""
-    tools: dict[str, types.Tool] = {}
-    cursor: str | None = None
-    for _ in range(_MAX_PAGES):
-        try:
-            page = await session.list_tools(params=types.PaginatedRequestParams(cursor=cursor))
-        except ValidationError as exc:
-            text = f"not a tools/list result: {_first_error(exc)}"
-            report.add("invalid-response", "tools/list", text)
-            raise _Stopped from None
-        for tool in page.tools:
-            if tool.name in tools:
-                report.add(
-                    "duplicate-tool", "tools/list", f"{tool.name!r} is listed twice", tool=tool.name, at=["name"]
-                )
-            tools.setdefault(tool.name, tool)
-        cursor = page.next_cursor
-        if cursor is None:
-            return tools
-    text = f"still a nextCursor after {_MAX_PAGES} pages: the listing was not read to its end"
-    report.add("endless-tool-list", "tools/list", text)
-    return tools
 
 
 async def _call(
@@ -281,7 +152,7 @@ async def _call(
             report.add("call-timeout", where, f"no answer within {timeout:g} s", tool=tool.name, at=at)
         elif exc.code == CONNECTION_CLOSED and exc.message == "Connection closed":
             report.add("connection-lost", where, "the server closed the connection", tool=tool.name, at=at)
-            raise _Stopped from None
+            raise Stopped from None
         else:
             report.add("call-failed", where, f"JSON-RPC error {exc.code}: {exc.message}", tool=tool.name, at=at)
         return None, where
@@ -289,18 +160,10 @@ async def _call(
         report.add("call-timeout", where, f"no answer within {timeout:g} s", tool=tool.name, at=at)
         return None, where
     except ValidationError as exc:  # an answer, but not a CallToolResult of the protocol
-        text = f"not a tools/call result: {_first_error(exc)}"
+        text = f"not a tools/call result: {first_error(exc)}"
         report.add("invalid-response", where, text, tool=tool.name, at=at)
         return None, where
     return result, where
-
-
-def _first_error(exc: ValidationError) -> str:
-    errors = exc.errors()
-    if not errors:
-        return str(exc).splitlines()[0]
-    where = "/".join(str(part) for part in errors[0].get("loc", ()))
-    return f"{where}: {errors[0].get('msg', '')}" if where else str(errors[0].get("msg", ""))
 
 
 async def _example_calls(

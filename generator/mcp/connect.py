@@ -1,0 +1,159 @@
+"""Talking to a live MCP server as its client, for `conform` and `import`: one transport
+(a command spoken to over stdio, or a streamable HTTP URL), a session opened at the protocol
+revision asked for, and the whole `tools/list` read page by page.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from functools import cache
+from typing import Any, TextIO
+
+import httpx2
+import mcp.types as types
+from mcp import Client, ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
+
+from .. import __version__
+from ..protocol import Revision
+from .report import Report
+
+Target = StdioServerParameters | str
+
+
+def describe(target: Target) -> str:
+    if isinstance(target, str):
+        return target
+    return " ".join([target.command, *target.args])
+
+
+class Stopped(Exception):
+    """Nothing more can be asked of the server: it went away, or its listing cannot be read
+    (what stopped the run is reported as a finding)."""
+
+
+MAX_PAGES = 100
+# The MCP SDK's own HTTP timeouts: a server may hold a response stream open.
+HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)
+
+
+def _server_log() -> TextIO:
+    """Where a started server's standard error goes: this process's own, even when
+    `sys.stderr` has been replaced (a test runner, a notebook), else nowhere."""
+    for stream in (sys.stderr, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.fileno()
+                return stream
+        except (AttributeError, OSError, ValueError):
+            continue
+    return _devnull()
+
+
+@cache
+def _devnull() -> TextIO:
+    return open(os.devnull, "w")
+
+
+def leaf(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, MCPError):
+        return exc.message
+    if isinstance(exc, ValidationError):
+        return f"not an answer of the protocol: {first_error(exc)}"
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str]) -> Any:
+    """What a session connects through: the started command, or the URL."""
+    if isinstance(target, StdioServerParameters):
+        if target.env is None:
+            target = target.model_copy(update={"env": dict(os.environ)})
+        return stdio_client(target, errlog=_server_log())  # its standard error goes to ours
+    if not headers:
+        return streamable_http_client(target)
+    http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=HTTP_TIMEOUT))
+    return streamable_http_client(target, http_client=http)
+
+
+@asynccontextmanager
+async def connected(
+    target: Target, at: Revision, timeout: float, headers: Mapping[str, str]
+) -> AsyncIterator[tuple[ClientSession, str]]:
+    """A session with the server opened at revision `at`, and the revision the server chose.
+
+    2026-07-28 is opened by the SDK's `Client(mode="auto")`: `server/discover`, falling back to
+    `initialize` for a server that does not know it. The others by our own `initialize`
+    (`_initialize`): the SDK's always offers its newest handshake revision.
+    """
+    async with AsyncExitStack() as stack:
+        transport = await _transport(stack, target, dict(headers))
+        if not at.handshake:
+            client = Client(transport, read_timeout_seconds=timeout, mode="auto")
+            await stack.enter_async_context(client)
+            yield client.session, client.protocol_version
+            return
+        read, write = await stack.enter_async_context(transport)
+        session = await stack.enter_async_context(ClientSession(read, write, read_timeout_seconds=timeout))
+        yield session, await _initialize(session, at.version)
+
+
+async def _initialize(session: ClientSession, version: str) -> str:
+    """Open `session` with `initialize` offering `version`; the revision the server answers.
+
+    What `ClientSession.initialize` does in mcp 2.3.0 (client/session.py), with our offer: the
+    SDK's always offers `LATEST_HANDSHAKE_VERSION`. A session answered with another revision is
+    not adopted (nothing more is asked of it).
+    """
+    offer = types.InitializeRequestParams(
+        protocol_version=version,
+        capabilities=types.ClientCapabilities(),
+        client_info=types.Implementation(name="mcp-contracts conform", version=__version__),
+    )
+    result = await session.send_request(types.InitializeRequest(params=offer), types.InitializeResult)
+    if result.protocol_version == version:
+        session.adopt(result)
+        await session.send_notification(types.InitializedNotification())
+    return result.protocol_version
+
+
+async def list_tools(session: ClientSession, report: Report) -> dict[str, types.Tool]:
+    """Every tool the server lists, page by page; a name listed twice and a listing that
+    never ends are findings."""
+    tools: dict[str, types.Tool] = {}
+    cursor: str | None = None
+    for _ in range(MAX_PAGES):
+        try:
+            page = await session.list_tools(params=types.PaginatedRequestParams(cursor=cursor))
+        except ValidationError as exc:
+            text = f"not a tools/list result: {first_error(exc)}"
+            report.add("invalid-response", "tools/list", text)
+            raise Stopped from None
+        for tool in page.tools:
+            if tool.name in tools:
+                report.add(
+                    "duplicate-tool", "tools/list", f"{tool.name!r} is listed twice", tool=tool.name, at=["name"]
+                )
+            tools.setdefault(tool.name, tool)
+        cursor = page.next_cursor
+        if cursor is None:
+            return tools
+    text = f"still a nextCursor after {MAX_PAGES} pages: the listing was not read to its end"
+    report.add("endless-tool-list", "tools/list", text)
+    return tools
+
+
+def first_error(exc: ValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return str(exc).splitlines()[0]
+    where = "/".join(str(part) for part in errors[0].get("loc", ()))
+    return f"{where}: {errors[0].get('msg', '')}" if where else str(errors[0].get("msg", ""))
