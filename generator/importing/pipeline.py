@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import keyword
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..config import Settings
@@ -18,11 +18,13 @@ from ..diagnostics import Diagnostic, display_path
 from ..findings.finding import Finding
 from ..load.documents import Reading
 from ..load.project import load_project
-from ..model import Contract
+from ..model import Contract, Place
 from ..scaffold import NAME, add_section
 from ..write import replace_tree
 from .facts import ServerFacts
 from .files import contract_files
+
+_TEMPORARY_PREFIX = "mcp-contracts-import-"
 
 
 @dataclass
@@ -65,7 +67,8 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
 
         old, _ = _loaded(name, existing, settings)
         imported.changed = files != existing
-        imported.changes = contract_changes(old, new) if old is not None else []
+        changes = contract_changes(old, new) if old is not None else []
+        imported.changes = [_finding_placed(finding, folder) for finding in changes]
         if not write or not imported.changed:
             return imported
     replace_tree(files, folder)
@@ -86,30 +89,45 @@ def _files_of(folder: Path) -> dict[str, bytes]:
 
 
 def _loaded(name: str, files: dict[str, bytes], settings: Settings) -> tuple[Contract | None, list[Diagnostic]]:
-    """Contract `name` of `files`, loaded as `generate` loads it, in a folder of its own."""
-    with tempfile.TemporaryDirectory(prefix="mcp-contracts-import-") as place:
+    """Contract `name` of `files`, loaded as `generate` loads it, in a folder of its own; the
+    places of its facts are in a temporary folder, which `_temporary_part` recognises."""
+    with tempfile.TemporaryDirectory(prefix=_TEMPORARY_PREFIX) as place:
         schemas = Path(place)
         folder = schemas / "contracts" / name
         for relative, content in files.items():
             (folder / relative).parent.mkdir(parents=True, exist_ok=True)
             (folder / relative).write_bytes(content)
         result = load_project(schemas, Reading.within(schemas, settings.limits))
-        problems = [_relative(d, schemas) for d in result.diagnostics]
+        problems = list(result.diagnostics)
         if result.project is None:
             return None, problems
-        return next((c for c in result.project.contracts if c.name == name), None), problems
+        return next(c for c in result.project.contracts if c.name == name), problems
 
 
-def _relative(diagnostic: Diagnostic, schemas: Path) -> Diagnostic:
-    """A diagnostic of the temporary copy, named by its path inside the contract folder."""
-    path = diagnostic.file
-    for prefix in (str(schemas / "contracts") + "/", str(schemas.resolve() / "contracts") + "/"):
-        if path.startswith(prefix):
-            path = path[len(prefix) :]
-    return Diagnostic(path, diagnostic.line, diagnostic.pointer, diagnostic.message)
+def _temporary_part(path: str) -> str | None:
+    """The path inside the contracts folder of a temporary copy, or None for another path."""
+    _, marker, rest = path.partition("/" + _TEMPORARY_PREFIX)
+    if not marker:
+        return None
+    inside = rest.partition("/contracts/")[2]
+    return inside or None
+
+
+def _finding_placed(finding: Finding, folder: Path) -> Finding:
+    """A finding of the temporary copies, placed where their files are (or would be written)."""
+
+    def placed(path: str) -> str:
+        inside = _temporary_part(path)
+        return display_path(folder.parent / inside) if inside is not None else path
+
+    before = finding.before
+    if before is not None:
+        before = Place(placed(before.file), before.line, before.column, before.pointer)
+    return replace(finding, file=placed(finding.file), before=before)
 
 
 def _placed(diagnostic: Diagnostic, folder: Path) -> Diagnostic:
     """A diagnostic of the temporary copy, named where the file would be written."""
-    path = display_path(folder.parent / diagnostic.file) if diagnostic.file else diagnostic.file
+    inside = _temporary_part(diagnostic.file)
+    path = display_path(folder.parent / inside) if inside is not None else diagnostic.file
     return Diagnostic(path, diagnostic.line, diagnostic.pointer, diagnostic.message)
