@@ -185,9 +185,14 @@ def _tool_entry(
 
 def _kept(old: Any, listed: Any) -> Any:
     """The schema written before when it means what the server lists now, else the server's."""
-    if isinstance(old, dict) and schema_difference(listed, old) is None:
+    if isinstance(old, dict) and schema_difference(listed, _plain(old)) is None:
         return old
     return listed
+
+
+def _plain(value: Any) -> Any:
+    """A value of ruamel's round trip (its own int and float types...) as plain JSON values."""
+    return json.loads(json.dumps(value))
 
 
 def _same(old: Any, new: Any) -> bool:
