@@ -486,6 +486,24 @@ def conform_with(
     return report.outcome(_policy(chosen, loaded.project.contracts))
 
 
+def import_server(
+    name: str,
+    target: Target,
+    options: ImportOptions | None = None,
+    schemas_dir: Path | None = None,
+    *,
+    write: bool = False,
+) -> tuple[findings.Outcome, list[str]]:
+    """Write contract `name` from the MCP server at `target` (see `import_with`), with the
+    project's settings."""
+    from .mcp.importer import ImportOptions
+
+    chosen = settings(schemas_dir)
+    if isinstance(chosen, list):
+        return _not_loaded("import", chosen), []
+    return import_with(chosen, name, target, options or ImportOptions(), write=write)
+
+
 def import_with(
     chosen: Settings, name: str, target: Target, options: ImportOptions, *, write: bool = False
 ) -> tuple[findings.Outcome, list[str]]:

@@ -163,7 +163,7 @@ def _tool_entry(
         derived["description"] = tool["description"]
     hints = {hint: (tool.get("annotations") or {})[hint] for hint in HINTS if hint in (tool.get("annotations") or {})}
     derived["annotations"] = hints or None
-    derived["inputSchema"] = _kept(entry.get("inputSchema"), tool.get("inputSchema") or {"type": "object"})
+    derived["inputSchema"] = _kept(entry.get("inputSchema"), _input_schema(tool))
     if _structured(tool) and not references_envelope:
         derived["outputSchema"] = _kept(entry.get("outputSchema"), tool["outputSchema"])
     else:
@@ -181,6 +181,15 @@ def _tool_entry(
             entry.pop(key, None)
         elif not _same(entry.get(key), derived[key]):
             entry[key] = derived[key]
+
+
+def _input_schema(tool: dict[str, Any]) -> dict[str, Any]:
+    """The tool's inputSchema, with the `"type": "object"` MCP asks for where a server leaves it
+    out: arguments are an object on every call, so it changes no call's verdict."""
+    schema = tool.get("inputSchema")
+    if not isinstance(schema, dict):
+        return {"type": "object"}
+    return schema if "type" in schema else {"type": "object", **schema}
 
 
 def _kept(old: Any, listed: Any) -> Any:
