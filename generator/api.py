@@ -516,9 +516,10 @@ def import_with(
     outcome's `problem`; files that would not load are `source-invalid` findings, and nothing
     is written."""
     from .findings import finding as findings
-    from .importing.pipeline import import_contract, name_problem
+    from .importing.pipeline import import_contract
     from .mcp.conform import describe
     from .mcp.importer import read_server
+    from .scaffold import name_problem
 
     facts = {"contract": name, "target": describe(target), "written": [], "changed": False}
     problem = name_problem(chosen, name)
