@@ -74,10 +74,6 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
         reading.notes.clear()
         return reading
     reading.facts = replace(reading.facts, revisions=tuple(sorted(answered, key=VERSIONS.index)))
-    unknown = [name for name in options.call_tools if all(t["name"] != name for t in reading.facts.tools)]
-    if unknown:
-        known = ", ".join(t["name"] for t in reading.facts.tools) or "none"
-        reading.problem = f"--call-tool {unknown[0]!r} is not a tool the server lists (it lists: {known})"
     return reading
 
 
@@ -99,8 +95,12 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
         reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
         tools = tuple(tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.values())
         info = session.server_info
+        unknown = [name for name in options.call_tools if all(t["name"] != name for t in tools)]
+        if unknown:  # before any call: nothing is called on a request that cannot be met
+            known = ", ".join(t["name"] for t in tools) or "none"
+            reading.problem = f"--call-tool {unknown[0]!r} is not a tool the server lists (it lists: {known})"
         reading.notes += _not_called(tools, options)
-        calls = await _record_calls(session, tools, options, reading)
+        calls = await _record_calls(session, tools, options, reading) if not unknown else {}
         reading.facts = ServerFacts(
             name=info.name if info is not None else describe(target),
             title=info.title if info is not None else None,
@@ -182,7 +182,9 @@ async def _record(
                 continue
         kinds = tuple(dict.fromkeys(block.type for block in result.content))
         reading.notes.append(f"{name}: called with {_shown(arguments)}")
-        return RecordedCall(arguments, document is not None, document, kinds)
+        # A document is kept only for a tool that lists what it is: the others answer with content.
+        structured = judge_output is not None and document is not None
+        return RecordedCall(arguments, structured, document if structured else None, kinds)
     reading.notes.append(f"{name}: no example recorded: {last}")
     return None
 
