@@ -270,3 +270,30 @@ def test_one_shape_is_the_envelope_and_its_tools_reference_it() -> None:
     assert one.schema == {"$schema": "https://json-schema.org/draft/2020-12/schema", **ITEM}
     none = envelope_of("x", [])
     assert none.schema["type"] == "object" and none.referencing == frozenset()
+
+
+RAW = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), "{}")
+
+
+def test_a_listing_that_would_not_load_is_every_problem_named_and_nothing_written(project: Path) -> None:
+    """The raw server speaks 2025-06-18 alone, and lists an inputSchema that does not compile."""
+    bad = json.dumps({"inputSchema": {"type": "object", "properties": {"a": {"type": "nope"}}}})
+    result = run_cli("import", "raw", "--", *RAW, "--tool", bad, cwd=project)
+    assert result.returncode == 2
+    assert (
+        "error: schemas/contracts/raw/tools.yaml:" in result.stderr and "does not compile on its own" in result.stderr
+    )
+    assert "note: 2025-11-25 not spoken: asked for it, the server answered 2025-06-18" in result.stderr
+    assert not (project / "schemas").exists()
+
+    good = run_cli("import", "raw", "--", *RAW, cwd=project)
+    assert good.returncode == 0, good.stderr
+    assert "protocol:\n  - '2025-06-18'\n" in (folder(project, "raw") / "contract.yaml").read_text()
+
+
+def test_a_listing_that_is_no_listing_of_the_protocol_is_said(project: Path) -> None:
+    untyped = json.dumps({"inputSchema": {"properties": {"a": {"type": "string"}}}})
+    result = run_cli("import", "raw", "--", *RAW, "--tool", untyped, cwd=project)
+    assert result.returncode == 2
+    assert "not a tools/list result: tools/0/inputSchema/type: Field required" in result.stderr
+    assert not (project / "schemas").exists()
