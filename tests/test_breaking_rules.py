@@ -420,8 +420,17 @@ CASES = [
     pytest.param(
         tool(0, lambda t: t.update(title="Another title")),
         "tool example_tool title",
-        marks=[pytest.mark.fires("tool-title-changed"), pytest.mark.quiet("tool-value-changed")],
+        marks=[
+            pytest.mark.fires("tool-title-changed"),
+            pytest.mark.quiet("tool-value-changed", "tool-examples-changed"),
+        ],
         id="title changed",
+    ),
+    pytest.param(
+        tool(0, lambda t: t["examples"].append({"arguments": {"text": "again"}})),
+        "tool example_tool examples",
+        marks=[pytest.mark.fires("tool-examples-changed"), pytest.mark.quiet("tool-title-changed")],
+        id="an example call added",
     ),
     pytest.param(
         lambda r: edit_json(r, "tools.yaml", lambda t: t["tools"].pop(3)),

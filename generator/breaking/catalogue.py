@@ -83,6 +83,7 @@ def tool(report: Report, name: str, was: tuple[int, Entry], now: tuple[int, Entr
         report.add("tool-code-added", f"tool {name} error-code {code}", listed, ("tools.yaml", ("tools", i)), text)
     hints(report, name, was, now)
     title(report, name, was, now)
+    examples(report, name, was, now)
     results(report, name, was, now)
     schemas(report, name, was, now)
 
@@ -113,6 +114,16 @@ def title(report: Report, name: str, was: tuple[int, Entry], now: tuple[int, Ent
         new, old = ("tools.yaml", ("tools", now[0], "title")), ("tools.yaml", ("tools", was[0], "title"))
         text = f"the title {shown(was[1].get('title'))} became {shown(now[1].get('title'))}"
         report.add("tool-title-changed", f"tool {name} title", new, old, text)
+
+
+def examples(report: Report, name: str, was: tuple[int, Entry], now: tuple[int, Entry]) -> None:
+    before, after = list(was[1].get("examples") or ()), list(now[1].get("examples") or ())
+    if before != after:
+        new, old = ("tools.yaml", ("tools", now[0], "examples")), ("tools.yaml", ("tools", was[0], "examples"))
+        gained = sum(call not in before for call in after)
+        lost = sum(call not in after for call in before)
+        text = f"its example calls changed: {gained} added, {lost} removed"
+        report.add("tool-examples-changed", f"tool {name} examples", new, old, text)
 
 
 def _result(entry: Entry) -> tuple[bool, list[str], Any]:

@@ -18,15 +18,15 @@ definition of the same name.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..naming import camel
 from ..schema.pointer import fragment, from_fragment
+from ..schema.vocabulary import DEFINITIONS
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-_DEFINITIONS = ("$defs", "definitions")
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,10 @@ def _union(title: str, shapes: list[tuple[dict[str, Any], list[str]]]) -> dict[s
     originals: dict[str, str] = {}  # name -> the canonical text of the definition as listed
     branches = []
     for schema, tools in shapes:
-        body = {key: value for key, value in schema.items() if key not in (*_DEFINITIONS, "$schema")}
+        body = {key: value for key, value in schema.items() if key not in (*DEFINITIONS, "$schema")}
         renamed: dict[tuple[str, str], str] = {}
         placed = []
-        for kind in _DEFINITIONS:
+        for kind in DEFINITIONS:
             for name, definition in (schema.get(kind) or {}).items():
                 shared = _shared(originals, name, definition)
                 renamed[kind, name] = shared or _free(definitions, name)
@@ -99,10 +99,9 @@ def _union(title: str, shapes: list[tuple[dict[str, Any], list[str]]]) -> dict[s
 
 
 def _shape_name(body: dict[str, Any], tool: str) -> str:
+    """The class name of a shape: its title's words, else the tool's and `Result`."""
     title = body.get("title")
-    words = re.findall(r"[A-Za-z0-9]+", title if isinstance(title, str) and title.strip() else f"{tool} result")
-    name = "".join(word[:1].upper() + word[1:] for word in words) or "Result"
-    return name if name[0].isalpha() else "Result" + name
+    return camel(title if isinstance(title, str) and title.strip() else f"{tool} result")
 
 
 def _shared(originals: dict[str, str], name: str, definition: Any) -> str | None:

@@ -41,6 +41,12 @@ BREAKING_RULES = (
     ),
     _note("tool-hint-strengthened", "listing", "A hint now promises more (readOnlyHint false to true...)."),
     _note("tool-title-changed", "listing", "A tool's title, for people, changed.", bump="patch"),
+    _note(
+        "tool-examples-changed",
+        "listing",
+        "A tool's example calls changed: the calls `conform` makes and `mock` answers.",
+        bump="patch",
+    ),
     _break("code-removed", "catalogue", "An error code is not removed."),
     Rule(
         "code-added",
