@@ -1,0 +1,121 @@
+"""A library server written with FastMCP (the `fastmcp` package, 4.1.x) as its users write one,
+for `import` to meet what such a server lists (tests/test_import_reference.py). It runs in the
+reference servers' own virtual environment (tests/reference_servers.py), never in ours.
+
+- `get_book` and `find_book` return the same pydantic model (structured output, one shape:
+  import makes it the envelope);
+- `shelf_stats` returns a TypedDict of its own shape;
+- `describe_shelf` answers in plain text (no outputSchema);
+- `borrow_book` is the one tool not annotated read-only: each call adds one to the counter kept
+  in the file named on the command line, so a test can tell whether it was called;
+- defaults, an optional parameter and an enum parameter throughout.
+
+Every answer follows from the arguments alone: no clock, no randomness.
+
+    python fastmcp_app.py COUNTER-FILE
+"""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+from fastmcp import FastMCP
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
+
+_READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+
+
+class Genre(StrEnum):
+    FICTION = "fiction"
+    HISTORY = "history"
+    SCIENCE = "science"
+
+
+class Book(BaseModel):
+    """A book of the library."""
+
+    book_id: str
+    title: str
+    genre: Genre
+    pages: int = Field(ge=1)
+    subtitle: str | None = None
+
+
+class ShelfStats(TypedDict):
+    genre: str
+    books: int
+    pages: int
+
+
+class Loan(BaseModel):
+    book_id: str
+    loans: int
+
+
+_SHELF = (
+    Book(book_id="b1", title="The Long Voyage", genre=Genre.FICTION, pages=320),
+    Book(book_id="b2", title="Rivers of Empire", genre=Genre.HISTORY, pages=410, subtitle="A history"),
+    Book(book_id="b3", title="Small Numbers", genre=Genre.SCIENCE, pages=180),
+)
+
+app = FastMCP("fastmcp-library", version="1.4.0")
+
+
+def _made_up(seed: str, genre: Genre) -> Book:
+    """The book the library answers for an id or title it does not hold: derived from the text."""
+    pages = 1 + zlib.crc32(seed.encode("utf-8")) % 500
+    return Book(book_id=f"x{pages}", title=seed or "Untitled", genre=genre, pages=pages)
+
+
+@app.tool(title="Get a book", annotations=_READ_ONLY)
+def get_book(book_id: Annotated[str, Field(description="The book's id, e.g. b1.")]) -> Book:
+    """One book by its id."""
+    for book in _SHELF:
+        if book.book_id == book_id:
+            return book
+    return _made_up(book_id, Genre.FICTION)
+
+
+@app.tool(title="Find a book", annotations=_READ_ONLY)
+def find_book(title: str, genre: Genre = Genre.FICTION, exact: bool = False) -> Book:
+    """The first book whose title matches."""
+    for book in _SHELF:
+        matches = book.title == title if exact else title.lower() in book.title.lower()
+        if matches and book.genre == genre:
+            return book
+    return _made_up(title, genre)
+
+
+@app.tool(title="Shelf statistics", annotations=_READ_ONLY)
+def shelf_stats(genre: Genre | None = None, min_pages: Annotated[int, Field(ge=0)] = 0) -> ShelfStats:
+    """How many books (and pages) a genre has, or the whole shelf."""
+    books = [b for b in _SHELF if (genre is None or b.genre == genre) and b.pages >= min_pages]
+    return ShelfStats(genre=genre.value if genre else "all", books=len(books), pages=sum(b.pages for b in books))
+
+
+@app.tool(title="Describe the shelf", annotations=_READ_ONLY, output_schema=None)
+def describe_shelf(limit: Annotated[int, Field(ge=1, le=10)] = 3) -> str:
+    """The shelf in words."""
+    return "\n".join(f"{b.title} ({b.genre.value}, {b.pages} pages)" for b in _SHELF[:limit])
+
+
+@app.tool(
+    title="Borrow a book",
+    annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False),
+)
+def borrow_book(book_id: str) -> Loan:
+    """Borrows a book: counts one more loan."""
+    counter = Path(sys.argv[1])
+    loans = (int(counter.read_text(encoding="utf-8")) if counter.is_file() else 0) + 1
+    counter.write_text(str(loans), encoding="utf-8")
+    return Loan(book_id=book_id, loans=loans)
+
+
+if __name__ == "__main__":
+    app.run(show_banner=False, log_level="WARNING")  # no INFO lines on the client's stderr
