@@ -51,11 +51,11 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
     replace_tree(files, folder)
     created = [folder / relative for relative in FILES.values()]
     if settings.config is None:
-        created.append(_add_section(settings))
+        created.append(add_section(settings))
     return created
 
 
-def _add_section(settings: Settings) -> Path:
+def add_section(settings: Settings) -> Path:
     """Append `[tool.mcp-contracts]`, with the folders these settings use, to the root's pyproject."""
     pyproject = settings.root / PYPROJECT
     before = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
