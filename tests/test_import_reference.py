@@ -1,11 +1,13 @@
 """`import` from real servers (issue 20): the reference servers of the package index
-(mcp-server-time, mcp-server-git, mcp-server-fetch) and a FastMCP server, each in its own
-virtual environment (tests/reference_servers.py), and `mock` of a built-in contract, over
-stdio and over streamable HTTP.
+(mcp-server-time, mcp-server-git, mcp-server-fetch) and a FastMCP server
+(tests/servers/fastmcp_app.py), each run from its own virtual environment
+(tests/reference_servers.py), and `mock` of a built-in contract over stdio and over HTTP.
 
 Each round trip starts from an empty project: `import` -> `generate` -> `lint` -> `conform`
-against the same server, with no error; then a tool taken out of tools.yaml is found again
-(reported, nothing written) and `--write` puts it back. No server here is a mock of one.
+against the same server at every revision the contract declares, with no error; then a tool
+taken out of tools.yaml is found again (reported, nothing written) and `--write` puts it back.
+No server here is a mock of one. A server start costs about two seconds, and `import` asks at
+each of the four revisions: the tests keep their starts few.
 """
 
 from __future__ import annotations
@@ -14,14 +16,14 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from conform_json import conform_report
-from conftest import ROOT, SCHEMAS, run_cli, tree_bytes
+from conftest import ROOT, SCHEMAS, assert_report, run_cli, tree_bytes
 from mcp import Client, StdioServerParameters
 from mcp_contracts_generator.protocol import VERSIONS
 from ruamel.yaml import YAML
@@ -29,21 +31,22 @@ from ruamel.yaml import YAML
 if TYPE_CHECKING:
     from reference_servers import ReferenceServers
 
-# The session's environment of the reference servers (the fixture `reference_servers`).
+# The session's environment of the reference servers: the fixture `reference_servers`.
 pytest_plugins = ["reference_servers"]
-pytestmark = pytest.mark.first
+# Long tests, started first, on one worker: the others need not wait on the lock while the
+# first to ask makes the servers' environment (about 40 s).
+pytestmark = [pytest.mark.first, pytest.mark.xdist_group("reference-servers")]
 
-MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock"]
+MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock", "--schemas", str(SCHEMAS)]
 PACKAGE = "imported"
-# What each server lists (pinned in reference_servers.PINS): the names import must write.
+NEWEST = "2026-07-28"
+FILES = ["contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"]
+# What each server lists (the versions pinned in reference_servers.PINS).
 TIME_TOOLS = ["convert_time", "get_current_time"]
-GIT_TOOLS = [
-    *("git_add", "git_branch", "git_checkout", "git_commit", "git_create_branch", "git_diff", "git_diff_staged"),
-    *("git_diff_unstaged", "git_log", "git_reset", "git_show", "git_status"),
-]
+GIT_READ_ONLY = ["git_branch", "git_diff", "git_diff_staged", "git_diff_unstaged", "git_log", "git_show", "git_status"]
+GIT_TOOLS = sorted([*GIT_READ_ONLY, "git_add", "git_checkout", "git_commit", "git_create_branch", "git_reset"])
 FETCH_TOOLS = ["fetch"]
 FASTMCP_TOOLS = ["borrow_book", "describe_shelf", "find_book", "get_book", "shelf_stats"]
-FASTMCP_READ_ONLY = ["describe_shelf", "find_book", "get_book", "shelf_stats"]
 
 
 def _yaml(path: Path) -> Any:
@@ -52,9 +55,8 @@ def _yaml(path: Path) -> Any:
 
 def new_project(folder: Path) -> Path:
     """An empty project: a pyproject with its `[tool.mcp-contracts]` section, no contract yet."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "pyproject.toml").write_text(f'[tool.mcp-contracts]\npackage = "{PACKAGE}"\n', encoding="utf-8")
     (folder / "schemas" / "contracts").mkdir(parents=True)
+    (folder / "pyproject.toml").write_text(f'[tool.mcp-contracts]\npackage = "{PACKAGE}"\n', encoding="utf-8")
     return folder
 
 
@@ -62,19 +64,27 @@ def cli(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return run_cli(*args, cwd=project)
 
 
-def import_(project: Path, name: str, target: list[str], *options: str) -> subprocess.CompletedProcess[str]:
-    """`import NAME OPTIONS -- COMMAND` (a command list) or `--url URL` (a one-item list of a URL)."""
-    where = ["--url", target[0]] if target[0].startswith("http") else ["--", *target]
-    return cli(project, "import", name, *options, *where)
+def _target(target: list[str]) -> list[str]:
+    """`--url URL` for a one-item list of a URL, else `-- COMMAND ARGS`."""
+    return ["--url", target[0]] if target[0].startswith("http") else ["--", *target]
 
 
-def contract_folder(project: Path, name: str) -> Path:
+def import_(project: Path, name: str, target: list[str], *options: str) -> tuple[int, dict[str, Any]]:
+    """`import NAME OPTIONS --format json` from the server: its exit code and report."""
+    result = cli(project, "import", name, "--format", "json", *options, *_target(target))
+    assert result.stdout, result.stderr
+    report = json.loads(result.stdout)
+    assert_report(report, "findings-report")
+    assert report["command"] == "import" and report["exit_code"] == result.returncode
+    return result.returncode, report
+
+
+def folder_of(project: Path, name: str) -> Path:
     return project / "schemas" / "contracts" / name
 
 
-def tools_yaml(project: Path, name: str) -> list[dict[str, Any]]:
-    tools: list[dict[str, Any]] = _yaml(contract_folder(project, name) / "tools.yaml")["tools"]
-    return tools
+def tools_of(project: Path, name: str) -> dict[str, dict[str, Any]]:
+    return {t["name"]: t for t in _yaml(folder_of(project, name) / "tools.yaml")["tools"]}
 
 
 def listing(target: list[str]) -> dict[str, dict[str, Any]]:
@@ -93,185 +103,205 @@ def listing(target: list[str]) -> dict[str, dict[str, Any]]:
 
 def lint_errors(project: Path) -> list[dict[str, Any]]:
     result = cli(project, "lint", "--format", "json")
-    report = json.loads(result.stdout)
-    errors = [f for f in report["findings"] if f["level"] == "error"]
     assert result.returncode in (0, 1), result.stdout + result.stderr
-    return errors
+    return [f for f in json.loads(result.stdout)["findings"] if f["level"] == "error"]
 
 
-def conform(project: Path, name: str, target: list[str]) -> tuple[int, dict[str, Any]]:
-    where = ["--url", target[0]] if target[0].startswith("http") else ["--", *target]
-    result = cli(project, "conform", "--contract", name, "--format", "json", *where)
-    return result.returncode, conform_report(result.stdout)
-
-
-def assert_conforms(project: Path, name: str, target: list[str]) -> dict[str, Any]:
-    code, report = conform(project, name, target)
+def assert_conforms(project: Path, name: str, target: list[str], *options: str) -> dict[str, Any]:
+    result = cli(project, "conform", "--contract", name, "--format", "json", *options, *_target(target))
+    report = conform_report(result.stdout)
     assert report["findings"] == [], report["findings"]
-    assert (code, report["conforms"], report["problem"]) == (0, True, None)
+    assert (result.returncode, report["conforms"], report["problem"]) == (0, True, None)
     return report
 
 
-def assert_imported(project: Path, name: str, target: list[str], *options: str) -> None:
-    """A new contract from the server: its files, and it generates, lints without an error
-    and conforms to the server it came from."""
-    result = import_(project, name, target, *options)
-    assert result.returncode == 0, result.stdout + result.stderr
-    folder = contract_folder(project, name)
-    for file in ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"):
-        assert (folder / file).is_file(), f"{file} was not written: {sorted(tree_bytes(folder))}"
+def assert_generates(project: Path) -> None:
     generated = cli(project, "generate")
     assert generated.returncode == 0, generated.stdout + generated.stderr
     assert cli(project, "check").returncode == 0
     assert lint_errors(project) == []
-    assert_conforms(project, name, target)
 
 
-def assert_tool_found_again(project: Path, name: str, target: list[str], tool: str) -> None:
-    """Take `tool` out of tools.yaml: import reports it and writes nothing; `--write` puts it
-    back, and the contract conforms again."""
-    path = contract_folder(project, name) / "tools.yaml"
+def examples_of(project: Path, name: str) -> dict[str, list[dict[str, Any]]]:
+    """Each tool's example calls (the tools that have some), each result file there."""
+    folder = folder_of(project, name)
+    examples = {tool: entry["examples"] for tool, entry in tools_of(project, name).items() if entry.get("examples")}
+    for tool, calls in examples.items():
+        for call in calls:
+            assert "result" not in call or (folder / "examples" / call["result"]).is_file(), (tool, call)
+    return examples
+
+
+def assert_imported(project: Path, name: str, target: list[str], *options: str) -> dict[str, Any]:
+    """A new contract from the server: its files; it generates, lints without an error and
+    conforms to the server it came from at every revision it declares, each example call
+    made. The conform report."""
+    code, report = import_(project, name, target, *options)
+    assert code == 0, report
+    assert not [f for f in report["findings"] if f["level"] == "error"], report["findings"]
+    assert sorted(p.name for p in folder_of(project, name).glob("*.*")) == FILES
+    assert_generates(project)
+    conformed = assert_conforms(project, name, target)
+    revisions = _yaml(folder_of(project, name) / "contract.yaml").get("protocol", list(VERSIONS))
+    assert conformed["revisions"] == revisions
+    calls = sum(len(c) for c in examples_of(project, name).values())
+    assert conformed["calls"] == calls * len(revisions)  # each revision: a session of its own
+    return conformed
+
+
+def take_out(project: Path, name: str, tool: str) -> None:
+    path = folder_of(project, name) / "tools.yaml"
     yaml = YAML()
     document = yaml.load(path.read_text(encoding="utf-8"))
     document["tools"] = [t for t in document["tools"] if t["name"] != tool]
     with path.open("w", encoding="utf-8") as stream:
         yaml.dump(document, stream)
+
+
+def assert_tool_found_again(project: Path, name: str, target: list[str], tool: str) -> None:
+    """Take `tool` out of tools.yaml: import reports it and writes nothing; `--write` puts it
+    back as it was, and the contract conforms again."""
+    was = tools_of(project, name)[tool]
+    take_out(project, name, tool)
     before = tree_bytes(project / "schemas")
-    found = import_(project, name, target)
-    assert found.returncode == 1, found.stdout + found.stderr
-    assert tool in found.stdout, found.stdout
+    code, report = import_(project, name, target)
+    assert code == 1, report
+    assert [(f["rule"], f["subject"]) for f in report["findings"]] == [("tool-added", f"tool {tool}")]
+    assert (report["facts"]["changed"], report["facts"]["written"]) == (True, [])
     assert tree_bytes(project / "schemas") == before  # nothing written without --write
-    written = import_(project, name, target, "--write")
-    assert written.returncode == 0, written.stdout + written.stderr
-    assert tool in [t["name"] for t in tools_yaml(project, name)]
-    assert cli(project, "generate").returncode == 0
-    assert lint_errors(project) == []
-    assert_conforms(project, name, target)
-    again = import_(project, name, target)
-    assert again.returncode == 0, again.stdout + again.stderr  # nothing changed since
+    code, report = import_(project, name, target, "--write")
+    assert code == 0, report
+    assert report["facts"]["written"], report["facts"]
+    assert tools_of(project, name)[tool] == {k: v for k, v in was.items() if k != "examples"}
+    assert_generates(project)
+    assert_conforms(project, name, target, "--protocol", NEWEST)
 
 
-def _served(name: str, venv: ReferenceServers, tmp_path: Path) -> list[str]:
-    if name == "time":
-        return venv.time()
-    if name == "git":
-        return venv.git(tmp_path / "repo")
-    if name == "fetch":
-        return venv.fetch()
-    return venv.fastmcp(tmp_path / "loans")
+# Per server: what `import --call` meets there.
 
 
-ROUND_TRIPS = {
-    "time": (TIME_TOOLS, "convert_time"),
-    "git": (GIT_TOOLS, "git_log"),
-    "fetch": (FETCH_TOOLS, "fetch"),
-    "fastmcp": (FASTMCP_TOOLS, "shelf_stats"),
+def _time(project: Path, target: list[str], calls: Path) -> None:
+    """Title and version from the server's info, every revision; each tool as listed.
+    `get_current_time` is called (its timezone drawn from the description's examples);
+    `convert_time` wants `time` as HH:MM, which only its description says."""
+    contract = _yaml(folder_of(project, "time") / "contract.yaml")
+    assert (contract["title"], contract["version"], contract["protocol"]) == ("mcp-time", "2026.10.19", list(VERSIONS))
+    assert contract["metadata"]["negotiated_revision"] == NEWEST
+    listed, tools = listing(target), tools_of(project, "time")
+    for name, wire in listed.items():
+        fields = ("description", "annotations", "inputSchema", "outputSchema")
+        assert {k: tools[name].get(k) for k in fields} == {k: wire.get(k) for k in fields}, name
+    assert "get_current_time" in examples_of(project, "time")
+
+
+def _git(project: Path, target: list[str], calls: Path) -> None:
+    """Text results only; the tools not annotated read-only are never called (the repository
+    keeps its one commit, its untracked file unstaged)."""
+    tools = tools_of(project, "git")
+    assert all("outputSchema" not in t and t["result"]["structured"] is False for t in tools.values())
+    assert [n for n in GIT_TOOLS if tools[n]["annotations"]["readOnlyHint"]] == GIT_READ_ONLY
+    assert set(examples_of(project, "git")) <= set(GIT_READ_ONLY)
+    repository = Path(target[-1])
+    log = subprocess.run(["git", "log", "--format=%s"], cwd=repository, capture_output=True, text=True, check=True)
+    status = subprocess.run(["git", "status", "--short"], cwd=repository, capture_output=True, text=True, check=True)
+    assert (log.stdout, status.stdout) == ("First commit\n", "?? notes.txt\n")
+
+
+def _fetch(project: Path, target: list[str], calls: Path) -> None:
+    """One text tool, read-only and open-world; not called here (it needs the network)."""
+    fetch = tools_of(project, "fetch")["fetch"]
+    assert fetch["result"]["structured"] is False and "outputSchema" not in fetch
+    assert fetch["annotations"]["openWorldHint"] is True
+    assert examples_of(project, "fetch") == {}
+
+
+def _fastmcp(project: Path, target: list[str], calls: Path) -> None:
+    """get_book and find_book return one pydantic model: one branch of the envelope for both;
+    the TypedDict of shelf_stats and borrow_book's model are branches of their own; the text
+    tool has none. borrow_book, not read-only, was not called."""
+    assert not calls.exists()
+    folder, tools = folder_of(project, "fastmcp"), tools_of(project, "fastmcp")
+    envelope = json.loads((folder / "envelope.schema.json").read_text(encoding="utf-8"))
+    branches = [envelope["$defs"][b["$ref"].rpartition("/")[2]] for b in envelope["anyOf"]]
+    outputs = [tools[n]["outputSchema"] for n in ("get_book", "shelf_stats", "borrow_book")]
+    assert sorted(map(json.dumps, branches)) == sorted(map(json.dumps, outputs))
+    assert tools["get_book"]["outputSchema"] == tools["find_book"]["outputSchema"]
+    assert tools["describe_shelf"]["result"] == {"structured": False, "content": ["text"]}
+    assert tools["find_book"]["inputSchema"]["properties"]["genre"]["enum"] == ["fiction", "history", "science"]
+    examples = examples_of(project, "fastmcp")
+    assert sorted(examples) == ["describe_shelf", "find_book", "get_book", "shelf_stats"]
+
+
+SERVERS: dict[str, tuple[list[str], str, tuple[str, ...], Callable[[Path, list[str], Path], None]]] = {
+    # name: (the tools it lists, the tool taken out, import's options, what else holds)
+    "time": (TIME_TOOLS, "convert_time", ("--call",), _time),
+    "git": (GIT_TOOLS, "git_log", ("--call",), _git),
+    "fetch": (FETCH_TOOLS, "fetch", (), _fetch),  # --call would fetch a URL from the internet
+    "fastmcp": (FASTMCP_TOOLS, "shelf_stats", ("--call",), _fastmcp),
 }
 
 
-@pytest.mark.parametrize("server", sorted(ROUND_TRIPS))
+def start(server: str, servers: ReferenceServers, tmp_path: Path) -> tuple[list[str], Path]:
+    """The command that starts `server`, and the file FastMCP's borrow_book counts its calls in."""
+    calls = tmp_path / "loans"
+    commands = {"time": servers.time, "fetch": servers.fetch, "git": lambda: servers.git(tmp_path / "repository")}
+    return commands.get(server, lambda: servers.fastmcp(calls))(), calls
+
+
+@pytest.mark.parametrize("server", sorted(SERVERS))
 def test_import_generate_lint_conform_and_a_tool_taken_out_is_found_again(
     server: str, reference_servers: ReferenceServers, tmp_path: Path
 ) -> None:
-    target = _served(server, reference_servers, tmp_path)
+    target, calls = start(server, reference_servers, tmp_path)
     project = new_project(tmp_path / "project")
-    names, taken_out = ROUND_TRIPS[server]
-    assert sorted(listing(target)) == names
-    assert_imported(project, server, target)
-    assert sorted(t["name"] for t in tools_yaml(project, server)) == names
+    names, taken_out, options, holds = SERVERS[server]
+    assert_imported(project, server, target, *options)
+    assert sorted(tools_of(project, server)) == names
+    holds(project, target, calls)
     assert_tool_found_again(project, server, target, taken_out)
 
 
-def test_the_contract_says_what_the_server_said_of_itself(reference_servers: ReferenceServers, tmp_path: Path) -> None:
-    """Title and version from the server's info; the protocol revision negotiated; each tool's
-    schemas and hints as listed."""
-    target = reference_servers.time()
-    project = new_project(tmp_path / "project")
-    assert import_(project, "clock", target).returncode == 0
-    contract = _yaml(contract_folder(project, "clock") / "contract.yaml")
-    assert contract["version"] == "2026.10.19"
-    assert "mcp-time" in contract["title"]
-    assert "2026-07-28" in contract["protocol"]
-    listed = listing(target)
-    for tool in tools_yaml(project, "clock"):
-        wire = listed[tool["name"]]
-        assert tool["inputSchema"] == wire["inputSchema"]
-        assert tool["description"] == wire["description"]
-        assert tool["annotations"] == {k: v for k, v in wire["annotations"].items() if k != "readOnlyHint"} or (
-            tool["annotations"] == wire["annotations"]
-        )
-
-
-def test_fastmcp_tools_that_share_a_shape_share_the_envelope(
-    reference_servers: ReferenceServers, tmp_path: Path
-) -> None:
-    """get_book and find_book return one pydantic model: import makes it the envelope; the
-    TypedDict of shelf_stats and borrow_book's Loan stay the tools' own, describe_shelf is text."""
-    target = reference_servers.fastmcp(tmp_path / "loans")
-    project = new_project(tmp_path / "project")
-    assert import_(project, "library", target).returncode == 0
-    folder = contract_folder(project, "library")
-    envelope = json.loads((folder / "envelope.schema.json").read_text(encoding="utf-8"))
-    listed = listing(target)
-    book = listed["get_book"]["outputSchema"]
-    assert envelope["properties"] == book["properties"]
-    assert envelope["required"] == book["required"]
-    tools = {t["name"]: t for t in tools_yaml(project, "library")}
-    for own in ("shelf_stats", "borrow_book"):
-        assert tools[own]["outputSchema"] == listed[own]["outputSchema"]
-    for shared in ("get_book", "find_book"):
-        assert "outputSchema" not in tools[shared] or "$ref" in json.dumps(tools[shared]["outputSchema"])
-    assert "outputSchema" not in tools["describe_shelf"]
-    assert tools["describe_shelf"]["result"]["structured"] is False
-    assert not (tmp_path / "loans").exists()  # listing calls nothing
-
-
-def test_call_stores_example_calls_of_the_read_only_tools_and_conform_makes_them(
-    reference_servers: ReferenceServers, tmp_path: Path
-) -> None:
-    target = reference_servers.time()
-    project = new_project(tmp_path / "project")
-    assert_imported(project, "clock", target, "--call")
-    tools = {t["name"]: t for t in tools_yaml(project, "clock")}
-    examples = {name: tool.get("examples", []) for name, tool in tools.items()}
-    assert all(examples.values()), examples  # both tools are annotated read-only
-    folder = contract_folder(project, "clock")
-    for name, calls in examples.items():
-        for call in calls:
-            if "result" in call:
-                assert (folder / "examples" / call["result"]).is_file(), (name, call)
-    report = assert_conforms(project, "clock", target)
-    revisions = _yaml(folder / "contract.yaml").get("protocol", VERSIONS)
-    assert report["calls"] == sum(len(c) for c in examples.values()) * len(revisions)
-
-
 def test_a_tool_not_read_only_is_called_only_when_named(reference_servers: ReferenceServers, tmp_path: Path) -> None:
-    loans = tmp_path / "loans"
-    target = reference_servers.fastmcp(loans)
+    """`--call-tool borrow_book` calls it (once, at one revision) and records the answer; into
+    the existing contract, the call is shown as a change and written only with --write."""
+    calls = tmp_path / "loans"
+    target = reference_servers.fastmcp(calls)
     project = new_project(tmp_path / "project")
-    assert_imported(project, "library", target, "--call")
-    assert not loans.exists()  # borrow_book was never called
-    tools = {t["name"]: t for t in tools_yaml(project, "library")}
-    assert [name for name in sorted(tools) if tools[name].get("examples")] == FASTMCP_READ_ONLY
-    named = import_(project, "library", target, "--call", "--call-tool", "borrow_book", "--write")
-    assert named.returncode == 0, named.stdout + named.stderr
-    assert loans.read_text(encoding="utf-8") == "1"  # called once, when named
-    borrowed = {t["name"]: t for t in tools_yaml(project, "library")}["borrow_book"]
-    assert borrowed.get("examples"), borrowed
+    code, report = import_(project, "library", target, "--call", "--call-tool", "borrow_book")
+    assert code == 0, report
+    assert calls.read_text(encoding="utf-8") == "1"
+    examples = examples_of(project, "library")
+    assert [c["arguments"] for c in examples["borrow_book"]] == [{"book_id": "x"}]
+    answer = folder_of(project, "library") / "examples" / examples["borrow_book"][0]["result"]
+    assert json.loads(answer.read_text(encoding="utf-8")) == {"book_id": "x", "loans": 1}
+
+
+def test_examples_a_new_call_would_add_are_shown_before_they_are_written(
+    reference_servers: ReferenceServers, tmp_path: Path
+) -> None:
+    """Importing again with --call into a contract imported without: the example calls it would
+    add are what changed (exit 1), named, and written only with --write."""
+    target = reference_servers.time()
+    project = new_project(tmp_path / "project")
+    assert import_(project, "clock", target)[0] == 0
+    before = tree_bytes(project / "schemas")
+    code, report = import_(project, "clock", target, "--call")
+    assert tree_bytes(project / "schemas") == before
+    assert (code, report["facts"]["changed"]) == (1, True)
+    assert any("get_current_time" in f["subject"] for f in report["findings"]), report["findings"]
+    code, report = import_(project, "clock", target, "--call", "--write")
+    assert code == 0, report
+    assert "get_current_time" in examples_of(project, "clock")
 
 
 @contextmanager
 def http_mock(contract: str) -> Iterator[str]:
     """`mock --transport http --port 0` of a built-in contract; its URL (printed on stderr)."""
-    command = [*MOCK, "--schemas", str(SCHEMAS), "--contract", contract, "--transport", "http", "--port", "0"]
+    command = [*MOCK, "--contract", contract, "--transport", "http", "--port", "0"]
     process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     assert process.stderr is not None
     try:
-        url = ""
-        for line in process.stderr:
-            if "serving at " in line:
-                url = line.split("serving at ", 1)[1].strip()
-                break
+        url = next((line.split("serving at ", 1)[1].strip() for line in process.stderr if "serving at " in line), "")
         assert url, f"the mock did not announce its URL (exit {process.poll()})"
         yield url
     finally:
@@ -279,38 +309,42 @@ def http_mock(contract: str) -> Iterator[str]:
         process.communicate(timeout=10)
 
 
-def assert_same_tools(project: Path, name: str, listed: dict[str, dict[str, Any]]) -> None:
-    """The imported tools.yaml holds each tool as listed: names, input schemas, hints."""
-    tools = {t["name"]: t for t in tools_yaml(project, name)}
+def assert_as_listed(project: Path, name: str, listed: dict[str, dict[str, Any]]) -> None:
+    """The imported tools.yaml holds each tool as listed: its schemas and hints; a structured
+    tool without an outputSchema of its own returns the envelope."""
+    tools = tools_of(project, name)
+    envelope = json.loads((folder_of(project, name) / "envelope.schema.json").read_text(encoding="utf-8"))
     assert sorted(tools) == sorted(listed)
-    for tool_name, wire in listed.items():
-        tool = tools[tool_name]
-        assert tool["inputSchema"] == wire["inputSchema"], tool_name
-        hints = dict(tool.get("annotations", {}))
-        assert hints == wire.get("annotations", {}), tool_name
-        assert tool.get("title") == wire.get("title"), tool_name
+    for tool, wire in listed.items():
+        entry = dict(tools[tool])
+        if entry.get("result", {}).get("structured", True):
+            entry.setdefault("outputSchema", envelope)
+        fields = ("title", "description", "annotations", "inputSchema", "outputSchema")
+        assert {k: entry.get(k) for k in fields} == {k: wire.get(k) for k in fields}, tool
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-def test_import_of_a_mock_lists_what_the_mock_lists(transport: str, tmp_path: Path) -> None:
-    """`mock` of a built-in contract (our own server, our environment) imported: the same tools,
-    schemas and annotations; and the imported contract's own mock lists the same output schemas."""
+def test_import_of_a_mock_holds_what_the_mock_lists(transport: str, tmp_path: Path) -> None:
+    """`mock` of a built-in contract (a server of ours, in our environment; every tool with its
+    hints) imported: the same tools, schemas and annotations; and the mock of the imported
+    contract lists what the first one did."""
     project = new_project(tmp_path / "project")
     if transport == "stdio":
-        target = [*MOCK, "--schemas", str(SCHEMAS), "--contract", "code-scalpel"]
-        assert_imported(project, "scalpel", target)
+        target = [*MOCK, "--contract", "tuitbot"]
+        assert_imported(project, "tuitbot", target)
         listed = listing(target)
     else:
-        with http_mock("code-scalpel") as url:
-            assert_imported(project, "scalpel", [url])
+        with http_mock("tuitbot") as url:
+            assert_imported(project, "tuitbot", [url])
             listed = listing([url])
-    assert_same_tools(project, "scalpel", listed)
-    again = listing([*MOCK, "--schemas", str(project / "schemas"), "--contract", "scalpel"])
-    assert {n: t.get("outputSchema") for n, t in again.items()} == {n: t.get("outputSchema") for n, t in listed.items()}
+    assert_as_listed(project, "tuitbot", listed)
+    assert all(t.get("annotations") for t in listed.values())
+    again = listing([*MOCK[:-1], str(project / "schemas"), "--contract", "tuitbot"])
+    assert again == listed
 
 
 def test_a_server_that_cannot_be_started_is_exit_2_and_writes_nothing(tmp_path: Path) -> None:
     project = new_project(tmp_path / "project")
-    result = import_(project, "nothing", [str(tmp_path / "no-such-server")])
-    assert result.returncode == 2
-    assert not contract_folder(project, "nothing").exists()
+    code, report = import_(project, "nothing", [str(tmp_path / "no-such-server")])
+    assert code == 2 and report["problem"], report
+    assert not folder_of(project, "nothing").exists()
