@@ -294,6 +294,70 @@ def test_examples_a_new_call_would_add_are_shown_before_they_are_written(
     assert "get_current_time" in examples_of(project, "clock")
 
 
+def _hand_write(project: Path, name: str) -> None:
+    """What a team writes by hand into an imported contract: a title and summary, a tool's
+    description, an error code of the catalogue and the tool that may return it."""
+    folder = folder_of(project, name)
+    yaml = YAML()
+    contract = yaml.load((folder / "contract.yaml").read_text(encoding="utf-8"))
+    contract["title"], contract["summary"] = "The library", "Our library's tools, described by hand."
+    tools = yaml.load((folder / "tools.yaml").read_text(encoding="utf-8"))
+    get_book = next(t for t in tools["tools"] if t["name"] == "get_book")
+    get_book["description"], get_book["possible_error_codes"] = "One book of the shelf, by its id.", ["book_missing"]
+    errors = {"errors": [{"code": "book_missing", "message": "No such book.", "description": "Not on the shelf."}]}
+    for file, document in (("contract.yaml", contract), ("tools.yaml", tools), ("errors.yaml", errors)):
+        with (folder / file).open("w", encoding="utf-8") as stream:
+            yaml.dump(document, stream)
+
+
+def test_a_new_release_imported_into_a_contract_keeps_what_was_written_by_hand(
+    reference_servers: ReferenceServers, tmp_path: Path
+) -> None:
+    """The library's next release (`--next`: a new tool, a wider limit, a new version) imported
+    into the contract of the last one, edited by hand: the changes are shown as `breaking`
+    findings and written only with --write; what was written by hand stays."""
+    calls = tmp_path / "loans"
+    project = new_project(tmp_path / "project")
+    assert import_(project, "library", reference_servers.fastmcp(calls))[0] == 0
+    _hand_write(project, "library")
+    assert_generates(project)
+    edited = tree_bytes(project / "schemas")
+    released = [*reference_servers.fastmcp(calls), "--next"]
+    code, report = import_(project, "library", released)
+    assert tree_bytes(project / "schemas") == edited
+    found = sorted((f["rule"], f["subject"]) for f in report["findings"])
+    assert code == 1
+    assert found == [("input-widened", "tool describe_shelf input /limit"), ("tool-added", "tool return_book")]
+    code, report = import_(project, "library", released, "--write")
+    assert code == 0, report
+    contract, tools = _yaml(folder_of(project, "library") / "contract.yaml"), tools_of(project, "library")
+    assert (contract["title"], contract["version"]) == ("The library", "1.5.0")
+    assert contract["summary"] == "Our library's tools, described by hand."
+    assert tools["get_book"]["description"] == "One book of the shelf, by its id."
+    assert tools["get_book"]["possible_error_codes"] == ["book_missing"]
+    assert [e["code"] for e in _yaml(folder_of(project, "library") / "errors.yaml")["errors"]] == ["book_missing"]
+    assert tools["describe_shelf"]["inputSchema"]["properties"]["limit"]["maximum"] == 20
+    assert sorted(tools) == sorted([*FASTMCP_TOOLS, "return_book"])
+    assert_generates(project)
+    assert_conforms(project, "library", released, "--protocol", NEWEST)
+    assert not calls.exists()
+
+
+def test_importing_again_with_call_changes_nothing_when_the_server_answers_the_same(
+    reference_servers: ReferenceServers, tmp_path: Path
+) -> None:
+    """FastMCP's library answers the same to the same call: two imports make the same bytes,
+    and importing again with --call finds nothing to change (exit 0, nothing written)."""
+    target = reference_servers.fastmcp(tmp_path / "loans")
+    first, second = new_project(tmp_path / "first"), new_project(tmp_path / "second")
+    for project in (first, second):
+        assert import_(project, "library", target, "--call")[0] == 0
+    assert tree_bytes(first / "schemas") == tree_bytes(second / "schemas")
+    code, report = import_(first, "library", target, "--call")
+    assert tree_bytes(first / "schemas") == tree_bytes(second / "schemas")
+    assert (code, report["facts"]["changed"], report["findings"]) == (0, False, []), report
+
+
 @contextmanager
 def http_mock(contract: str) -> Iterator[str]:
     """`mock --transport http --port 0` of a built-in contract; its URL (printed on stderr)."""

@@ -10,9 +10,12 @@ reference servers' own virtual environment (tests/reference_servers.py), never i
   in the file named on the command line, so a test can tell whether it was called;
 - defaults, an optional parameter and an enum parameter throughout.
 
+With `--next` it is the library's next release, for importing into a contract that exists:
+version 1.5.0, `describe_shelf` takes a limit up to 20 (not 10), and a new tool `return_book`.
+
 Every answer follows from the arguments alone: no clock, no randomness.
 
-    python fastmcp_app.py COUNTER-FILE
+    python fastmcp_app.py COUNTER-FILE [--next]
 """
 
 from __future__ import annotations
@@ -64,7 +67,8 @@ _SHELF = (
     Book(book_id="b3", title="Small Numbers", genre=Genre.SCIENCE, pages=180),
 )
 
-app = FastMCP("fastmcp-library", version="1.4.0")
+NEXT = "--next" in sys.argv[2:]
+app = FastMCP("fastmcp-library", version="1.5.0" if NEXT else "1.4.0")
 
 
 def _made_up(seed: str, genre: Genre) -> Book:
@@ -100,7 +104,7 @@ def shelf_stats(genre: Genre | None = None, min_pages: Annotated[int, Field(ge=0
 
 
 @app.tool(title="Describe the shelf", annotations=_READ_ONLY, output_schema=None)
-def describe_shelf(limit: Annotated[int, Field(ge=1, le=10)] = 3) -> str:
+def describe_shelf(limit: Annotated[int, Field(ge=1, le=20 if NEXT else 10)] = 3) -> str:
     """The shelf in words."""
     return "\n".join(f"{b.title} ({b.genre.value}, {b.pages} pages)" for b in _SHELF[:limit])
 
@@ -111,10 +115,27 @@ def describe_shelf(limit: Annotated[int, Field(ge=1, le=10)] = 3) -> str:
 )
 def borrow_book(book_id: str) -> Loan:
     """Borrows a book: counts one more loan."""
+    return Loan(book_id=book_id, loans=_count(+1))
+
+
+def _count(step: int) -> int:
     counter = Path(sys.argv[1])
-    loans = (int(counter.read_text(encoding="utf-8")) if counter.is_file() else 0) + 1
+    loans = (int(counter.read_text(encoding="utf-8")) if counter.is_file() else 0) + step
     counter.write_text(str(loans), encoding="utf-8")
-    return Loan(book_id=book_id, loans=loans)
+    return loans
+
+
+def return_book(book_id: str) -> Loan:
+    """Returns a borrowed book: counts one loan less."""
+    return Loan(book_id=book_id, loans=_count(-1))
+
+
+if NEXT:
+    app.tool(
+        return_book,
+        title="Return a book",
+        annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False),
+    )
 
 
 if __name__ == "__main__":
