@@ -486,6 +486,24 @@ def conform_with(
     return report.outcome(_policy(chosen, loaded.project.contracts))
 
 
+def import_server(
+    name: str,
+    target: Target,
+    options: ImportOptions | None = None,
+    schemas_dir: Path | None = None,
+    *,
+    write: bool = False,
+) -> tuple[findings.Outcome, list[str]]:
+    """Write contract `name` from the MCP server at `target` (see `import_with`), with the
+    project's settings."""
+    from .mcp.importer import ImportOptions
+
+    chosen = settings(schemas_dir)
+    if isinstance(chosen, list):
+        return _not_loaded("import", chosen), []
+    return import_with(chosen, name, target, options or ImportOptions(), write=write)
+
+
 def import_with(
     chosen: Settings, name: str, target: Target, options: ImportOptions, *, write: bool = False
 ) -> tuple[findings.Outcome, list[str]]:
@@ -498,9 +516,10 @@ def import_with(
     outcome's `problem`; files that would not load are `source-invalid` findings, and nothing
     is written."""
     from .findings import finding as findings
-    from .importing.pipeline import import_contract, name_problem
+    from .importing.pipeline import import_contract
     from .mcp.conform import describe
     from .mcp.importer import read_server
+    from .scaffold import name_problem
 
     facts = {"contract": name, "target": describe(target), "written": [], "changed": False}
     problem = name_problem(chosen, name)

@@ -32,12 +32,9 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
     """Write `<schemas>/contracts/NAME/` (and the settings section when the project has none);
     nothing is written when it cannot be."""
     folder = settings.schemas / "contracts" / name
-    if not NAME.match(name):
-        return Diagnostic(
-            display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens"
-        )
-    if keyword.iskeyword(name.replace("-", "_")):
-        return Diagnostic(display_path(folder), None, None, "a Python keyword cannot name the contract's module")
+    problem = name_problem(settings, name)
+    if problem is not None:
+        return problem
     if folder.exists():
         return Diagnostic(display_path(folder), None, None, "already exists")
     env = template_environment(settings.templates)
@@ -53,6 +50,18 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
     if settings.config is None:
         created.append(add_section(settings))
     return created
+
+
+def name_problem(settings: Settings, name: str) -> Diagnostic | None:
+    """Why `name` cannot name a contract (its folder, its module), or None."""
+    folder = settings.schemas / "contracts" / name
+    if not NAME.match(name):
+        return Diagnostic(
+            display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens"
+        )
+    if keyword.iskeyword(name.replace("-", "_")):
+        return Diagnostic(display_path(folder), None, None, "a Python keyword cannot name the contract's module")
+    return None
 
 
 def add_section(settings: Settings) -> Path:

@@ -163,7 +163,7 @@ def _tool_entry(
         derived["description"] = tool["description"]
     hints = {hint: (tool.get("annotations") or {})[hint] for hint in HINTS if hint in (tool.get("annotations") or {})}
     derived["annotations"] = hints or None
-    derived["inputSchema"] = _kept(entry.get("inputSchema"), tool.get("inputSchema") or {"type": "object"})
+    derived["inputSchema"] = _kept(entry.get("inputSchema"), _input_schema(tool))
     if _structured(tool) and not references_envelope:
         derived["outputSchema"] = _kept(entry.get("outputSchema"), tool["outputSchema"])
     else:
@@ -183,11 +183,25 @@ def _tool_entry(
             entry[key] = derived[key]
 
 
+def _input_schema(tool: dict[str, Any]) -> dict[str, Any]:
+    """The tool's inputSchema, with the `"type": "object"` MCP asks for where a server leaves it
+    out: arguments are an object on every call, so it changes no call's verdict."""
+    schema = tool.get("inputSchema")
+    if not isinstance(schema, dict):
+        return {"type": "object"}
+    return schema if "type" in schema else {"type": "object", **schema}
+
+
 def _kept(old: Any, listed: Any) -> Any:
     """The schema written before when it means what the server lists now, else the server's."""
-    if isinstance(old, dict) and schema_difference(listed, old) is None:
+    if isinstance(old, dict) and schema_difference(listed, _plain(old)) is None:
         return old
     return listed
+
+
+def _plain(value: Any) -> Any:
+    """A value of ruamel's round trip (its own int and float types...) as plain JSON values."""
+    return json.loads(json.dumps(value))
 
 
 def _same(old: Any, new: Any) -> bool:

@@ -8,7 +8,6 @@ written and every problem said, so the sources stay as they were.
 
 from __future__ import annotations
 
-import keyword
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,7 +18,7 @@ from ..findings.finding import Finding
 from ..load.documents import Reading
 from ..load.project import load_project
 from ..model import Contract, Place
-from ..scaffold import NAME, add_section
+from ..scaffold import add_section
 from ..write import replace_tree
 from .facts import ServerFacts
 from .files import contract_files
@@ -38,17 +37,6 @@ class Imported:
     changes: list[Finding] = field(default_factory=list)
     changed: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def name_problem(settings: Settings, name: str) -> Diagnostic | None:
-    folder = settings.schemas / "contracts" / name
-    if not NAME.match(name):
-        return Diagnostic(
-            display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens"
-        )
-    if keyword.iskeyword(name.replace("-", "_")):
-        return Diagnostic(display_path(folder), None, None, "a Python keyword cannot name the contract's module")
-    return None
 
 
 def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write: bool) -> Imported:

@@ -37,6 +37,16 @@ _TRIES = 8  # argument sets tried per tool before it is left without an example
 _QUOTED = re.compile(r"""'([^'\n]{1,200})'|"([^"\n]{1,200})"|`([^`\n]{1,200})`""")
 
 
+class _Unreadable(Exception):
+    """The server's listing is not what MCP defines (the message says where)."""
+
+
+def _said(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return str(exc) if isinstance(exc, _Unreadable) else leaf(exc)
+
+
 @dataclass(frozen=True)
 class ImportOptions:
     """How `import` talks to the server: `call` (the read-only tools) and `call_tools` (named
@@ -66,7 +76,7 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
         try:
             anyio.run(_ask, target, revision(version), options, answered, reading)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
-            reading.notes.append(f"{version} not spoken: {leaf(exc)}")
+            reading.notes.append(f"{version} not spoken: {_said(exc)}")
     if reading.facts is None:
         said = "; ".join(dict.fromkeys(note.partition(": ")[2] for note in reading.notes)) or "no answer"
         hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
@@ -74,10 +84,6 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
         reading.notes.clear()
         return reading
     reading.facts = replace(reading.facts, revisions=tuple(sorted(answered, key=VERSIONS.index)))
-    unknown = [name for name in options.call_tools if all(t["name"] != name for t in reading.facts.tools)]
-    if unknown:
-        known = ", ".join(t["name"] for t in reading.facts.tools) or "none"
-        reading.problem = f"--call-tool {unknown[0]!r} is not a tool the server lists (it lists: {known})"
     return reading
 
 
@@ -95,12 +101,16 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
         try:
             listed = await list_tools(session, findings)
         except Stopped:
-            raise RuntimeError(findings.findings[-1].message if findings.findings else "no listing") from None
+            raise _Unreadable(findings.findings[-1].message if findings.findings else "no listing") from None
         reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
         tools = tuple(tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.values())
         info = session.server_info
+        unknown = [name for name in options.call_tools if all(t["name"] != name for t in tools)]
+        if unknown:  # before any call: nothing is called on a request that cannot be met
+            known = ", ".join(t["name"] for t in tools) or "none"
+            reading.problem = f"--call-tool {unknown[0]!r} is not a tool the server lists (it lists: {known})"
         reading.notes += _not_called(tools, options)
-        calls = await _record_calls(session, tools, options, reading)
+        calls = await _record_calls(session, tools, options, reading) if not unknown else {}
         reading.facts = ServerFacts(
             name=info.name if info is not None else describe(target),
             title=info.title if info is not None else None,
@@ -182,7 +192,9 @@ async def _record(
                 continue
         kinds = tuple(dict.fromkeys(block.type for block in result.content))
         reading.notes.append(f"{name}: called with {_shown(arguments)}")
-        return RecordedCall(arguments, document is not None, document, kinds)
+        # A document is kept only for a tool that lists what it is: the others answer with content.
+        structured = judge_output is not None and document is not None
+        return RecordedCall(arguments, structured, document if structured else None, kinds)
     reading.notes.append(f"{name}: no example recorded: {last}")
     return None
 
