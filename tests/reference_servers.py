@@ -16,6 +16,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +60,25 @@ class ReferenceServers:
     def fastmcp(self, counter: Path) -> list[str]:
         """tests/servers/fastmcp_app.py; `borrow_book` counts its calls in `counter`."""
         return [self.python, str(FASTMCP_APP), str(counter)]
+
+    @contextmanager
+    def fastmcp_http(self, counter: Path) -> Iterator[str]:
+        """The FastMCP server over streamable HTTP for the time of a block: its URL."""
+        url_file = counter.with_name(counter.name + ".url")
+        command = [*self.fastmcp(counter), "--http", str(url_file)]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not url_file.is_file() and process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if not url_file.is_file():
+                process.kill()
+                said = process.communicate()[1]
+                raise AssertionError(f"the FastMCP server did not start over HTTP (exit {process.poll()}): {said}")
+            yield url_file.read_text(encoding="utf-8")
+        finally:
+            process.terminate()
+            process.communicate(timeout=10)
 
 
 def _pip_failed(venv: Path) -> str:

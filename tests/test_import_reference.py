@@ -358,6 +358,17 @@ def test_importing_again_with_call_changes_nothing_when_the_server_answers_the_s
     assert (code, report["facts"]["changed"], report["findings"]) == (0, False, []), report
 
 
+def test_fastmcp_over_http_imports_as_over_stdio(reference_servers: ReferenceServers, tmp_path: Path) -> None:
+    """The same server over streamable HTTP: the same contract, byte for byte, and it conforms
+    over HTTP at every revision."""
+    over_stdio, over_http = new_project(tmp_path / "stdio"), new_project(tmp_path / "http")
+    assert import_(over_stdio, "library", reference_servers.fastmcp(tmp_path / "loans"), "--call")[0] == 0
+    with reference_servers.fastmcp_http(tmp_path / "loans") as url:
+        assert_imported(over_http, "library", [url], "--call")
+    assert tree_bytes(over_http / "schemas") == tree_bytes(over_stdio / "schemas")
+    assert not (tmp_path / "loans").exists()
+
+
 @contextmanager
 def http_mock(contract: str) -> Iterator[str]:
     """`mock --transport http --port 0` of a built-in contract; its URL (printed on stderr)."""

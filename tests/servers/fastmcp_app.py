@@ -13,9 +13,12 @@ reference servers' own virtual environment (tests/reference_servers.py), never i
 With `--next` it is the library's next release, for importing into a contract that exists:
 version 1.5.0, `describe_shelf` takes a limit up to 20 (not 10), and a new tool `return_book`.
 
+With `--http URL-FILE` it serves streamable HTTP on a free loopback port instead of stdio,
+and writes its URL to URL-FILE once it listens.
+
 Every answer follows from the arguments alone: no clock, no randomness.
 
-    python fastmcp_app.py COUNTER-FILE [--next]
+    python fastmcp_app.py COUNTER-FILE [--next] [--http URL-FILE]
 """
 
 from __future__ import annotations
@@ -138,5 +141,31 @@ if NEXT:
     )
 
 
+def _serve_http(url_file: Path) -> None:
+    """Streamable HTTP on a socket bound here (port 0: the system picks a free one), its URL
+    written to `url_file` when uvicorn has started."""
+    import socket
+
+    import anyio
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app.http_app(path="/mcp"), log_level="warning", lifespan="on"))
+
+    async def serve() -> None:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(server.serve, [sock])
+            while not server.started:
+                await anyio.sleep(0.02)
+            url_file.write_text(f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", encoding="utf-8")
+
+    anyio.run(serve)
+
+
 if __name__ == "__main__":
-    app.run(show_banner=False, log_level="WARNING")  # no INFO lines on the client's stderr
+    if "--http" in sys.argv:
+        _serve_http(Path(sys.argv[sys.argv.index("--http") + 1]))
+    else:
+        app.run(show_banner=False, log_level="WARNING")  # no INFO lines on the client's stderr
