@@ -297,3 +297,12 @@ def test_a_listing_that_is_no_listing_of_the_protocol_is_said(project: Path) -> 
     assert result.returncode == 2
     assert "not a tools/list result: tools/0/inputSchema/type: Field required" in result.stderr
     assert not (project / "schemas").exists()
+
+
+def test_importing_again_with_call_keeps_the_example_calls_there(project: Path) -> None:
+    """A tool that has example calls gets no other: nothing changes, nothing is written."""
+    assert run_cli("import", "shop", "--call", *server("shared"), cwd=project).returncode == 0
+    before = files_of(folder(project, "shop"))
+    again = run_cli("import", "shop", "--call", "--write", *server("shared"), cwd=project)
+    assert again.returncode == 0 and "is up to date with the server" in again.stdout, again.stdout
+    assert files_of(folder(project, "shop")) == before

@@ -47,9 +47,10 @@ def contract_files(name: str, facts: ServerFacts, existing: Mapping[str, bytes] 
     old_envelope = _json(existing.get(ENVELOPE))
     if old_envelope is None or schema_difference(old_envelope, envelope.schema) is not None:
         files[ENVELOPE] = (json.dumps(envelope.schema, indent=2, ensure_ascii=False) + "\n").encode()
-    examples = _example_files(facts, existing)
+    old_tools = _load(existing.get(TOOLS))
+    examples = _example_files(facts, existing, _with_examples(old_tools))
     files.update(examples.files)
-    files[TOOLS] = _tools(facts, envelope.referencing, examples.names, existing.get(TOOLS))
+    files[TOOLS] = _tools(facts, envelope.referencing, examples.names, old_tools)
     return files
 
 
@@ -112,13 +113,20 @@ class _Examples:
         self.names: dict[str, str] = {}  # tool -> the example file answering its recorded call
 
 
-def _example_files(facts: ServerFacts, existing: Mapping[str, bytes]) -> _Examples:
-    """A file of `examples/` for each recorded call that answered with a document; a name
-    already taken (by an existing file or another tool) gets a number."""
+def _with_examples(tools: Any) -> set[str]:
+    """The tools of an existing tools.yaml that have example calls (kept: no new one is added)."""
+    entries = (tools or {}).get("tools") or ()
+    return {entry["name"] for entry in entries if isinstance(entry, dict) and entry.get("examples")}
+
+
+def _example_files(facts: ServerFacts, existing: Mapping[str, bytes], kept: set[str]) -> _Examples:
+    """A file of `examples/` for each recorded call that answered with a document, for a tool
+    without example calls yet; a name already taken (by an existing file or another tool)
+    gets a number."""
     examples = _Examples()
     taken = {path for path in existing if path.startswith("examples/")}
     for tool, call in sorted(facts.calls.items()):
-        if not call.structured:
+        if not call.structured or tool in kept:
             continue
         stem = re.sub(r"[^A-Za-z0-9._-]+", "-", tool).strip(".-") or "result"
         path, number = f"examples/{stem}.json", 2
@@ -130,8 +138,7 @@ def _example_files(facts: ServerFacts, existing: Mapping[str, bytes]) -> _Exampl
     return examples
 
 
-def _tools(facts: ServerFacts, referencing: frozenset[str], example_names: dict[str, str], old: bytes | None) -> bytes:
-    document = _load(old)
+def _tools(facts: ServerFacts, referencing: frozenset[str], example_names: dict[str, str], document: Any) -> bytes:
     header = "" if document is not None else _HEADER[TOOLS]
     if document is None:
         document = CommentedMap()
