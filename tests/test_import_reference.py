@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from conform_json import conform_report
-from conftest import ROOT, SCHEMAS, assert_report, run_cli, tree_bytes
+from conftest import ROOT, SCHEMAS, assert_report, run_cli, run_process, tree_bytes
 from mcp import Client, StdioServerParameters
 from mcp_contracts_generator.protocol import VERSIONS
 from ruamel.yaml import YAML
@@ -346,12 +346,15 @@ def test_a_new_release_imported_into_a_contract_keeps_what_was_written_by_hand(
 def test_importing_again_with_call_changes_nothing_when_the_server_answers_the_same(
     reference_servers: ReferenceServers, tmp_path: Path
 ) -> None:
-    """FastMCP's library answers the same to the same call: two imports make the same bytes,
-    and importing again with --call finds nothing to change (exit 0, nothing written)."""
+    """FastMCP's library answers the same to the same call: two imports make the same bytes (one
+    here, one a process of its own with another hash seed), and importing again with --call
+    finds nothing to change (exit 0, nothing written)."""
     target = reference_servers.fastmcp(tmp_path / "loans")
     first, second = new_project(tmp_path / "first"), new_project(tmp_path / "second")
-    for project in (first, second):
-        assert import_(project, "library", target, "--call")[0] == 0
+    assert import_(first, "library", target, "--call")[0] == 0
+    command = ("import", "library", "--call", "--", *target)
+    alone = run_process(*command, cwd=second, env={"PYTHONHASHSEED": "1"}, timeout=300)
+    assert alone.returncode == 0, alone.stdout + alone.stderr
     assert tree_bytes(first / "schemas") == tree_bytes(second / "schemas")
     code, report = import_(first, "library", target, "--call")
     assert tree_bytes(first / "schemas") == tree_bytes(second / "schemas")
