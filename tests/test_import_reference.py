@@ -46,7 +46,7 @@ TIME_TOOLS = ["convert_time", "get_current_time"]
 GIT_READ_ONLY = ["git_branch", "git_diff", "git_diff_staged", "git_diff_unstaged", "git_log", "git_show", "git_status"]
 GIT_TOOLS = sorted([*GIT_READ_ONLY, "git_add", "git_checkout", "git_commit", "git_create_branch", "git_reset"])
 FETCH_TOOLS = ["fetch"]
-FASTMCP_TOOLS = ["borrow_book", "describe_shelf", "find_book", "get_book", "shelf_stats"]
+FASTMCP_TOOLS = ["borrow_book", "count_books", "describe_shelf", "find_book", "get_book", "shelf_stats"]
 
 
 def _yaml(path: Path) -> Any:
@@ -217,19 +217,20 @@ def _fetch(project: Path, target: list[str], calls: Path) -> None:
 
 def _fastmcp(project: Path, target: list[str], calls: Path) -> None:
     """get_book and find_book return one pydantic model: one branch of the envelope for both;
-    the TypedDict of shelf_stats and borrow_book's model are branches of their own; the text
-    tool has none. borrow_book, not read-only, was not called."""
+    the TypedDict of shelf_stats, borrow_book's model and count_books' wrapped int are branches
+    of their own; the text tool has none. borrow_book, not read-only, was not called."""
     assert not calls.exists()
     folder, tools = folder_of(project, "fastmcp"), tools_of(project, "fastmcp")
     envelope = json.loads((folder / "envelope.schema.json").read_text(encoding="utf-8"))
     branches = [envelope["$defs"][b["$ref"].rpartition("/")[2]] for b in envelope["anyOf"]]
-    outputs = [tools[n]["outputSchema"] for n in ("get_book", "shelf_stats", "borrow_book")]
+    outputs = [tools[n]["outputSchema"] for n in ("get_book", "shelf_stats", "borrow_book", "count_books")]
     assert sorted(map(json.dumps, branches)) == sorted(map(json.dumps, outputs))
     assert tools["get_book"]["outputSchema"] == tools["find_book"]["outputSchema"]
     assert tools["describe_shelf"]["result"] == {"structured": False, "content": ["text"]}
     assert tools["find_book"]["inputSchema"]["properties"]["genre"]["enum"] == ["fiction", "history", "science"]
     examples = examples_of(project, "fastmcp")
-    assert sorted(examples) == ["describe_shelf", "find_book", "get_book", "shelf_stats"]
+    assert sorted(examples) == ["count_books", "describe_shelf", "find_book", "get_book", "shelf_stats"]
+    assert tools["count_books"]["outputSchema"]["x-fastmcp-wrap-result"] is True  # kept as listed
 
 
 SERVERS: dict[str, tuple[list[str], str, tuple[str, ...], Callable[[Path, list[str], Path], None]]] = {

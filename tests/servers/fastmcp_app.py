@@ -5,6 +5,8 @@ reference servers' own virtual environment (tests/reference_servers.py), never i
 - `get_book` and `find_book` return the same pydantic model (structured output, one shape:
   import makes it the envelope);
 - `shelf_stats` returns a TypedDict of its own shape;
+- `count_books` returns an int, which FastMCP wraps: an object with `result`, marked
+  `x-fastmcp-wrap-result`;
 - `describe_shelf` answers in plain text (no outputSchema);
 - `borrow_book` is the one tool not annotated read-only: each call adds one to the counter kept
   in the file named on the command line, so a test can tell whether it was called;
@@ -104,6 +106,12 @@ def shelf_stats(genre: Genre | None = None, min_pages: Annotated[int, Field(ge=0
     """How many books (and pages) a genre has, or the whole shelf."""
     books = [b for b in _SHELF if (genre is None or b.genre == genre) and b.pages >= min_pages]
     return ShelfStats(genre=genre.value if genre else "all", books=len(books), pages=sum(b.pages for b in books))
+
+
+@app.tool(title="Count the books", annotations=_READ_ONLY)
+def count_books(genre: Genre | None = None) -> int:
+    """How many books the shelf holds (of a genre): FastMCP wraps the number as {"result": n}."""
+    return sum(1 for b in _SHELF if genre is None or b.genre == genre)
 
 
 @app.tool(title="Describe the shelf", annotations=_READ_ONLY, output_schema=None)
