@@ -40,6 +40,7 @@ pytestmark = [pytest.mark.first, pytest.mark.xdist_group("reference-servers")]
 MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock", "--schemas", str(SCHEMAS)]
 PACKAGE = "imported"
 NEWEST = "2026-07-28"
+LISTING_TIMEOUT = 120  # seconds: a listing that never comes fails the test instead of hanging it
 FILES = ["contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"]
 # What each server lists (the versions pinned in reference_servers.PINS).
 TIME_TOOLS = ["convert_time", "get_current_time"]
@@ -98,7 +99,7 @@ def listing(target: list[str]) -> dict[str, dict[str, Any]]:
             tools = (await client.list_tools()).tools
         return {t.name: t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools}
 
-    return asyncio.run(read())
+    return asyncio.run(asyncio.wait_for(read(), LISTING_TIMEOUT))
 
 
 def lint_errors(project: Path) -> list[dict[str, Any]]:
