@@ -1,0 +1,135 @@
+"""Real MCP servers from the package index, for the tests of `import` (tests/test_import_reference.py).
+
+The reference servers (mcp-server-time, mcp-server-git, mcp-server-fetch) and FastMCP are
+installed, pinned, into a virtual environment of their own that the test session makes with
+`python -m venv` and pip: once for all pytest-xdist workers, under a file lock, in the folder
+the workers share. They never enter the project's own environment (they bring their own `mcp`).
+
+Without a package index, pip's message skips the tests, as the TypeScript client's tests skip
+without node; CI (MCP_CONTRACTS_REQUIRE_SHARED=1) fails on it instead.
+
+A test module uses the fixture with `pytest_plugins = ["reference_servers"]`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+HERE = Path(__file__).resolve().parent
+FASTMCP_APP = HERE / "servers" / "fastmcp_app.py"
+# Measured together: they install beside mcp 2.3.0 in their own environment.
+PINS = ("mcp-server-time==2026.10.19", "mcp-server-git==2026.10.19", "mcp-server-fetch==2026.10.24", "fastmcp==4.1.2")
+PIP_TIMEOUT = 900  # seconds for the whole install; about 30 s with an index on this machine
+_BIN = "Scripts" if os.name == "nt" else "bin"
+
+
+@dataclass(frozen=True)
+class ReferenceServers:
+    """The commands that start each server over stdio, from the environment at `venv`."""
+
+    venv: Path
+
+    def _bin(self, name: str) -> str:
+        return str(self.venv / _BIN / name)
+
+    @property
+    def python(self) -> str:
+        return self._bin("python")
+
+    def time(self) -> list[str]:
+        return [self._bin("mcp-server-time")]
+
+    def git(self, repository: Path) -> list[str]:
+        """Serves a git repository it makes at `repository` (see `git_repository`)."""
+        return [self._bin("mcp-server-git"), "--repository", str(git_repository(repository))]
+
+    def fetch(self) -> list[str]:
+        """Lists `fetch` only; calling it needs the network, so no test calls it."""
+        return [self._bin("mcp-server-fetch")]
+
+    def fastmcp(self, counter: Path) -> list[str]:
+        """tests/servers/fastmcp_app.py; `borrow_book` counts its calls in `counter`."""
+        return [self.python, str(FASTMCP_APP), str(counter)]
+
+    @contextmanager
+    def fastmcp_http(self, counter: Path) -> Iterator[str]:
+        """The FastMCP server over streamable HTTP for the time of a block: its URL."""
+        url_file = counter.with_name(counter.name + ".url")
+        command = [*self.fastmcp(counter), "--http", str(url_file)]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not url_file.is_file() and process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if not url_file.is_file():
+                process.kill()
+                said = process.communicate()[1]
+                raise AssertionError(f"the FastMCP server did not start over HTTP (exit {process.poll()}): {said}")
+            yield url_file.read_text(encoding="utf-8")
+        finally:
+            process.terminate()
+            process.communicate(timeout=10)
+
+
+def _pip_failed(venv: Path) -> str:
+    """Make the environment at `venv` with the pinned servers: '' when it is ready, else what
+    failed (pip's own message)."""
+    steps = (
+        [sys.executable, "-m", "venv", str(venv)],
+        [str(venv / _BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PINS],
+    )
+    for step in steps:
+        try:
+            done = subprocess.run(step, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
+        except subprocess.TimeoutExpired:
+            return f"{' '.join(step[:4])} ... did not finish within {PIP_TIMEOUT} s"
+        if done.returncode != 0:
+            said = "\n".join(line for line in done.stderr.splitlines() if not line.startswith("WARNING: Location"))
+            return f"{' '.join(step[:4])} ... exited {done.returncode}:\n{said.strip() or done.stdout.strip()}"
+    return ""
+
+
+def reference_environment(shared: Path) -> ReferenceServers:
+    """The servers' environment in `shared` (a folder every worker sees), made by the first
+    worker to ask; each later one waits on the lock and reads the outcome it left."""
+    venv, outcome = shared / "reference-servers", shared / "reference-servers.outcome"
+    with FileLock(str(shared / "reference-servers.lock")):
+        if not outcome.is_file():
+            outcome.write_text(_pip_failed(venv), encoding="utf-8")
+    problem = outcome.read_text(encoding="utf-8")
+    if problem:
+        reason = f"the reference MCP servers could not be installed from the package index: {problem}"
+        if os.environ.get("MCP_CONTRACTS_REQUIRE_SHARED") == "1":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    return ReferenceServers(venv)
+
+
+@pytest.fixture(scope="session")
+def reference_servers(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> ReferenceServers:
+    base = tmp_path_factory.getbasetemp()
+    return reference_environment(base if worker_id == "master" else base.parent)
+
+
+def git_repository(folder: Path) -> Path:
+    """A real git repository at `folder` with one commit on `main` (and an untracked file), for
+    mcp-server-git to serve; the user's git configuration is not read."""
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    env |= {"GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+    ident = ["-c", "user.name=Reference Test", "-c", "user.email=reference@example.invalid"]
+    (folder / "README.md").write_text("# A repository for mcp-server-git\n", encoding="utf-8")
+    for step in (["init", "-q", "-b", "main"], ["add", "README.md"], [*ident, "commit", "-q", "-m", "First commit"]):
+        subprocess.run(["git", *step], cwd=folder, env=env, check=True, capture_output=True)
+    (folder / "notes.txt").write_text("not yet added\n", encoding="utf-8")
+    return folder
