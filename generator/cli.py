@@ -480,9 +480,12 @@ def _require_sdk(command: str) -> None:
 def _require_fuzzing() -> None:
     """`conform --fuzz` draws arguments with hypothesis-jsonschema (the `mcp` extra): when this
     environment lacks it, say how to get it, exit 2."""
-    from importlib.util import find_spec
-
-    missing = [name for name in ("hypothesis", "hypothesis_jsonschema") if find_spec(name) is None]
+    missing = []
+    for name in ("hypothesis", "hypothesis_jsonschema"):
+        try:
+            __import__(name)  # `--fuzz` imports them anyway
+        except ImportError:
+            missing.append(name)
     if missing:
         typer.echo(
             f"error: `conform --fuzz` needs hypothesis and hypothesis-jsonschema (this environment lacks"

@@ -240,8 +240,12 @@ class _ToolRun:
             self.report.add("fuzz-skipped", self.tool.name, text, tool=self.tool.name, at=("inputSchema",))
             return facts
         found, facts["valid"] = self._property(valid, self._valid, lambda drawn: drawn)
-        invalid = valid.map(lambda v: breaches(self.validator, self.schema, v)).filter(bool).flatmap(st.sampled_from)
-        broken, facts["invalid"] = self._property(invalid, self._invalid, lambda drawn: drawn.arguments)
+        broken: list[_Found] = []
+        simplest = next((c for c in islice(candidates(self.schema), 64) if self.accepts(c)), None)
+        fallback = breaches(self.validator, self.schema, simplest) if simplest is not None else []
+        if fallback:  # else no keyword of the schema is broken by one change (`{"type": "object"}`)
+            invalid = valid.map(lambda v: breaches(self.validator, self.schema, v) or fallback).flatmap(st.sampled_from)
+            broken, facts["invalid"] = self._property(invalid, self._invalid, lambda drawn: drawn.arguments)
         for one in [*found, *broken]:
             self._report(one)
         return facts

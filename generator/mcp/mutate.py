@@ -24,7 +24,7 @@ _DEPTH = 4  # how far below the root values are changed
 _MOST = 256  # mutants of one value, at most
 _LONGEST = 4096  # characters or items a mutant adds, at most
 _ABSENT = object()  # a property the value leaves out
-# One value of each JSON type, for `type`: the first whose type the schema does not allow.
+# One value of each JSON type, for `type`: each whose type the schema does not allow.
 _OF_EACH_TYPE: tuple[Any, ...] = ("fuzz", 0.5, 7, True, None, [], {})
 _OFF_PATTERN = ("", "!", " 0", "\u00e9")  # strings some pattern refuses (the judge says which)
 
@@ -85,10 +85,7 @@ def _wrong_type(schema: dict[str, Any]) -> Iterator[Any]:
     allowed = set(_types(schema))
     if not allowed:
         return
-    for value in _OF_EACH_TYPE:
-        if not json_types(value) & allowed:
-            yield value
-            return
+    yield from (value for value in _OF_EACH_TYPE if not json_types(value) & allowed)
 
 
 def _outside(members: list[Any]) -> Iterator[Any]:
