@@ -5,7 +5,9 @@ passes plain `conform`: only fuzzing finds its fault."""
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +175,32 @@ def test_a_crash_at_the_maximum_and_a_hang_are_found_with_the_shrunk_arguments(t
     called = log.read_text(encoding="utf-8").split()
     assert called.count("delete_page") == 1  # its example call: not read-only, not named
     assert report["calls"] == len(called)  # the server logs each call before it crashes or hangs
+
+
+def test_over_http_a_crash_is_found_and_the_tools_after_it_are_noted(tmp_path: Path) -> None:
+    """A server behind a URL cannot be started again: what it crashed on is the finding."""
+    project, server = _project(tmp_path, "pages")
+    url_file = tmp_path / "url"
+    process = subprocess.Popen(
+        [*server[1:], "--http", str(url_file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not url_file.is_file() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        url = url_file.read_text(encoding="utf-8")
+        code, report = _conform(project, "pages", "--fuzz", "20", "--seed", "3", "--url", url)
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+    assert code == 1 and report["problem"] is None
+    assert _found(report) == [
+        ("fuzz-crash", 'get_page({"page": 100})'),
+        ("fuzz-skipped", "delete_page"),
+        ("fuzz-skipped", "lookup"),
+    ]
+    skipped = next(f for f in report["findings"] if f["subject"] == "lookup")
+    assert skipped["message"].startswith("not fuzzed: the server could not be reached")
 
 
 def test_the_same_seed_gives_the_same_calls_and_findings(tmp_path: Path) -> None:

@@ -150,7 +150,7 @@ async def _session(
         if fuzz is not None:
             from .fuzz import fuzz_tools
 
-            await fuzz_tools(session, fuzz[1], fuzz[0], contract, tools, report)
+            await fuzz_tools(fuzz[1], fuzz[0], contract, tools, report)
     except Stopped:
         return  # reported where it happened; nothing after it can be asked
 

@@ -1,5 +1,6 @@
 """`conform --fuzz N [--seed S]`: each tool called with N argument sets its input schema accepts
-and N that break it by one keyword, once per run, in the session of the newest revision checked.
+and N that break it by one keyword, once per run, at the newest revision checked, on sessions of
+its own (`fuzz_calls`).
 
 Valid arguments are drawn by hypothesis-jsonschema from the tool's `inputSchema` as the
 contract has it; where it cannot read the schema (a keyword it does not know, a recursive
@@ -37,7 +38,6 @@ import mcp.types as types
 from hypothesis import HealthCheck, Phase, Verbosity, find, given, seed, settings
 from hypothesis.errors import Unsatisfiable
 from hypothesis_jsonschema import from_schema
-from mcp import ClientSession
 from mcp_types.jsonrpc import INTERNAL_ERROR
 
 from ..findings.finding import Finding
@@ -363,16 +363,15 @@ def _fuzz_all(
 
 
 async def fuzz_tools(
-    session: ClientSession,
     reconnect: Reconnect,
     the_plan: Plan,
     contract: ServedContract,
     tools: list[ServedTool],
     report: Report,
 ) -> None:
-    """Fuzz `tools` (of `contract`, as the server lists them) on `session`, opening sessions
-    of its own with `reconnect` when the server goes away."""
-    server = Server(session, reconnect, report.revision or "", the_plan.timeout, report)
+    """Fuzz `tools` (of `contract`, as the server lists them) on sessions opened with
+    `reconnect`, a new one whenever the server goes away."""
+    server = Server(reconnect, report.revision or "", the_plan.timeout, report)
     async with anyio.create_task_group() as group:
         group.start_soon(server.hold)
         try:

@@ -1,5 +1,6 @@
-"""The calls of `conform --fuzz`: one `tools/call` at a time, on a session that is opened again
-when the server goes away (a crash) or stops answering (a hang).
+"""The calls of `conform --fuzz`: one `tools/call` at a time, on sessions of their own (a
+transport that breaks under a call must not end the run's own session), opened again when the
+server goes away (a crash) or stops answering (a hang).
 
 The fuzzing loop runs in a worker thread and makes each call on the event loop
 (`anyio.from_thread.run`). Sessions are opened and closed by one task, `Server.hold`, for the
@@ -40,17 +41,17 @@ class Answer:
 
 
 class Server:
-    """The server being fuzzed, at one protocol revision: the session the run began with, then
-    sessions of its own."""
+    """The server being fuzzed, at one protocol revision, through sessions opened by `hold`
+    (the first before the first call)."""
 
-    def __init__(self, session: ClientSession, reconnect: Reconnect, revision: str, timeout: float, report: Report):
-        self.session: ClientSession | None = session
-        self.failed: str | None = None  # why no session could be opened again
-        self.reconnects = 0  # sessions asked for
+    def __init__(self, reconnect: Reconnect, revision: str, timeout: float, report: Report):
+        self.session: ClientSession | None = None
+        self.failed: str | None = None  # why no session could be opened (again)
+        self.reconnects = 0  # sessions asked for after the first
         self._reconnect, self._revision, self._timeout, self._report = reconnect, revision, timeout, report
         self._wanted = anyio.Event()  # set: a new session is wanted (or `close`)
+        self._wanted.set()
         self._ready = anyio.Event()  # set: `session` is one to call on (or `failed` says why not)
-        self._ready.set()
         self._closing = False
 
     async def hold(self) -> None:
@@ -64,14 +65,14 @@ class Server:
             try:
                 async with self._reconnect() as (session, answered):
                     if answered != self._revision:
-                        self.failed = f"asked for {self._revision} again, the server answered {answered}"
+                        self.failed = f"asked for {self._revision}, the server answered {answered}"
                     else:
                         self.session, opened = session, True
                         self._ready.set()
                         await self._wanted.wait()
             except Exception as exc:  # the transports raise what they meet, often in groups
                 if not opened:
-                    self.failed = f"the server could not be reached again: {leaf(exc)}"
+                    self.failed = f"the server could not be reached: {leaf(exc)}"
             self.session = None
             if self.failed is not None:
                 self._ready.set()
@@ -93,7 +94,7 @@ class Server:
             await self._ready.wait()
         session = self.session
         if session is None:
-            return Answer("unreachable", text=self.failed or "the server could not be reached again")
+            return Answer("unreachable", text=self.failed or "the server could not be reached")
         params = types.CallToolRequestParams(name=name, arguments=arguments)
         self._report.calls += 1
         try:

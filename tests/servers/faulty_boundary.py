@@ -6,15 +6,17 @@ refuse (JSON-RPC -32602), as a server should.
 - `lookup` never answers when `deep` is true;
 - `delete_page`, not read-only, works: `--fuzz` calls it only when `--call-tool` names it.
 
-    python faulty_boundary.py [--log FILE]
+    python faulty_boundary.py [--log FILE] [--http URL-FILE]
 
-With --log, the name of each tool called is appended to FILE, one a line.
+With --log, the name of each tool called is appended to FILE, one a line; with --http, it
+serves streamable HTTP on a free port of 127.0.0.1 and writes its URL to URL-FILE.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -111,9 +113,32 @@ async def _serve(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
+async def _http(server: Server[Any], url_file: Path) -> None:
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    http = uvicorn.Server(uvicorn.Config(server.streamable_http_app(), log_level="warning"))
+    async with anyio.create_task_group() as group:
+        group.start_soon(http.serve, [sock])
+        while not http.started:
+            await anyio.sleep(0.01)
+        partial = url_file.with_suffix(".partial")  # whole or absent: the test polls for it
+        partial.write_text(f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", encoding="utf-8")
+        partial.rename(url_file)
+
+
+def _option(name: str) -> Path | None:
+    return Path(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else None
+
+
 def main() -> None:
-    log = Path(sys.argv[sys.argv.index("--log") + 1]) if "--log" in sys.argv else None
-    anyio.run(_serve, build(log))
+    server, url_file = build(_option("--log")), _option("--http")
+    if url_file is None:
+        anyio.run(_serve, server)
+    else:
+        anyio.run(_http, server, url_file)
 
 
 if __name__ == "__main__":
