@@ -15,7 +15,7 @@ import jsonschema_rs
 import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
-from mcp_contracts_generator.mcp.fuzz import breaches, valid_strategy
+from mcp_contracts_generator.mcp.fuzz_draw import breaches, valid_strategy
 
 pytestmark = pytest.mark.first
 SERVERS = ROOT / "tests" / "servers"

@@ -2,12 +2,8 @@
 and N that break it by one keyword, once per run, at the newest revision checked, on sessions of
 its own (`fuzz_calls`).
 
-Valid arguments are drawn by hypothesis-jsonschema from the tool's `inputSchema` as the
-contract has it; where it cannot read the schema (a keyword it does not know, a recursive
-`$ref`), from the synthesiser's candidates (`synthesize.candidates`). Only what the judge
-(jsonschema-rs, as a client compiles the schema) accepts counts as valid. Invalid arguments
-are valid ones with one change (`mutate.mutants`) that the judge refuses by exactly one
-keyword: the keyword and the pointer the judge names are the report's.
+Valid arguments are drawn from the tool's `inputSchema` as the contract has it, invalid ones
+break it by exactly one keyword (`fuzz_draw`).
 
 Valid arguments must get a result the contract accepts (`results.judge_result`) or an error
 with a code the tool declares; invalid ones must be refused (a JSON-RPC error, or an `isError`
@@ -29,27 +25,23 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from itertools import islice
 from typing import Any
 
 import anyio
 import hypothesis.strategies as st
 import mcp.types as types
-from hypothesis import HealthCheck, Phase, Verbosity, find, given, seed, settings
+from hypothesis import given, seed
 from hypothesis.errors import Unsatisfiable
-from hypothesis_jsonschema import from_schema
 from mcp_types.jsonrpc import INTERNAL_ERROR
 
 from ..findings.finding import Finding
 from ..schema.engine import standalone_validator
-from ..schema.pointer import encode
 from ..schema.values import not_json
 from .fuzz_calls import Answer, Reconnect, Server
-from .mutate import mutants
+from .fuzz_draw import Breach, invalid_strategy, run_settings, valid_strategy
 from .report import Report, shown
 from .results import document_of, judge_result
 from .served import ServedContract, ServedTool
-from .synthesize import candidates
 
 SHRINK_CALLS = 100  # calls one run of a tool may make past its N, to shrink what it found
 RECONNECTS = 8  # new sessions one run may ask for (a crash or a hang costs one)
@@ -81,17 +73,6 @@ def plan(examples: int, chosen: int | None, named: tuple[str, ...], timeout: flo
 def read_only(tool: ServedTool) -> bool:
     """Annotated read-only (`readOnlyHint`, or the contract's mutation column, as published)."""
     return tool.hints.get("readOnlyHint") is True
-
-
-@dataclass(frozen=True)
-class Breach:
-    """Arguments the judge refuses by one keyword: which, at which pointer into the arguments,
-    and where it is in the input schema."""
-
-    arguments: dict[str, Any]
-    keyword: str
-    pointer: str
-    schema_at: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -144,61 +125,6 @@ _KINDS: dict[str | None, type[_Failure]] = {
 }
 
 
-def _settings(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        database=None,
-        deadline=None,
-        derandomize=False,
-        phases=(Phase.generate, Phase.shrink),
-        suppress_health_check=list(HealthCheck),
-        verbosity=Verbosity.quiet,
-        report_multiple_bugs=True,
-        print_blob=False,
-    )
-
-
-_PROBE = settings(
-    max_examples=20,
-    database=None,
-    deadline=None,
-    derandomize=True,
-    phases=(Phase.generate,),
-    suppress_health_check=list(HealthCheck),
-    verbosity=Verbosity.quiet,
-)
-
-
-def valid_strategy(schema: Any, accepts: Callable[[Any], bool]) -> tuple[st.SearchStrategy[Any] | None, str]:
-    """Arguments `schema` accepts (by `accepts`, the judge), and what draws them."""
-    try:
-        drawn = from_schema(schema).filter(accepts)
-        find(drawn, lambda _: True, settings=_PROBE)  # it raises for what it cannot read
-        return drawn, "hypothesis-jsonschema"
-    except Exception:  # whatever hypothesis-jsonschema cannot draw from
-        pass
-    made: dict[str, Any] = {}
-    for value in islice(candidates(schema), 64):
-        if accepts(value):
-            made.setdefault(json.dumps(value, sort_keys=True), value)
-    if not made:
-        return None, "nothing"
-    return st.sampled_from(list(made.values())), "synthesiser"
-
-
-def breaches(validator: Any, schema: Any, arguments: dict[str, Any]) -> list[Breach]:
-    """The mutants of `arguments` that the judge refuses by exactly one keyword."""
-    found = []
-    for mutant in mutants(schema, arguments):
-        errors = list(islice(validator.iter_errors(mutant), 2))
-        if len(errors) != 1:
-            continue
-        path = tuple(errors[0].schema_path)
-        keyword = next((str(t) for t in reversed(path) if isinstance(t, str)), "")
-        found.append(Breach(mutant, keyword, encode(errors[0].instance_path), path))
-    return found
-
-
 def _leaves(exc: BaseException) -> Iterator[BaseException]:
     if isinstance(exc, BaseExceptionGroup):
         for inner in exc.exceptions:
@@ -241,10 +167,8 @@ class _ToolRun:
             return facts
         found, facts["valid"] = self._property(valid, self._valid, lambda drawn: drawn)
         broken: list[_Found] = []
-        simplest = next((c for c in islice(candidates(self.schema), 64) if self.accepts(c)), None)
-        fallback = breaches(self.validator, self.schema, simplest) if simplest is not None else []
-        if fallback:  # else no keyword of the schema is broken by one change (`{"type": "object"}`)
-            invalid = valid.map(lambda v: breaches(self.validator, self.schema, v) or fallback).flatmap(st.sampled_from)
+        invalid = invalid_strategy(valid, self.validator, self.schema, self.accepts)
+        if invalid is not None:
             broken, facts["invalid"] = self._property(invalid, self._invalid, lambda drawn: drawn.arguments)
         for one in [*found, *broken]:
             self._report(one)
@@ -270,7 +194,7 @@ class _ToolRun:
             if found is not None:
                 raise _KINDS[found.rule](found)
 
-        test = seed(self.plan.seed)(_settings(self.plan.examples)(given(strategy)(probe)))
+        test = seed(self.plan.seed)(run_settings(self.plan.examples)(given(strategy)(probe)))
         try:
             test()
         except Unsatisfiable:  # nothing could be drawn (no mutant the judge refuses by one keyword)
