@@ -39,6 +39,7 @@ from .served import ServedContract, ServedTool
 
 if TYPE_CHECKING:  # `--fuzz` imports hypothesis: only a run that fuzzes pays for it
     from .fuzz import Plan
+    from .fuzz_calls import Reconnect
 
 __all__ = ["ConformOptions", "Target", "conform", "describe", "revisions_checked"]
 
@@ -131,7 +132,11 @@ async def _conform(
 
 
 async def _session(
-    session: ClientSession, contract: ServedContract, options: ConformOptions, report: Report, fuzz: Any = None
+    session: ClientSession,
+    contract: ServedContract,
+    options: ConformOptions,
+    report: Report,
+    fuzz: tuple[Plan, Reconnect] | None = None,
 ) -> None:
     """The listing compared, then every example call (and probe) made and judged; then, with
     `fuzz` (a plan, and how to connect again), the tools fuzzed (`fuzz.fuzz_tools`)."""
