@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis_jsonschema import from_schema
 
 from ..schema.pointer import encode
-from .mutate import mutants
+from .mutate import edges, mutants
 from .synthesize import candidates
 
 
@@ -63,20 +63,23 @@ _PROBE = settings(
 
 
 def valid_strategy(schema: Any, accepts: Callable[[Any], bool]) -> tuple[st.SearchStrategy[Any] | None, str]:
-    """Arguments `schema` accepts (by `accepts`, the judge), and what draws them."""
+    """Arguments `schema` accepts (by `accepts`, the judge), and what draws them: hypothesis-
+    jsonschema, with its simplest arguments at each edge of a property's schema beside it (a
+    maximum is drawn at once, not by chance); the synthesiser's candidates where it cannot."""
     try:
         drawn = from_schema(schema).filter(accepts)
-        find(drawn, lambda _: True, settings=_PROBE)  # it raises for what it cannot read
-        return drawn, "hypothesis-jsonschema"
+        simplest = find(drawn, lambda _: True, settings=_PROBE)  # it raises for what it cannot read
     except Exception:  # whatever hypothesis-jsonschema cannot draw from
-        pass
-    made: dict[str, Any] = {}
-    for value in islice(candidates(schema), 64):
-        if accepts(value):
-            made.setdefault(json.dumps(value, sort_keys=True), value)
-    if not made:
-        return None, "nothing"
-    return st.sampled_from(list(made.values())), "synthesiser"
+        made: dict[str, Any] = {}
+        for value in islice(candidates(schema), 64):
+            if accepts(value):
+                made.setdefault(json.dumps(value, sort_keys=True), value)
+        for edge in edges(schema, next(iter(made.values()))) if made else ():
+            if accepts(edge):
+                made.setdefault(json.dumps(edge, sort_keys=True), edge)
+        return (st.sampled_from(list(made.values())), "synthesiser") if made else (None, "nothing")
+    at_edges = [edge for edge in edges(schema, simplest) if accepts(edge)] if isinstance(simplest, dict) else []
+    return (st.one_of(drawn, st.sampled_from(at_edges)) if at_edges else drawn), "hypothesis-jsonschema"
 
 
 def breaches(validator: Any, schema: Any, arguments: dict[str, Any]) -> list[Breach]:

@@ -217,3 +217,41 @@ def mutants(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         if len(found) >= _MOST:
             break
     return list(found.values())
+
+
+def _edge_values(schema: dict[str, Any]) -> Iterator[Any]:
+    """The values at the edges of what `schema` allows: its bounds, the shortest and longest
+    strings and arrays, each `enum` member, both booleans (the judge keeps those it accepts)."""
+    integral = "integer" in _types(schema)
+    for key in ("minimum", "maximum"):
+        bound = _number(schema.get(key))
+        if bound is not None and math.isfinite(bound):
+            yield (math.ceil(bound) if key == "minimum" else math.floor(bound)) if integral else bound
+    for key, step in (("exclusiveMinimum", 1), ("exclusiveMaximum", -1)):
+        bound = _number(schema.get(key))
+        if bound is not None and math.isfinite(bound) and integral:
+            yield (math.floor(bound) + 1) if step > 0 else (math.ceil(bound) - 1)
+    for key in ("minLength", "maxLength"):
+        length = schema.get(key)
+        if isinstance(length, int) and 0 <= length <= _LONGEST:
+            yield "x" * length
+    if isinstance(schema.get("enum"), list):
+        yield from schema["enum"]
+    if "boolean" in _types(schema):
+        yield from (False, True)
+
+
+def edges(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
+    """Arguments like `arguments` with one property at an edge of its schema (the maximum
+    of an integer, the longest string...), where servers' own bounds tend to be off by one."""
+    if not isinstance(schema, dict):
+        return []
+    root = _resolved(schema, schema)
+    found = root.get("properties") if isinstance(root, dict) else None
+    made: dict[str, dict[str, Any]] = {}
+    for name, sub in sorted((found if isinstance(found, dict) else {}).items()):
+        resolved = _resolved(schema, sub)
+        for value in _edge_values(resolved) if isinstance(resolved, dict) else ():
+            edge = _set(arguments, (name,), value)
+            made.setdefault(json.dumps(edge, sort_keys=True), edge)
+    return list(made.values())[:_MOST]
