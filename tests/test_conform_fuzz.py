@@ -16,6 +16,7 @@ import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
 from mcp_contracts_generator.mcp.fuzz_draw import breaches, valid_strategy
+from mcp_contracts_generator.mcp.mutate import edges
 
 pytestmark = pytest.mark.first
 SERVERS = ROOT / "tests" / "servers"
@@ -301,6 +302,13 @@ def test_each_mutant_kept_breaks_exactly_the_keyword_it_is_named_by() -> None:
         ("pattern", "/tags/0"),
     }
     assert ["$defs", "tags", "maxItems"] in [list(b.schema_at) for b in found]  # through the $ref
+
+
+def test_valid_arguments_are_drawn_at_the_edges_too() -> None:
+    """The bounds themselves, which chance may miss; each enum member and boolean, the longest string."""
+    assert edges(GET_PAGE, {"page": 7}) == [{"page": 1}, {"page": 100}]
+    lookup = {"type": "object", "properties": {"text": {"maxLength": 3}, "deep": {"type": "boolean"}}}
+    assert edges(lookup, {}) == [{"deep": False}, {"deep": True}, {"text": "xxx"}]
 
 
 def test_what_hypothesis_jsonschema_cannot_read_is_drawn_from_the_synthesiser() -> None:
