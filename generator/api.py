@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .load.documents import Reading
     from .load.project import LoadResult
     from .mcp.conform import ConformOptions, Target
+    from .mcp.importer import ImportOptions
     from .mcp.served import ServedContract
     from .model import Contract
     from .render.plan import Plan, RenderProblem
@@ -483,6 +484,69 @@ def conform_with(
         return findings.Outcome("conform", (), (), facts=facts, problem=problem)
     report = conform(served(found), target, options)
     return report.outcome(_policy(chosen, loaded.project.contracts))
+
+
+def import_server(
+    name: str,
+    target: Target,
+    options: ImportOptions | None = None,
+    schemas_dir: Path | None = None,
+    *,
+    write: bool = False,
+) -> tuple[findings.Outcome, list[str]]:
+    """Write contract `name` from the MCP server at `target` (see `import_with`), with the
+    project's settings."""
+    from .mcp.importer import ImportOptions
+
+    chosen = settings(schemas_dir)
+    if isinstance(chosen, list):
+        return _not_loaded("import", chosen), []
+    return import_with(chosen, name, target, options or ImportOptions(), write=write)
+
+
+def import_with(
+    chosen: Settings, name: str, target: Target, options: ImportOptions, *, write: bool = False
+) -> tuple[findings.Outcome, list[str]]:
+    """Read the MCP server at `target` and write contract `name` from what it lists (see
+    `generator.importing`), and the notes of the run (revisions not spoken, tools not called).
+
+    A new contract is written at once. For one that exists, the outcome's findings are what an
+    import changes (`breaking`'s rules at the project's levels) and nothing is written unless
+    `write`; `pending` (exit 1) when there are changes left unwritten. A server not read is the
+    outcome's `problem`; files that would not load are `source-invalid` findings, and nothing
+    is written."""
+    from .findings import finding as findings
+    from .importing.pipeline import import_contract
+    from .mcp.conform import describe
+    from .mcp.importer import read_server
+    from .scaffold import name_problem
+
+    facts = {"contract": name, "target": describe(target), "written": [], "changed": False}
+    problem = name_problem(chosen, name)
+    if problem is not None:
+        return findings.Outcome("import", (), (), facts=facts, problem=str(problem)), []
+    reading = read_server(target, options)
+    if reading.facts is None or reading.problem is not None:
+        return findings.Outcome("import", (), (), facts=facts, problem=reading.problem), reading.notes
+    imported = import_contract(chosen, name, reading.facts, write=write)
+    if imported.diagnostics:
+        return _not_loaded("import", imported.diagnostics, facts), reading.notes
+    policy = _policy(chosen, [])
+    found = tuple(policy.apply(imported.changes))
+    written = [display_path(path) for path in imported.written]
+    facts.update(written=written, changed=imported.changed)
+    where = display_path(imported.folder)
+    if imported.created:
+        summary = f"wrote {where} ({len(written)} file(s)); next: mcp-contracts generate"
+    elif not imported.changed:
+        summary = f"{where} is up to date with the server."
+    elif write:
+        summary = f"wrote {len(written)} file(s) of {where}: {len(found)} change(s)."
+    else:
+        summary = f"{len(found)} change(s) to {where}, not written: run again with --write to write them."
+    pending = imported.changed and not write and not imported.created
+    outcome = findings.Outcome("import", found, policy.ran("breaking"), facts=facts, summary=summary, pending=pending)
+    return outcome, reading.notes
 
 
 def _policy(chosen: Settings, contracts: Sequence[Contract]) -> Policy:

@@ -632,6 +632,61 @@ def conform(
     _print_outcome(api.conform(contract, target, options, schemas), output_format, reports)
 
 
+@app.command("import")
+def import_(
+    name: Annotated[str, typer.Argument(help="The contract to write: <schemas>/contracts/NAME/.")],
+    command: Annotated[
+        list[str] | None, typer.Argument(help="After --: the command that starts the server over stdio.")
+    ] = None,
+    url: Annotated[str | None, typer.Option("--url", help="The server's streamable HTTP URL.")] = None,
+    header: Annotated[
+        list[str] | None, typer.Option("--header", help="'Name: value' sent with every HTTP request; repeatable.")
+    ] = None,
+    call: Annotated[
+        bool,
+        typer.Option("--call", help="Call each tool the server annotates read-only; record the answers as examples."),
+    ] = False,
+    call_tool: Annotated[
+        list[str] | None,
+        typer.Option("--call-tool", metavar="TOOL", help="Call this tool too, read-only or not; repeatable."),
+    ] = None,
+    write: Annotated[
+        bool, typer.Option("--write", help="Write the changes into a contract that exists (else only shown).")
+    ] = False,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds each request may take.", min=0.1)] = 10.0,
+    schemas: SchemasOption = None,
+    output_format: FormatOption = FindingsFormat.text,
+    report: ReportOption = None,
+) -> None:
+    """Write a contract from a live MCP server: its info, every tool it lists, their schemas and hints.
+
+    Asks at every protocol revision; the contract declares those the server speaks. No tool is
+    called unless asked: `--call` (read-only tools), `--call-tool TOOL`. For a contract that
+    exists, shows what the server changed (as `breaking` findings) and writes only with
+    `--write`, keeping descriptions, the catalogue and columns: exit 1 while changes are
+    unwritten. Exit 2 when the server cannot be read.
+    """
+    _require_sdk("import")
+    from mcp import StdioServerParameters
+
+    from . import api
+    from .mcp.importer import ImportOptions
+
+    reports = _reports(report)
+    argv = command or []
+    if (url is None) == (not argv):
+        typer.echo("error: give either --url URL or -- COMMAND ARGS... (one of them)", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    headers = _headers(header or [], url)
+    target: Target = url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])
+    chosen = _settings(schemas)
+    options = ImportOptions(timeout, headers, call, tuple(call_tool or ()))
+    outcome, notes = api.import_with(chosen, name, target, options, write=write)
+    for note in notes:
+        typer.echo(f"note: {note}", err=True)
+    _print_outcome(outcome, output_format, reports)
+
+
 def _headers(given: list[str], url: str | None) -> dict[str, str]:
     """`--header` values as a mapping; exit 2 for one that is not `Name: value`, or without --url."""
     if given and url is None:

@@ -32,12 +32,9 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
     """Write `<schemas>/contracts/NAME/` (and the settings section when the project has none);
     nothing is written when it cannot be."""
     folder = settings.schemas / "contracts" / name
-    if not NAME.match(name):
-        return Diagnostic(
-            display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens"
-        )
-    if keyword.iskeyword(name.replace("-", "_")):
-        return Diagnostic(display_path(folder), None, None, "a Python keyword cannot name the contract's module")
+    problem = name_problem(settings, name)
+    if problem is not None:
+        return problem
     if folder.exists():
         return Diagnostic(display_path(folder), None, None, "already exists")
     env = template_environment(settings.templates)
@@ -51,11 +48,23 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
     replace_tree(files, folder)
     created = [folder / relative for relative in FILES.values()]
     if settings.config is None:
-        created.append(_add_section(settings))
+        created.append(add_section(settings))
     return created
 
 
-def _add_section(settings: Settings) -> Path:
+def name_problem(settings: Settings, name: str) -> Diagnostic | None:
+    """Why `name` cannot name a contract (its folder, its module), or None."""
+    folder = settings.schemas / "contracts" / name
+    if not NAME.match(name):
+        return Diagnostic(
+            display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens"
+        )
+    if keyword.iskeyword(name.replace("-", "_")):
+        return Diagnostic(display_path(folder), None, None, "a Python keyword cannot name the contract's module")
+    return None
+
+
+def add_section(settings: Settings) -> Path:
     """Append `[tool.mcp-contracts]`, with the folders these settings use, to the root's pyproject."""
     pyproject = settings.root / PYPROJECT
     before = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""

@@ -53,7 +53,18 @@ def _modules(*args: str) -> tuple[str, list[str]]:
 
 
 def test_every_command_is_listed() -> None:
-    assert COMMANDS == ["breaking", "check", "conform", "docs", "generate", "init", "lint", "mock", "validate"]
+    assert COMMANDS == [
+        "breaking",
+        "check",
+        "conform",
+        "docs",
+        "generate",
+        "import",
+        "init",
+        "lint",
+        "mock",
+        "validate",
+    ]
 
 
 @pytest.mark.parametrize("args", [("--version",), ("--help",), *((name, "--help") for name in COMMANDS)], ids=str)

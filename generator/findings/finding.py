@@ -125,6 +125,7 @@ class Outcome:
     facts: dict[str, Any] = field(default_factory=dict)
     summary: str = ""  # the last line of the text format
     problem: str | None = None  # why the command could not judge at all (a server not reached): exit 2
+    pending: bool = False  # what was found still waits to be written (`import` without --write): exit 1
 
     @property
     def errors(self) -> int:
@@ -132,7 +133,8 @@ class Outcome:
 
     @property
     def exit_code(self) -> int:
-        """0 clean, 1 an error finding, 2 sources that do not load (or a server not reached)."""
+        """0 clean, 1 an error finding (or changes not written), 2 sources that do not load (or a
+        server not reached)."""
         if not self.loaded or self.problem is not None:
             return 2
-        return 1 if self.errors else 0
+        return 1 if self.errors or self.pending else 0

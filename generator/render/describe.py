@@ -256,9 +256,9 @@ def _field(name: str, node: Any, required: str, schema: dict[str, Any], links: L
         type_parts=type_parts(node, links),
         required=required,
         constraints=constraints(node, links),
-        default=json.dumps(node["default"], ensure_ascii=False)
-        if isinstance(node, dict) and "default" in node
-        else None,
+        default=(
+            json.dumps(node["default"], ensure_ascii=False) if isinstance(node, dict) and "default" in node else None
+        ),
         description=description(node, schema),
     )
 
@@ -394,9 +394,9 @@ def _merged_field(
         type_parts=kinds,
         required=required,
         constraints=merged_constraints,
-        default=json.dumps(first["default"], ensure_ascii=False)
-        if isinstance(first, dict) and "default" in first
-        else None,
+        default=(
+            json.dumps(first["default"], ensure_ascii=False) if isinstance(first, dict) and "default" in first else None
+        ),
         description=next((d for d in descriptions if d), ""),
     )
 

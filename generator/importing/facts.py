@@ -1,0 +1,44 @@
+"""What `import` learnt from a live server: plain values, no SDK type, so that writing the
+contract (`importing.files`) needs no connection and is tested on its own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+@dataclass(frozen=True)
+class RecordedCall:
+    """One successful call made with `--call`: the arguments, the `structuredContent` of the
+    answer (when it had one) and the types of its content blocks, in order of first use."""
+
+    arguments: dict[str, Any]
+    structured: bool
+    document: Any
+    content: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ServerFacts:
+    """A server as one listing shows it: its `serverInfo`, the revisions it answered as asked
+    (oldest first; the listing and the calls are those of the newest), and each tool as the
+    JSON of `tools/list` (camelCase keys, nothing left out but what it leaves out)."""
+
+    name: str
+    title: str | None
+    version: str | None
+    summary: str | None
+    revisions: tuple[str, ...]
+    tools: tuple[dict[str, Any], ...]
+    calls: dict[str, RecordedCall] = field(default_factory=dict)
+
+    @property
+    def negotiated(self) -> str:
+        return self.revisions[-1]
+
+
+def read_only(tool: dict[str, Any]) -> bool:
+    """Whether the server annotates `tool` read-only (MCP's default: it is not)."""
+    return (tool.get("annotations") or {}).get("readOnlyHint") is True

@@ -1,0 +1,231 @@
+"""The files of an imported contract: from a server's facts, or merged into the contract
+that is already there.
+
+A new contract gets contract.yaml (the server's title, version and the revisions it answered),
+an empty catalogue, tools.yaml (each tool as listed) and the envelope (`importing.envelope`).
+Importing again keeps what people write: contract.yaml but for `version`, `protocol` and
+the server named in `metadata:`; errors.yaml whole; each tool's description, error codes, columns and
+example calls; and any schema the server now lists with the same meaning (its hand-written
+titles and descriptions). The YAML files are edited in place (ruamel's round trip), so their
+comments and order stay.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap
+
+from ..mcp.compare import schema_difference
+from .envelope import canonical, envelope_of
+from .facts import HINTS, RecordedCall, ServerFacts
+
+CONTRACT, ENVELOPE, ERRORS, TOOLS = "contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"
+_HEADER = {
+    CONTRACT: "# Imported from a live MCP server by `mcp-contracts import` (its `metadata:` says which).\n"
+    "# Edit freely: importing again keeps the title, summary and everything but version and protocol.\n",
+    ERRORS: "# The error codes of the server's tools: a server's listing does not say them, so this is yours.\n",
+    TOOLS: "# The server's tools as it lists them. Importing again replaces the schemas and hints with the\n"
+    "# server's (keeping a schema that means the same), and keeps descriptions, error codes and examples.\n",
+}
+_KEY_ORDER = ("name", "title", "description", "annotations", "inputSchema", "outputSchema", "result", "examples")
+
+
+def contract_files(name: str, facts: ServerFacts, existing: Mapping[str, bytes] | None = None) -> dict[str, bytes]:
+    """The contract folder's files (relative path -> bytes): new, or `existing` merged."""
+    existing = existing or {}
+    title = facts.title or facts.name or name
+    envelope = envelope_of(f"{title} result", [(t["name"], t["outputSchema"]) for t in facts.tools if _structured(t)])
+    files = dict(existing)
+    files[CONTRACT] = _contract(name, facts, title, existing.get(CONTRACT))
+    files.setdefault(ERRORS, (_HEADER[ERRORS] + "errors: []\n").encode())
+    old_envelope = _json(existing.get(ENVELOPE))
+    if old_envelope is None or schema_difference(old_envelope, envelope.schema) is not None:
+        files[ENVELOPE] = (json.dumps(envelope.schema, indent=2, ensure_ascii=False) + "\n").encode()
+    old_tools = _load(existing.get(TOOLS))
+    examples = _example_files(facts, existing, _with_examples(old_tools))
+    files.update(examples.files)
+    files[TOOLS] = _tools(facts, envelope.referencing, examples.names, old_tools)
+    return files
+
+
+def _structured(tool: dict[str, Any]) -> bool:
+    return isinstance(tool.get("outputSchema"), dict)
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.width = 4096  # a long description stays on one line: a diff names it
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def _load(text: bytes | None) -> Any:
+    return _yaml().load(text.decode()) if text is not None else None
+
+
+def _dump(document: Any, header: str) -> bytes:
+    stream = io.StringIO()
+    _yaml().dump(document, stream)
+    return (header + stream.getvalue()).encode()
+
+
+def _json(text: bytes | None) -> Any:
+    try:
+        return json.loads(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _contract(name: str, facts: ServerFacts, title: str, old: bytes | None) -> bytes:
+    document = _load(old)
+    imported = {"server": facts.name, "server_version": facts.version, "negotiated_revision": facts.negotiated}
+    if document is None:
+        document = CommentedMap()
+        document["name"] = name
+        document["title"] = title
+        document["version"] = facts.version or "0.0.0"
+        document["summary"] = facts.summary or f"The tools of the MCP server {facts.name}, as it lists them."
+        document["module"] = name.replace("-", "_")
+        # Errors reach its clients as text: the listing says nothing of a catalogue.
+        document["error_results"] = {"structured": False}
+        header = _HEADER[CONTRACT]
+    else:
+        if facts.version:
+            document["version"] = facts.version
+        header = ""
+    document["protocol"] = list(facts.revisions)
+    metadata = document.setdefault("metadata", CommentedMap())
+    for key, value in imported.items():
+        if value is not None and metadata.get(key) != value:
+            metadata[key] = value
+    return _dump(document, header)
+
+
+class _Examples:
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+        self.names: dict[str, str] = {}  # tool -> the example file answering its recorded call
+
+
+def _with_examples(tools: Any) -> set[str]:
+    """The tools of an existing tools.yaml that have example calls (kept: no new one is added)."""
+    entries = (tools or {}).get("tools") or ()
+    return {entry["name"] for entry in entries if isinstance(entry, dict) and entry.get("examples")}
+
+
+def _example_files(facts: ServerFacts, existing: Mapping[str, bytes], kept: set[str]) -> _Examples:
+    """A file of `examples/` for each recorded call that answered with a document, for a tool
+    without example calls yet; a name already taken (by an existing file or another tool)
+    gets a number."""
+    examples = _Examples()
+    taken = {path for path in existing if path.startswith("examples/")}
+    for tool, call in sorted(facts.calls.items()):
+        if not call.structured or tool in kept:
+            continue
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "-", tool).strip(".-") or "result"
+        path, number = f"examples/{stem}.json", 2
+        while path in taken:
+            path, number = f"examples/{stem}-{number}.json", number + 1
+        taken.add(path)
+        examples.files[path] = (json.dumps(call.document, indent=2, ensure_ascii=False) + "\n").encode()
+        examples.names[tool] = path.removeprefix("examples/")
+    return examples
+
+
+def _tools(facts: ServerFacts, referencing: frozenset[str], example_names: dict[str, str], document: Any) -> bytes:
+    header = "" if document is not None else _HEADER[TOOLS]
+    if document is None:
+        document = CommentedMap()
+    old_entries: dict[str, CommentedMap] = {
+        entry["name"]: entry
+        for entry in document.get("tools") or ()
+        if isinstance(entry, CommentedMap) and "name" in entry
+    }
+    listed = {tool["name"]: tool for tool in facts.tools}
+    entries = [old_entries[name] for name in old_entries if name in listed]  # their order is the author's
+    entries += [CommentedMap() for name in listed if name not in old_entries]
+    names = [name for name in old_entries if name in listed] + [name for name in listed if name not in old_entries]
+    for name, entry in zip(names, entries, strict=True):
+        _tool_entry(entry, listed[name], name in referencing, facts.calls.get(name), example_names.get(name))
+    document["tools"] = entries
+    return _dump(document, header)
+
+
+def _tool_entry(
+    entry: CommentedMap, tool: dict[str, Any], references_envelope: bool, call: RecordedCall | None, result: str | None
+) -> None:
+    """`entry` made to say what the server lists of `tool`, keeping what people wrote."""
+    new = not entry
+    title = tool.get("title") or (tool.get("annotations") or {}).get("title")
+    derived: dict[str, Any] = {"name": tool["name"]}
+    if isinstance(title, str) and title:
+        derived["title"] = title
+    if tool.get("description") and not entry.get("description"):
+        derived["description"] = tool["description"]
+    hints = {hint: (tool.get("annotations") or {})[hint] for hint in HINTS if hint in (tool.get("annotations") or {})}
+    derived["annotations"] = hints or None
+    derived["inputSchema"] = _kept(entry.get("inputSchema"), _input_schema(tool))
+    if _structured(tool) and not references_envelope:
+        derived["outputSchema"] = _kept(entry.get("outputSchema"), tool["outputSchema"])
+    else:
+        derived["outputSchema"] = None
+    derived["result"] = None if _structured(tool) else _content_result(entry.get("result"), call)
+    if not entry.get("examples") and call is not None:
+        example: dict[str, Any] = {"arguments": call.arguments}
+        if result is not None:
+            example["result"] = result
+        derived["examples"] = [example]
+    for key in _KEY_ORDER if new else derived:
+        if key not in derived:
+            continue
+        if derived[key] is None:
+            entry.pop(key, None)
+        elif not _same(entry.get(key), derived[key]):
+            entry[key] = derived[key]
+
+
+def _input_schema(tool: dict[str, Any]) -> dict[str, Any]:
+    """The tool's inputSchema, with the `"type": "object"` MCP asks for where a server leaves it
+    out: arguments are an object on every call, so it changes no call's verdict."""
+    schema = tool.get("inputSchema")
+    if not isinstance(schema, dict):
+        return {"type": "object"}
+    return schema if "type" in schema else {"type": "object", **schema}
+
+
+def _kept(old: Any, listed: Any) -> Any:
+    """The schema written before when it means what the server lists now, else the server's."""
+    if isinstance(old, dict) and schema_difference(listed, _plain(old)) is None:
+        return old
+    return listed
+
+
+def _plain(value: Any) -> Any:
+    """A value of ruamel's round trip (its own int and float types...) as plain JSON values."""
+    return json.loads(json.dumps(value))
+
+
+def _same(old: Any, new: Any) -> bool:
+    try:
+        return old is not None and canonical(old) == canonical(new)
+    except (TypeError, ValueError):
+        return False
+
+
+def _content_result(old: Any, call: RecordedCall | None) -> dict[str, Any]:
+    """`result:` of a tool that lists no output schema: content, of the types a recorded call
+    answered with (text when none was made), keeping a `text_schema` written before."""
+    result: dict[str, Any] = {"structured": False}
+    kinds = list(call.content) if call is not None and call.content else None
+    if kinds is None and isinstance(old, dict) and isinstance(old.get("content"), list):
+        kinds = list(old["content"])
+    result["content"] = kinds or ["text"]
+    if isinstance(old, dict) and "text_schema" in old:
+        result["text_schema"] = old["text_schema"]
+    return result

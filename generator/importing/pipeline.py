@@ -1,0 +1,121 @@
+"""`import` from facts to files: the contract written, or, for one that exists, what an
+import would change, as `breaking` findings.
+
+Either way the files are loaded as `generate` loads them before anything is written (from a
+folder of their own, in a temporary place): a contract that would not load is nothing
+written and every problem said, so the sources stay as they were.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..config import Settings
+from ..diagnostics import Diagnostic, display_path
+from ..findings.finding import Finding
+from ..load.documents import Reading
+from ..load.project import load_project
+from ..model import Contract, Place
+from ..scaffold import add_section
+from ..write import replace_tree
+from .facts import ServerFacts
+from .files import contract_files
+
+_TEMPORARY_PREFIX = "mcp-contracts-import-"
+
+
+@dataclass
+class Imported:
+    """What `import` did: the files written (none for an existing contract without `write`),
+    what changed from the contract that was there, and the problems that stopped it."""
+
+    folder: Path
+    created: bool = False
+    written: list[Path] = field(default_factory=list)
+    changes: list[Finding] = field(default_factory=list)
+    changed: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write: bool) -> Imported:
+    """Write contract `name` from `facts` (a new one), or compare with the one there and write
+    only when `write` says so."""
+    folder = settings.schemas / "contracts" / name
+    imported = Imported(folder, created=not folder.exists())
+    existing = _files_of(folder) if folder.is_dir() else None
+    files = contract_files(name, facts, existing)
+    new, problems = _loaded(name, files, settings)
+    if new is None:
+        imported.diagnostics = [_placed(d, folder) for d in problems]
+        return imported
+    if existing is not None:
+        from ..breaking import contract_changes
+
+        old, _ = _loaded(name, existing, settings)
+        imported.changed = files != existing
+        changes = contract_changes(old, new) if old is not None else []
+        imported.changes = [_finding_placed(finding, folder) for finding in changes]
+        if not write or not imported.changed:
+            return imported
+    replace_tree(files, folder)
+    imported.written = sorted(
+        folder / path for path, content in files.items() if existing is None or existing.get(path) != content
+    )
+    if imported.created and settings.config is None:
+        imported.written.append(add_section(settings))
+    return imported
+
+
+def _files_of(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def _loaded(name: str, files: dict[str, bytes], settings: Settings) -> tuple[Contract | None, list[Diagnostic]]:
+    """Contract `name` of `files`, loaded as `generate` loads it, in a folder of its own; the
+    places of its facts are in a temporary folder, which `_temporary_part` recognises."""
+    with tempfile.TemporaryDirectory(prefix=_TEMPORARY_PREFIX) as place:
+        schemas = Path(place)
+        folder = schemas / "contracts" / name
+        for relative, content in files.items():
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).write_bytes(content)
+        result = load_project(schemas, Reading.within(schemas, settings.limits))
+        problems = list(result.diagnostics)
+        if result.project is None:
+            return None, problems
+        return next(c for c in result.project.contracts if c.name == name), problems
+
+
+def _temporary_part(path: str) -> str | None:
+    """The path inside the contracts folder of a temporary copy, or None for another path."""
+    _, marker, rest = path.partition("/" + _TEMPORARY_PREFIX)
+    if not marker:
+        return None
+    inside = rest.partition("/contracts/")[2]
+    return inside or None
+
+
+def _finding_placed(finding: Finding, folder: Path) -> Finding:
+    """A finding of the temporary copies, placed where their files are (or would be written)."""
+
+    def placed(path: str) -> str:
+        inside = _temporary_part(path)
+        return display_path(folder.parent / inside) if inside is not None else path
+
+    before = finding.before
+    if before is not None:
+        before = Place(placed(before.file), before.line, before.column, before.pointer)
+    return replace(finding, file=placed(finding.file), before=before)
+
+
+def _placed(diagnostic: Diagnostic, folder: Path) -> Diagnostic:
+    """A diagnostic of the temporary copy, named where the file would be written."""
+    inside = _temporary_part(diagnostic.file)
+    path = display_path(folder.parent / inside) if inside is not None else diagnostic.file
+    return Diagnostic(path, diagnostic.line, diagnostic.pointer, diagnostic.message)

@@ -1,0 +1,227 @@
+"""`mcp-contracts import`: what a live server lists, read as `conform` reads it.
+
+The server is asked at every protocol revision, each in a session of its own (the transport
+code is `conform`'s, `mcp.connect`); the revisions it answers as asked become the contract's
+`protocol:`, and the newest of them gives the listing, the server's info and, when asked
+for, the calls. A tool is called only when asked: `--call` calls those the server annotates
+read-only, `--call-tool NAME` any one by name. Its arguments are drawn from its inputSchema
+(`synthesize.candidates`, with the values its descriptions quote as examples), each judged by
+that schema first; the first call that succeeds, with an answer its own outputSchema accepts,
+is recorded.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import anyio
+import mcp.types as types
+from mcp import ClientSession
+from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
+
+from ..importing.facts import RecordedCall, ServerFacts, read_only
+from ..protocol import VERSIONS, Revision, revision
+from ..schema.engine import first_refusal, standalone_validator
+from .connect import Stopped, Target, connected, describe, leaf, list_tools
+from .report import Report
+from .synthesize import candidates
+
+_TRIES = 8  # argument sets tried per tool before it is left without an example
+# A quoted example in a description: 'Etc/UTC', "en-GB" or `main`.
+_QUOTED = re.compile(r"""'([^'\n]{1,200})'|"([^"\n]{1,200})"|`([^`\n]{1,200})`""")
+
+
+class _Unreadable(Exception):
+    """The server's listing is not what MCP defines (the message says where)."""
+
+
+def _said(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return str(exc) if isinstance(exc, _Unreadable) else leaf(exc)
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How `import` talks to the server: `call` (the read-only tools) and `call_tools` (named
+    ones) say which tools are called; `timeout` and `headers` as for `conform`."""
+
+    timeout: float = 10.0
+    headers: Mapping[str, str] = field(default_factory=dict)
+    call: bool = False
+    call_tools: tuple[str, ...] = ()
+
+
+@dataclass
+class Reading:
+    """What a run learnt: the facts (None when the server could not be read), why not, and
+    what people should know (a tool not called, a revision refused)."""
+
+    facts: ServerFacts | None = None
+    problem: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def read_server(target: Target, options: ImportOptions) -> Reading:
+    """The server's facts, asked at every revision of the protocol, newest first."""
+    reading = Reading()
+    answered: list[str] = []
+    for version in reversed(VERSIONS):
+        try:
+            anyio.run(_ask, target, revision(version), options, answered, reading)
+        except Exception as exc:  # the SDK's transports raise what they meet, often in groups
+            reading.notes.append(f"{version} not spoken: {_said(exc)}")
+    if reading.facts is None:
+        said = "; ".join(dict.fromkeys(note.partition(": ")[2] for note in reading.notes)) or "no answer"
+        hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
+        reading.problem = f"cannot read the tools of {describe(target)} at any revision: {said}{hint}"
+        reading.notes.clear()
+        return reading
+    reading.facts = replace(reading.facts, revisions=tuple(sorted(answered, key=VERSIONS.index)))
+    return reading
+
+
+async def _ask(target: Target, at: Revision, options: ImportOptions, answered: list[str], reading: Reading) -> None:
+    """Open a session at `at`; in the first the server answers as asked (the newest it
+    speaks), read the listing and make the calls asked for."""
+    async with connected(target, at, options.timeout, options.headers) as (session, version):
+        if version != at.version:
+            reading.notes.append(f"{at.version} not spoken: asked for it, the server answered {version}")
+            return
+        answered.append(version)
+        if reading.facts is not None:
+            return
+        findings = Report("import", describe(target))
+        try:
+            listed = await list_tools(session, findings)
+        except Stopped:
+            raise _Unreadable(findings.findings[-1].message if findings.findings else "no listing") from None
+        reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
+        tools = tuple(tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.values())
+        info = session.server_info
+        unknown = [name for name in options.call_tools if all(t["name"] != name for t in tools)]
+        if unknown:  # before any call: nothing is called on a request that cannot be met
+            known = ", ".join(t["name"] for t in tools) or "none"
+            reading.problem = f"--call-tool {unknown[0]!r} is not a tool the server lists (it lists: {known})"
+        reading.notes += _not_called(tools, options)
+        calls = await _record_calls(session, tools, options, reading) if not unknown else {}
+        reading.facts = ServerFacts(
+            name=info.name if info is not None else describe(target),
+            title=info.title if info is not None else None,
+            version=info.version if info is not None else None,
+            summary=_summary(session.instructions, info),
+            revisions=(version,),
+            tools=tools,
+            calls=calls,
+        )
+
+
+def _summary(instructions: str | None, info: types.Implementation | None) -> str | None:
+    for text in (instructions, info.description if info is not None else None):
+        if isinstance(text, str) and text.strip():
+            return text.strip()
+    return None
+
+
+async def _record_calls(
+    session: ClientSession, tools: tuple[dict[str, Any], ...], options: ImportOptions, reading: Reading
+) -> dict[str, RecordedCall]:
+    calls: dict[str, RecordedCall] = {}
+    for tool in tools:
+        name = tool["name"]
+        if name not in options.call_tools and not (options.call and read_only(tool)):
+            continue
+        recorded = await _record(session, tool, options.timeout, reading)
+        if recorded is not None:
+            calls[name] = recorded
+    return calls
+
+
+def _not_called(tools: tuple[dict[str, Any], ...], options: ImportOptions) -> list[str]:
+    """Why each tool that `--call` leaves alone was not called."""
+    if not options.call:
+        return []
+    return [
+        f"{tool['name']}: not called: the server does not annotate it read-only (name it with --call-tool)"
+        for tool in tools
+        if not read_only(tool) and tool["name"] not in options.call_tools
+    ]
+
+
+async def _record(
+    session: ClientSession, tool: dict[str, Any], timeout: float, reading: Reading
+) -> RecordedCall | None:
+    """The first successful call of `tool` with arguments drawn from its inputSchema."""
+    name = tool["name"]
+    schema = tool.get("inputSchema") or {"type": "object"}
+    try:
+        judge_input = standalone_validator(schema)
+        judge_output = (
+            standalone_validator(tool["outputSchema"]) if isinstance(tool.get("outputSchema"), dict) else None
+        )
+    except ValueError as exc:
+        reading.notes.append(f"{name}: not called: its schema does not compile: {exc}")
+        return None
+    last = "no arguments its inputSchema accepts could be made"
+    for arguments in itertools.islice(_arguments(schema, judge_input), _TRIES):
+        try:
+            with anyio.fail_after(timeout * 1.5):
+                result = await session.send_request(
+                    types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments)),
+                    types.CallToolResult,
+                    request_read_timeout_seconds=timeout,
+                )
+        except (MCPError, TimeoutError, ValidationError) as exc:
+            last = f"{_shown(arguments)}: {leaf(exc) or 'no answer'}"
+            continue
+        if result.is_error:
+            text = " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
+            last = f"{_shown(arguments)}: an error result: {text[:160]}"
+            continue
+        document = result.structured_content
+        if judge_output is not None and document is not None:
+            refused = first_refusal(judge_output, document)
+            if refused is not None:
+                last = f"{_shown(arguments)}: its answer does not meet its own outputSchema: {refused}"
+                continue
+        kinds = tuple(dict.fromkeys(block.type for block in result.content))
+        reading.notes.append(f"{name}: called with {_shown(arguments)}")
+        # A document is kept only for a tool that lists what it is: the others answer with content.
+        structured = judge_output is not None and document is not None
+        return RecordedCall(arguments, structured, document if structured else None, kinds)
+    reading.notes.append(f"{name}: no example recorded: {last}")
+    return None
+
+
+def _arguments(schema: dict[str, Any], judge: Any) -> Any:
+    """Argument sets the schema accepts, simplest first, those its descriptions quote first."""
+    for arguments in candidates(_with_quoted_examples(schema)):
+        if isinstance(arguments, dict) and first_refusal(judge, arguments) is None:
+            yield arguments
+
+
+def _with_quoted_examples(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with, for each string property that gives no example, default, enum or const,
+    the values its description quotes (`'Etc/UTC'`) as `examples`."""
+    schema = copy.deepcopy(schema)
+    for prop in (schema.get("properties") or {}).values():
+        if not isinstance(prop, dict) or prop.get("type") != "string":
+            continue
+        if any(key in prop for key in ("examples", "default", "enum", "const")):
+            continue
+        quoted = [next(g for g in match.groups() if g) for match in _QUOTED.finditer(str(prop.get("description", "")))]
+        if quoted:
+            prop["examples"] = list(dict.fromkeys(quoted))
+    return schema
+
+
+def _shown(arguments: Any) -> str:
+    from .report import shown
+
+    return shown(arguments, 120)

@@ -1,0 +1,308 @@
+"""`mcp-contracts import`: a contract written from a live server, the SDK's MCPServer started as
+a real process (tests/servers/import_server.py). What it writes generates, lints without
+errors and conforms to the same server at once; tools are called only when asked; importing
+again shows what changed and writes only with --write, keeping what people wrote.
+
+The reference servers of the package index: tests/test_import_reference.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT, run_cli, run_process
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+from mcp_contracts_generator.importing.envelope import envelope_of
+from mcp_contracts_generator.protocol import VERSIONS
+
+SERVER = ROOT / "tests" / "servers" / "import_server.py"
+
+
+def server(shape: str) -> tuple[str, ...]:
+    return ("--", sys.executable, str(SERVER), shape)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty folder (no pyproject: import adds the section), and the file `bump` writes to."""
+    monkeypatch.setenv("IMPORT_SERVER_CALLS", str(tmp_path / "calls.txt"))
+    return tmp_path
+
+
+def folder(project: Path, name: str) -> Path:
+    return project / "schemas" / "contracts" / name
+
+
+def files_of(path: Path) -> dict[str, bytes]:
+    return {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def tools_yaml(project: Path, name: str) -> list[dict[str, Any]]:
+    from ruamel.yaml import YAML
+
+    return list(YAML(typ="safe").load((folder(project, name) / "tools.yaml").read_text())["tools"])
+
+
+def conform_json(project: Path, name: str, shape: str) -> dict[str, Any]:
+    result = run_cli("conform", "--contract", name, "--format", "json", *server(shape), cwd=project)
+    report: dict[str, Any] = json.loads(result.stdout)
+    assert result.returncode == 0, report
+    return report
+
+
+@pytest.mark.parametrize("shape", ["shared", "many", "hostile"])
+def test_an_imported_contract_generates_lints_and_conforms(project: Path, shape: str) -> None:
+    result = run_cli("import", shape, "--call", *server(shape), cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert f"wrote schemas/contracts/{shape} (" in result.stdout
+    assert "[tool.mcp-contracts]" in (project / "pyproject.toml").read_text()
+    generated = run_cli("generate", cwd=project)
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    lint = run_cli("lint", "--format", "json", cwd=project)
+    assert json.loads(lint.stdout)["counts"]["error"] == 0, lint.stdout
+    report = conform_json(project, shape, shape)
+    assert report["findings"] == [] and report["facts"]["revisions"] == list(VERSIONS)
+    read_only = {"shared": 3, "many": 4, "hostile": 4}[shape]  # the tools --call calls: not bump
+    assert report["facts"]["calls"] == read_only * 4  # each example call, at each revision
+    models = project / "generated" / "python" / "contracts" / shape / "models.py"
+    compile(models.read_text(), str(models), "exec")
+
+
+def test_the_contract_says_what_the_server_lists(project: Path) -> None:
+    assert run_cli("import", "shop", *server("shared"), cwd=project).returncode == 0
+    contract = (folder(project, "shop") / "contract.yaml").read_text()
+    assert "title: shop\n" in contract and "summary: Items of a shop, read by name or number.\n" in contract
+    assert "protocol:\n  - '2025-03-26'\n  - '2025-06-18'\n  - '2025-11-25'\n  - '2026-07-28'\n" in contract
+    assert "negotiated_revision: '2026-07-28'" in contract
+    tools = {tool["name"]: tool for tool in tools_yaml(project, "shop")}
+    assert list(tools) == ["get_item", "find_item", "echo", "bump"]  # the server's order
+    # get_item, find_item and bump share one output shape: the envelope, which they reference
+    assert not any("outputSchema" in tool for tool in tools.values())
+    envelope = json.loads((folder(project, "shop") / "envelope.schema.json").read_text())
+    assert envelope["title"] == "Item" and envelope["required"] == ["name", "price"]
+    assert tools["echo"]["result"] == {"structured": False, "content": ["text"]}
+    assert tools["get_item"]["annotations"] == {
+        "readOnlyHint": True,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    }
+    assert tools["get_item"]["inputSchema"]["properties"]["item_id"]["minimum"] == 0
+    assert tools["bump"]["annotations"] == {"readOnlyHint": False, "destructiveHint": False}
+    assert not (folder(project, "shop") / "examples").exists()  # nothing called: not asked
+    assert "examples" not in tools["get_item"]
+
+
+def test_shapes_of_their_own_make_an_envelope_of_every_one(project: Path) -> None:
+    assert run_cli("import", "shop", *server("many"), cwd=project).returncode == 0
+    tools = {tool["name"]: tool for tool in tools_yaml(project, "shop")}
+    envelope = json.loads((folder(project, "shop") / "envelope.schema.json").read_text())
+    assert [branch["$ref"] for branch in envelope["anyOf"]] == ["#/$defs/Item", "#/$defs/Stats"]
+    assert tools["stats"]["outputSchema"]["title"] == "Stats" and tools["get_item"]["outputSchema"]["title"] == "Item"
+
+
+def test_only_read_only_tools_are_called_and_others_when_named(project: Path) -> None:
+    calls = project / "calls.txt"
+    result = run_cli("import", "shop", "--call", *server("shared"), cwd=project)
+    assert result.returncode == 0
+    assert "bump: not called: the server does not annotate it read-only (name it with --call-tool)" in result.stderr
+    assert not calls.exists()
+    tools = {tool["name"]: tool for tool in tools_yaml(project, "shop")}
+    assert tools["get_item"]["examples"] == [{"arguments": {"item_id": 0}, "result": "get_item.json"}]
+    # the first value its description quotes that the server answers without an error
+    assert tools["find_item"]["examples"] == [{"arguments": {"name": "pen"}, "result": "find_item.json"}]
+    assert tools["echo"]["examples"] == [{"arguments": {}}]  # text: no document to keep
+    answer = json.loads((folder(project, "shop") / "examples" / "get_item.json").read_text())
+    assert answer == {"name": "pen", "price": 1.5, "tags": ["0"]}
+
+    other = project.parent / f"{project.name}-other"  # beside, not under: no project around it
+    other.mkdir()
+    named = run_cli("import", "shop", "--call-tool", "bump", *server("shared"), cwd=other)
+    assert named.returncode == 0, named.stderr
+    assert calls.read_text() == "bump\n"  # once: the call recorded
+    tools = {tool["name"]: tool for tool in tools_yaml(other, "shop")}
+    assert tools["bump"]["examples"] == [{"arguments": {}, "result": "bump.json"}]
+    assert "examples" not in tools["get_item"]  # --call-tool alone calls that tool only
+
+
+def test_importing_again_shows_what_changed_and_writes_only_with_write(project: Path) -> None:
+    assert run_cli("import", "shop", "--call", *server("shared"), cwd=project).returncode == 0
+    contract = folder(project, "shop")
+    tools_path = contract / "tools.yaml"
+    text = tools_path.read_text()
+    # hand-written: a description, a comment, a column's value, a catalogue, a schema's words
+    start, end = text.index("  - name: find_item"), text.index("  - name: echo")
+    edited = text[:start] + text[end:]  # find_item taken out
+    edited = edited.replace("description: An item by its number.", "description: One item. # ours")
+    edited = edited.replace("          title: Item Id\n", "          title: Our number\n")
+    tools_path.write_text(edited)
+    (contract / "errors.yaml").write_text("errors:\n  - code: NOT_FOUND\n    message: No such item.\n")
+    before = files_of(contract)
+
+    shown = run_cli("import", "shop", "--format", "json", *server("shared"), cwd=project)
+    assert shown.returncode == 1, shown.stdout + shown.stderr
+    report = json.loads(shown.stdout)
+    assert [(f["rule"], f["file"]) for f in report["findings"]] == [("tool-added", "schemas/contracts/shop/tools.yaml")]
+    assert report["facts"]["changed"] is True and report["facts"]["written"] == []
+    assert files_of(contract) == before  # nothing written
+
+    written = run_cli("import", "shop", "--write", *server("shared"), cwd=project)
+    assert written.returncode == 0, written.stdout + written.stderr
+    after = tools_path.read_text()
+    assert "description: One item. # ours" in after and "title: Our number" in after
+    assert [tool["name"] for tool in tools_yaml(project, "shop")] == ["get_item", "echo", "bump", "find_item"]
+    assert (contract / "errors.yaml").read_bytes() == before["errors.yaml"]
+    assert files_of(contract)["examples/get_item.json"] == before["examples/get_item.json"]
+
+    again = run_cli("import", "shop", *server("shared"), cwd=project)
+    assert again.returncode == 0 and "is up to date with the server" in again.stdout
+    assert run_cli("generate", cwd=project).returncode == 0
+    conform_json(project, "shop", "shared")
+
+
+def test_a_server_that_changed_shows_its_break(project: Path) -> None:
+    """The server now lists a shape of its own for `stats`: the envelope widens (a branch
+    added), which `breaking` names for clients."""
+    assert run_cli("import", "shop", *server("shared"), cwd=project).returncode == 0
+    result = run_cli("import", "shop", "--format", "json", *server("many"), cwd=project)
+    assert result.returncode == 1
+    rules = {f["rule"] for f in json.loads(result.stdout)["findings"]}
+    assert {"tool-added", "response-branch-added"} <= rules, rules
+
+
+def test_nothing_is_written_when_the_server_cannot_be_read(project: Path) -> None:
+    result = run_cli("import", "shop", "--timeout", "5", "--", sys.executable, "-c", "pass", cwd=project)
+    assert result.returncode == 2
+    assert "error: cannot read the tools of" in result.stderr and "at any revision" in result.stderr
+    assert not (project / "schemas").exists() and not (project / "pyproject.toml").exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("Bad_Name",), "a contract name is kebab case"),
+        (("shop", "--call-tool", "nope"), "--call-tool 'nope' is not a tool the server lists"),
+        (("shop", "--url", "http://127.0.0.1:9/mcp", "--", "x"), "give either --url URL or -- COMMAND"),
+    ],
+)
+def test_bad_requests_exit_2_and_write_nothing(project: Path, arguments: tuple[str, ...], message: str) -> None:
+    rest = () if "--url" in arguments else server("shared")
+    result = run_cli("import", *arguments, *rest, cwd=project)
+    assert result.returncode == 2, result.stdout
+    assert message in result.stderr
+    assert not (project / "schemas").exists()
+
+
+def test_the_same_server_gives_the_same_bytes(tmp_path: Path) -> None:
+    """Two imports in two folders, under two hash seeds: byte-identical contracts."""
+    made = []
+    for seed in ("0", "1"):
+        place = tmp_path / seed
+        place.mkdir()
+        env = {**os.environ, "PYTHONHASHSEED": seed, "IMPORT_SERVER_CALLS": str(tmp_path / "calls")}
+        result = run_process("import", "shop", "--call", *server("many"), cwd=place, env=env)
+        assert result.returncode == 0, result.stderr
+        made.append(files_of(folder(place, "shop")))
+    assert made[0] == made[1]
+
+
+# ---- the envelope of several output shapes accepts exactly what one of them accepts ----
+
+ITEM = {
+    "type": "object",
+    "title": "Item",
+    "properties": {"name": {"type": "string"}, "next": {"$ref": "#"}, "part": {"$ref": "#/$defs/Part"}},
+    "required": ["name"],
+    "$defs": {"Part": {"type": "object", "properties": {"size": {"type": "integer", "maximum": 9}}}},
+}
+ORDER = {  # a `Part` of its own, another than Item's: it must not take Item's place
+    "type": "object",
+    "title": "Order",
+    "properties": {"part": {"$ref": "#/$defs/Part"}, "items": {"type": "array", "items": {"$ref": "#/$defs/Line"}}},
+    "$defs": {
+        "Part": {"type": "object", "properties": {"size": {"type": "string"}}, "required": ["size"]},
+        "Line": {"type": "object", "properties": {"of": {"$ref": "#"}}},
+    },
+}
+UNION = envelope_of("shop result", [("get", ITEM), ("order", ORDER), ("other", ITEM)])
+
+
+def test_each_shape_keeps_its_own_definitions_and_references() -> None:
+    assert UNION.referencing == frozenset()
+    assert sorted(UNION.schema["$defs"]) == ["Item", "Line", "Order", "Part", "Part2"]
+    assert [branch["$ref"] for branch in UNION.schema["anyOf"]] == ["#/$defs/Item", "#/$defs/Order"]
+    assert UNION.schema["anyOf"][0]["description"] == "The result of `get`, `other`."
+
+
+# JSON documents made of the shapes' own names and values on either side of their bounds
+# (hypothesis-jsonschema draws no instance of a recursive schema)
+SCALARS = st.one_of(st.none(), st.booleans(), st.sampled_from([0, 9, 10, -1, 1.5, "", "pen"]))
+DOCUMENTS = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["name", "next", "part", "size", "items", "of"]), inner, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+
+@pytest.mark.parametrize("shape", [ITEM, ORDER], ids=["Item", "Order"])
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_branch_judges_as_the_shape_it_came_from(shape: dict[str, Any], data: st.DataObject) -> None:
+    branch = {**UNION.schema, "anyOf": None}
+    del branch["anyOf"]
+    branch["$ref"] = f"#/$defs/{shape['title']}"
+    instance = data.draw(DOCUMENTS)
+    assert Draft202012Validator(branch).is_valid(instance) == Draft202012Validator(shape).is_valid(instance)
+
+
+def test_one_shape_is_the_envelope_and_its_tools_reference_it() -> None:
+    one = envelope_of("x", [("a", ITEM), ("b", ITEM)])
+    assert one.referencing == {"a", "b"}
+    assert one.schema == {"$schema": "https://json-schema.org/draft/2020-12/schema", **ITEM}
+    none = envelope_of("x", [])
+    assert none.schema["type"] == "object" and none.referencing == frozenset()
+
+
+RAW = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), "{}")
+
+
+def test_a_listing_that_would_not_load_is_every_problem_named_and_nothing_written(project: Path) -> None:
+    """The raw server speaks 2025-06-18 alone, and lists an inputSchema that does not compile."""
+    bad = json.dumps({"inputSchema": {"type": "object", "properties": {"a": {"type": "nope"}}}})
+    result = run_cli("import", "raw", "--", *RAW, "--tool", bad, cwd=project)
+    assert result.returncode == 2
+    assert (
+        "error: schemas/contracts/raw/tools.yaml:" in result.stderr and "does not compile on its own" in result.stderr
+    )
+    assert "note: 2025-11-25 not spoken: asked for it, the server answered 2025-06-18" in result.stderr
+    assert not (project / "schemas").exists()
+
+    good = run_cli("import", "raw", "--", *RAW, cwd=project)
+    assert good.returncode == 0, good.stderr
+    assert "protocol:\n  - '2025-06-18'\n" in (folder(project, "raw") / "contract.yaml").read_text()
+
+
+def test_a_listing_that_is_no_listing_of_the_protocol_is_said(project: Path) -> None:
+    untyped = json.dumps({"inputSchema": {"properties": {"a": {"type": "string"}}}})
+    result = run_cli("import", "raw", "--", *RAW, "--tool", untyped, cwd=project)
+    assert result.returncode == 2
+    assert "not a tools/list result: tools/0/inputSchema/type: Field required" in result.stderr
+    assert not (project / "schemas").exists()
+
+
+def test_importing_again_with_call_keeps_the_example_calls_there(project: Path) -> None:
+    """A tool that has example calls gets no other: nothing changes, nothing is written."""
+    assert run_cli("import", "shop", "--call", *server("shared"), cwd=project).returncode == 0
+    before = files_of(folder(project, "shop"))
+    again = run_cli("import", "shop", "--call", "--write", *server("shared"), cwd=project)
+    assert again.returncode == 0 and "is up to date with the server" in again.stdout, again.stdout
+    assert files_of(folder(project, "shop")) == before
