@@ -590,7 +590,11 @@ def conform(
     ] = None,
     call_tool: Annotated[
         list[str] | None,
-        typer.Option("--call-tool", help="--fuzz this tool too, though it is not annotated read-only; repeatable."),
+        typer.Option(
+            "--call-tool",
+            metavar="TOOL",
+            help="--fuzz this tool too, though it is not annotated read-only; repeatable.",
+        ),
     ] = None,
     schemas: SchemasOption = None,
     output_format: FormatOption = FindingsFormat.text,
