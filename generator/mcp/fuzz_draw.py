@@ -78,7 +78,8 @@ def valid_strategy(schema: Any, accepts: Callable[[Any], bool]) -> tuple[st.Sear
             if accepts(edge):
                 made.setdefault(json.dumps(edge, sort_keys=True), edge)
         return (st.sampled_from(list(made.values())), "synthesiser") if made else (None, "nothing")
-    at_edges = [edge for edge in edges(schema, simplest) if accepts(edge)] if isinstance(simplest, dict) else []
+    # The simplest arguments first, that a failure of every call shrinks to.
+    at_edges = [simplest, *(e for e in edges(schema, simplest) if accepts(e))] if isinstance(simplest, dict) else []
     return (st.one_of(drawn, st.sampled_from(at_edges)) if at_edges else drawn), "hypothesis-jsonschema"
 
 
