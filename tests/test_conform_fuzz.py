@@ -122,6 +122,31 @@ tools:
       - arguments: {text: pen, limit: 2}
 """
 
+# The one tool raw_server.py lists.
+SHOP = """\
+tools:
+  - name: get_item
+    description: An item.
+    mutation: false
+    inputSchema:
+      type: object
+      required: [item_id]
+      properties:
+        item_id: {type: integer}
+        verbose: {type: boolean}
+        kind: {enum: [book, pen]}
+    outputSchema:
+      type: object
+      required: [name, price]
+      properties:
+        name: {type: string}
+        price: {type: number}
+        tags: {type: array, items: {type: string}}
+        note: {type: [string, "null"]}
+    examples:
+      - arguments: {item_id: 1, kind: book}
+"""
+
 FAULTY = {
     "pages": ("faulty_boundary.py", PAGES),
     "items": ("faulty_lax.py", ITEMS),
@@ -226,6 +251,26 @@ def test_a_server_that_accepts_invalid_arguments_is_found_and_the_seed_is_report
     assert (finding["rule"], finding["subject"]) == ("fuzz-invalid-accepted", "get_item({})")  # shrunk
     assert finding["message"].startswith("a success on arguments that break `required` at /: {}")
     assert finding["pointer"] == "/tools/0/inputSchema/required"
+
+
+def test_an_internal_error_is_a_crash_shown_with_the_simplest_arguments(tmp_path: Path) -> None:
+    """raw_server.py --call-error answers every call with -32603: the simplest calls show it."""
+    project, _ = _project(tmp_path, "items")
+    (project / "schemas" / "contracts" / "items" / "tools.yaml").write_text(SHOP, encoding="utf-8")
+    raw = ("--", sys.executable, str(SERVERS / "raw_server.py"), "{}", "--call-error")
+    result = run_cli(
+        "conform", "--contract", "items", "--format", "json", "--protocol", "2025-06-18", "--fuzz", "5", "--seed", "1",
+        *raw, cwd=project,
+    )  # fmt: skip
+    report = conform_report(result.stdout)
+    assert result.returncode == 1 and report["problem"] is None
+    assert _found(report) == [
+        ("call-failed", 'get_item({"item_id": 1, "kind": "book"})'),  # the example call
+        ("fuzz-crash", 'get_item({"item_id": 0})'),
+        ("fuzz-crash", "get_item({})"),  # `required` broken
+    ]
+    crashes = [f["message"] for f in report["findings"] if f["rule"] == "fuzz-crash"]
+    assert all("JSON-RPC internal error -32603 (it broke)" in message for message in crashes)
 
 
 @pytest.mark.fires("fuzz-valid-refused")
