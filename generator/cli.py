@@ -477,6 +477,24 @@ def _require_sdk(command: str) -> None:
     raise typer.Exit(EXIT_INVALID)
 
 
+def _require_fuzzing() -> None:
+    """`conform --fuzz` draws arguments with hypothesis-jsonschema (the `mcp` extra): when this
+    environment lacks it, say how to get it, exit 2."""
+    missing = []
+    for name in ("hypothesis", "hypothesis_jsonschema"):
+        try:
+            __import__(name)  # `--fuzz` imports them anyway
+        except ImportError:
+            missing.append(name)
+    if missing:
+        typer.echo(
+            f"error: `conform --fuzz` needs hypothesis and hypothesis-jsonschema (this environment lacks"
+            f" {', '.join(missing)}): install 'mcp-contracts[mcp]'",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INVALID)
+
+
 def _served(schemas: Path | None, contract: str) -> ServedContract:
     from . import api
 
@@ -557,6 +575,27 @@ def conform(
         list[str] | None,
         typer.Option("--tool", help="Compare and call only this tool; repeatable. Other listed tools are not extra."),
     ] = None,
+    fuzz: Annotated[
+        int,
+        typer.Option(
+            "--fuzz",
+            metavar="N",
+            min=0,
+            help="Call each read-only tool with N argument sets its inputSchema accepts and N that break it "
+            "by one keyword (at the newest revision checked). 0: none.",
+        ),
+    ] = 0,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="The seed of --fuzz (default: one is picked and reported).")
+    ] = None,
+    call_tool: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--call-tool",
+            metavar="TOOL",
+            help="--fuzz this tool too, though it is not annotated read-only; repeatable.",
+        ),
+    ] = None,
     schemas: SchemasOption = None,
     output_format: FormatOption = FindingsFormat.text,
     report: ReportOption = None,
@@ -569,6 +608,11 @@ def conform(
     with this environment, as you would start it.
     """
     _require_sdk("conform")
+    if fuzz:
+        _require_fuzzing()
+    elif seed is not None or call_tool:
+        typer.echo("error: --seed and --call-tool go with --fuzz N", err=True)
+        raise typer.Exit(EXIT_INVALID)
     from mcp import StdioServerParameters
 
     from . import api
@@ -586,7 +630,9 @@ def conform(
             typer.echo(f"error: --protocol {version!r} is not a revision of MCP ({', '.join(VERSIONS)})", err=True)
             raise typer.Exit(EXIT_INVALID)
     protocols, tools = tuple(protocol) if protocol else None, tuple(tool) if tool else None
-    options = ConformOptions(timeout, probe_errors, headers, handshake.value, protocols, tools)
+    options = ConformOptions(
+        timeout, probe_errors, headers, handshake.value, protocols, tools, fuzz, seed, tuple(call_tool or ())
+    )
     _print_outcome(api.conform(contract, target, options, schemas), output_format, reports)
 
 

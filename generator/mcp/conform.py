@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import mcp.types as types
@@ -36,6 +37,10 @@ from .results import document_of, judge_result
 from .revisions import contract_at
 from .served import ServedContract, ServedTool
 
+if TYPE_CHECKING:  # `--fuzz` imports hypothesis: only a run that fuzzes pays for it
+    from .fuzz import Plan
+    from .fuzz_calls import Reconnect
+
 __all__ = ["ConformOptions", "Target", "conform", "describe", "revisions_checked"]
 
 
@@ -49,6 +54,8 @@ class ConformOptions:
     `initialize` (for a server that quits on a method it does not know, `server/discover`).
     `protocols`: the revisions to check (None: those the contract declares). `tools`: the
     tools to compare and call (None: all); other tools the server lists are not extra.
+    `fuzz`: argument sets to draw per tool and kind (valid, invalid; 0: none), from `seed` (None:
+    one is picked and reported); `call_tools`: tools fuzzed though not annotated read-only.
     """
 
     timeout: float = 10.0
@@ -57,6 +64,9 @@ class ConformOptions:
     handshake: str = "auto"
     protocols: tuple[str, ...] | None = None
     tools: tuple[str, ...] | None = None
+    fuzz: int = 0
+    seed: int | None = None
+    call_tools: tuple[str, ...] = ()
 
 
 def revisions_checked(contract: ServedContract, options: ConformOptions) -> tuple[Revision, ...]:
@@ -75,27 +85,41 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
     options = options or ConformOptions()
     report = Report.of(contract.contract, describe(target))
     revisions = revisions_checked(contract, options)
-    unknown = [name for name in options.tools or () if contract.tool(name) is None]
+    named = [("--tool", name) for name in options.tools or ()] + [("--call-tool", n) for n in options.call_tools]
+    unknown = [(flag, name) for flag, name in named if contract.tool(name) is None]
     if unknown:
         known = ", ".join(t.name for t in contract.tools) or "none"
-        report.problem = f"--tool {unknown[0]!r} is not a tool of the contract (it has: {known})"
+        report.problem = f"{unknown[0][0]} {unknown[0][1]!r} is not a tool of the contract (it has: {known})"
         return report
     if not revisions:
         report.problem = "no protocol revision to check (--handshake legacy leaves only those opened with initialize)"
         return report
+    fuzzing = _fuzz_plan(options, report)
     try:
         for checked in revisions:
             report.revision = checked.version
             report.revisions.append(checked.version)
-            anyio.run(_conform, contract_at(contract, checked, options.tools), target, options, checked, report)
+            plan = fuzzing if checked is revisions[-1] else None  # once, at the newest revision
+            anyio.run(_conform, contract_at(contract, checked, options.tools), target, options, checked, report, plan)
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
         hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
         report.problem = f"cannot talk to the server at {report.revision}: {leaf(exc)}{hint}"
     return report
 
 
+def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
+    """The `--fuzz` plan (its seed picked now when none is given), noted in the report."""
+    if options.fuzz <= 0:
+        return None
+    from .fuzz import plan
+
+    chosen = plan(options.fuzz, options.seed, options.call_tools, options.timeout)
+    report.fuzz = {"seed": chosen.seed, "examples": chosen.examples, "tools": {}}
+    return chosen
+
+
 async def _conform(
-    contract: ServedContract, target: Target, options: ConformOptions, at: Revision, report: Report
+    contract: ServedContract, target: Target, options: ConformOptions, at: Revision, report: Report, fuzz: Plan | None
 ) -> None:
     async with connected(target, at, options.timeout, options.headers) as (session, answered):
         if answered != at.version:
@@ -103,11 +127,19 @@ async def _conform(
             asked = "initialize" if at.handshake else "server/discover"
             report.add("revision-unsupported", asked, text, at=("protocol",))
             return
-        await _session(session, contract, options, report)
+        reconnect = partial(connected, target, at, options.timeout, options.headers)
+        await _session(session, contract, options, report, (fuzz, reconnect) if fuzz is not None else None)
 
 
-async def _session(session: ClientSession, contract: ServedContract, options: ConformOptions, report: Report) -> None:
-    """The listing compared, then every example call (and probe) made and judged."""
+async def _session(
+    session: ClientSession,
+    contract: ServedContract,
+    options: ConformOptions,
+    report: Report,
+    fuzz: tuple[Plan, Reconnect] | None = None,
+) -> None:
+    """The listing compared, then every example call (and probe) made and judged; then, with
+    `fuzz` (a plan, and how to connect again), the tools fuzzed (`fuzz.fuzz_tools`)."""
     timeout, probe_errors = options.timeout, options.probe_errors
     try:
         listed = await list_tools(session, report)
@@ -115,10 +147,15 @@ async def _session(session: ClientSession, contract: ServedContract, options: Co
         if options.tools is not None:  # the others are not the run's business
             listed = {name: tool for name, tool in listed.items() if name in options.tools}
         compare_listing(contract, listed, report)
-        for tool in (t.as_listed(listed[t.name].output_schema) for t in contract.tools if t.name in listed):
+        tools = [t.as_listed(listed[t.name].output_schema) for t in contract.tools if t.name in listed]
+        for tool in tools:
             answered = await _example_calls(session, contract, tool, timeout, report)
             if answered and probe_errors and tool.calls and contract.knows_errors():
                 await _probe(session, contract, tool, timeout, report)
+        if fuzz is not None:
+            from .fuzz import fuzz_tools
+
+            await fuzz_tools(fuzz[1], fuzz[0], contract, tools, report)
     except Stopped:
         return  # reported where it happened; nothing after it can be asked
 

@@ -35,6 +35,7 @@ class Report:
     revision: str | None = None  # the one being checked: each finding carries it
     places: Places = field(default_factory=Places)  # where the contract's facts were written
     tools: dict[str, int] = field(default_factory=dict)  # tool name -> its index in tools.yaml
+    fuzz: dict[str, Any] | None = None  # `--fuzz`: its seed, examples and what each tool got (`fuzz.py`)
 
     @classmethod
     def of(cls, contract: Contract, target: str) -> Report:
@@ -76,6 +77,10 @@ class Report:
             f"{self.target} {verdict} to {self.contract} at {', '.join(self.revisions)}: {self.listed} tool(s) listed,"
             f" {self.calls} call(s), {errors} error(s), {len(kept) - errors} other finding(s)."
         )
+        if self.fuzz is not None:
+            facts["fuzz"] = self.fuzz
+            fuzzed = len(self.fuzz.get("tools", {}))
+            summary += f" Fuzzed {fuzzed} tool(s): reproduce with --seed {self.fuzz['seed']}."
         ran = policy.ran("conform", self.contract)
         return Outcome("conform", kept, ran, facts=facts, summary=summary, problem=self.problem)
 

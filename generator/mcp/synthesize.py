@@ -15,7 +15,7 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Iterator
-from re import _parser as re_parser  # type: ignore[attr-defined]  # the parser of `re`, since 3.11
+from re import _parser as re_parser  # type: ignore[attr-defined,unused-ignore]  # the parser of `re`, since 3.11
 from typing import Any
 
 from ..schema.resolver import Resolver, absolute_references

@@ -1,7 +1,8 @@
 """The rules of `mcp-contracts conform`: how a live server departs from its contract.
 
 Categories: `session` (the server cannot be talked to as MCP says), `listing` (what
-`tools/list` publishes), `result` (what a call returns), `error` (an error result).
+`tools/list` publishes), `result` (what a call returns), `error` (an error result), `fuzz`
+(what `--fuzz` finds with arguments drawn from each input schema, or breaking it).
 """
 
 from __future__ import annotations
@@ -170,5 +171,34 @@ CONFORM_RULES = (
         "note",
         "error",
         "`--probe-errors` can ask only a tool that has an example call for an error.",
+    ),
+    Rule(
+        "fuzz-crash",
+        C,
+        "error",
+        "fuzz",
+        "No fuzzed call ends the connection or gets a JSON-RPC internal error (-32603), whatever its arguments.",
+    ),
+    Rule("fuzz-hang", C, "error", "fuzz", "Every fuzzed call is answered within `--timeout` seconds."),
+    Rule(
+        "fuzz-valid-refused",
+        C,
+        "error",
+        "fuzz",
+        "Arguments the input schema accepts get a result: a success, or an error with a code the tool declares.",
+    ),
+    Rule(
+        "fuzz-invalid-accepted",
+        C,
+        "error",
+        "fuzz",
+        "Arguments that break the input schema are refused: a JSON-RPC error (-32602) or an `isError` result.",
+    ),
+    Rule(
+        "fuzz-skipped",
+        C,
+        "note",
+        "fuzz",
+        "`--fuzz` calls a tool not annotated read-only only when `--call-tool` names it; a tool skipped is said to be.",
     ),
 )

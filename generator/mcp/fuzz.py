@@ -1,0 +1,308 @@
+"""`conform --fuzz N [--seed S]`: each tool called with N argument sets its input schema accepts
+and N that break it by one keyword, once per run, at the newest revision checked, on sessions of
+its own (`fuzz_calls`).
+
+Valid arguments are drawn from the tool's `inputSchema` as the contract has it, invalid ones
+break it by exactly one keyword (`fuzz_draw`).
+
+Valid arguments must get a result the contract accepts (`results.judge_result`) or an error
+with a code the tool declares; invalid ones must be refused (a JSON-RPC error, or an `isError`
+result). The connection lost or a JSON-RPC internal error (-32603) is a crash, no answer
+within `--timeout` a hang; the server is connected to again and the fuzzing goes on.
+Hypothesis shrinks each failure to its simplest arguments, calling again (at most
+`SHRINK_CALLS` more calls, `RECONNECTS` new sessions), and the report gives one finding per
+tool, rule and kind of arguments, with the shrunk arguments. Every answer is kept by its
+arguments, so that hypothesis's last replay asks nothing twice.
+
+The run is reproducible from its seed (`@seed(S)`, no example database, no deadline): the
+same seed and server give the same calls and findings. A tool not annotated read-only is
+fuzzed only when `--call-tool` names it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import anyio
+import hypothesis.strategies as st
+import mcp.types as types
+from hypothesis import given, seed
+from hypothesis.errors import Unsatisfiable
+from mcp_types.jsonrpc import INTERNAL_ERROR
+
+from ..findings.finding import Finding
+from ..schema.engine import standalone_validator
+from ..schema.values import not_json
+from .fuzz_calls import Answer, Reconnect, Server
+from .fuzz_draw import Breach, invalid_strategy, run_settings, valid_strategy
+from .report import Report, shown
+from .results import document_of, judge_result
+from .served import ServedContract, ServedTool
+
+SHRINK_CALLS = 100  # calls one run of a tool may make past its N, to shrink what it found
+RECONNECTS = 8  # new sessions one run may ask for (a crash or a hang costs one)
+HANGS = 2  # calls that got no answer, after which a run asks nothing more
+_SHOWN = 400  # characters of arguments a message shows
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much to fuzz: `examples` valid and as many invalid argument sets per tool, from
+    `seed`; `named`: tools to fuzz though not annotated read-only; `timeout` per call."""
+
+    examples: int
+    seed: int
+    named: frozenset[str]
+    timeout: float
+
+    @property
+    def again(self) -> str:
+        return f"--fuzz {self.examples} --seed {self.seed}"
+
+
+def plan(examples: int, chosen: int | None, named: tuple[str, ...], timeout: float) -> Plan:
+    """The plan of a run; a seed is picked when none is given (the report says which)."""
+    picked = chosen if chosen is not None else random.SystemRandom().randrange(2**32)
+    return Plan(examples, picked, frozenset(named), timeout)
+
+
+def read_only(tool: ServedTool) -> bool:
+    """Annotated read-only (`readOnlyHint`, or the contract's mutation column, as published)."""
+    return tool.hints.get("readOnlyHint") is True
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What one call departed by: a rule with a message, or (rule None) the findings of
+    judging its result."""
+
+    rule: str | None
+    arguments: dict[str, Any]
+    text: str = ""
+    at: tuple[Any, ...] = ()
+    findings: tuple[Finding, ...] = ()
+
+
+class _Failure(Exception):
+    """Raised in hypothesis's test for a departure: one subclass per kind, which hypothesis
+    shrinks apart."""
+
+    def __init__(self, found: _Found) -> None:
+        super().__init__(found.text)
+        self.found = found
+
+
+class _Crash(_Failure):
+    pass
+
+
+class _Hang(_Failure):
+    pass
+
+
+class _Refused(_Failure):
+    pass
+
+
+class _Accepted(_Failure):
+    pass
+
+
+class _Departed(_Failure):
+    pass
+
+
+_KINDS: dict[str | None, type[_Failure]] = {
+    "fuzz-crash": _Crash,
+    "fuzz-hang": _Hang,
+    "fuzz-valid-refused": _Refused,
+    "fuzz-invalid-accepted": _Accepted,
+    None: _Departed,
+}
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
+
+
+def _error_code(contract: ServedContract, result: types.CallToolResult) -> str | None:
+    """The error code an `isError` result carries, in its envelope or its text."""
+    document, source = document_of(result)
+    code = contract.error_code(document) if source is not None else None
+    if code is None and contract.error_results.code_pattern is not None:
+        texts = (b.text for b in result.content if isinstance(b, types.TextContent))
+        code = next((c for c in map(contract.code_in_text, texts) if c is not None), None)
+    return code
+
+
+def _text(result: types.CallToolResult) -> str:
+    return " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
+
+
+class _ToolRun:
+    """The fuzzing of one tool, in the worker thread; each call is made on the event loop."""
+
+    def __init__(self, the_plan: Plan, contract: ServedContract, tool: ServedTool, server: Server, report: Report):
+        self.plan, self.contract, self.tool, self.server, self.report = the_plan, contract, tool, server, report
+        self.schema = tool.listing.get("inputSchema", {"type": "object"})
+        self.validator = standalone_validator(self.schema)
+
+    def accepts(self, value: Any) -> bool:
+        return isinstance(value, dict) and not_json(value) is None and bool(self.validator.is_valid(value))
+
+    def run(self) -> dict[str, Any]:
+        valid, drawn_by = valid_strategy(self.schema, self.accepts)
+        facts: dict[str, Any] = {"drawn_by": drawn_by, "valid": 0, "invalid": 0}
+        if valid is None:
+            text = "not fuzzed: nothing the input schema accepts could be drawn from it"
+            self.report.add("fuzz-skipped", self.tool.name, text, tool=self.tool.name, at=("inputSchema",))
+            return facts
+        found, facts["valid"] = self._property(valid, self._valid, lambda drawn: drawn)
+        broken: list[_Found] = []
+        invalid = invalid_strategy(valid, self.validator, self.schema, self.accepts)
+        if invalid is not None:
+            broken, facts["invalid"] = self._property(invalid, self._invalid, lambda drawn: drawn.arguments)
+        for one in [*found, *broken]:
+            self._report(one)
+        return facts
+
+    def _property(
+        self, strategy: st.SearchStrategy[Any], expect: Callable[[Any], _Found | None], of: Callable[[Any], Any]
+    ) -> tuple[list[_Found], int]:
+        """Run hypothesis over `strategy`; what it found, shrunk, and the calls made."""
+        answers: dict[str, _Found | None] = {}
+        limit, start, made = self.plan.examples + SHRINK_CALLS, self.server.reconnects, [0, 0]  # calls, hangs
+
+        def probe(drawn: Any) -> None:
+            key = json.dumps(of(drawn), sort_keys=True)
+            if key not in answers:
+                spent = made[0] >= limit or self.server.reconnects - start >= RECONNECTS or made[1] >= HANGS
+                if spent or self.server.failed is not None:
+                    return  # nothing more is asked: what was found is kept
+                made[0] += 1
+                answers[key] = expect(drawn)
+                made[1] += answers[key] is not None and answers[key].rule == "fuzz-hang"  # type: ignore[union-attr]
+            found = answers[key]
+            if found is not None:
+                raise _KINDS[found.rule](found)
+
+        test = seed(self.plan.seed)(run_settings(self.plan.examples)(given(strategy)(probe)))
+        try:
+            test()
+        except Unsatisfiable:  # nothing could be drawn (no mutant the judge refuses by one keyword)
+            return [], made[0]
+        except Exception as exc:
+            leaves = list(_leaves(exc))
+            if not all(isinstance(leaf, _Failure) for leaf in leaves):
+                raise
+            return [leaf.found for leaf in leaves if isinstance(leaf, _Failure)], made[0]
+        return [], made[0]
+
+    def _call(self, arguments: dict[str, Any]) -> Answer:
+        return anyio.from_thread.run(self.server.call, self.tool.name, arguments)
+
+    def _trouble(self, answer: Answer, arguments: dict[str, Any], at: tuple[Any, ...], after: str) -> _Found | None:
+        """A crash, a hang or an answer that is no result, whatever the arguments."""
+        if answer.kind == "lost":
+            return _Found("fuzz-crash", arguments, f"{answer.text} {after}", at)
+        if answer.kind == "rpc-error" and answer.code == INTERNAL_ERROR:
+            return _Found("fuzz-crash", arguments, f"JSON-RPC internal error -32603 ({answer.text}) {after}", at)
+        if answer.kind == "timeout":
+            return _Found("fuzz-hang", arguments, f"no answer within {self.plan.timeout:g} s {after}", at)
+        if answer.kind == "not-a-result":
+            scratch = self._scratch()
+            scratch.add("invalid-response", self._where(arguments), answer.text, tool=self.tool.name)
+            return _Found(None, arguments, findings=tuple(scratch.findings))
+        return None
+
+    def _valid(self, arguments: dict[str, Any]) -> _Found | None:
+        answer, at = self._call(arguments), ("inputSchema",)
+        after = "on arguments the input schema accepts"
+        trouble = self._trouble(answer, arguments, at, after)
+        if trouble is not None or answer.kind == "unreachable":
+            return trouble
+        if answer.result is None:  # a JSON-RPC error: the server refuses what the schema accepts
+            return _Found("fuzz-valid-refused", arguments, f"JSON-RPC error {answer.code} ({answer.text}) {after}", at)
+        result = answer.result
+        if result.is_error and _error_code(self.contract, result) is None:
+            said = f"an isError result without an error code ({shown(_text(result), 160)})"
+            return _Found("fuzz-valid-refused", arguments, f"{said} {after}", at)
+        scratch = self._scratch()
+        judge_result(self.contract, self.tool, result, self._where(arguments), scratch)
+        return _Found(None, arguments, findings=tuple(scratch.findings)) if scratch.findings else None
+
+    def _invalid(self, breach: Breach) -> _Found | None:
+        answer, at = self._call(breach.arguments), ("inputSchema", *breach.schema_at)
+        after = f"on arguments that break `{breach.keyword}` at {breach.pointer or '/'}"
+        trouble = self._trouble(answer, breach.arguments, at, after)
+        if trouble is not None or answer.result is None or answer.result.is_error:
+            return trouble  # refused: a JSON-RPC error, or an isError result
+        return _Found("fuzz-invalid-accepted", breach.arguments, f"a success {after}", at)
+
+    def _scratch(self) -> Report:
+        """A report of its own for one call's findings: only the shrunk call's are kept."""
+        given = self.report
+        return Report(given.contract, given.target, places=given.places, tools=given.tools, revision=given.revision)
+
+    def _where(self, arguments: dict[str, Any]) -> str:
+        return f"{self.tool.name}({shown(arguments, 120)})"
+
+    def _report(self, found: _Found) -> None:
+        arguments = shown(found.arguments, _SHOWN)
+        if found.rule is None:
+            for finding in found.findings:
+                text = f"{finding.message}; fuzzed arguments {arguments} ({self.plan.again})"
+                self.report.findings.append(replace(finding, message=text))
+            return
+        text = f"{found.text}: {arguments} ({self.plan.again})"
+        self.report.add(found.rule, self._where(found.arguments), text, tool=self.tool.name, at=found.at)
+
+
+def _fuzz_all(
+    the_plan: Plan, contract: ServedContract, tools: list[ServedTool], server: Server, report: Report
+) -> None:
+    facts: dict[str, Any] = report.fuzz.setdefault("tools", {}) if report.fuzz is not None else {}
+    for tool in tools:
+        if not read_only(tool) and tool.name not in the_plan.named:
+            text = "not fuzzed: the tool is not annotated read-only (readOnlyHint); --call-tool names it to be"
+            report.add("fuzz-skipped", tool.name, text, tool=tool.name, at=("annotations",))
+            continue
+        if server.failed is not None:
+            report.add("fuzz-skipped", tool.name, f"not fuzzed: {server.failed}", tool=tool.name)
+            continue
+        try:
+            run = _ToolRun(the_plan, contract, tool, server, report)
+        except ValueError as exc:  # an input schema that does not compile: the listing says so
+            report.add("fuzz-skipped", tool.name, f"not fuzzed: {exc}", tool=tool.name, at=("inputSchema",))
+            continue
+        try:
+            facts[tool.name] = run.run()
+        except Exception as exc:  # hypothesis's own errors (a strategy it calls flaky...): a verdict still
+            text = f"the fuzzing stopped: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+            report.add("fuzz-skipped", tool.name, text, tool=tool.name, at=("inputSchema",))
+
+
+async def fuzz_tools(
+    reconnect: Reconnect,
+    the_plan: Plan,
+    contract: ServedContract,
+    tools: list[ServedTool],
+    report: Report,
+) -> None:
+    """Fuzz `tools` (of `contract`, as the server lists them) on sessions opened with
+    `reconnect`, a new one whenever the server goes away."""
+    server = Server(reconnect, report.revision or "", the_plan.timeout, report)
+    async with anyio.create_task_group() as group:
+        group.start_soon(server.hold)
+        try:
+            await anyio.to_thread.run_sync(_fuzz_all, the_plan, contract, tools, server, report)
+        finally:
+            server.close()

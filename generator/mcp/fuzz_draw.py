@@ -1,0 +1,108 @@
+"""How `conform --fuzz` draws arguments: those a tool's input schema accepts, and those that
+break it by one keyword, as hypothesis strategies; and the settings each run has.
+
+Valid arguments come from hypothesis-jsonschema; where it cannot read the schema (a keyword
+it does not know, a recursive `$ref`), from the synthesiser's candidates
+(`synthesize.candidates`). Only what the judge (`accepts`) accepts counts. Invalid arguments
+are valid ones with one change (`mutate.mutants`) that the judge refuses by exactly one
+keyword: the keyword, the pointer and the keyword's place in the schema are the judge's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+import hypothesis.strategies as st
+from hypothesis import HealthCheck, Phase, Verbosity, find, settings
+from hypothesis_jsonschema import from_schema
+
+from ..schema.pointer import encode
+from .mutate import edges, mutants
+from .synthesize import candidates
+
+
+@dataclass(frozen=True)
+class Breach:
+    """Arguments the judge refuses by one keyword: which, at which pointer into the arguments,
+    and where it is in the input schema."""
+
+    arguments: dict[str, Any]
+    keyword: str
+    pointer: str
+    schema_at: tuple[Any, ...]
+
+
+def run_settings(examples: int) -> settings:
+    """One run of hypothesis: reproducible from `@seed` alone, shrinking what it finds, quiet."""
+    return settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=(Phase.generate, Phase.shrink),
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=True,
+        print_blob=False,
+    )
+
+
+_PROBE = settings(
+    max_examples=20,
+    database=None,
+    deadline=None,
+    derandomize=True,
+    phases=(Phase.generate,),
+    suppress_health_check=list(HealthCheck),
+    verbosity=Verbosity.quiet,
+)
+
+
+def valid_strategy(schema: Any, accepts: Callable[[Any], bool]) -> tuple[st.SearchStrategy[Any] | None, str]:
+    """Arguments `schema` accepts (by `accepts`, the judge), and what draws them: hypothesis-
+    jsonschema, with its simplest arguments at each edge of a property's schema beside it (a
+    maximum is drawn at once, not by chance); the synthesiser's candidates where it cannot."""
+    try:
+        drawn = from_schema(schema).filter(accepts)
+        simplest = find(drawn, lambda _: True, settings=_PROBE)  # it raises for what it cannot read
+    except Exception:  # whatever hypothesis-jsonschema cannot draw from
+        made: dict[str, Any] = {}
+        for value in islice(candidates(schema), 64):
+            if accepts(value):
+                made.setdefault(json.dumps(value, sort_keys=True), value)
+        for edge in edges(schema, next(iter(made.values()))) if made else ():
+            if accepts(edge):
+                made.setdefault(json.dumps(edge, sort_keys=True), edge)
+        return (st.sampled_from(list(made.values())), "synthesiser") if made else (None, "nothing")
+    # The simplest arguments first, that a failure of every call shrinks to.
+    at_edges = [simplest, *(e for e in edges(schema, simplest) if accepts(e))] if isinstance(simplest, dict) else []
+    return (st.one_of(drawn, st.sampled_from(at_edges)) if at_edges else drawn), "hypothesis-jsonschema"
+
+
+def breaches(validator: Any, schema: Any, arguments: dict[str, Any]) -> list[Breach]:
+    """The mutants of `arguments` that the judge refuses by exactly one keyword."""
+    found = []
+    for mutant in mutants(schema, arguments):
+        errors = list(islice(validator.iter_errors(mutant), 2))
+        if len(errors) != 1:
+            continue
+        path = tuple(errors[0].schema_path)
+        keyword = next((str(t) for t in reversed(path) if isinstance(t, str)), "")
+        found.append(Breach(mutant, keyword, encode(errors[0].instance_path), path))
+    return found
+
+
+def invalid_strategy(
+    valid: st.SearchStrategy[Any], validator: Any, schema: Any, accepts: Callable[[Any], bool]
+) -> st.SearchStrategy[Breach] | None:
+    """Breaches of valid arguments; of the simplest valid arguments where a drawn value has
+    none. None when even those have none (no keyword to break by one change: `{"type": "object"}`)."""
+    simplest = next((c for c in islice(candidates(schema), 64) if accepts(c)), None)
+    fallback = breaches(validator, schema, simplest) if simplest is not None else []
+    if not fallback:
+        return None
+    return valid.map(lambda v: breaches(validator, schema, v) or fallback).flatmap(st.sampled_from)

@@ -1,0 +1,257 @@
+"""Arguments that break a tool's input schema, made from arguments it accepts (`conform --fuzz`).
+
+`mutants` changes one place of an accepted value at a time, at the root or down its
+properties and first items: a required property dropped, one added where
+`additionalProperties` is false, a value of a wrong type, outside an `enum` or `const`, just
+past a bound (`minimum`, `exclusiveMaximum`, `minLength`, `maxItems`...), off its
+`pattern` or `multipleOf`, an array with a duplicate where `uniqueItems` holds. Nothing here
+is trusted: the caller keeps a mutant only when the judge refuses it by exactly one keyword,
+and names the keyword and pointer the judge gives.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from ..schema.pointer import PointerError, follow, from_fragment
+from ..schema.values import json_types
+
+_DEPTH = 4  # how far below the root values are changed
+_MOST = 256  # mutants of one value, at most
+_LONGEST = 4096  # characters or items a mutant adds, at most
+_ABSENT = object()  # a property the value leaves out
+# One value of each JSON type, for `type`: each whose type the schema does not allow.
+_OF_EACH_TYPE: tuple[Any, ...] = ("fuzz", 0.5, 7, True, None, [], {})
+_OFF_PATTERN = ("", "!", " 0", "\u00e9")  # strings some pattern refuses (the judge says which)
+
+
+def _set(document: Any, at: tuple[Any, ...], value: Any) -> Any:
+    """A copy of `document` with `value` at `at` (a property added when it is missing)."""
+    if not at:
+        return copy.deepcopy(value)
+    result = copy.deepcopy(document)
+    node = result
+    for token in at[:-1]:
+        node = node[token]
+    node[at[-1]] = copy.deepcopy(value)
+    return result
+
+
+def _without(document: Any, at: tuple[Any, ...], name: str) -> Any:
+    """A copy of `document` without property `name` of the object at `at`."""
+    result = copy.deepcopy(document)
+    node = result
+    for token in at:
+        node = node[token]
+    del node[name]
+    return result
+
+
+def _resolved(root: Any, schema: Any) -> Any:
+    """`schema` with a local `$ref` (`#/...`) followed, its siblings kept beside the target's keywords."""
+    for _ in range(16):
+        reference = schema.get("$ref") if isinstance(schema, dict) else None
+        if not isinstance(reference, str) or not reference.startswith("#"):
+            return schema
+        try:
+            target = follow(root, from_fragment(reference[1:]))
+        except PointerError:
+            return schema
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        schema = {**target, **siblings} if isinstance(target, dict) else target
+    return schema
+
+
+def _number(value: Any) -> float | None:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    """The types `schema` allows, by its `type`, else by the `type` of each of its branches."""
+    declared = schema.get("type")
+    if isinstance(declared, str | list):
+        return [declared] if isinstance(declared, str) else [t for t in declared if isinstance(t, str)]
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if not isinstance(branches, list) or not all(isinstance(b, dict) and "type" in b for b in branches):
+        return []
+    return [t for branch in branches for t in _types(branch)]
+
+
+def _wrong_type(schema: dict[str, Any]) -> Iterator[Any]:
+    allowed = set(_types(schema))
+    if not allowed:
+        return
+    yield from (value for value in _OF_EACH_TYPE if not json_types(value) & allowed)
+
+
+def _outside(members: list[Any]) -> Iterator[Any]:
+    """A value of the members' own type that is none of them."""
+    strings = [m for m in members if isinstance(m, str)]
+    numbers = [n for n in map(_number, members) if n is not None]
+    if strings or not numbers:
+        yield "fuzz-" + "-".join(sorted(strings))[:64]
+    if numbers:
+        yield int(max(numbers)) + 1
+    if any(isinstance(m, bool) for m in members) and not all(m in members for m in (True, False)):
+        yield not next(m for m in members if isinstance(m, bool))
+
+
+def _bounds(schema: dict[str, Any]) -> Iterator[Any]:
+    """Numbers just past each bound (an integer where the schema wants one)."""
+    integral = "integer" in _types(schema)
+    low, high = _number(schema.get("minimum")), _number(schema.get("maximum"))
+    exclusive_low, exclusive_high = _number(schema.get("exclusiveMinimum")), _number(schema.get("exclusiveMaximum"))
+    if low is not None and math.isfinite(low):
+        yield math.ceil(low) - 1 if integral else low - 1
+    if high is not None and math.isfinite(high):
+        yield math.floor(high) + 1 if integral else high + 1
+    if exclusive_low is not None and math.isfinite(exclusive_low):
+        yield math.floor(exclusive_low) if integral else exclusive_low
+    if exclusive_high is not None and math.isfinite(exclusive_high):
+        yield math.ceil(exclusive_high) if integral else exclusive_high
+
+
+def _off_step(schema: dict[str, Any], value: Any) -> Iterator[Any]:
+    step = _number(schema.get("multipleOf"))
+    if step is None or step <= 0 or not math.isfinite(step):
+        return
+    base = _number(value)
+    base = base if base is not None else step
+    yield base + 1 if isinstance(step, int) and step > 1 else base + step / 2
+
+
+def _strings(schema: dict[str, Any], value: Any) -> Iterator[str]:
+    text = value if isinstance(value, str) else ""
+    shortest, longest = schema.get("minLength"), schema.get("maxLength")
+    if isinstance(shortest, int) and 0 < shortest <= _LONGEST:
+        yield (text + "x" * shortest)[: shortest - 1]
+    if isinstance(longest, int) and 0 <= longest < _LONGEST:
+        yield text[: longest + 1] + "x" * max(0, longest + 1 - len(text))
+    if isinstance(schema.get("pattern"), str):
+        yield from _OFF_PATTERN
+
+
+def _arrays(schema: dict[str, Any], value: Any) -> Iterator[list[Any]]:
+    items = value if isinstance(value, list) else []
+    fewest, most = schema.get("minItems"), schema.get("maxItems")
+    if isinstance(fewest, int) and 0 < fewest <= _LONGEST:
+        yield items[: fewest - 1] if len(items) >= fewest - 1 else []
+    if isinstance(most, int) and 0 <= most < _LONGEST and items:
+        yield items + [items[-1]] * (most + 1 - len(items))
+    if schema.get("uniqueItems") is True and items:
+        yield [*items, items[0]]
+
+
+def _replacements(schema: dict[str, Any], value: Any) -> Iterator[Any]:
+    """Values to put where `value` is (or where a property is absent) that break one keyword."""
+    yield from _wrong_type(schema)
+    if isinstance(schema.get("enum"), list):
+        yield from _outside(schema["enum"])
+    if "const" in schema:
+        yield from _outside([schema["const"]])
+    yield from _bounds(schema)
+    yield from _off_step(schema, value)
+    yield from _strings(schema, value)
+    yield from _arrays(schema, value)
+
+
+def _object(root: Any, schema: dict[str, Any], value: dict[str, Any], at: tuple[Any, ...], depth: int) -> Iterator[Any]:
+    """Mutants of the arguments made at the object `value` (at `at`): its own keywords, then
+    each property's."""
+    arguments = root["arguments"]
+    for name in schema.get("required") or ():
+        if isinstance(name, str) and name in value:
+            yield _without(arguments, at, name)
+    found = schema.get("properties")
+    properties: dict[str, Any] = found if isinstance(found, dict) else {}
+    extra = "fuzz_extra"
+    if schema.get("additionalProperties") is False or schema.get("maxProperties") == len(value):
+        while extra in properties or extra in value:
+            extra += "_"
+        yield _set(arguments, (*at, extra), "fuzz")
+    fewest = schema.get("minProperties")
+    if isinstance(fewest, int) and fewest > 0 and value:
+        for name in sorted(value)[: max(0, len(value) - fewest + 1)]:
+            yield _without(arguments, at, name)
+    dependent = schema.get("dependentRequired")
+    for name, needs in (dependent if isinstance(dependent, dict) else {}).items():
+        for need in needs if name in value and isinstance(needs, list) else ():
+            if isinstance(need, str) and need in value:
+                yield _without(arguments, at, need)
+    for name, sub in sorted(properties.items()):
+        yield from _visit(root, sub, value.get(name, _ABSENT), (*at, name), depth + 1)
+
+
+def _visit(root: Any, schema: Any, value: Any, at: tuple[Any, ...], depth: int) -> Iterator[Any]:
+    schema = _resolved(root["schema"], schema)
+    if depth > _DEPTH or not isinstance(schema, dict):
+        return
+    for replacement in _replacements(schema, value):
+        yield _set(root["arguments"], at, replacement)
+    if isinstance(value, dict):
+        yield from _object(root, schema, value, at, depth)
+    elif isinstance(value, list) and value:
+        prefix = schema.get("prefixItems")
+        first = prefix[0] if isinstance(prefix, list) and prefix else schema.get("items")
+        if isinstance(first, dict):
+            yield from _visit(root, first, value[0], (*at, 0), depth + 1)
+
+
+def mutants(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
+    """Arguments like `arguments` (which `schema` accepts) but for one change meant to break
+    one keyword of `schema`, in a fixed order, without repeats; at most a few hundred."""
+    if not isinstance(schema, dict):
+        return []
+    root = {"schema": schema, "arguments": arguments}
+    schema = _resolved(schema, schema)
+    if not isinstance(schema, dict):
+        return []
+    found: dict[str, dict[str, Any]] = {}
+    for mutant in _object(root, schema, arguments, (), 0):
+        if isinstance(mutant, dict):
+            found.setdefault(json.dumps(mutant, sort_keys=True), mutant)
+        if len(found) >= _MOST:
+            break
+    return list(found.values())
+
+
+def _edge_values(schema: dict[str, Any]) -> Iterator[Any]:
+    """The values at the edges of what `schema` allows: its bounds, the shortest and longest
+    strings and arrays, each `enum` member, both booleans (the judge keeps those it accepts)."""
+    integral = "integer" in _types(schema)
+    for key in ("minimum", "maximum"):
+        bound = _number(schema.get(key))
+        if bound is not None and math.isfinite(bound):
+            yield (math.ceil(bound) if key == "minimum" else math.floor(bound)) if integral else bound
+    for key, step in (("exclusiveMinimum", 1), ("exclusiveMaximum", -1)):
+        bound = _number(schema.get(key))
+        if bound is not None and math.isfinite(bound) and integral:
+            yield (math.floor(bound) + 1) if step > 0 else (math.ceil(bound) - 1)
+    for key in ("minLength", "maxLength"):
+        length = schema.get(key)
+        if isinstance(length, int) and 0 <= length <= _LONGEST:
+            yield "x" * length
+    if isinstance(schema.get("enum"), list):
+        yield from schema["enum"]
+    if "boolean" in _types(schema):
+        yield from (False, True)
+
+
+def edges(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
+    """Arguments like `arguments` with one property at an edge of its schema (the maximum
+    of an integer, the longest string...), where servers' own bounds tend to be off by one."""
+    if not isinstance(schema, dict):
+        return []
+    root = _resolved(schema, schema)
+    found = root.get("properties") if isinstance(root, dict) else None
+    made: dict[str, dict[str, Any]] = {}
+    for name, sub in sorted((found if isinstance(found, dict) else {}).items()):
+        resolved = _resolved(schema, sub)
+        for value in _edge_values(resolved) if isinstance(resolved, dict) else ():
+            edge = _set(arguments, (name,), value)
+            made.setdefault(json.dumps(edge, sort_keys=True), edge)
+    return list(made.values())[:_MOST]

@@ -1,0 +1,368 @@
+"""`conform --fuzz N [--seed S]` against real servers: ours with planted faults (each found with
+its rule and the shrunk arguments), and `mcp-contracts mock` (none found). Each faulty server
+passes plain `conform`: only fuzzing finds its fault."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import pytest
+from conform_json import conform_report
+from conftest import ROOT, run_cli
+from mcp_contracts_generator.mcp.fuzz_draw import breaches, valid_strategy
+from mcp_contracts_generator.mcp.mutate import edges
+
+pytestmark = pytest.mark.first
+SERVERS = ROOT / "tests" / "servers"
+LATEST = ("--protocol", "2026-07-28")  # fuzzing is done at the newest revision checked
+MOCK = (sys.executable, "-m", "mcp_contracts_generator", "mock")
+
+PAGES = """\
+tools:
+  - name: get_page
+    description: One page of results.
+    mutation: false
+    inputSchema:
+      type: object
+      required: [page]
+      properties:
+        page: {type: integer, minimum: 1, maximum: 100}
+      additionalProperties: false
+    outputSchema:
+      type: object
+      required: [page, items]
+      properties:
+        page: {type: integer}
+        items: {type: array, items: {type: string}}
+    examples:
+      - arguments: {page: 1}
+  - name: lookup
+    description: Whether a text is known.
+    mutation: false
+    inputSchema:
+      type: object
+      required: [text]
+      properties:
+        text: {type: string, maxLength: 20}
+        deep: {type: boolean}
+      additionalProperties: false
+    outputSchema:
+      type: object
+      required: [found]
+      properties:
+        found: {type: boolean}
+    examples:
+      - arguments: {text: pen}
+  - name: delete_page
+    description: Delete a page.
+    mutation: true
+    inputSchema:
+      type: object
+      required: [page]
+      properties:
+        page: {type: integer, minimum: 1}
+      additionalProperties: false
+    outputSchema:
+      type: object
+      required: [deleted]
+      properties:
+        deleted: {type: boolean}
+    examples:
+      - arguments: {page: 3}
+"""
+
+ITEMS = """\
+tools:
+  - name: get_item
+    description: An item.
+    mutation: false
+    inputSchema:
+      type: object
+      required: [item_id]
+      properties:
+        item_id: {type: integer, minimum: 1}
+        kind: {enum: [book, pen]}
+      additionalProperties: false
+    outputSchema:
+      type: object
+      required: [name, price]
+      properties:
+        name: {type: string}
+        price: {type: number}
+    examples:
+      - arguments: {item_id: 1, kind: pen}
+"""
+
+# As the SDK's MCPServer publishes `search(text: str, limit: int | None = None) -> Found`.
+SEARCH = """\
+tools:
+  - name: search
+    description: Items that match.
+    mutation: false
+    inputSchema:
+      title: searchArguments
+      type: object
+      required: [text]
+      properties:
+        text: {title: Text, type: string}
+        limit: {anyOf: [{type: integer}, {type: "null"}], default: null, title: Limit}
+    outputSchema:
+      title: Found
+      type: object
+      required: [items]
+      properties:
+        items: {title: Items, type: array, items: {type: string}}
+    examples:
+      - arguments: {text: pen, limit: 2}
+"""
+
+# The one tool raw_server.py lists.
+SHOP = """\
+tools:
+  - name: get_item
+    description: An item.
+    mutation: false
+    inputSchema:
+      type: object
+      required: [item_id]
+      properties:
+        item_id: {type: integer}
+        verbose: {type: boolean}
+        kind: {enum: [book, pen]}
+    outputSchema:
+      type: object
+      required: [name, price]
+      properties:
+        name: {type: string}
+        price: {type: number}
+        tags: {type: array, items: {type: string}}
+        note: {type: [string, "null"]}
+    examples:
+      - arguments: {item_id: 1, kind: book}
+"""
+
+FAULTY = {
+    "pages": ("faulty_boundary.py", PAGES),
+    "items": ("faulty_lax.py", ITEMS),
+    "search": ("faulty_optional.py", SEARCH),
+}
+
+
+def _project(tmp_path: Path, contract: str) -> tuple[Path, tuple[str, ...]]:
+    """A project with `contract` (one of FAULTY) and the command that starts its server."""
+    server, tools = FAULTY[contract]
+    assert run_cli("init", contract, cwd=tmp_path).returncode == 0
+    (tmp_path / "schemas" / "contracts" / contract / "tools.yaml").write_text(tools, encoding="utf-8")
+    return tmp_path, ("--", sys.executable, str(SERVERS / server))
+
+
+def _conform(project: Path, contract: str, *args: str) -> tuple[int, dict[str, Any]]:
+    result = run_cli("conform", "--contract", contract, "--format", "json", *LATEST, *args, cwd=project)
+    return result.returncode, conform_report(result.stdout)
+
+
+def _found(report: dict[str, Any]) -> list[tuple[str, str | None]]:
+    return sorted((f["rule"], f["subject"]) for f in report["findings"])
+
+
+@pytest.mark.parametrize("contract", sorted(FAULTY))
+def test_each_faulty_server_passes_plain_conform(tmp_path: Path, contract: str) -> None:
+    project, server = _project(tmp_path, contract)
+    code, report = _conform(project, contract, *server)
+    assert (code, report["findings"], report["problem"]) == (0, [], None)
+    assert "fuzz" not in report
+
+
+@pytest.mark.fires("fuzz-crash", "fuzz-hang", "fuzz-skipped")
+def test_a_crash_at_the_maximum_and_a_hang_are_found_with_the_shrunk_arguments(tmp_path: Path) -> None:
+    project, server = _project(tmp_path, "pages")
+    log = tmp_path / "calls.log"
+    code, report = _conform(
+        project, "pages", "--fuzz", "20", "--seed", "3", "--timeout", "3", *server, "--log", str(log)
+    )
+    assert code == 1 and report["problem"] is None
+    assert _found(report) == [
+        ("fuzz-crash", 'get_page({"page": 100})'),  # the boundary value itself
+        ("fuzz-hang", 'lookup({"deep": true, "text": ""})'),
+        ("fuzz-skipped", "delete_page"),
+    ]
+    crash = next(f for f in report["findings"] if f["rule"] == "fuzz-crash")
+    assert crash["pointer"] == "/tools/0/inputSchema" and crash["revision"] == "2026-07-28"
+    assert crash["message"].endswith('{"page": 100} (--fuzz 20 --seed 3)')
+    fuzz = report["fuzz"]
+    assert (fuzz["seed"], fuzz["examples"], sorted(fuzz["tools"])) == (3, 20, ["get_page", "lookup"])
+    assert all(t["drawn_by"] == "hypothesis-jsonschema" and t["valid"] > 0 for t in fuzz["tools"].values())
+    called = log.read_text(encoding="utf-8").split()
+    assert called.count("delete_page") == 1  # its example call: not read-only, not named
+    assert report["calls"] == len(called)  # the server logs each call before it crashes or hangs
+
+
+def test_over_http_a_crash_is_found_and_the_tools_after_it_are_noted(tmp_path: Path) -> None:
+    """A server behind a URL cannot be started again: what it crashed on is the finding."""
+    project, server = _project(tmp_path, "pages")
+    url_file = tmp_path / "url"
+    process = subprocess.Popen(
+        [*server[1:], "--http", str(url_file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not url_file.is_file() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        url = url_file.read_text(encoding="utf-8")
+        code, report = _conform(project, "pages", "--fuzz", "20", "--seed", "3", "--url", url)
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+    assert code == 1 and report["problem"] is None
+    assert _found(report) == [
+        ("fuzz-crash", 'get_page({"page": 100})'),
+        ("fuzz-skipped", "delete_page"),
+        ("fuzz-skipped", "lookup"),
+    ]
+    skipped = next(f for f in report["findings"] if f["subject"] == "lookup")
+    assert skipped["message"].startswith("not fuzzed: the server could not be reached")
+
+
+def test_the_same_seed_gives_the_same_calls_and_findings(tmp_path: Path) -> None:
+    project, server = _project(tmp_path, "pages")
+    runs = [_conform(project, "pages", "--fuzz", "20", "--seed", "3", "--tool", "get_page", *server) for _ in "ab"]
+    assert runs[0] == runs[1]
+    assert _found(runs[0][1]) == [("fuzz-crash", 'get_page({"page": 100})')]
+
+
+@pytest.mark.fires("fuzz-invalid-accepted")
+def test_a_server_that_accepts_invalid_arguments_is_found_and_the_seed_is_reported(tmp_path: Path) -> None:
+    project, server = _project(tmp_path, "items")
+    text = run_cli("conform", "--contract", "items", "--fuzz", "10", *server, cwd=project)  # every revision
+    assert text.returncode == 1
+    [found] = [line for line in text.stdout.splitlines() if "fuzz-invalid-accepted" in line]
+    assert "(MCP 2026-07-28; get_item(" in found  # fuzzed once, at the newest revision
+    picked = re.search(r"reproduce with --seed (\d+)\.", text.stdout)
+    assert picked is not None, text.stdout
+    code, report = _conform(project, "items", "--fuzz", "10", "--seed", picked.group(1), *server)
+    assert code == 1 and report["fuzz"]["seed"] == int(picked.group(1))
+    [finding] = report["findings"]
+    assert (finding["rule"], finding["subject"]) == ("fuzz-invalid-accepted", "get_item({})")  # shrunk
+    assert finding["message"].startswith("a success on arguments that break `required` at /: {}")
+    assert finding["pointer"] == "/tools/0/inputSchema/required"
+
+
+def test_an_internal_error_is_a_crash_shown_with_the_simplest_arguments(tmp_path: Path) -> None:
+    """raw_server.py --call-error answers every call with -32603: the simplest calls show it."""
+    project, _ = _project(tmp_path, "items")
+    (project / "schemas" / "contracts" / "items" / "tools.yaml").write_text(SHOP, encoding="utf-8")
+    raw = ("--", sys.executable, str(SERVERS / "raw_server.py"), "{}", "--call-error")
+    result = run_cli(
+        "conform", "--contract", "items", "--format", "json", "--protocol", "2025-06-18", "--fuzz", "5", "--seed", "1",
+        *raw, cwd=project,
+    )  # fmt: skip
+    report = conform_report(result.stdout)
+    assert result.returncode == 1 and report["problem"] is None
+    assert _found(report) == [
+        ("call-failed", 'get_item({"item_id": 1, "kind": "book"})'),  # the example call
+        ("fuzz-crash", 'get_item({"item_id": 0})'),
+        ("fuzz-crash", "get_item({})"),  # `required` broken
+    ]
+    crashes = [f["message"] for f in report["findings"] if f["rule"] == "fuzz-crash"]
+    assert all("JSON-RPC internal error -32603 (it broke)" in message for message in crashes)
+
+
+@pytest.mark.fires("fuzz-valid-refused")
+def test_a_server_that_requires_an_optional_field_is_found(tmp_path: Path) -> None:
+    project, server = _project(tmp_path, "search")
+    code, report = _conform(project, "search", "--fuzz", "10", "--seed", "1", *server)
+    assert code == 1
+    assert _found(report) == [
+        # The SDK's MCPServer checks arguments with pydantic's lax mode, which takes `true` for
+        # an integer: a finding of its own, real too.
+        ("fuzz-invalid-accepted", 'search({"limit": true, "text": ""})'),
+        ("fuzz-valid-refused", 'search({"text": ""})'),  # the planted fault: no limit
+    ]
+    refused = next(f for f in report["findings"] if f["rule"] == "fuzz-valid-refused")
+    assert "an isError result without an error code" in refused["message"]
+
+
+@pytest.mark.quiet("fuzz-crash", "fuzz-hang", "fuzz-valid-refused", "fuzz-invalid-accepted", "fuzz-skipped")
+def test_the_mock_gets_no_fuzz_findings_and_a_tool_named_is_fuzzed_though_not_read_only(tmp_path: Path) -> None:
+    """jsonrpc's one tool is not read-only: named with --call-tool, it is fuzzed."""
+    mock, tool = ("--", *MOCK, "--contract", "jsonrpc"), "mcp.tool:docs.load.fetch"
+    code, report = _conform(ROOT, "jsonrpc", "--fuzz", "10", "--seed", "1", "--call-tool", tool, *mock)
+    assert (code, report["findings"], report["problem"]) == (0, [], None)
+    [(name, facts)] = report["fuzz"]["tools"].items()
+    assert name == tool and facts["valid"] > 0 and facts["invalid"] > 0
+
+
+def test_a_tool_not_read_only_is_called_when_named(tmp_path: Path) -> None:
+    project, server = _project(tmp_path, "pages")
+    log = tmp_path / "calls.log"
+    only = ("--tool", "delete_page", "--call-tool", "delete_page")
+    code, report = _conform(project, "pages", "--fuzz", "5", "--seed", "1", *only, *server, "--log", str(log))
+    assert (code, report["findings"]) == (0, [])
+    called = log.read_text(encoding="utf-8").split()
+    assert set(called) == {"delete_page"} and len(called) > 5
+    assert report["calls"] == len(called)
+
+
+def test_usage_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project, server = _project(tmp_path, "items")
+    for wrong in (("--seed", "1"), ("--call-tool", "get_item")):  # without --fuzz
+        result = run_cli("conform", "--contract", "items", *wrong, *server, cwd=project)
+        assert result.returncode == 2 and "go with --fuzz" in result.stderr
+    unknown = run_cli("conform", "--contract", "items", "--fuzz", "1", "--call-tool", "nope", *server, cwd=project)
+    assert unknown.returncode == 2 and "--call-tool 'nope' is not a tool of the contract" in unknown.stderr
+    monkeypatch.setitem(sys.modules, "hypothesis_jsonschema", None)  # as if it were not installed
+    missing = run_cli("conform", "--contract", "items", "--fuzz", "1", *server, cwd=project)
+    assert missing.returncode == 2 and "lacks hypothesis_jsonschema" in missing.stderr
+
+
+GET_PAGE: dict[str, Any] = {
+    "type": "object",
+    "required": ["page"],
+    "properties": {"page": {"type": "integer", "minimum": 1, "maximum": 100}, "tags": {"$ref": "#/$defs/tags"}},
+    "additionalProperties": False,
+    "$defs": {"tags": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"}, "maxItems": 2}},
+}
+
+
+def test_each_mutant_kept_breaks_exactly_the_keyword_it_is_named_by() -> None:
+    validator = jsonschema_rs.validator_for(GET_PAGE)
+    found = breaches(validator, GET_PAGE, {"page": 7, "tags": ["a"]})
+    for breach in found:
+        [error] = list(validator.iter_errors(breach.arguments))
+        assert (breach.keyword, breach.schema_at) == (error.schema_path[-1], tuple(error.schema_path))
+    assert {(b.keyword, b.pointer) for b in found} >= {
+        ("required", ""),
+        ("additionalProperties", ""),
+        ("type", "/page"),
+        ("minimum", "/page"),
+        ("maximum", "/page"),
+        ("maxItems", "/tags"),
+        ("type", "/tags/0"),
+        ("pattern", "/tags/0"),
+    }
+    assert ["$defs", "tags", "maxItems"] in [list(b.schema_at) for b in found]  # through the $ref
+
+
+def test_valid_arguments_are_drawn_at_the_edges_too() -> None:
+    """The bounds themselves, which chance may miss; each enum member and boolean, the longest string."""
+    assert edges(GET_PAGE, {"page": 7}) == [{"page": 1}, {"page": 100}]
+    lookup = {"type": "object", "properties": {"text": {"maxLength": 3}, "deep": {"type": "boolean"}}}
+    assert edges(lookup, {}) == [{"deep": False}, {"deep": True}, {"text": "xxx"}]
+
+
+def test_what_hypothesis_jsonschema_cannot_read_is_drawn_from_the_synthesiser() -> None:
+    recursive = {
+        "type": "object",
+        "properties": {"tree": {"$ref": "#/$defs/t"}},
+        "$defs": {"t": {"type": "array", "items": {"$ref": "#/$defs/t"}}},
+    }
+    validator = jsonschema_rs.validator_for(recursive)
+    strategy, drawn_by = valid_strategy(recursive, lambda v: isinstance(v, dict) and validator.is_valid(v))
+    assert strategy is not None and drawn_by == "synthesiser"
+    assert valid_strategy(GET_PAGE, lambda v: False) == (None, "nothing")
