@@ -613,18 +613,12 @@ def conform(
     elif seed is not None or call_tool:
         typer.echo("error: --seed and --call-tool go with --fuzz N", err=True)
         raise typer.Exit(EXIT_INVALID)
-    from mcp import StdioServerParameters
 
     from . import api
     from .mcp.conform import ConformOptions
 
     reports = _reports(report)
-    argv = command or []
-    if (url is None) == (not argv):
-        typer.echo("error: give either --url URL or -- COMMAND ARGS... (one of them)", err=True)
-        raise typer.Exit(EXIT_INVALID)
-    headers = _headers(header or [], url)
-    target: Target = url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])
+    target, headers = _target(command, url, header)
     for version in protocol or ():
         if version not in VERSIONS:
             typer.echo(f"error: --protocol {version!r} is not a revision of MCP ({', '.join(VERSIONS)})", err=True)
@@ -671,24 +665,31 @@ def import_(
     unwritten. Exit 2 when the server cannot be read.
     """
     _require_sdk("import")
-    from mcp import StdioServerParameters
 
     from . import api
     from .mcp.importer import ImportOptions
 
     reports = _reports(report)
-    argv = command or []
-    if (url is None) == (not argv):
-        typer.echo("error: give either --url URL or -- COMMAND ARGS... (one of them)", err=True)
-        raise typer.Exit(EXIT_INVALID)
-    headers = _headers(header or [], url)
-    target: Target = url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])
+    target, headers = _target(command, url, header)
     chosen = _settings(schemas)
     options = ImportOptions(timeout, headers, call, tuple(call_tool or ()))
     outcome, notes = api.import_with(chosen, name, target, options, write=write)
     for note in notes:
         typer.echo(f"note: {note}", err=True)
     _print_outcome(outcome, output_format, reports)
+
+
+def _target(command: list[str] | None, url: str | None, header: list[str] | None) -> tuple[Target, dict[str, str]]:
+    """The server `conform` and `import` talk to, a URL or a command, and the headers sent to
+    a URL; exit 2 unless exactly one is given."""
+    from mcp import StdioServerParameters
+
+    argv = command or []
+    if (url is None) == (not argv):
+        typer.echo("error: give either --url URL or -- COMMAND ARGS... (one of them)", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    headers = _headers(header or [], url)
+    return (url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])), headers
 
 
 def _headers(given: list[str], url: str | None) -> dict[str, str]:
