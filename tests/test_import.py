@@ -306,3 +306,28 @@ def test_importing_again_with_call_keeps_the_example_calls_there(project: Path) 
     again = run_cli("import", "shop", "--call", "--write", *server("shared"), cwd=project)
     assert again.returncode == 0 and "is up to date with the server" in again.stdout, again.stdout
     assert files_of(folder(project, "shop")) == before
+
+
+@pytest.mark.parametrize(
+    ("server_file", "planted"),
+    [
+        ("faulty_boundary.py", {("fuzz-crash", "get_page"), ("fuzz-hang", "lookup")}),
+        ("faulty_lax.py", {("fuzz-invalid-accepted", "get_item")}),
+        ("faulty_optional.py", {("fuzz-valid-refused", "search")}),
+    ],
+)
+def test_from_a_faulty_server_to_its_fault(project: Path, server_file: str, planted: set[tuple[str, str]]) -> None:
+    """The whole road of a team with a server: import, generate, lint, conform (0 findings:
+    the fault is not on the example paths), then `conform --fuzz` finds what was planted."""
+    command = ("--", sys.executable, str(ROOT / "tests" / "servers" / server_file))
+    assert run_cli("import", "faulty", *command, cwd=project).returncode == 0
+    assert run_cli("generate", cwd=project).returncode == 0
+    lint = run_cli("lint", "--format", "json", cwd=project)
+    assert json.loads(lint.stdout)["counts"]["error"] == 0, lint.stdout
+    plain = run_cli("conform", "--contract", "faulty", "--format", "json", *command, cwd=project)
+    assert plain.returncode == 0 and json.loads(plain.stdout)["findings"] == [], plain.stdout
+    fuzz = ("--fuzz", "20", "--seed", "3", "--timeout", "3", "--protocol", "2026-07-28")
+    fuzzed = run_cli("conform", "--contract", "faulty", "--format", "json", *fuzz, *command, cwd=project)
+    assert fuzzed.returncode == 1
+    found = {(f["rule"], (f["subject"] or "").partition("(")[0]) for f in json.loads(fuzzed.stdout)["findings"]}
+    assert planted <= found, found
