@@ -517,7 +517,7 @@ def import_with(
     is written."""
     from .findings import finding as findings
     from .importing.pipeline import import_contract
-    from .mcp.conform import describe
+    from .mcp.connect import describe
     from .mcp.importer import read_server
     from .scaffold import name_problem
 
@@ -529,8 +529,9 @@ def import_with(
     if reading.facts is None or reading.problem is not None:
         return findings.Outcome("import", (), (), facts=facts, problem=reading.problem), reading.notes
     imported = import_contract(chosen, name, reading.facts, write=write)
+    notes = reading.notes + imported.notes
     if imported.diagnostics:
-        return _not_loaded("import", imported.diagnostics, facts), reading.notes
+        return _not_loaded("import", imported.diagnostics, facts), notes
     policy = _policy(chosen, [])
     found = tuple(policy.apply(imported.changes))
     written = [display_path(path) for path in imported.written]
@@ -543,10 +544,15 @@ def import_with(
     elif write:
         summary = f"wrote {len(written)} file(s) of {where}: {len(found)} change(s)."
     else:
-        summary = f"{len(found)} change(s) to {where}, not written: run again with --write to write them."
+        named = ", ".join(imported.changed_files)
+        summary = (
+            f"{len(found)} change(s) to {where} ({len(imported.changed_files)} file(s): {named}), not written:"
+            " run again with --write to write them."
+        )
     pending = imported.changed and not write and not imported.created
-    outcome = findings.Outcome("import", found, policy.ran("breaking"), facts=facts, summary=summary, pending=pending)
-    return outcome, reading.notes
+    ran = policy.ran("breaking")
+    outcome = findings.Outcome("import", found, ran, facts=facts, summary=summary, pending=pending, failing=False)
+    return outcome, notes
 
 
 def _policy(chosen: Settings, contracts: Sequence[Contract]) -> Policy:

@@ -332,3 +332,70 @@ def test_from_a_faulty_server_to_its_fault(project: Path, server_file: str, plan
     assert fuzzed.returncode == 1
     found = {(f["rule"], (f["subject"] or "").partition("(")[0]) for f in json.loads(fuzzed.stdout)["findings"]}
     assert planted <= found, found
+
+
+ANSWER = json.dumps({"content": [{"type": "text", "text": "{}"}], "structuredContent": {"name": "pen", "price": 1}})
+
+
+def raw(*tool_changes: str) -> tuple[str, ...]:
+    """The raw server answering every call with ANSWER, its tool changed by `--tool JSON`."""
+    changes = [part for change in tool_changes for part in ("--tool", change)]
+    return ("--", sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), ANSWER, *changes)
+
+
+def test_an_example_the_server_now_refuses_is_taken_out_and_named(project: Path) -> None:
+    """Importing again after the server made an optional argument required: the example call
+    recorded before would keep the contract from loading, so it goes, and the findings say so."""
+    assert run_cli("import", "raw", "--call", *raw(), cwd=project).returncode == 0
+    assert tools_yaml(project, "raw")[0]["examples"] == [{"arguments": {"item_id": 0}, "result": "get_item.json"}]
+    schema = {
+        "type": "object",
+        "required": ["item_id", "kind"],
+        "properties": {"item_id": {"type": "integer"}, "kind": {"enum": ["book", "pen"]}},
+    }
+    stricter = raw(json.dumps({"inputSchema": schema}))
+    shown = run_cli("import", "raw", "--format", "json", *stricter, cwd=project)
+    assert shown.returncode == 1, shown.stdout + shown.stderr
+    rules = {f["rule"] for f in json.loads(shown.stdout)["findings"]}
+    assert {"input-required", "tool-examples-changed"} <= rules, rules
+    assert "get_item: an example call taken out: the schemas the server lists refuse it" in shown.stderr
+    assert "examples" in tools_yaml(project, "raw")[0]  # nothing written
+    written = run_cli("import", "raw", "--call", "--write", *stricter, cwd=project)
+    assert written.returncode == 0, written.stdout + written.stderr
+    assert tools_yaml(project, "raw")[0]["examples"] == [
+        {"arguments": {"item_id": 0, "kind": "book"}, "result": "get_item-2.json"}
+    ]
+    assert run_cli("generate", cwd=project).returncode == 0
+
+
+def test_a_tool_name_too_long_for_a_file_name_gets_an_example_file_all_the_same(project: Path) -> None:
+    name = "x" * 300
+    result = run_cli("import", "raw", "--call", *raw(json.dumps({"name": name})), cwd=project)
+    assert result.returncode == 0, result.stderr
+    (example,) = tools_yaml(project, "raw")[0]["examples"]
+    assert example["result"].startswith("x" * 67 + "-") and len(example["result"]) == 80 + len(".json")
+    assert (folder(project, "raw") / "examples" / example["result"]).is_file()
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        {"$id": "https://example.com/a", "type": "object", "properties": {"a": {"$ref": "#/properties/b"}}},
+        {"type": "object", "properties": {"a": {"$ref": "#node"}}, "$defs": {"N": {"$anchor": "node"}}},
+        {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "items": [{"type": "string"}]},
+        {"type": "object", "properties": {"a": {"$ref": "https://example.com/other.json"}}},
+    ],
+    ids=["$id", "anchor", "draft-07", "remote"],
+)
+def test_a_shape_that_cannot_move_leaves_an_envelope_of_any_result(shape: dict[str, Any]) -> None:
+    envelope = envelope_of("x", [("a", shape), ("b", ITEM)])
+    assert envelope.referencing == frozenset() and set(envelope.schema) == {"$schema", "title", "description"}
+
+
+def test_a_property_named_like_a_keyword_keeps_its_reference() -> None:
+    named = {"type": "object", "properties": {"default": {"$ref": "#/properties/n"}, "n": {"type": "integer"}}}
+    schema = envelope_of("x", [("a", named), ("b", ITEM)]).schema
+    moved = schema["$defs"][schema["anyOf"][0]["$ref"].rsplit("/", 1)[1]]
+    assert moved["properties"]["default"] == {"$ref": "#/$defs/AResult/properties/n"}
+    branch = Draft202012Validator({**schema, "anyOf": [schema["anyOf"][0]]})
+    assert branch.is_valid({"default": 1}) and not branch.is_valid({"default": "s"})

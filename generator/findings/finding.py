@@ -126,6 +126,7 @@ class Outcome:
     summary: str = ""  # the last line of the text format
     problem: str | None = None  # why the command could not judge at all (a server not reached): exit 2
     pending: bool = False  # what was found still waits to be written (`import` without --write): exit 1
+    failing: bool = True  # whether an error finding fails the command (`import` only shows what changed)
 
     @property
     def errors(self) -> int:
@@ -133,8 +134,8 @@ class Outcome:
 
     @property
     def exit_code(self) -> int:
-        """0 clean, 1 an error finding (or changes not written), 2 sources that do not load (or a
-        server not reached)."""
+        """0 clean, 1 an error finding (for `import`: changes not written), 2 sources that do not
+        load (or a server not reached)."""
         if not self.loaded or self.problem is not None:
             return 2
-        return 1 if self.errors or self.pending else 0
+        return 1 if (self.errors and self.failing) or self.pending else 0

@@ -11,8 +11,10 @@ its own answers with the envelope. So:
 
 Moving a listed schema under `$defs` keeps what its references mean: a reference into its
 own root (`#`, `#/properties/...`) gains the new prefix; its own `$defs` (or draft-07
-`definitions`) move up beside it, renamed only when another shape has a different
-definition of the same name.
+`definitions`) move up beside it, shared with another shape only when listed the same and
+free of references (whose targets may differ), renamed otherwise. A shape that cannot be
+moved so (an `$id`, an anchor, another dialect, a reference outside itself) leaves the
+envelope accepting any result: each tool's own outputSchema stays its contract.
 """
 
 from __future__ import annotations
@@ -24,9 +26,13 @@ from typing import Any
 
 from ..naming import camel
 from ..schema.pointer import fragment, from_fragment
-from ..schema.vocabulary import DEFINITIONS
+from ..schema.vocabulary import DEFINITIONS, named
+from ..schema.vocabulary import DRAFT_2020_12 as DRAFT_2020_12_VOCABULARY
+from ..schema.walk import children, walk
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+# Keywords whose targets are not JSON pointers: a shape with them stays where it was listed.
+_PLACE_BOUND = frozenset({"$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$dynamicRef", "$recursiveRef"})
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,13 @@ def envelope_of(title: str, outputs: Sequence[tuple[str, dict[str, Any]]]) -> En
         return Envelope(
             {"$schema": DRAFT_2020_12, **schema} if "$schema" not in schema else dict(schema), frozenset(tools)
         )
+    if not all(_movable(schema) for schema, _ in shapes.values()):
+        description = (
+            "The tools list output shapes that cannot be joined into one schema here (one declares `$id`, an"
+            " anchor, another dialect or a reference outside itself): each tool's own outputSchema in tools.yaml"
+            " is its contract, and this envelope accepts any result."
+        )
+        return Envelope({"$schema": DRAFT_2020_12, "title": title, "description": description}, frozenset())
     union = _union(title, [(schema, tools) for schema, tools in shapes.values()])
     declared = {schema.get("$schema") for schema, _ in shapes.values()}
     if len(declared) == 1 and isinstance(next(iter(declared)), str):  # one dialect, named: keep it
@@ -120,22 +133,43 @@ def _free(definitions: dict[str, Any], name: str) -> str:
     return chosen
 
 
+def _movable(schema: dict[str, Any]) -> bool:
+    """Whether `schema` keeps its meaning under another's `$defs` once its references are
+    rewritten: written in 2020-12 (or naming no dialect), without identifiers or dynamic
+    references (their targets are not pointers), every reference a pointer inside itself."""
+    if schema.get("$schema") is not None and named(schema) is not DRAFT_2020_12_VOCABULARY:
+        return False
+    for visit in walk(schema, dialect=DRAFT_2020_12_VOCABULARY):
+        node = visit.node
+        if not isinstance(node, dict):
+            continue
+        if _PLACE_BOUND & node.keys():
+            return False
+        reference = node.get("$ref")
+        if reference is not None and not (isinstance(reference, str) and reference.startswith("#")):
+            return False
+    return True
+
+
 def _moved_references(node: Any, root: tuple[str, ...], renamed: dict[tuple[str, str], str]) -> Any:
     """`node` (the shape, or one of its definitions: their references were written against the
-    shape's root) with each local `$ref` rewritten for the new places: into the shape's root,
-    gaining `/$defs/<root>`; into its definitions, to where they moved."""
-    if isinstance(node, list):
-        return [_moved_references(item, root, renamed) for item in node]
+    shape's root) with each `$ref` of its subschemas rewritten for the new places: into the
+    shape's root, gaining `/$defs/<root>`; into its definitions, to where they moved."""
     if not isinstance(node, dict):
         return node
-    moved = {}
-    for key, value in node.items():
-        if key == "$ref" and isinstance(value, str) and value.startswith("#"):
-            moved[key] = _moved(value, root, renamed)
-        elif key in ("const", "enum", "default", "examples"):
-            moved[key] = value
-        else:
-            moved[key] = _moved_references(value, root, renamed)
+    moved = dict(node)
+    if isinstance(node.get("$ref"), str):
+        moved["$ref"] = _moved(node["$ref"], root, renamed)
+    copied: set[str | int] = set()
+    for path, child in children(node, DRAFT_2020_12_VOCABULARY):
+        key = path[0]
+        if len(path) == 1:
+            moved[key] = _moved_references(child, root, renamed)
+            continue
+        if key not in copied:  # the map or list the keyword holds, copied before it changes
+            moved[key] = dict(moved[key]) if isinstance(moved[key], dict) else list(moved[key])
+            copied.add(key)
+        moved[key][path[1]] = _moved_references(child, root, renamed)
     return moved
 
 

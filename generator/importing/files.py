@@ -12,16 +12,19 @@ comments and order stay.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
 from ..mcp.compare import schema_difference
+from ..schema.engine import first_refusal, standalone_validator
 from .envelope import canonical, envelope_of
 from .facts import HINTS, RecordedCall, ServerFacts
 
@@ -33,12 +36,23 @@ _HEADER = {
     TOOLS: "# The server's tools as it lists them. Importing again replaces the schemas and hints with the\n"
     "# server's (keeping a schema that means the same), and keeps descriptions, error codes and examples.\n",
 }
+_LONGEST_STEM = 80
 _KEY_ORDER = ("name", "title", "description", "annotations", "inputSchema", "outputSchema", "result", "examples")
 
 
-def contract_files(name: str, facts: ServerFacts, existing: Mapping[str, bytes] | None = None) -> dict[str, bytes]:
-    """The contract folder's files (relative path -> bytes): new, or `existing` merged."""
+@dataclass
+class ContractFiles:
+    """The contract folder's files (relative path -> bytes), and what people should know of
+    them (an example call the server's new schemas refuse, taken out)."""
+
+    files: dict[str, bytes]
+    notes: list[str] = field(default_factory=list)
+
+
+def contract_files(name: str, facts: ServerFacts, existing: Mapping[str, bytes] | None = None) -> ContractFiles:
+    """The contract folder's files: new, or `existing` merged."""
     existing = existing or {}
+    notes: list[str] = []
     title = facts.title or facts.name or name
     envelope = envelope_of(f"{title} result", [(t["name"], t["outputSchema"]) for t in facts.tools if _structured(t)])
     files = dict(existing)
@@ -47,11 +61,14 @@ def contract_files(name: str, facts: ServerFacts, existing: Mapping[str, bytes] 
     old_envelope = _json(existing.get(ENVELOPE))
     if old_envelope is None or schema_difference(old_envelope, envelope.schema) is not None:
         files[ENVELOPE] = (json.dumps(envelope.schema, indent=2, ensure_ascii=False) + "\n").encode()
-    old_tools = _load(existing.get(TOOLS))
-    examples = _example_files(facts, existing, _with_examples(old_tools))
+    document, header = _tools(facts, envelope.referencing, _load(existing.get(TOOLS)))
+    if existing:
+        _prune_examples(document, files, envelope.schema, notes)
+    examples = _example_files(facts, files, _with_examples(document))
     files.update(examples.files)
-    files[TOOLS] = _tools(facts, envelope.referencing, examples.names, old_tools)
-    return files
+    _add_examples(document, facts, examples.names)
+    files[TOOLS] = _dump(document, header)
+    return ContractFiles(files, notes)
 
 
 def _structured(tool: dict[str, Any]) -> bool:
@@ -62,6 +79,7 @@ def _yaml() -> YAML:
     yaml = YAML(typ="rt")
     yaml.width = 4096  # a long description stays on one line: a diff names it
     yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.preserve_quotes = True  # a quoted scalar written by hand stays quoted
     return yaml
 
 
@@ -114,7 +132,7 @@ class _Examples:
 
 
 def _with_examples(tools: Any) -> set[str]:
-    """The tools of an existing tools.yaml that have example calls (kept: no new one is added)."""
+    """The tools of tools.yaml that have example calls (kept: no new one is added)."""
     entries = (tools or {}).get("tools") or ()
     return {entry["name"] for entry in entries if isinstance(entry, dict) and entry.get("examples")}
 
@@ -129,6 +147,8 @@ def _example_files(facts: ServerFacts, existing: Mapping[str, bytes], kept: set[
         if not call.structured or tool in kept:
             continue
         stem = re.sub(r"[^A-Za-z0-9._-]+", "-", tool).strip(".-") or "result"
+        if len(stem) > _LONGEST_STEM:  # a file name has 255 bytes at most: the name's start and a digest
+            stem = stem[: _LONGEST_STEM - 13] + "-" + hashlib.sha256(tool.encode()).hexdigest()[:12]
         path, number = f"examples/{stem}.json", 2
         while path in taken:
             path, number = f"examples/{stem}-{number}.json", number + 1
@@ -138,7 +158,7 @@ def _example_files(facts: ServerFacts, existing: Mapping[str, bytes], kept: set[
     return examples
 
 
-def _tools(facts: ServerFacts, referencing: frozenset[str], example_names: dict[str, str], document: Any) -> bytes:
+def _tools(facts: ServerFacts, referencing: frozenset[str], document: Any) -> tuple[CommentedMap, str]:
     header = "" if document is not None else _HEADER[TOOLS]
     if document is None:
         document = CommentedMap()
@@ -152,13 +172,13 @@ def _tools(facts: ServerFacts, referencing: frozenset[str], example_names: dict[
     entries += [CommentedMap() for name in listed if name not in old_entries]
     names = [name for name in old_entries if name in listed] + [name for name in listed if name not in old_entries]
     for name, entry in zip(names, entries, strict=True):
-        _tool_entry(entry, listed[name], name in referencing, facts.calls.get(name), example_names.get(name))
+        _tool_entry(entry, listed[name], name in referencing, facts.calls.get(name))
     document["tools"] = entries
-    return _dump(document, header)
+    return document, header
 
 
 def _tool_entry(
-    entry: CommentedMap, tool: dict[str, Any], references_envelope: bool, call: RecordedCall | None, result: str | None
+    entry: CommentedMap, tool: dict[str, Any], references_envelope: bool, call: RecordedCall | None
 ) -> None:
     """`entry` made to say what the server lists of `tool`, keeping what people wrote."""
     new = not entry
@@ -176,11 +196,6 @@ def _tool_entry(
     else:
         derived["outputSchema"] = None
     derived["result"] = None if _structured(tool) else _content_result(entry.get("result"), call)
-    if not entry.get("examples") and call is not None:
-        example: dict[str, Any] = {"arguments": call.arguments}
-        if result is not None:
-            example["result"] = result
-        derived["examples"] = [example]
     for key in _KEY_ORDER if new else derived:
         if key not in derived:
             continue
@@ -197,6 +212,19 @@ def _input_schema(tool: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(schema, dict):
         return {"type": "object"}
     return schema if "type" in schema else {"type": "object", **schema}
+
+
+def _add_examples(document: CommentedMap, facts: ServerFacts, results: dict[str, str]) -> None:
+    """The recorded call of each tool that has no example call: its arguments, and the file
+    of `examples/` that answers it (for a tool whose answer is a document)."""
+    for entry in document.get("tools") or ():
+        call = facts.calls.get(entry["name"])
+        if call is None or entry.get("examples"):
+            continue
+        example: dict[str, Any] = {"arguments": call.arguments}
+        if entry["name"] in results:
+            example["result"] = results[entry["name"]]
+        entry["examples"] = [example]
 
 
 def _kept(old: Any, listed: Any) -> Any:
@@ -229,3 +257,51 @@ def _content_result(old: Any, call: RecordedCall | None) -> dict[str, Any]:
     if isinstance(old, dict) and "text_schema" in old:
         result["text_schema"] = old["text_schema"]
     return result
+
+
+def _prune_examples(document: CommentedMap, files: dict[str, bytes], envelope: Any, notes: list[str]) -> None:
+    """Take out what the server's schemas now refuse, kept from the contract there: an example
+    document the envelope refuses (and the calls it answers), an example call whose arguments
+    the tool's inputSchema refuses or whose document its own outputSchema refuses. The
+    contract would not load with them; the findings name the example calls taken out."""
+    try:
+        envelope_check = standalone_validator(envelope)
+    except ValueError:
+        return  # the loader says why
+    refused: set[str] = set()
+    for path in sorted(p for p in files if p.startswith("examples/") and p.endswith(".json")):
+        value = _json(files[path])
+        problem = first_refusal(envelope_check, value) if value is not None else None
+        if problem is not None:
+            refused.add(path.removeprefix("examples/"))
+            del files[path]
+            notes.append(f"{path}: taken out: the envelope the server lists refuses it: {problem}")
+    for entry in document.get("tools") or ():
+        examples = entry.get("examples")
+        if not examples:
+            continue
+        kept = [example for example in examples if _example_holds(entry, example, files, refused, notes)]
+        if len(kept) != len(examples):
+            if kept:
+                entry["examples"] = kept
+            else:
+                del entry["examples"]
+
+
+def _example_holds(entry: Any, example: Any, files: dict[str, bytes], refused: set[str], notes: list[str]) -> bool:
+    name, result = entry.get("name"), example.get("result")
+    try:
+        inputs = standalone_validator(_plain(entry.get("inputSchema") or {"type": "object"}))
+        own = entry.get("outputSchema")
+        outputs = standalone_validator(_plain(own)) if isinstance(own, dict) else None
+    except ValueError:
+        return True  # the loader says why
+    problem = first_refusal(inputs, _plain(example.get("arguments")))
+    if problem is None and result in refused:
+        problem = f"its result {result} is taken out"
+    document = _json(files.get(f"examples/{result}")) if isinstance(result, str) else None
+    if problem is None and outputs is not None and document is not None:
+        problem = first_refusal(outputs, document)
+    if problem is not None:
+        notes.append(f"{name}: an example call taken out: the schemas the server lists refuse it: {problem}")
+    return problem is None

@@ -36,7 +36,9 @@ class Imported:
     written: list[Path] = field(default_factory=list)
     changes: list[Finding] = field(default_factory=list)
     changed: bool = False
+    changed_files: list[str] = field(default_factory=list)  # relative to the folder: what differs
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write: bool) -> Imported:
@@ -45,7 +47,8 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
     folder = settings.schemas / "contracts" / name
     imported = Imported(folder, created=not folder.exists())
     existing = _files_of(folder) if folder.is_dir() else None
-    files = contract_files(name, facts, existing)
+    made = contract_files(name, facts, existing)
+    files, imported.notes = made.files, made.notes
     new, problems = _loaded(name, files, settings)
     if new is None:
         imported.diagnostics = [_placed(d, folder) for d in problems]
@@ -55,6 +58,7 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
 
         old, _ = _loaded(name, existing, settings)
         imported.changed = files != existing
+        imported.changed_files = sorted(p for p in {*files, *existing} if files.get(p) != existing.get(p))
         changes = contract_changes(old, new) if old is not None else []
         imported.changes = [_finding_placed(finding, folder) for finding in changes]
         if not write or not imported.changed:
@@ -83,8 +87,11 @@ def _loaded(name: str, files: dict[str, bytes], settings: Settings) -> tuple[Con
         schemas = Path(place)
         folder = schemas / "contracts" / name
         for relative, content in files.items():
-            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
-            (folder / relative).write_bytes(content)
+            try:
+                (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+                (folder / relative).write_bytes(content)
+            except OSError as exc:  # a name this file system cannot hold...
+                return None, [Diagnostic(str(folder / relative), None, None, f"cannot be written: {exc.strerror}")]
         result = load_project(schemas, Reading.within(schemas, settings.limits))
         problems = list(result.diagnostics)
         if result.project is None:

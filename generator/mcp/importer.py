@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from ..importing.facts import RecordedCall, ServerFacts, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
+from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
 from .report import Report
 from .synthesize import candidates
@@ -76,9 +77,10 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
         try:
             anyio.run(_ask, target, revision(version), options, answered, reading)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
-            reading.notes.append(f"{version} not spoken: {_said(exc)}")
+            ended = "the session ended" if version in answered else "not spoken"
+            reading.notes.append(f"{version} {ended}: {_said(exc)}")
     if reading.facts is None:
-        said = "; ".join(dict.fromkeys(note.partition(": ")[2] for note in reading.notes)) or "no answer"
+        said = "; ".join(note.replace(" not spoken:", ":", 1) for note in reading.notes) or "no answer"
         hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
         reading.problem = f"cannot read the tools of {describe(target)} at any revision: {said}{hint}"
         reading.notes.clear()
@@ -88,14 +90,12 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
 
 
 async def _ask(target: Target, at: Revision, options: ImportOptions, answered: list[str], reading: Reading) -> None:
-    """Open a session at `at`; in the first the server answers as asked (the newest it
-    speaks), read the listing and make the calls asked for."""
+    """Open a session at `at` and read the listing. The first session the server answers as
+    asked (the newest revision it speaks) gives the facts and makes the calls asked for; an
+    older revision is declared only when it lists the same tools, with the same inputs."""
     async with connected(target, at, options.timeout, options.headers) as (session, version):
         if version != at.version:
             reading.notes.append(f"{at.version} not spoken: asked for it, the server answered {version}")
-            return
-        answered.append(version)
-        if reading.facts is not None:
             return
         findings = Report("import", describe(target))
         try:
@@ -104,13 +104,21 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
             raise _Unreadable(findings.findings[-1].message if findings.findings else "no listing") from None
         reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
         tools = tuple(tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.values())
+        if reading.facts is not None:
+            other = _listed_otherwise(reading.facts.tools, tools)
+            if other is not None:
+                reading.notes.append(f"{at.version} not declared: the server lists {other} there")
+            else:
+                answered.append(version)
+            return
+        answered.append(version)
         info = session.server_info
         unknown = [name for name in options.call_tools if all(t["name"] != name for t in tools)]
         if unknown:  # before any call: nothing is called on a request that cannot be met
             known = ", ".join(t["name"] for t in tools) or "none"
             reading.problem = f"--call-tool {unknown[0]!r} is not a tool the server lists (it lists: {known})"
         reading.notes += _not_called(tools, options)
-        calls = await _record_calls(session, tools, options, reading) if not unknown else {}
+        # The facts stand before any call: a server that goes away during one loses only the calls.
         reading.facts = ServerFacts(
             name=info.name if info is not None else describe(target),
             title=info.title if info is not None else None,
@@ -118,8 +126,27 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
             summary=_summary(session.instructions, info),
             revisions=(version,),
             tools=tools,
-            calls=calls,
+            calls={},
         )
+        if not unknown:
+            await _record_calls(session, tools, options, reading.facts.calls, reading)
+
+
+def _listed_otherwise(newest: tuple[dict[str, Any], ...], tools: tuple[dict[str, Any], ...]) -> str | None:
+    """What an older revision's listing says otherwise than the newest's: other tools, or
+    another input schema (output schemas differ by revision as the protocol says)."""
+    names, older = [t["name"] for t in newest], {t["name"]: t for t in tools}
+    missing, extra = [n for n in names if n not in older], [n for n in older if n not in names]
+    if missing or extra:
+        return (
+            "other tools"
+            + (f" (not {', '.join(missing)})" if missing else "")
+            + (f" (also {', '.join(extra)})" if extra else "")
+        )
+    for tool in newest:
+        if schema_difference(tool.get("inputSchema"), older[tool["name"]].get("inputSchema")) is not None:
+            return f"another inputSchema of {tool['name']}"
+    return None
 
 
 def _summary(instructions: str | None, info: types.Implementation | None) -> str | None:
@@ -130,9 +157,14 @@ def _summary(instructions: str | None, info: types.Implementation | None) -> str
 
 
 async def _record_calls(
-    session: ClientSession, tools: tuple[dict[str, Any], ...], options: ImportOptions, reading: Reading
-) -> dict[str, RecordedCall]:
-    calls: dict[str, RecordedCall] = {}
+    session: ClientSession,
+    tools: tuple[dict[str, Any], ...],
+    options: ImportOptions,
+    calls: dict[str, RecordedCall],
+    reading: Reading,
+) -> None:
+    """Call each tool asked for, into `calls` as each succeeds (those made stay when the
+    server goes away during a later one)."""
     for tool in tools:
         name = tool["name"]
         if name not in options.call_tools and not (options.call and read_only(tool)):
@@ -140,7 +172,6 @@ async def _record_calls(
         recorded = await _record(session, tool, options.timeout, reading)
         if recorded is not None:
             calls[name] = recorded
-    return calls
 
 
 def _not_called(tools: tuple[dict[str, Any], ...], options: ImportOptions) -> list[str]:
