@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis_jsonschema import from_schema
 
 from ..schema.pointer import encode
+from ..schema.vocabulary import ANNOTATIONS, OPENINGS, STRUCTURAL
 from .mutate import edges, mutants
 from .synthesize import candidates
 
@@ -113,12 +114,8 @@ def invalid_strategy(
     return valid.map(lambda v: breaches(validator, schema, v) or fallback).flatmap(st.sampled_from)
 
 
-_SAYS_NOTHING = frozenset(
-    (
-        *("title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "format"),
-        *("contentMediaType", "contentEncoding", "$schema", "$id", "$anchor", "$comment", "$defs", "definitions"),
-    )
-)  # keywords the judge asserts nothing by
+# Keywords the judge asserts nothing by.
+_SAYS_NOTHING = ANNOTATIONS | STRUCTURAL | {"format", "contentMediaType", "contentEncoding"}
 
 
 def breakable(schema: Any, root: bool = True) -> bool:
@@ -132,6 +129,6 @@ def breakable(schema: Any, root: bool = True) -> bool:
         if key == "properties" and isinstance(value, dict):
             if any(breakable(sub, False) for sub in value.values()):
                 return True
-        elif not (key in ("additionalProperties", "unevaluatedProperties") and value in (True, {})):
+        elif not (key in OPENINGS and value in (True, {})):
             return True
     return False

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..schema.pointer import PointerError, follow, from_fragment
 from ..schema.values import json_types
+from ..schema.vocabulary import COMBINATIONS, IN_PLACE, OPENINGS
 from .synthesize import candidates
 
 _DEPTH = 4  # how far below the root values are changed
@@ -34,7 +35,7 @@ _ABSENT = object()  # a property the value leaves out
 _OF_EACH_TYPE: tuple[Any, ...] = ("fuzz", 0.5, 7, True, None, [], {})
 _OFF_PATTERN = ("", "!", " 0", "\u00e9")  # strings some pattern refuses (the judge says which)
 _ACCEPTED = 4  # values of a `not` or `if` schema tried, at most
-_CONDITIONAL = ("not", "if", "then", "else")
+_CONDITIONAL = IN_PLACE - set(COMBINATIONS)  # `not`, `if`, `then`, `else`, dependent schemas
 
 
 def _set(document: Any, at: tuple[Any, ...], value: Any) -> Any:
@@ -177,7 +178,7 @@ def _object(root: Any, schema: dict[str, Any], value: dict[str, Any], at: tuple[
     found = schema.get("properties")
     properties: dict[str, Any] = found if isinstance(found, dict) else {}
     extra = "fuzz_extra"
-    closed = schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False
+    closed = any(schema.get(key) is False for key in OPENINGS)  # additionalProperties, unevaluatedProperties
     if closed or schema.get("maxProperties") == len(value):
         while extra in properties or extra in value:
             extra += "_"
@@ -247,9 +248,8 @@ def _applicators(root: Any, schema: dict[str, Any], value: Any, at: tuple[Any, .
     hold for), each as the keywords beside it allow and merged into the value's own
     properties; the mutants of `then`, `else` and each `allOf` member."""
     beside = {k: v for k, v in schema.items() if k not in _CONDITIONAL}
-    for key in ("not", "if"):
-        sub = schema.get(key)
-        if not isinstance(sub, dict | bool) or (key == "if" and "then" not in schema):
+    for sub in [schema.get("not"), schema.get("if") if "then" in schema else None]:
+        if not isinstance(sub, dict | bool):
             continue
         for accepted in islice(candidates({"allOf": [beside, sub]}), _ACCEPTED):
             if isinstance(accepted, dict) and isinstance(value, dict):
