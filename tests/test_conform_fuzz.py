@@ -4,6 +4,7 @@ passes plain `conform`: only fuzzing finds its fault."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -314,8 +315,10 @@ def test_usage_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     for wrong in (("--seed", "1"), ("--call-tool", "get_item")):  # without --fuzz
         result = run_cli("conform", "--contract", "items", *wrong, *server, cwd=project)
         assert result.returncode == 2 and "go with --fuzz" in result.stderr
-    unknown = run_cli("conform", "--contract", "items", "--fuzz", "1", "--call-tool", "nope", *server, cwd=project)
-    assert unknown.returncode == 2 and "--call-tool 'nope' is not a tool of the contract" in unknown.stderr
+    for flag in ("--call-tool", "--tool"):  # the error alone: no summary of a run that asked nothing
+        unknown = run_cli("conform", "--contract", "items", "--fuzz", "1", flag, "nope", *server, cwd=project)
+        assert (unknown.returncode, unknown.stdout) == (2, "")
+        assert unknown.stderr == f"error: {flag} 'nope' is not a tool of the contract (it has: get_item)\n"
     monkeypatch.setitem(sys.modules, "hypothesis_jsonschema", None)  # as if it were not installed
     missing = run_cli("conform", "--contract", "items", "--fuzz", "1", *server, cwd=project)
     assert missing.returncode == 2 and "lacks hypothesis_jsonschema" in missing.stderr
@@ -366,3 +369,67 @@ def test_what_hypothesis_jsonschema_cannot_read_is_drawn_from_the_synthesiser() 
     strategy, drawn_by = valid_strategy(recursive, lambda v: isinstance(v, dict) and validator.is_valid(v))
     assert strategy is not None and drawn_by == "synthesiser"
     assert valid_strategy(GET_PAGE, lambda v: False) == (None, "nothing")
+
+
+def _keywords_contract() -> str:
+    """The contract of `faulty_lax.py --keywords`: its tools as it lists them."""
+    sys.path.insert(0, str(SERVERS))
+    try:
+        import faulty_lax
+    finally:
+        sys.path.remove(str(SERVERS))
+    tools = [
+        {
+            "name": name,
+            "description": "An item.",
+            "mutation": False,
+            "inputSchema": schema,
+            "outputSchema": faulty_lax.OUTPUT,
+        }
+        for name, schema in faulty_lax.KEYWORDS.items()
+    ]
+    return json.dumps({"tools": tools})  # YAML reads JSON
+
+
+@pytest.mark.fires("fuzz-invalid-accepted", "fuzz-skipped")
+def test_a_server_that_ignores_one_keyword_is_found_for_each_keyword_at_a_small_n(tmp_path: Path) -> None:
+    """`not`, `if`/`then`, `minProperties` (which the synthesiser's simplest arguments already
+    break), `propertyNames`, `patternProperties`, `dependentRequired`; a tool whose schema no
+    mutation breaks is noted, not silently left unchecked."""
+    assert run_cli("init", "keywords", cwd=tmp_path).returncode == 0
+    (tmp_path / "schemas" / "contracts" / "keywords" / "tools.yaml").write_text(_keywords_contract(), encoding="utf-8")
+    server = ("--", sys.executable, str(SERVERS / "faulty_lax.py"), "--keywords")
+    code, report = _conform(tmp_path, "keywords", "--fuzz", "5", "--seed", "1", *server)
+    assert code == 1 and report["problem"] is None
+    found = {(f["rule"], f["subject"].split("(")[0], f["pointer"]) for f in report["findings"]}
+    assert found == {
+        ("fuzz-invalid-accepted", "by_not", "/tools/0/inputSchema/not"),
+        ("fuzz-invalid-accepted", "by_if_then", "/tools/1/inputSchema/then/required"),
+        ("fuzz-invalid-accepted", "by_min_properties", "/tools/2/inputSchema/minProperties"),
+        ("fuzz-invalid-accepted", "by_property_names", "/tools/3/inputSchema/propertyNames/pattern"),
+        ("fuzz-invalid-accepted", "by_pattern_properties", "/tools/4/inputSchema/patternProperties/^x_/type"),
+        ("fuzz-invalid-accepted", "by_dependent_required", "/tools/5/inputSchema/dependentRequired"),
+        ("fuzz-skipped", "dependent_schemas", "/tools/6/inputSchema"),
+    }
+    skipped = next(f for f in report["findings"] if f["rule"] == "fuzz-skipped")
+    assert skipped["message"].startswith("not fuzzed with invalid arguments: no valid arguments drawn could be")
+    facts = report["fuzz"]["tools"]
+    assert [name for name, tool in facts.items() if not tool["invalid"]] == ["dependent_schemas"]
+
+
+def test_the_keywords_of_a_nested_object_are_broken_too() -> None:
+    """Down a property: `not`, `if`/`then`, `propertyNames`, `patternProperties`, `dependentRequired`."""
+    inner = {
+        "type": "object",
+        "not": {"required": ["admin"]},
+        "if": {"required": ["courier"]},
+        "then": {"required": ["address"]},
+        "propertyNames": {"maxLength": 8},
+        "patternProperties": {"^x_": {"type": "integer"}},
+        "dependentRequired": {"card": ["cvv"]},
+    }
+    schema = {"type": "object", "properties": {"order": inner}}
+    validator = jsonschema_rs.validator_for(schema)
+    found = {"/".join(map(str, b.schema_at)) for b in breaches(validator, schema, {"order": {}})}
+    assert {f"properties/order/{k}" for k in ("not", "then/required", "propertyNames/maxLength")} <= found
+    assert {"properties/order/patternProperties/^x_/type", "properties/order/dependentRequired"} <= found

@@ -38,7 +38,7 @@ from ..findings.finding import Finding
 from ..schema.engine import standalone_validator
 from ..schema.values import not_json
 from .fuzz_calls import Answer, Reconnect, Server
-from .fuzz_draw import Breach, invalid_strategy, run_settings, valid_strategy
+from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, valid_strategy
 from .report import Report, shown
 from .results import document_of, judge_result
 from .served import ServedContract, ServedTool
@@ -170,6 +170,12 @@ class _ToolRun:
         invalid = invalid_strategy(valid, self.validator, self.schema, self.accepts)
         if invalid is not None:
             broken, facts["invalid"] = self._property(invalid, self._invalid, lambda drawn: drawn.arguments)
+        if not facts["invalid"] and self.server.failed is None and breakable(self.schema):  # never silently
+            text = (
+                "not fuzzed with invalid arguments: no valid arguments drawn could be changed to break"
+                " exactly one keyword of the input schema"
+            )
+            self.report.add("fuzz-skipped", self.tool.name, text, tool=self.tool.name, at=("inputSchema",))
         for one in [*found, *broken]:
             self._report(one)
         return facts

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis_jsonschema import from_schema
 
 from ..schema.pointer import encode
+from ..schema.vocabulary import ANNOTATIONS, OPENINGS, STRUCTURAL
 from .mutate import edges, mutants
 from .synthesize import candidates
 
@@ -99,10 +100,35 @@ def breaches(validator: Any, schema: Any, arguments: dict[str, Any]) -> list[Bre
 def invalid_strategy(
     valid: st.SearchStrategy[Any], validator: Any, schema: Any, accepts: Callable[[Any], bool]
 ) -> st.SearchStrategy[Breach] | None:
-    """Breaches of valid arguments; of the simplest valid arguments where a drawn value has
-    none. None when even those have none (no keyword to break by one change: `{"type": "object"}`)."""
+    """Breaches of valid arguments as they are drawn; of the simplest valid arguments that
+    have any where a drawn value has none: the synthesiser's, else the first that hypothesis
+    draws. None when no valid arguments drawn have any (no keyword to break by one change:
+    `{"type": "object"}`)."""
     simplest = next((c for c in islice(candidates(schema), 64) if accepts(c)), None)
     fallback = breaches(validator, schema, simplest) if simplest is not None else []
     if not fallback:
-        return None
+        try:
+            fallback = find(valid.map(lambda v: breaches(validator, schema, v)), bool, settings=_PROBE)
+        except Exception:  # NoSuchExample, or what hypothesis-jsonschema cannot draw
+            return None
     return valid.map(lambda v: breaches(validator, schema, v) or fallback).flatmap(st.sampled_from)
+
+
+# Keywords the judge asserts nothing by.
+_SAYS_NOTHING = ANNOTATIONS | STRUCTURAL | {"format", "contentMediaType", "contentEncoding"}
+
+
+def breakable(schema: Any, root: bool = True) -> bool:
+    """Whether some arguments (an object) break `schema`: any keyword but annotations, a root
+    `type: object`, and properties or additional properties that allow anything."""
+    if not isinstance(schema, dict):
+        return schema is False
+    for key, value in schema.items():
+        if key in _SAYS_NOTHING or (root and key == "type" and value in ("object", ["object"])):
+            continue
+        if key == "properties" and isinstance(value, dict):
+            if any(breakable(sub, False) for sub in value.values()):
+                return True
+        elif not (key in OPENINGS and value in (True, {})):
+            return True
+    return False

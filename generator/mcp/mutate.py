@@ -4,7 +4,10 @@
 properties and first items: a required property dropped, one added where
 `additionalProperties` is false, a value of a wrong type, outside an `enum` or `const`, just
 past a bound (`minimum`, `exclusiveMaximum`, `minLength`, `maxItems`...), off its
-`pattern` or `multipleOf`, an array with a duplicate where `uniqueItems` holds. Nothing here
+`pattern` or `multipleOf`, an array with a duplicate where `uniqueItems` holds, a property
+named against `propertyNames`, a value its `not` schema accepts, one the `if` schema accepts
+(so that `then` must hold); `then`, `else`, each `allOf` member, `patternProperties` and
+`additionalProperties` are broken as the keywords beside them are. Nothing here
 is trusted: the caller keeps a mutant only when the judge refuses it by exactly one keyword,
 and names the keyword and pointer the judge gives.
 """
@@ -14,11 +17,15 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 from collections.abc import Iterator
+from itertools import chain, islice
 from typing import Any
 
 from ..schema.pointer import PointerError, follow, from_fragment
 from ..schema.values import json_types
+from ..schema.vocabulary import COMBINATIONS, IN_PLACE, OPENINGS
+from .synthesize import candidates
 
 _DEPTH = 4  # how far below the root values are changed
 _MOST = 256  # mutants of one value, at most
@@ -27,6 +34,8 @@ _ABSENT = object()  # a property the value leaves out
 # One value of each JSON type, for `type`: each whose type the schema does not allow.
 _OF_EACH_TYPE: tuple[Any, ...] = ("fuzz", 0.5, 7, True, None, [], {})
 _OFF_PATTERN = ("", "!", " 0", "\u00e9")  # strings some pattern refuses (the judge says which)
+_ACCEPTED = 4  # values of a `not` or `if` schema tried, at most
+_CONDITIONAL = IN_PLACE - set(COMBINATIONS)  # `not`, `if`, `then`, `else`, dependent schemas
 
 
 def _set(document: Any, at: tuple[Any, ...], value: Any) -> Any:
@@ -169,7 +178,8 @@ def _object(root: Any, schema: dict[str, Any], value: dict[str, Any], at: tuple[
     found = schema.get("properties")
     properties: dict[str, Any] = found if isinstance(found, dict) else {}
     extra = "fuzz_extra"
-    if schema.get("additionalProperties") is False or schema.get("maxProperties") == len(value):
+    closed = any(schema.get(key) is False for key in OPENINGS)  # additionalProperties, unevaluatedProperties
+    if closed or schema.get("maxProperties") == len(value):
         while extra in properties or extra in value:
             extra += "_"
         yield _set(arguments, (*at, extra), "fuzz")
@@ -178,12 +188,78 @@ def _object(root: Any, schema: dict[str, Any], value: dict[str, Any], at: tuple[
         for name in sorted(value)[: max(0, len(value) - fewest + 1)]:
             yield _without(arguments, at, name)
     dependent = schema.get("dependentRequired")
-    for name, needs in (dependent if isinstance(dependent, dict) else {}).items():
+    for name, needs in sorted((dependent if isinstance(dependent, dict) else {}).items()):
         for need in needs if name in value and isinstance(needs, list) else ():
             if isinstance(need, str) and need in value:
                 yield _without(arguments, at, need)
+        if name not in value and isinstance(needs, list) and any(n not in value for n in needs):
+            yield from (_set(arguments, (*at, name), v) for v in _accepted(properties.get(name, True), 1))
+    yield from _names(schema, value, at, arguments)
     for name, sub in sorted(properties.items()):
         yield from _visit(root, sub, value.get(name, _ABSENT), (*at, name), depth + 1)
+    yield from _other_properties(root, schema, value, at, depth, properties)
+
+
+def _names(schema: dict[str, Any], value: dict[str, Any], at: tuple[Any, ...], arguments: Any) -> Iterator[Any]:
+    """A property added with a name `propertyNames` refuses (with the value of one already there)."""
+    names = schema.get("propertyNames")
+    if not isinstance(names, dict):
+        return
+    given = [value[k] for k in sorted(value)[:1]] or ["fuzz"]
+    for name in _replacements({"type": "string", **names}, ""):
+        if isinstance(name, str) and name not in value:
+            yield _set(arguments, (*at, name), given[0])
+
+
+def _other_properties(
+    root: Any, schema: dict[str, Any], value: dict[str, Any], at: tuple[Any, ...], depth: int, known: dict[str, Any]
+) -> Iterator[Any]:
+    """Each property `properties` does not name, broken by the `patternProperties` its name
+    matches, else by `additionalProperties`."""
+    found, rest = schema.get("patternProperties"), schema.get("additionalProperties")
+    patterns = found if isinstance(found, dict) else {}
+    for name in sorted(value):
+        matched = [sub for pattern, sub in sorted(patterns.items()) if _matches(pattern, name)]
+        if name not in known and not matched and isinstance(rest, dict):
+            matched = [rest]
+        for sub in matched:
+            yield from _visit(root, sub, value[name], (*at, name), depth + 1)
+    for pattern, sub in sorted(patterns.items()):  # a property each pattern matches, where none is
+        if isinstance(pattern, str) and not any(_matches(pattern, name) for name in value):
+            for name in _accepted({"type": "string", "pattern": pattern}, 1):
+                if isinstance(name, str) and _matches(pattern, name) and name not in known:
+                    yield from _visit(root, sub, _ABSENT, (*at, name), depth + 1)
+
+
+def _accepted(schema: Any, most: int) -> list[Any]:
+    """A few values `schema` may accept (the synthesiser's, simplest first)."""
+    return list(islice(candidates(schema), most))
+
+
+def _matches(pattern: str, name: str) -> bool:
+    try:
+        return re.search(pattern, name) is not None
+    except (re.error, TypeError):
+        return False
+
+
+def _applicators(root: Any, schema: dict[str, Any], value: Any, at: tuple[Any, ...], depth: int) -> Iterator[Any]:
+    """Values its `not` schema accepts, and values its `if` schema accepts (that `then` must
+    hold for), each as the keywords beside it allow and merged into the value's own
+    properties; the mutants of `then`, `else` and each `allOf` member."""
+    beside = {k: v for k, v in schema.items() if k not in _CONDITIONAL}
+    for sub in [schema.get("not"), schema.get("if") if "then" in schema else None]:
+        if not isinstance(sub, dict | bool):
+            continue
+        for accepted in islice(candidates({"allOf": [beside, sub]}), _ACCEPTED):
+            if isinstance(accepted, dict) and isinstance(value, dict):
+                yield _set(root["arguments"], at, {**value, **accepted})
+            if at or isinstance(accepted, dict):  # the arguments themselves are an object
+                yield _set(root["arguments"], at, accepted)
+    members = schema.get("allOf")
+    for sub in [schema.get("then"), schema.get("else"), *(members if isinstance(members, list) else ())]:
+        if isinstance(sub, dict):
+            yield from _visit(root, sub, value, at, depth + 1)
 
 
 def _visit(root: Any, schema: Any, value: Any, at: tuple[Any, ...], depth: int) -> Iterator[Any]:
@@ -192,6 +268,7 @@ def _visit(root: Any, schema: Any, value: Any, at: tuple[Any, ...], depth: int) 
         return
     for replacement in _replacements(schema, value):
         yield _set(root["arguments"], at, replacement)
+    yield from _applicators(root, schema, value, at, depth)
     if isinstance(value, dict):
         yield from _object(root, schema, value, at, depth)
     elif isinstance(value, list) and value:
@@ -211,7 +288,7 @@ def mutants(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
     if not isinstance(schema, dict):
         return []
     found: dict[str, dict[str, Any]] = {}
-    for mutant in _object(root, schema, arguments, (), 0):
+    for mutant in chain(_applicators(root, schema, arguments, (), 0), _object(root, schema, arguments, (), 0)):
         if isinstance(mutant, dict):
             found.setdefault(json.dumps(mutant, sort_keys=True), mutant)
         if len(found) >= _MOST:

@@ -81,6 +81,8 @@ class Report:
             facts["fuzz"] = self.fuzz
             fuzzed = len(self.fuzz.get("tools", {}))
             summary += f" Fuzzed {fuzzed} tool(s): reproduce with --seed {self.fuzz['seed']}."
+        if self.problem is not None and not self.revisions:  # nothing was asked (a --tool not in the contract)
+            summary = ""  # the problem is the whole answer, as for a contract not in the project
         ran = policy.ran("conform", self.contract)
         return Outcome("conform", kept, ran, facts=facts, summary=summary, problem=self.problem)
 

@@ -199,6 +199,7 @@ CONFORM_RULES = (
         C,
         "note",
         "fuzz",
-        "`--fuzz` calls a tool not annotated read-only only when `--call-tool` names it; a tool skipped is said to be.",
+        "`--fuzz` calls a tool not annotated read-only only when `--call-tool` names it; a tool skipped, or left"
+        " without invalid arguments though its schema can be broken, is said to be.",
     ),
 )
