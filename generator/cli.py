@@ -41,6 +41,14 @@ app = typer.Typer(
 EXIT_DRIFT = 1
 EXIT_INVALID = 2
 
+# The server `conform` and `import` talk to: a command after `--`, or a URL with its headers.
+CommandArgument = Annotated[
+    list[str] | None, typer.Argument(help="After --: the command that starts the server over stdio.")
+]
+UrlOption = Annotated[str | None, typer.Option("--url", help="The server's streamable HTTP URL.")]
+HeaderOption = Annotated[
+    list[str] | None, typer.Option("--header", help="'Name: value' sent with every HTTP request; repeatable.")
+]
 SchemasOption = Annotated[
     Path | None, typer.Option("--schemas", help="Folder of canonical sources. [config: schemas; default: schemas]")
 ]
@@ -543,13 +551,9 @@ def mock(
 @app.command()
 def conform(
     contract: Annotated[str, typer.Option("--contract", help="The contract the server must meet.")],
-    command: Annotated[
-        list[str] | None, typer.Argument(help="After --: the command that starts the server over stdio.")
-    ] = None,
-    url: Annotated[str | None, typer.Option("--url", help="The server's streamable HTTP URL.")] = None,
-    header: Annotated[
-        list[str] | None, typer.Option("--header", help="'Name: value' sent with every HTTP request; repeatable.")
-    ] = None,
+    command: CommandArgument = None,
+    url: UrlOption = None,
+    header: HeaderOption = None,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds each request may take.", min=0.1)] = 10.0,
     probe_errors: Annotated[
         bool, typer.Option("--probe-errors", help="Ask for each declared error code (see `mock`).")
@@ -633,13 +637,9 @@ def conform(
 @app.command("import")
 def import_(
     name: Annotated[str, typer.Argument(help="The contract to write: <schemas>/contracts/NAME/.")],
-    command: Annotated[
-        list[str] | None, typer.Argument(help="After --: the command that starts the server over stdio.")
-    ] = None,
-    url: Annotated[str | None, typer.Option("--url", help="The server's streamable HTTP URL.")] = None,
-    header: Annotated[
-        list[str] | None, typer.Option("--header", help="'Name: value' sent with every HTTP request; repeatable.")
-    ] = None,
+    command: CommandArgument = None,
+    url: UrlOption = None,
+    header: HeaderOption = None,
     call: Annotated[
         bool,
         typer.Option("--call", help="Call each tool the server annotates read-only; record the answers as examples."),
