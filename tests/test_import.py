@@ -399,3 +399,16 @@ def test_a_property_named_like_a_keyword_keeps_its_reference() -> None:
     assert moved["properties"]["default"] == {"$ref": "#/$defs/AResult/properties/n"}
     branch = Draft202012Validator({**schema, "anyOf": [schema["anyOf"][0]]})
     assert branch.is_valid({"default": 1}) and not branch.is_valid({"default": "s"})
+
+
+@pytest.mark.parametrize("text", ["tools: [\n", "- a list, not a mapping\n"])
+def test_a_contract_there_that_no_merge_can_read_is_said_and_left(project: Path, text: str) -> None:
+    assert run_cli("import", "shop", *server("shared"), cwd=project).returncode == 0
+    (folder(project, "shop") / "tools.yaml").write_text(text)
+    before = files_of(folder(project, "shop"))
+    result = run_cli("import", "shop", "--write", *server("shared"), cwd=project)
+    assert result.returncode == 2
+    assert "error: schemas/contracts/shop: the contract there cannot be merged with the server's listing" in (
+        result.stderr
+    )
+    assert files_of(folder(project, "shop")) == before

@@ -12,6 +12,8 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ruamel.yaml.error import YAMLError
+
 from ..config import Settings
 from ..diagnostics import Diagnostic, display_path
 from ..findings.finding import Finding
@@ -47,7 +49,12 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
     folder = settings.schemas / "contracts" / name
     imported = Imported(folder, created=not folder.exists())
     existing = _files_of(folder) if folder.is_dir() else None
-    made = contract_files(name, facts, existing)
+    try:
+        made = contract_files(name, facts, existing)
+    except (YAMLError, AttributeError, KeyError, TypeError, ValueError) as exc:  # a source no merge can read
+        message = f"the contract there cannot be merged with the server's listing: {exc}".splitlines()[0]
+        imported.diagnostics = [Diagnostic(display_path(folder), None, None, message)]
+        return imported
     files, imported.notes = made.files, made.notes
     new, problems = _loaded(name, files, settings)
     if new is None:
