@@ -30,7 +30,7 @@ from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
 from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
-from .report import Report
+from .report import Report, shown
 from .synthesize import candidates
 
 _TRIES = 8  # argument sets tried per tool before it is left without an example
@@ -209,20 +209,20 @@ async def _record(
                     request_read_timeout_seconds=timeout,
                 )
         except (MCPError, TimeoutError, ValidationError) as exc:
-            last = f"{_shown(arguments)}: {leaf(exc) or 'no answer'}"
+            last = f"{shown(arguments, 120)}: {leaf(exc) or 'no answer'}"
             continue
         if result.is_error:
             text = " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
-            last = f"{_shown(arguments)}: an error result: {text[:160]}"
+            last = f"{shown(arguments, 120)}: an error result: {text[:160]}"
             continue
         document = result.structured_content
         if judge_output is not None and document is not None:
             refused = first_refusal(judge_output, document)
             if refused is not None:
-                last = f"{_shown(arguments)}: its answer does not meet its own outputSchema: {refused}"
+                last = f"{shown(arguments, 120)}: its answer does not meet its own outputSchema: {refused}"
                 continue
         kinds = tuple(dict.fromkeys(block.type for block in result.content))
-        reading.notes.append(f"{name}: called with {_shown(arguments)}")
+        reading.notes.append(f"{name}: called with {shown(arguments, 120)}")
         # A document is kept only for a tool that lists what it is: the others answer with content.
         structured = judge_output is not None and document is not None
         return RecordedCall(arguments, structured, document if structured else None, kinds)
@@ -250,9 +250,3 @@ def _with_quoted_examples(schema: dict[str, Any]) -> dict[str, Any]:
         if quoted:
             prop["examples"] = list(dict.fromkeys(quoted))
     return schema
-
-
-def _shown(arguments: Any) -> str:
-    from .report import shown
-
-    return shown(arguments, 120)
