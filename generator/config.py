@@ -51,6 +51,7 @@ KEYS = {
     "output": "the folder `generate` writes (default: generated)",
     "package": f"the import package of the generated Python (default: {DEFAULT_PACKAGE})",
     "templates": "a folder of templates that override built-in ones by path",
+    "languages": 'the languages `generate` writes: ["python"] (the default) or ["python", "typescript"]',
     "limits": f"a table of limits: {', '.join(LIMIT_KEYS)}",
     "rules": "a table of rule IDs set to error, warning, note or off (the docs page of the rules lists them)",
     "breaking": "a table: `against`, the revision `breaking` compares with by default (merge-base, last-tag,"
@@ -62,6 +63,9 @@ BREAKING_KEYS = {
     " (default: the first of origin/HEAD, origin/main, origin/master, main, master that exists)",
 }
 PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# The languages `generate` can write. Python is always among them: `validate`, `mock` and
+# `conform` judge with its package.
+LANGUAGES = ("python", "typescript")
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class Settings:
     rules: tuple[tuple[str, str], ...] = ()  # rule ID -> level or off, for every contract
     against: str = "merge-base"  # what `breaking` compares with when --against is not given
     branch: str | None = None  # the branch `against = "merge-base"` looks for
+    languages: tuple[str, ...] = ("python",)  # in LANGUAGES' order
 
     def with_flags(
         self,
@@ -150,6 +155,9 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
             problems += _table_problems("rules", value, where, text, _rule_problem)
         elif key == "breaking":
             problems += _table_problems("breaking", value, where, text, _breaking_problem)
+        elif key == "languages":
+            said = _languages_problem(value)
+            problems += [Diagnostic(where, line, None, said)] if said else []
         elif not isinstance(value, str) or not value:
             problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {KEYS[key]}"))
         elif key == "package" and (not PACKAGE_NAME.match(value) or keyword.iskeyword(value)):
@@ -166,6 +174,19 @@ def _table_problems(
         return [Diagnostic(where, _line_of(text, name), None, f"{name!r} must be a table")]
     found = ((key, problem(key, value)) for key, value in table.items())
     return [Diagnostic(where, _line_of(text, key, f"{SECTION}.{name}"), None, said) for key, said in found if said]
+
+
+def _languages_problem(value: Any) -> str | None:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        return f"'languages' must be a list of strings: {KEYS['languages']}"
+    unknown = [item for item in value if item not in LANGUAGES]
+    if unknown:
+        return f"unknown language {unknown[0]!r} in 'languages'; known: {', '.join(LANGUAGES)}"
+    if len(set(value)) != len(value):
+        return "'languages' names a language twice"
+    if "python" not in value:
+        return "'languages' must include \"python\": validate, mock and conform judge with its package"
+    return None
 
 
 def _limit_problem(key: str, value: Any) -> str | None:
@@ -223,6 +244,7 @@ def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
         rules=tuple(sorted(section.get("rules", {}).items())),
         against=section.get("breaking", {}).get("against", "merge-base"),
         branch=section.get("breaking", {}).get("branch"),
+        languages=tuple(language for language in LANGUAGES if language in section.get("languages", ["python"])),
     )
 
 

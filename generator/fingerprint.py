@@ -126,7 +126,7 @@ def tool_digest() -> str:
 
 # The tool's own files that shape its output: code, the kept black copy of the runtime, the
 # formatter settings of datamodel-code-generator.
-_CODE = (".py", ".txt", ".toml")
+_CODE = (".py", ".txt", ".toml", ".ts")
 
 
 def files_digest(package: Path, templates: Path, meta: Path) -> str:
@@ -179,6 +179,7 @@ def inputs(chosen: Settings) -> dict[str, Any] | None:
     return {
         "settings": {
             "package": chosen.package,
+            "languages": list(chosen.languages),
             # The limits the loader reads within: whether the sources load at all.
             "limits": {
                 "source_bytes": limits.source_bytes,

@@ -61,6 +61,12 @@ def root_name(title: object, contract: str) -> str:
     return name
 
 
+def lower_camel(name: str) -> str:
+    """A snake_case name in lower camel case, as TypeScript names functions: `error_info` -> `errorInfo`."""
+    head, *rest = name.split("_")
+    return head + "".join(word[:1].upper() + word[1:] for word in rest)
+
+
 def flag_set_name(column: str) -> str:
     """The constant of the codes whose boolean column is true: `retryable` -> `RETRYABLE_CODES`."""
     return f"{column.upper()}_CODES"

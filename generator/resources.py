@@ -23,3 +23,5 @@ TEMPLATES_DIR = _first_existing(_PACKAGE / "_data" / "templates", _CHECKOUT / "t
 META_SCHEMAS_DIR = _first_existing(_PACKAGE / "_data" / "meta", _CHECKOUT / "schemas" / "meta")
 # The runtime every generated package carries a copy of, as `_runtime.py`.
 RUNTIME_SOURCE = _PACKAGE / "runtime.py"
+# The runtime every generated TypeScript package carries a copy of, in `src/_runtime/`.
+TYPESCRIPT_RUNTIME = _PACKAGE / "typescript"

@@ -4,7 +4,9 @@ Hypothesis draws strings into the contract's title, summary and version, an erro
 and description, a tool's name and description, the schema's title and description, a
 property's name, description, enum values and default, and an example. The render either
 refuses with diagnostics (naming a file) or yields a plan whose Python parses, whose JSON
-loads and whose Markdown tables keep their columns. It never raises.
+loads, whose Markdown tables keep their columns and whose TypeScript compiles under `tsc
+--strict` (all the drawn packages in one run, with the tests' TypeScript toolchain). It never
+raises.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +25,24 @@ from hypothesis import strategies as st
 from mcp_contracts_generator import api
 
 TEXT = st.text(min_size=1, max_size=40) | st.sampled_from(
-    ['"""', "'''", "{{ 7*7 }}", "{% raw %}", "</script>", "a|b", "`x`", "\\", "\u2028", "# h", "- [x]", "\x00"]
+    [
+        '"""',
+        "'''",
+        "{{ 7*7 }}",
+        "{% raw %}",
+        "</script>",
+        "a|b",
+        "`x`",
+        "\\",
+        "\u2028",
+        "# h",
+        "- [x]",
+        "\x00",
+    ]
 )
+# Strings that would break TypeScript if placed raw: a comment's end, a template literal's
+# placeholder, keys an object literal reads as its prototype or inherits.
+TYPESCRIPT_HOSTILE = ["*/ x /*", "${7*7}", "__proto__", "constructor", "`", "\u2028", "'\"", "</script>", "a\\", "x"]
 
 
 def _write(path: Path, data: Any) -> None:
@@ -42,7 +61,8 @@ def _tables_keep_their_columns(page: str) -> None:
 
 
 def _render_drawn(strings: list[str], work: Path) -> bool:
-    """Place the strings, render, check what comes out; whether a plan came out."""
+    """Place the strings, render, check what comes out; whether a plan came out. The
+    TypeScript of the plan is written under `work/typescript/`, for `_typescript_compiles`."""
     folder = work / "schemas" / "contracts" / "jsonrpc"
     shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", folder)
     title, summary, version, message, description, tool, schema_text, name, value, other = strings
@@ -64,6 +84,10 @@ def _render_drawn(strings: list[str], work: Path) -> bool:
         return False
     for path, content in result.plan.items():
         text = content.decode("utf-8")
+        if path.startswith("typescript/drawn/src/"):
+            target = work / "typescript" / path.removeprefix("typescript/drawn/src/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
         if path.endswith(".py"):
             ast.parse(text, filename=path)
         elif path.endswith(".json"):
@@ -85,6 +109,41 @@ def test_any_string_anywhere_renders_safely_or_is_refused(tmp_path_factory: pyte
     drawn()
     # The strings are hostile, not broken: most of them must render, not be refused.
     assert sum(outcomes) >= len(outcomes) // 2, outcomes
+    rendered = tmp_path_factory.mktemp("typescript")
+    for folder in tmp_path_factory.getbasetemp().glob("strings*/typescript"):
+        shutil.copytree(folder, rendered / folder.parent.name)
+    _typescript_compiles(rendered)
+
+
+def test_strings_hostile_to_typescript_render_code_that_compiles(tmp_path: Path) -> None:
+    rendered = tmp_path / "rendered"
+    for shift in range(len(TYPESCRIPT_HOSTILE)):  # each string in every place
+        strings = TYPESCRIPT_HOSTILE[shift:] + TYPESCRIPT_HOSTILE[:shift]
+        assert _render_drawn(strings, tmp_path / f"strings{shift}")
+        shutil.copytree(tmp_path / f"strings{shift}" / "typescript", rendered / f"strings{shift}")
+    _typescript_compiles(rendered)
+
+
+def _typescript_compiles(folder: Path) -> None:
+    """Every drawn TypeScript package, compiled in one `tsc --strict` run."""
+    from test_typescript_package import PACKAGE, TS, node_or_skip
+
+    node_or_skip()
+    assert any(folder.iterdir()), "no TypeScript was rendered"
+    config = json.loads((PACKAGE / "tsconfig.json").read_text(encoding="utf-8"))
+    config["compilerOptions"].update(rootDir=".", outDir="dist")
+    config["include"] = ["*/**/*.ts"]
+    (folder / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    (folder / "package.json").write_text('{"type": "module"}', encoding="utf-8")
+    (folder / "node_modules").symlink_to(TS / "node_modules", target_is_directory=True)
+    tsc = subprocess.run(
+        [str(TS / "node_modules" / ".bin" / "tsc"), "-p", str(folder), "--strict"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert tsc.returncode == 0, tsc.stdout[-4000:]
 
 
 @pytest.mark.parametrize("where", ["title", "message"])

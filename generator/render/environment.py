@@ -7,7 +7,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from ..resources import TEMPLATES_DIR
-from .escape import md, py, yaml
+from .escape import md, py, ts, tsdoc, yaml
 
 
 def template_environment(overrides: Path | None = None) -> Environment:
@@ -24,4 +24,6 @@ def template_environment(overrides: Path | None = None) -> Environment:
     env.filters["py"] = py
     env.filters["md"] = md
     env.filters["yaml"] = yaml
+    env.filters["ts"] = ts
+    env.filters["tsdoc"] = tsdoc
     return env

@@ -3,7 +3,8 @@
 `py` turns a value into a Python literal that cannot end its string early or run code;
 `docstring` turns text into a triple-quoted docstring literal of the same promise;
 `md` turns text into Markdown that renders as that text, inside a table cell or not,
-and never as HTML; `yaml` turns text into a YAML scalar (for `mkdocs.yml`).
+and never as HTML; `yaml` turns text into a YAML scalar (for `mkdocs.yml`); `ts` turns a
+JSON value into a TypeScript expression, and `tsdoc` text into a TypeScript doc comment.
 """
 
 from __future__ import annotations
@@ -110,3 +111,47 @@ def _escape_block_start(match: re.Match[str]) -> str:
 def yaml(value: object) -> str:
     """A YAML double-quoted scalar: JSON's string syntax is a subset of YAML's."""
     return json.dumps(str(value), ensure_ascii=False)
+
+
+def ts(value: object) -> str:
+    """A TypeScript expression of a JSON value (a tuple is an array): strings in JSON's
+    syntax, ASCII only, so that no character ends a literal early or ends a line; the key
+    `__proto__` computed (`["__proto__"]`), for in an object literal it would set the
+    prototype instead of a property."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise TypeError("no TypeScript literal for a float that is not finite")
+        return json.dumps(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(ts(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{ts_key(str(k))}: {ts(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no TypeScript literal for {type(value).__name__}")
+
+
+def ts_key(name: str) -> str:
+    """A property name of a TypeScript object literal or interface (see `ts`)."""
+    return "[" + json.dumps(name) + "]" if name == "__proto__" else json.dumps(name)
+
+
+def tsdoc(text: object, indent: str = "") -> str:
+    """A TypeScript doc comment (`/** ... */`) of `text`, its lines kept, each indented by
+    `indent`; "" for no text. No text can end the comment early: `*/` is written `*\\/`."""
+    if text is None or not str(text).strip():
+        return ""
+    lines = [line.rstrip() for line in str(text).replace("*/", "*\\/").splitlines()]
+    lines = [_CONTROL.sub(" ", line) for line in lines]
+    if len(lines) == 1:
+        return f"{indent}/** {lines[0]} */\n"
+    body = "".join(f"{indent} *{' ' + line if line else ''}\n" for line in lines)
+    return f"{indent}/**\n{body}{indent} */\n"
+
+
+# Characters a comment may not hold: line terminators JavaScript knows beyond \n, and controls.
+_CONTROL = re.compile("[\\x00-\\x08\\x0b-\\x1f\\x7f\\u2028\\u2029]")

@@ -23,6 +23,8 @@ from .models_code import ModelGenerationError, format_python, models_code
 from .published import published_json
 from .runtime_text import runtime_module
 from .tables import enum_tables
+from .typescript import contract_files as typescript_contract_files
+from .typescript import typescript_package, typescript_source
 
 Plan = dict[str, bytes]
 # The output folder's README: its first line tells a folder `generate` may replace.
@@ -40,20 +42,23 @@ class RenderProblem:
     location: str | None = None
 
 
-def build_plan(project: Project, package: str, templates: Path | None = None) -> Plan | list[RenderProblem]:
+def build_plan(
+    project: Project, package: str, templates: Path | None = None, languages: tuple[str, ...] = ("python",)
+) -> Plan | list[RenderProblem]:
     """Every output file of the project, keyed by its path under the output folder; or,
     when any contract cannot be rendered, the problem of each such contract (the others
     are still rendered, so that one run reports them all).
 
     The Python goes to `python/<package>/`; it imports itself relatively, so that it may
-    also live inside a package of the user's.
+    also live inside a package of the user's. With "typescript" among `languages`, an npm
+    package goes to `typescript/<package>/` (see `render/typescript.py`).
     """
     env = template_environment(templates)
     definitions: dict[str, tuple[Definition, ...]] = {}  # described once, for two pages
     contract_files: dict[str, str] = {}
     problems: list[RenderProblem] = []
     for contract in project.contracts:
-        rendered = _render_contract(env, contract, package)
+        rendered = _render_contract(env, contract, package, languages)
         if isinstance(rendered, RenderProblem):
             problems.append(rendered)
         else:
@@ -73,6 +78,8 @@ def build_plan(project: Project, package: str, templates: Path | None = None) ->
         MARKER: env.get_template("README.md.jinja").render(),
         **contract_files,
     }
+    if "typescript" in languages:
+        files.update(typescript_package(env, project, package))
     return {path: files[path].encode("utf-8") for path in sorted(files)}
 
 
@@ -107,14 +114,17 @@ COMMANDS = ("lint", "breaking", "conform")
 
 
 def _render_contract(
-    env: Environment, contract: Contract, package: str
+    env: Environment, contract: Contract, package: str, languages: tuple[str, ...]
 ) -> tuple[tuple[Definition, ...], dict[str, str]] | RenderProblem:
     """The definitions the docs describe and the files of one contract, or why they cannot be
     rendered. A template's own fault is not the contract's: it propagates, and is reported at
     the template."""
     try:
         definitions = describe_definitions(contract)
-        return definitions, _contract_files(env, contract, package, definitions)
+        files = _contract_files(env, contract, package, definitions)
+        if "typescript" in languages:
+            files.update(typescript_contract_files(env, contract, typescript_source(package, contract)))
+        return definitions, files
     except TemplateError:
         raise
     except ModelGenerationError as exc:

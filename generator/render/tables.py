@@ -97,7 +97,7 @@ class EnumTable:
 
 def _table(
     table: Table,
-    names: tuple[str, str, str, str, str],
+    names: Names,
     what: str,
     enum_columns: dict[str, str],
 ) -> EnumTable:
@@ -145,17 +145,39 @@ def _table(
     )
 
 
-def enum_tables(catalogue: Catalogue) -> tuple[EnumTable, ...]:
-    """The tables of one catalogue: error types first, since error codes refer to them."""
-    tables = []
+# (enum, info class, table, lookup, key): the names of a section's declarations, in Python.
+Names = tuple[str, str, str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A catalogue section the generated code declares: its table, names, what one entry is,
+    and the columns whose values are members of another section's enum (column -> enum)."""
+
+    table: Table
+    names: Names
+    what: str
+    enum_columns: dict[str, str]
+
+
+def sections(catalogue: Catalogue) -> tuple[Section, ...]:
+    """The sections of one catalogue that the generated code declares (Python and TypeScript
+    alike): error types first, since error codes refer to them; error codes always."""
+    found = []
     type_refs: dict[str, str] = {}
     if catalogue.error_types.entries:
         names = ("ErrorType", "ErrorTypeInfo", "ERROR_TYPES", "error_type_info", "name")
-        tables.append(_table(catalogue.error_types, names, "error type", {}))
+        found.append(Section(catalogue.error_types, names, "error type", {}))
         type_refs = {"error_type": "ErrorType"}
-    names = ("ErrorCode", "ErrorInfo", "ERRORS", "error_info", "code")
-    tables.append(_table(catalogue.errors, names, "error code", type_refs))
+    found.append(
+        Section(catalogue.errors, ("ErrorCode", "ErrorInfo", "ERRORS", "error_info", "code"), "error code", type_refs)
+    )
     if catalogue.warnings.entries:
         names = ("WarningCode", "WarningInfo", "WARNINGS", "warning_info", "code")
-        tables.append(_table(catalogue.warnings, names, "warning code", {}))
-    return tuple(tables)
+        found.append(Section(catalogue.warnings, names, "warning code", {}))
+    return tuple(found)
+
+
+def enum_tables(catalogue: Catalogue) -> tuple[EnumTable, ...]:
+    """The Python tables of one catalogue (see `sections`)."""
+    return tuple(_table(s.table, s.names, s.what, s.enum_columns) for s in sections(catalogue))

@@ -1,0 +1,119 @@
+"""TypeScript types of a contract's typed view: interfaces and aliases, never stricter than
+the judge (the same view the Python models read: a value with no declared type is
+`unknown`, an integer a `number`, an object that allows other members keeps an index
+signature).
+
+A type alias may not refer to itself but through an array or an object; where a view's
+union does (a root that is itself or a string, say), the reference is `unknown`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import View, ViewClass, ViewType
+from .escape import ts, ts_key
+
+_SIMPLE = {
+    "any": "unknown",
+    "string": "string",
+    "integer": "number",
+    "number": "number",
+    "boolean": "boolean",
+    "null": "null",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TsField:
+    key: str  # the property name, quoted
+    type: str
+    optional: bool
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class TsType:
+    """One declaration of types.ts: an interface (`fields`) or an alias (`alias`)."""
+
+    name: str
+    description: str
+    fields: tuple[TsField, ...] = ()
+    open: bool = False
+    alias: str | None = None
+
+
+def type_of(node: ViewType, unknown: frozenset[str] = frozenset()) -> str:
+    """The TypeScript type of a value of `node`; a class named in `unknown` is `unknown`."""
+    kind = node.kind
+    if kind in _SIMPLE:
+        return _SIMPLE[kind]
+    if kind == "literal":
+        return " | ".join(ts(value) for value in node.values) or "never"
+    if kind == "list":
+        return f"Array<{type_of(node.items[0], unknown)}>"
+    if kind == "dict":
+        return f"{{ [key: string]: {type_of(node.items[0], unknown)} }}"
+    if kind == "class":
+        return "unknown" if node.name in unknown else node.name
+    parts = list(dict.fromkeys(type_of(item, unknown) for item in node.items))
+    return "unknown" if "unknown" in parts or not parts else " | ".join(parts)
+
+
+def member_type(view: View, node: ViewType) -> str:
+    """The TypeScript type of the JSON a builder takes for a member of `node`: an object
+    class is any object (the builder may put members inside it), any other class `unknown`."""
+    kind = node.kind
+    if kind == "class":
+        model = next(c for c in view.classes if c.name == node.name)
+        return "{ readonly [key: string]: unknown }" if model.root is None else "unknown"
+    if kind == "list":
+        return f"Array<{member_type(view, node.items[0])}>"
+    if kind == "dict":
+        return f"{{ [key: string]: {member_type(view, node.items[0])} }}"
+    if kind == "union":
+        parts = list(dict.fromkeys(member_type(view, item) for item in node.items))
+        return "unknown" if "unknown" in parts or not parts else " | ".join(parts)
+    return type_of(node)
+
+
+def _bare_classes(node: ViewType) -> set[str]:
+    """The classes a type names outside arrays and objects (where an alias may not recur)."""
+    if node.kind == "class":
+        return {node.name}
+    if node.kind == "union":
+        return {name for item in node.items for name in _bare_classes(item)}
+    return set()
+
+
+def _circular(classes: tuple[ViewClass, ...]) -> frozenset[str]:
+    """The aliases that would refer to themselves through unions only."""
+    aliases = {c.name: _bare_classes(c.root) for c in classes if c.root is not None}
+    found = set()
+    for start in aliases:
+        seen: set[str] = set()
+        todo = list(aliases[start])
+        while todo:
+            name = todo.pop()
+            if name == start:
+                found.add(start)
+                break
+            if name in seen or name not in aliases:
+                continue
+            seen.add(name)
+            todo.extend(aliases[name])
+    return frozenset(found)
+
+
+def declarations(view: View) -> tuple[TsType, ...]:
+    """Each class of the view as an interface (an object class) or an alias (any other)."""
+    circular = _circular(view.classes)
+    found = []
+    for model in view.classes:
+        if model.root is not None:
+            unknown = circular if model.name in circular else frozenset()
+            found.append(TsType(model.name, model.description, alias=type_of(model.root, unknown)))
+            continue
+        fields = tuple(TsField(ts_key(f.name), type_of(f.type), not f.required, f.description) for f in model.fields)
+        found.append(TsType(model.name, model.description, fields, open=not model.closed))
+    return tuple(found)
