@@ -30,7 +30,7 @@ from .ts_zod import zod_object
 # The versions the package is built and tested with (tests/ts/package.json pins the same).
 ZOD = "^4.6.7"
 TYPESCRIPT = "7.0.2"
-RUNTIME_FILES = ("builders.ts", "judge.ts", "zod.ts")
+RUNTIME_FILES = ("builders.ts", "judge.ts", "violation.ts", "zod.ts")
 
 
 def npm_name(package: str) -> str:
