@@ -101,6 +101,23 @@ def test_the_built_ins_package_compiles_under_tsc_strict(built: Path) -> None:
         assert (built / "dist" / module / "index.d.ts").is_file()
 
 
+def test_a_server_written_against_the_generated_module_compiles_with_the_sdks_types(tmp_path: Path) -> None:
+    """tests/ts/server_usage.ts: `registerTool` with a tool of TOOLS (its handler's arguments
+    typed by the zod schema), builders whose envelopes are the SDK's `structuredContent`, the
+    catalogue, the judge's type guard narrowing to a definition's type."""
+    node_or_skip()
+    folder = tmp_path / "package"
+    shutil.copytree(PACKAGE, folder)
+    shutil.copy(TS / "server_usage.ts", folder / "src" / "server_usage.ts")
+    (folder / "node_modules").symlink_to(TS / "node_modules", target_is_directory=True)
+    tsc = TS / "node_modules" / ".bin" / "tsc"
+    compiled = subprocess.run(
+        [str(tsc), "-p", str(folder), "--strict"], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    assert (folder / "dist" / "server_usage.js").is_file()
+
+
 def test_an_init_scaffold_with_typescript_generates_and_compiles(node: str, tmp_path: Path) -> None:
     created = run_cli("init", "billing-api", cwd=tmp_path)
     assert created.returncode == 0, created.stderr

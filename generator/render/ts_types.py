@@ -1,10 +1,11 @@
-"""TypeScript types of a contract's typed view: interfaces and aliases, never stricter than
+"""TypeScript types of a contract's typed view: object types and aliases, never stricter than
 the judge (the same view the Python models read: a value with no declared type is
 `unknown`, an integer a `number`, an object that allows other members keeps an index
 signature).
 
 A type alias may not refer to itself but through an array or an object; where a view's
-union does (a root that is itself or a string, say), the reference is `unknown`.
+union does (a root that is itself or a string, say), the reference is `unknown`. Where a
+class of the view is named `Array`, an array is `globalThis.Array<...>`.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class TsField:
 
 @dataclass(frozen=True, slots=True)
 class TsType:
-    """One declaration of types.ts: an interface (`fields`) or an alias (`alias`)."""
+    """One declaration of types.ts: an object type (`fields`) or an alias of another (`alias`)."""
 
     name: str
     description: str
@@ -43,20 +44,21 @@ class TsType:
     alias: str | None = None
 
 
-def type_of(node: ViewType, unknown: frozenset[str] = frozenset()) -> str:
-    """The TypeScript type of a value of `node`; a class named in `unknown` is `unknown`."""
+def type_of(node: ViewType, unknown: frozenset[str] = frozenset(), array: str = "Array") -> str:
+    """The TypeScript type of a value of `node`; a class named in `unknown` is `unknown`, and
+    an array is `array<...>` (`globalThis.Array` where a class of the view is `Array`)."""
     kind = node.kind
     if kind in _SIMPLE:
         return _SIMPLE[kind]
     if kind == "literal":
         return " | ".join(ts(value) for value in node.values) or "never"
     if kind == "list":
-        return f"Array<{type_of(node.items[0], unknown)}>"
+        return f"{array}<{type_of(node.items[0], unknown, array)}>"
     if kind == "dict":
-        return f"{{ [key: string]: {type_of(node.items[0], unknown)} }}"
+        return f"{{ [key: string]: {type_of(node.items[0], unknown, array)} }}"
     if kind == "class":
         return "unknown" if node.name in unknown else node.name
-    parts = list(dict.fromkeys(type_of(item, unknown) for item in node.items))
+    parts = list(dict.fromkeys(type_of(item, unknown, array) for item in node.items))
     return "unknown" if "unknown" in parts or not parts else " | ".join(parts)
 
 
@@ -106,14 +108,17 @@ def _circular(classes: tuple[ViewClass, ...]) -> frozenset[str]:
 
 
 def declarations(view: View) -> tuple[TsType, ...]:
-    """Each class of the view as an interface (an object class) or an alias (any other)."""
+    """Each class of the view as an object type (an object class) or an alias (any other)."""
     circular = _circular(view.classes)
+    array = "globalThis.Array" if any(c.name == "Array" for c in view.classes) else "Array"
     found = []
     for model in view.classes:
         if model.root is not None:
             unknown = circular if model.name in circular else frozenset()
-            found.append(TsType(model.name, model.description, alias=type_of(model.root, unknown)))
+            found.append(TsType(model.name, model.description, alias=type_of(model.root, unknown, array)))
             continue
-        fields = tuple(TsField(ts_key(f.name), type_of(f.type), not f.required, f.description) for f in model.fields)
+        fields = tuple(
+            TsField(ts_key(f.name), type_of(f.type, array=array), not f.required, f.description) for f in model.fields
+        )
         found.append(TsType(model.name, model.description, fields, open=not model.closed))
     return tuple(found)
