@@ -5,6 +5,10 @@ Every group of the required files of draft 2020-12 and draft-07 generates, and b
 instance; with `formats: assert`, so do the optional format files. The run happens in
 a process of its own (tests/suite/run_suite.py): its generated package is not the
 built-in one this process imports.
+
+The same run generates TypeScript too (issue 21): its package is compiled with tsc, and each
+instance is judged by its module's `validate` and `isEnvelope` (tests/ts/judge_suite.mjs),
+which give the suite's verdict on every one as well.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SHARED, require_shared
+from test_typescript_package import TS, compile_package, node_or_skip
 
 require_shared()
 SUITE = SHARED / "jsts"
@@ -31,7 +36,25 @@ def run_suite(tmp_path: Path, *flags: str) -> dict[str, object]:
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)  # type: ignore[no-any-return]
+    report: dict[str, object] = json.loads(result.stdout)
+    report["typescript"] = judged_by_typescript(tmp_path)
+    return report
+
+
+def judged_by_typescript(work: Path) -> dict[str, object]:
+    """The report of tests/ts/judge_suite.mjs on the TypeScript the run generated."""
+    node = node_or_skip()
+    compiled = compile_package(work / "generated" / "typescript" / "suite_contracts", work / "built")
+    assert compiled.returncode == 0, compiled.stdout[-4000:]
+    judged = subprocess.run(
+        [node, str(TS / "judge_suite.mjs"), str(work / "built" / "dist"), str(work / "cases.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert judged.returncode == 0, judged.stderr
+    return json.loads(judged.stdout)  # type: ignore[no-any-return]
 
 
 # Required instances of each draft in this copy of the suite; one test each, so that two
@@ -45,6 +68,7 @@ def test_required_files_give_the_suites_verdict(tmp_path: Path, draft: str) -> N
     assert report["problems"] == []
     assert report["wrong"] == []
     assert report["instances"] == REQUIRED[draft], report["instances"]
+    assert report["typescript"] == {"instances": REQUIRED[draft], "wrong": []}
 
 
 def test_format_files_give_the_suites_verdict_when_formats_are_asserted(tmp_path: Path) -> None:
@@ -52,3 +76,4 @@ def test_format_files_give_the_suites_verdict_when_formats_are_asserted(tmp_path
     assert report["problems"] == []
     assert report["wrong"] == []
     assert report["instances"] == 764 + 676, report["instances"]
+    assert report["typescript"] == {"instances": 764 + 676, "wrong": []}

@@ -6,11 +6,11 @@ instance is judged by `validate`'s own path and by the root model's
 `model_validate_json`. Remote references are served from the suite's `remotes/` folder
 through `references:` in contract.yaml, never a socket.
 
-With `--typescript`, the project generates TypeScript too (`languages` in a pyproject.toml
-of WORKDIR), and instead of judging in Python it writes `cases.json` beside the output
-folder for tests/ts/judge_suite.mjs, which judges with the generated TypeScript modules.
+The project generates TypeScript too (`languages` in a pyproject.toml of WORKDIR), and the
+runner writes `cases.json` beside the output folder for tests/ts/judge_suite.mjs, which
+judges the same instances with the generated TypeScript modules.
 
-Usage: run_suite.py SUITE WORKDIR [--formats] [--draft draft2020-12|draft7] [--typescript].
+Usage: run_suite.py SUITE WORKDIR [--formats] [--draft draft2020-12|draft7].
 Prints one JSON report on standard output.
 """
 
@@ -81,25 +81,21 @@ def main() -> None:
     suite, work, formats = Path(sys.argv[1]), Path(sys.argv[2]), "--formats" in sys.argv
     only = sys.argv[sys.argv.index("--draft") + 1] if "--draft" in sys.argv else None
     schemas, out = work / "schemas", work / "generated"
-    typescript = "--typescript" in sys.argv
     cases = groups(suite, formats, only)
     for draft, name, group in cases:
         write_contract(schemas, draft, name, group, suite, formats)
-    if typescript:
-        (work / "pyproject.toml").write_text(
-            '[tool.mcp-contracts]\nlanguages = ["python", "typescript"]\n', encoding="utf-8"
-        )
+    (work / "pyproject.toml").write_text(
+        '[tool.mcp-contracts]\nlanguages = ["python", "typescript"]\n', encoding="utf-8"
+    )
     outcome = api.generate(schemas, out, package=PACKAGE)
     report: dict[str, Any] = {"groups": len(cases), "instances": 0, "problems": [str(d) for d in outcome.diagnostics]}
     wrong: list[str] = []
-    if typescript:
-        ts_cases = [
-            {"module": name.replace("-", "_"), "name": f"{draft} {group['description']}", "tests": group["tests"]}
-            for draft, name, group in cases
-        ]
-        (work / "cases.json").write_text(json.dumps(ts_cases), encoding="utf-8")
-        report["instances"] = sum(len(group["tests"]) for _, _, group in cases)
-    elif outcome.drift is not None:
+    typescript = [
+        {"module": name.replace("-", "_"), "name": f"{draft} {group['description']}", "tests": group["tests"]}
+        for draft, name, group in cases
+    ]
+    (work / "cases.json").write_text(json.dumps(typescript), encoding="utf-8")
+    if outcome.drift is not None:
         sys.path.insert(0, str(out / "python"))
         for draft, name, group in cases:
             judge = load_judge(name, out, PACKAGE)
