@@ -5,7 +5,8 @@ signature).
 
 A type alias may not refer to itself but through an array or an object; where a view's
 union does (a root that is itself or a string, say), the reference is `unknown`. Where a
-class of the view is named `Array`, an array is `globalThis.Array<...>`.
+class of the view is named `Array`, an array is `globalThis.Array<...>`. An optional member
+named as a method of `Object` (`constructor`, `toString`...) is `unknown` (`OBJECT_MEMBERS`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,22 @@ from dataclasses import dataclass
 
 from ..model import View, ViewClass, ViewType
 from .escape import ts, ts_key
+
+# The members TypeScript sees on every object (its `Object` interface). An object type with
+# an optional member of one of these names refuses every object literal without it, whose
+# `constructor` is the inherited `Function` to TypeScript: such a member is `unknown`, and the
+# judge says what it holds.
+OBJECT_MEMBERS = frozenset(
+    {
+        "constructor",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "toLocaleString",
+        "toString",
+        "valueOf",
+    }
+)
 
 _SIMPLE = {
     "any": "unknown",
@@ -60,6 +77,12 @@ def type_of(node: ViewType, unknown: frozenset[str] = frozenset(), array: str = 
         return "unknown" if node.name in unknown else node.name
     parts = list(dict.fromkeys(type_of(item, unknown, array) for item in node.items))
     return "unknown" if "unknown" in parts or not parts else " | ".join(parts)
+
+
+def _member(name: str, kind: str, optional: bool) -> str:
+    """The type of a member of an object type: `unknown` for an optional one named as a method
+    of `Object` (see `OBJECT_MEMBERS`)."""
+    return "unknown" if optional and name in OBJECT_MEMBERS else kind
 
 
 def member_type(view: View, node: ViewType) -> str:
@@ -118,7 +141,13 @@ def declarations(view: View) -> tuple[TsType, ...]:
             found.append(TsType(model.name, model.description, alias=type_of(model.root, unknown, array)))
             continue
         fields = tuple(
-            TsField(ts_key(f.name), type_of(f.type, array=array), not f.required, f.description) for f in model.fields
+            TsField(
+                ts_key(f.name),
+                _member(f.name, type_of(f.type, array=array), not f.required),
+                not f.required,
+                f.description,
+            )
+            for f in model.fields
         )
         found.append(TsType(model.name, model.description, fields, open=not model.closed))
     return tuple(found)

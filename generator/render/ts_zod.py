@@ -15,6 +15,25 @@ from typing import Any
 
 from .escape import ts, ts_key
 
+# The members every object inherits: zod reads `input[name]` of an object without one, finds
+# the inherited function, and refuses it (`constructor: z.number().optional()` refuses `{}`);
+# `__proto__` would set a prototype. The judge alone says what they hold.
+_INHERITED = frozenset(
+    {
+        "__proto__",
+        "__defineGetter__",
+        "__defineSetter__",
+        "__lookupGetter__",
+        "__lookupSetter__",
+        "constructor",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "toLocaleString",
+        "toString",
+        "valueOf",
+    }
+)
 # How deep the zod part follows properties and items; below, a value is `z.unknown()`.
 _DEPTH = 6
 _TYPES = {
@@ -40,7 +59,7 @@ def _object(schema: dict[str, Any], depth: int) -> str:
         return "z.looseObject({})"
     members = []
     for name, subschema in properties.items():
-        if name == "__proto__":  # zod would set a prototype: the judge alone says what it holds
+        if name in _INHERITED:
             continue
         value = _zod(subschema, depth + 1)
         members.append(f"{ts_key(name)}: {value}{'' if name in needed else '.optional()'}")

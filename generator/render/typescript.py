@@ -24,7 +24,7 @@ from ..schema.pointer import decode
 from .escape import ts
 from .mcp import tool_listing
 from .tables import Section, sections
-from .ts_types import declarations, member_type
+from .ts_types import OBJECT_MEMBERS, declarations, member_type
 from .ts_zod import zod_object
 
 # The versions the package is built and tested with (tests/ts/package.json pins the same).
@@ -246,7 +246,8 @@ class TsMember:
 
 def _members(contract: Contract, shape: Any) -> tuple[tuple[TsMember, ...], tuple[str, ...]]:
     """The members a builder takes (`optional` unless the caller must give it), and those
-    it puts as null where the caller gives none."""
+    it puts as null where the caller gives none. An optional member named as a method of
+    `Object` is `unknown` (see `ts_types.OBJECT_MEMBERS`)."""
     members, nulls = [], []
     for field in shape.fields or ():
         kind = member_type(contract.view, field.type)
@@ -255,7 +256,7 @@ def _members(contract: Contract, shape: Any) -> tuple[tuple[TsMember, ...], tupl
             continue
         if field.required and not field.filled:
             nulls.append(ts(field.name))
-        members.append(TsMember(ts(field.name), kind, True))
+        members.append(TsMember(ts(field.name), "unknown" if field.name in OBJECT_MEMBERS else kind, True))
     return tuple(members), tuple(nulls)
 
 
