@@ -67,9 +67,11 @@ def lower_camel(name: str) -> str:
     return head + "".join(word[:1].upper() + word[1:] for word in rest)
 
 
-def flag_set_name(column: str) -> str:
-    """The constant of the codes whose boolean column is true: `retryable` -> `RETRYABLE_CODES`."""
-    return f"{column.upper()}_CODES"
+def flag_set_name(column: str, entries: str = "codes") -> str:
+    """The constant of the entries whose boolean column is true: `retryable` -> `RETRYABLE_CODES`;
+    of another section than the error codes, named by its entries (`RETRYABLE_WARNING_CODES`),
+    so that two sections with a column of one name declare two constants."""
+    return f"{column.upper()}_{entries.upper().replace(' ', '_')}"
 
 
 def member_name(code: str) -> str:

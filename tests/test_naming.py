@@ -69,3 +69,4 @@ def test_the_rules() -> None:
     assert naming.root_name("Judge", "x") == "JudgeModel"  # a package export keeps its meaning
     assert naming.root_name("Envelope", "x") == "Envelope"
     assert naming.flag_set_name("retryable") == "RETRYABLE_CODES"
+    assert naming.flag_set_name("retryable", "warning codes") == "RETRYABLE_WARNING_CODES"

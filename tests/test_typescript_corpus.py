@@ -320,7 +320,16 @@ def test_an_sdk_server_lists_the_published_tools_and_judges_calls_by_them(
 # A TypeScript file compiled beside the hostile contracts' modules: values of their types
 # written as object literals, and the builders called with no members.
 HOSTILE_USAGE = """\
-import { successResponse, validate, type Array as ArrayType, type Envelope } from "./delete/index.js";
+import {
+  RETRYABLE_CODES,
+  RETRYABLE_WARNING_CODES,
+  successResponse,
+  validate,
+  type Array as ArrayType,
+  type Envelope,
+  type ErrorInfo,
+  type types,
+} from "./delete/index.js";
 import { ERRORS, TOOLS, type Envelope as Recursive, type ErrorCode } from "./new/index.js";
 
 const built: Envelope = successResponse();
@@ -328,7 +337,11 @@ const written: Envelope = { success: true, data: 1, constructor: null, list: { x
 const listed: ArrayType = { xs: ["a", "b"] };
 const nested: Recursive = ["a", ["b", []]];
 const codes: readonly ErrorCode[] = [];
+const info: ErrorInfo["retryable"] = true; // the catalogue's ErrorInfo: its export hides the definition's
+const shadowed: types.ErrorInfo = { detail: "the definition, under `types`" };
+const sets = [RETRYABLE_CODES.size, RETRYABLE_WARNING_CODES.size];
 export const used = [built, written, listed, nested, codes, ERRORS.size, Object.keys(TOOLS), validate(written)];
+export const more = [info, shadowed, sets];
 """
 # Properties named as what every JavaScript object inherits.
 INHERITED = {"constructor": {"type": "integer"}, "toString": {"type": "string"}, "valueOf": {"type": "integer"}}
@@ -346,7 +359,13 @@ def _hostile_project(folder: Path) -> Path:
     pyproject.write_text(text.replace("[tool.mcp-contracts]\n", _LANGUAGES), encoding="utf-8")
     contract = folder / "schemas" / "contracts" / "billing-api"
     identity = contract / "contract.yaml"
-    identity.write_text(identity.read_text(encoding="utf-8").replace("module: billing_api", "module: delete"))
+    text = identity.read_text(encoding="utf-8").replace("module: billing_api", "module: delete")
+    # A boolean column of the warnings named as one of the errors': two sets, not one twice.
+    warning_column = "  warnings:\n    retryable:\n      type: boolean\n      description: Whether to try again.\n"
+    identity.write_text(text.replace("  tools:\n", warning_column + "  tools:\n", 1), encoding="utf-8")
+    catalogue = contract / "errors.yaml"
+    warnings = "warnings:\n  - code: slow\n    retryable: true\n    description: It took long.\n"
+    catalogue.write_text(catalogue.read_text(encoding="utf-8") + warnings, encoding="utf-8")
     envelope = load_json(contract / "envelope.schema.json")
     success = envelope["$defs"]["SuccessEnvelope"]
     success["properties"].update(
@@ -363,6 +382,9 @@ def _hostile_project(folder: Path) -> Path:
         "type": "object",
         "properties": {"xs": {"type": "array", "items": {"type": "string"}}},
     }
+    # A definition named as an export of the catalogue; `types.ErrorInfo` reaches it.
+    envelope["$defs"]["ErrorInfo"] = {"type": "object", "properties": {"detail": {"type": "string"}}}
+    success["properties"]["info"] = {"$ref": "#/$defs/ErrorInfo"}
     (contract / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
     (contract / "examples" / "success.json").write_text('{"success": true, "data": 1, "constructor": null}')
     tools = yaml.safe_load((contract / "tools.yaml").read_text(encoding="utf-8"))
@@ -447,7 +469,9 @@ def test_the_hostile_contracts_judges_and_builders_say_what_pythons_say(hostile:
     module = hostile / "built" / "dist" / "delete" / "index.js"
     calls: list[dict[str, Any]] = [{"fn": "successResponse", "args": [{}]}]
     calls += [{"fn": "validate", "args": [d]} for d in documents]
+    calls.append({"fn": "validate", "args": [{}, "NoSuchType"]})
     outcomes = call(node_or_skip(), module, calls, hostile)
+    assert outcomes.pop()["error"] == "RangeError"  # a type LOCATIONS does not name
     assert outcomes[0]["value"] == python_success
     assert [o["value"] == [] for o in outcomes[1:]] == expected == [True, False, False]
     [verdicts] = _typescript_verdicts(hostile, [{"module": "new", "documents": recursive}])

@@ -95,13 +95,9 @@ class EnumTable:
     flag_sets: tuple[FlagSet, ...]
 
 
-def _table(
-    table: Table,
-    names: Names,
-    what: str,
-    enum_columns: dict[str, str],
-) -> EnumTable:
-    enum_name, info_name, table_name, lookup_name, key = names
+def _table(section: Section) -> EnumTable:
+    table, what, enum_columns = section.table, section.what, section.enum_columns
+    enum_name, info_name, table_name, lookup_name, key = section.names
     defined = table.defined
     typed = []
     for column in defined:
@@ -126,7 +122,7 @@ def _table(
             )
         )
     flag_sets = tuple(
-        FlagSet(flag_set_name(column.name), tuple(e.member for e in table.entries if e.get(column.name) is True))
+        FlagSet(section.flag_set(column.name), tuple(e.member for e in table.entries if e.get(column.name) is True))
         for column in defined
         if column.type == "boolean"
     )
@@ -158,6 +154,11 @@ class Section:
     names: Names
     what: str
     enum_columns: dict[str, str]
+    entries: str = "codes"  # what the section's `<COLUMN>_...` sets are named after
+
+    def flag_set(self, column: str) -> str:
+        """The name of the set of entries whose boolean `column` is true."""
+        return flag_set_name(column, self.entries)
 
 
 def sections(catalogue: Catalogue) -> tuple[Section, ...]:
@@ -167,17 +168,17 @@ def sections(catalogue: Catalogue) -> tuple[Section, ...]:
     type_refs: dict[str, str] = {}
     if catalogue.error_types.entries:
         names = ("ErrorType", "ErrorTypeInfo", "ERROR_TYPES", "error_type_info", "name")
-        found.append(Section(catalogue.error_types, names, "error type", {}))
+        found.append(Section(catalogue.error_types, names, "error type", {}, "error types"))
         type_refs = {"error_type": "ErrorType"}
     found.append(
         Section(catalogue.errors, ("ErrorCode", "ErrorInfo", "ERRORS", "error_info", "code"), "error code", type_refs)
     )
     if catalogue.warnings.entries:
         names = ("WarningCode", "WarningInfo", "WARNINGS", "warning_info", "code")
-        found.append(Section(catalogue.warnings, names, "warning code", {}))
+        found.append(Section(catalogue.warnings, names, "warning code", {}, "warning codes"))
     return tuple(found)
 
 
 def enum_tables(catalogue: Catalogue) -> tuple[EnumTable, ...]:
     """The Python tables of one catalogue (see `sections`)."""
-    return tuple(_table(s.table, s.names, s.what, s.enum_columns) for s in sections(catalogue))
+    return tuple(_table(s) for s in sections(catalogue))

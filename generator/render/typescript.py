@@ -18,7 +18,7 @@ from typing import Any
 from jinja2 import Environment
 
 from ..model import Catalogue, Contract, Project
-from ..naming import flag_set_name, lower_camel
+from ..naming import lower_camel
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
 from .escape import ts
@@ -163,7 +163,7 @@ def _ts_table(section: Section) -> TsTable:
         values = {key: entry.code, **{c.name: _plain(entry.get(c.name)) for c in table.defined}}
         rows.append(TsRow(ts(entry.member), ts(entry.code), ts(values)))
     flag_sets = tuple(
-        (flag_set_name(column.name), tuple(ts(e.code) for e in table.entries if e.get(column.name) is True))
+        (section.flag_set(column.name), tuple(ts(e.code) for e in table.entries if e.get(column.name) is True))
         for column in table.defined
         if column.type == "boolean"
     )

@@ -29,6 +29,7 @@ export const LOCATIONS = {
 
 /** Every way `value` breaks the contract's schema (the type named `as`, else the envelope); none when valid. */
 export function validate(value: unknown, as: keyof typeof LOCATIONS = "FoundryEnvelope"): Violation[] {
+  if (!Object.hasOwn(LOCATIONS, as)) throw new RangeError(`unknown type: ${JSON.stringify(as)}`);
   return JUDGE.violations(value, LOCATIONS[as]);
 }
 
