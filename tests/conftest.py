@@ -154,3 +154,22 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Long tests first, so that the workers do not wait on one at the end."""
     items.sort(key=lambda item: item.get_closest_marker("first") is None)
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """The `node` command of the TypeScript tests (see tests/typescript_toolchain.py)."""
+    from typescript_toolchain import node_or_skip
+
+    return node_or_skip()
+
+
+@pytest.fixture(scope="session")
+def built(node: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built-ins' TypeScript package, compiled once per worker: its folder (with `dist/`)."""
+    from typescript_toolchain import PACKAGE, compile_package
+
+    folder = tmp_path_factory.mktemp("ts") / "mcp_contracts"
+    compiled = compile_package(PACKAGE, folder)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    return folder

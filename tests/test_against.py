@@ -214,7 +214,7 @@ def test_a_revision_without_the_sources_folder_is_said_so(tmp_path: Path) -> Non
     _git(project, "commit", "--quiet", "-m", "before the sources")
     result = run_cli("breaking", "--against", "HEAD", cwd=project)
     assert result.returncode == 2
-    (first, *_) = result.stderr.splitlines()
+    first, *_ = result.stderr.splitlines()
     assert first == "error: HEAD:schemas/contracts: no such folder"
 
 

@@ -184,7 +184,9 @@ def test_each_file_is_read_in_its_own_dialect() -> None:
         "https://e.test/t.json": {"$ref": "#/definitions/T", "definitions": {"T": {"type": "integer"}}},
         "https://e.test/p.json": {"$schema": DRAFT_2020_12, "prefixItems": [{"type": "string"}]},
     }
-    published = compound("https://e.test/root.json", resources, resource_dialects(resources, "https://e.test/root.json"))
+    published = compound(
+        "https://e.test/root.json", resources, resource_dialects(resources, "https://e.test/root.json")
+    )
     for validator in (jsonschema_rs.validator_for(published, retriever=_no_fetch), Draft202012Validator(published)):
         assert validator.is_valid({"t": 1, "p": ["s"]})
         assert not validator.is_valid({"t": "x"})

@@ -46,7 +46,7 @@ def test_the_scan_never_overstates_the_depth(value: object, flow: bool | None) -
 
 def test_an_explicit_key_in_a_flow_mapping_is_a_node_whose_quotes_are_skipped() -> None:
     # Found by the property above: the `:{` inside the quoted key is no flow mapping.
-    assert flow_depth('{root: [{\'\': null, ? "\\n:{" : null}]}\n') == 3
+    assert flow_depth("{root: [{'': null, ? \"\\n:{\" : null}]}\n") == 3
     assert flow_depth("{? [a, [b]] : 1}\n") == 3
 
 

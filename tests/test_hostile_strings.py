@@ -126,7 +126,7 @@ def test_strings_hostile_to_typescript_render_code_that_compiles(tmp_path: Path)
 
 def _typescript_compiles(folder: Path) -> None:
     """Every drawn TypeScript package, compiled in one `tsc --strict` run."""
-    from test_typescript_package import PACKAGE, TS, node_or_skip
+    from typescript_toolchain import PACKAGE, TS, node_or_skip
 
     node_or_skip()
     assert any(folder.iterdir()), "no TypeScript was rendered"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SHARED, require_shared
-from test_typescript_package import TS, compile_package, node_or_skip
+from typescript_toolchain import TS, compile_package, node_or_skip
 
 require_shared()
 SUITE = SHARED / "jsts"

@@ -27,8 +27,7 @@ assert PROJECT is not None
 # What rendering and formatting import: the mock renders nothing.
 RENDERING = ("jinja2", "black", "datamodel_code_generator", "isort", "markupsafe")
 
-_START = textwrap.dedent(
-    """
+_START = textwrap.dedent("""
     import sys
     from mcp_contracts_generator.config import load_settings
     from mcp_contracts_generator.load.documents import Reading
@@ -44,8 +43,7 @@ _START = textwrap.dedent(
     for version in VERSIONS:
         mock.wire_listing_at(version)
     print("\\n".join(sorted({name.split(".")[0] for name in sys.modules})))
-    """
-)
+    """)
 
 
 @pytest.mark.parametrize("contract", CONTRACTS)

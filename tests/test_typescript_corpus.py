@@ -28,7 +28,7 @@ from mcp_contracts_generator.model import Contract
 from mcp_contracts_generator.runtime import Judge
 from schema_strategies import JSON_VALUES, from_schema, mutations
 from test_corpus import DRAWS_PER_SCHEMA, NAMES, _documents, _make_contract
-from test_typescript_package import TS, call, compile_package, node_or_skip
+from typescript_toolchain import TS, call, compile_package, node_or_skip
 
 pytestmark = pytest.mark.xdist_group("typescript-package")
 

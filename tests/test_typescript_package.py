@@ -9,73 +9,21 @@ in tests/ts), in a copy beside a link to those packages; node runs what tsc emit
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CONTRACTS, GENERATED, ROOT, SCHEMAS, load_json, run_cli
+from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_contracts_generator import api
 from schema_strategies import from_schema, mutations
+from typescript_toolchain import PACKAGE, TS, call, compile_package, node_or_skip
 
-TS = ROOT / "tests" / "ts"
-PACKAGE = GENERATED / "typescript" / "mcp_contracts"
 MODULES = {name: name.replace("-", "_") for name in CONTRACTS}
 pytestmark = pytest.mark.xdist_group("typescript-package")
-
-
-def node_or_skip() -> str:
-    """The `node` command; skip (fail in CI) without it or without tests/ts/node_modules."""
-    found = shutil.which("node")
-    installed = all((TS / "node_modules" / name / "package.json").is_file() for name in ("typescript", "zod"))
-    if found and installed:
-        return found
-    missing = "node is not on PATH" if not found else f"{TS / 'node_modules'} lacks typescript or zod"
-    reason = f"the TypeScript package tests need node and its packages: {missing} (run npm ci in tests/ts)"
-    if os.environ.get("MCP_CONTRACTS_REQUIRE_SHARED") == "1":
-        pytest.fail(reason, pytrace=False)
-    pytest.skip(reason)
-
-
-def compile_package(package: Path, into: Path) -> subprocess.CompletedProcess[str]:
-    """Copy a generated TypeScript package into `into`, beside a link to the tests' node_modules,
-    and compile it with `tsc --strict` (its tsconfig is strict already: this says it again)."""
-    shutil.copytree(package, into)
-    (into / "node_modules").symlink_to(TS / "node_modules", target_is_directory=True)
-    tsc = TS / "node_modules" / ".bin" / "tsc"
-    return subprocess.run(
-        [str(tsc), "-p", str(into), "--strict"], capture_output=True, text=True, timeout=300, check=False
-    )
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    return node_or_skip()
-
-
-@pytest.fixture(scope="module")
-def built(node: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The built-ins' TypeScript package, compiled: its folder (with `dist/`)."""
-    folder = tmp_path_factory.mktemp("ts") / "mcp_contracts"
-    compiled = compile_package(PACKAGE, folder)
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-    return folder
-
-
-def call(node: str, module: Path, calls: list[dict[str, Any]], work: Path) -> list[dict[str, Any]]:
-    """What each call of `calls` (see tests/ts/call.mjs) gave in the compiled `module`."""
-    spec = work / "calls.json"
-    spec.write_text(json.dumps(calls), encoding="utf-8")
-    done = subprocess.run(
-        [node, str(TS / "call.mjs"), str(module), str(spec)], capture_output=True, text=True, timeout=300, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    outcomes: list[dict[str, Any]] = json.loads(done.stdout)
-    return outcomes
 
 
 def test_the_built_ins_package_is_an_esm_package_with_a_strict_tsconfig() -> None:

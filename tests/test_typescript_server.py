@@ -20,24 +20,11 @@ from conftest import CONTRACTS, SCHEMAS, run_cli
 from mcp_contracts_generator import api
 from mcp_contracts_generator.mcp.served import ServedContract, served
 from mcp_contracts_generator.schema.pointer import value_at
-from test_typescript_package import PACKAGE, TS, compile_package, node_or_skip
+from typescript_toolchain import TS
 
 pytestmark = pytest.mark.xdist_group("typescript-package")
 # The revisions the pinned TypeScript SDK (1.32.2) answers as asked.
 SDK_REVISIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    return node_or_skip()
-
-
-@pytest.fixture(scope="module")
-def built(node: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("ts-server") / "mcp_contracts"
-    compiled = compile_package(PACKAGE, folder)
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-    return folder
 
 
 @pytest.fixture(scope="module")

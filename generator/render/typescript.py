@@ -17,11 +17,11 @@ from typing import Any
 
 from jinja2 import Environment
 
-from ..model import Catalogue, Contract, Project
+from ..model import Catalogue, Contract, Project, Shape
 from ..naming import lower_camel
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
-from .escape import ts
+from .escape import ts, ts_key
 from .mcp import tool_listing
 from .tables import Section, sections
 from .ts_types import OBJECT_MEMBERS, declarations, member_type
@@ -220,7 +220,7 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
         output = listed.get("outputSchema")
         tools.append(
             TsTool(
-                key=ts(listed["name"]) if listed["name"] != "__proto__" else '["__proto__"]',
+                key=ts_key(listed["name"]),
                 name=ts(listed["name"]),
                 title=ts(listed["title"]) if "title" in listed else None,
                 description=ts(listed["description"]) if "description" in listed else None,
@@ -244,7 +244,7 @@ class TsMember:
     optional: bool
 
 
-def _members(contract: Contract, shape: Any) -> tuple[tuple[TsMember, ...], tuple[str, ...]]:
+def _members(contract: Contract, shape: Shape) -> tuple[tuple[TsMember, ...], tuple[str, ...]]:
     """The members a builder takes (`optional` unless the caller must give it), and those
     it puts as null where the caller gives none. An optional member named as a method of
     `Object` is `unknown` (see `ts_types.OBJECT_MEMBERS`)."""
@@ -252,11 +252,11 @@ def _members(contract: Contract, shape: Any) -> tuple[tuple[TsMember, ...], tupl
     for field in shape.fields or ():
         kind = member_type(contract.view, field.type)
         if field.required and not field.filled and not field.nullable:
-            members.append(TsMember(ts(field.name), kind, False))
+            members.append(TsMember(ts_key(field.name), kind, False))
             continue
         if field.required and not field.filled:
             nulls.append(ts(field.name))
-        members.append(TsMember(ts(field.name), "unknown" if field.name in OBJECT_MEMBERS else kind, True))
+        members.append(TsMember(ts_key(field.name), "unknown" if field.name in OBJECT_MEMBERS else kind, True))
     return tuple(members), tuple(nulls)
 
 
