@@ -172,6 +172,31 @@ def test_what_draft_07_ignores_but_a_pointer_reaches_stays_reachable() -> None:
     assert validator.is_valid(["x", "y"]) and not validator.is_valid(["x", 1])
 
 
+def test_a_schema_a_pointer_reaches_under_an_unknown_keyword_is_translated() -> None:
+    """`group` holds schemas under keywords neither draft knows; pointers reach them, so they
+    are schemas: translated (an array `items`, a `$ref` into `definitions`), and the pointers
+    through them renamed. Data under an unknown keyword stays as written."""
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "group": {
+                "list": {"type": "array", "items": [{"type": "string"}], "additionalItems": False},
+                "pair": {"properties": {"left": {"$ref": "#/definitions/group/list/items/0"}}},
+                "data": {"items": [1], "$ref": "#/definitions/nowhere"},
+            },
+        },
+        "properties": {"list": {"$ref": "#/definitions/group/list"}, "pair": {"$ref": "#/definitions/group/pair"}},
+    }
+    translated = to_2020_12(schema)
+    group = translated["$defs"]["group"]
+    assert group["list"] == {"type": "array", "prefixItems": [{"type": "string"}], "items": False}
+    assert group["pair"]["properties"]["left"] == {"$ref": "#/$defs/group/list/prefixItems/0"}
+    assert group["data"] == {"items": [1], "$ref": "#/definitions/nowhere"}  # reached by no pointer
+    validator = jsonschema_rs.validator_for(translated, retriever=_no_fetch)
+    assert validator.is_valid({"list": ["a"], "pair": {"left": "b"}})
+    assert not validator.is_valid({"list": ["a", 1]}) and not validator.is_valid({"pair": {"left": 1}})
+
+
 def test_each_file_is_read_in_its_own_dialect() -> None:
     """A draft-07 file topped by a `$ref` (zod-to-json-schema's shape) and a 2020-12 file,
     both under a draft-07 envelope."""

@@ -164,27 +164,7 @@ def test_the_corpus_package_compiles_under_tsc_strict(project: Path, contracts: 
             assert (project / "built" / "dist" / contract.module / f"{file}.js").is_file(), contract.module
 
 
-# The published schema of a draft-07 file whose `$ref` points through a value that is not a
-# schema (`definitions/group/list`, `group` a plain object) keeps the `#/definitions/...` it
-# wrote, which no longer resolves in 2020-12 (render/dialect.py copies such values as they
-# are): the TypeScript module's `TOOLS` compiles that schema at import, and throws.
-BROKEN_PUBLISHED = {"d07-multi-file-container-branches"}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=(
-                [pytest.mark.xfail(strict=True, reason="the published schema has a $ref to nothing")]
-                if name in BROKEN_PUBLISHED
-                else []
-            ),
-        )
-        for name in [*NAMES, "every-keyword"]
-    ],
-)
+@pytest.mark.parametrize("name", [*NAMES, "every-keyword"])
 def test_the_typescript_judge_gives_the_python_judges_verdict(
     name: str, project: Path, judged: dict[str, list[tuple[Any, str, bool, dict[str, Any]]]]
 ) -> None:
@@ -285,20 +265,7 @@ def _tool_judge(schema: dict[str, Any]) -> Judge:
     return Judge.from_bundle({"root": TOOL_SCHEMA, "formats": False, "resources": {TOOL_SCHEMA: schema}})
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=(
-                [pytest.mark.xfail(strict=True, reason="the published schema has a $ref to nothing")]
-                if name in BROKEN_PUBLISHED
-                else []
-            ),
-        )
-        for name in [*NAMES, "every-keyword"]
-    ],
-)
+@pytest.mark.parametrize("name", [*NAMES, "every-keyword"])
 def test_an_sdk_server_lists_the_published_tools_and_judges_calls_by_them(
     name: str, served: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]]
 ) -> None:

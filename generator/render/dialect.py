@@ -13,7 +13,10 @@ draft-07 validator accepts:
 - keywords draft-07 does not know but 2020-12 applies (`prefixItems`, `unevaluated*`,
   `minContains`, `$dynamicRef`...) are dropped, as draft-07 ignores them (`dependencies`
   is translated, since jsonschema-rs still applies it in 2020-12);
-- each `$ref` pointer is rewritten along the renamed keywords.
+- each `$ref` pointer is rewritten along the renamed keywords;
+- a value under a keyword neither draft knows is data, kept as it is, but for a schema a
+  `$ref` pointer reaches inside it (`#/definitions/group/list`, where `list` is such a
+  keyword): that one is a schema, translated, and pointers through it renamed as through one.
 
 The JSON Schema Test Suite's draft-07 files are the judge: every instance keeps its
 verdict through `bundle` and this translation (tests/test_dialect.py).
@@ -22,9 +25,10 @@ verdict through `bundle` and this translation (tests/test_dialect.py).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..schema.pointer import written_tokens
+from ..schema.pointer import PointerError, follow, written_tokens
 from ..schema.uri import defrag, join
 from ..schema.vocabulary import DRAFT_07, DRAFT_2020_12, UNKNOWN_TO_07
 from ..schema.walk import walk
@@ -43,6 +47,38 @@ def _definitions_name(node: dict[str, Any]) -> str:
     return "definitions" if "$defs" in node else "$defs"
 
 
+# For each resource (by absolute URI): the paths (its draft-07 tokens) of the schemas a `$ref`
+# pointer reaches in it.
+Reached = dict[str, set[tuple[str, ...]]]
+
+
+def _reached(resources: dict[str, Any]) -> Reached:
+    """The schemas `$ref` pointers reach, in every resource: those under keywords a walk
+    does not descend into (a draft-07 walk visits schemas only) are walked in turn, for the
+    pointers they hold."""
+    found: Reached = {}
+    pending: list[tuple[Any, str, tuple[str, ...]]] = [(document, uri, ()) for uri, document in resources.items()]
+    while pending:
+        document, uri, at = pending.pop()
+        for visit in walk(document, uri, DRAFT_07, at=at):
+            reference = visit.node.get("$ref") if isinstance(visit.node, dict) else None
+            if not isinstance(reference, str):
+                continue
+            head, _, fragment = reference.partition("#")
+            target_uri = defrag(join(visit.base, head))[0] if head else visit.base
+            if not fragment.startswith("/") or target_uri not in resources:
+                continue
+            tokens = tuple(token for _, token in written_tokens(fragment))
+            if tokens in found.setdefault(target_uri, set()):
+                continue
+            found[target_uri].add(tokens)
+            try:
+                pending.append((follow(resources[target_uri], tokens), target_uri, tokens))
+            except PointerError:
+                continue
+    return found
+
+
 def _resources(document: Any, base: str, found: dict[str, Any]) -> None:
     """Every schema resource (by absolute URI) of a draft-07 document, before translation."""
     for visit in walk(document, base, DRAFT_07):
@@ -50,11 +86,14 @@ def _resources(document: Any, base: str, found: dict[str, Any]) -> None:
             found.setdefault(visit.base, visit.node)
 
 
-def _pointer(node: Any, tokens: list[str]) -> list[str] | None:
-    """The tokens of a draft-07 pointer into `node`, renamed as the translation renames."""
+def _pointer(node: Any, tokens: list[str], reached: set[tuple[str, ...]]) -> list[str] | None:
+    """The tokens of a draft-07 pointer into `node`, renamed as the translation renames;
+    `reached` are the paths of the schemas pointers reach in it (a value they reach is one)."""
     renamed: list[str] = []
     position = "schema"  # what `node` is: a schema, a map of schemas, a list, or a value
-    for token in tokens:
+    for index, token in enumerate(tokens):
+        if position == "value" and isinstance(node, dict) and tuple(tokens[:index]) in reached:
+            position = "schema"
         if position == "schema" and isinstance(node, dict):
             value = node.get(token)
             if token == "definitions":
@@ -111,41 +150,74 @@ def _pointer(node: Any, tokens: list[str]) -> list[str] | None:
     return renamed
 
 
-def _reference(reference: str, base: str, resources: dict[str, Any]) -> str:
+def _reference(reference: str, base: str, context: _Context) -> str:
     """`reference` with its pointer fragment renamed as its target is translated."""
     head, _, fragment = reference.partition("#")
     if not fragment.startswith("/"):
         return reference
-    target = resources.get(defrag(join(base, head))[0] if head else base)
+    target_uri = defrag(join(base, head))[0] if head else base
+    target = context.resources.get(target_uri)
     if target is None:
         return reference
     pairs = written_tokens(fragment)  # as written: percent-encoded, as a URI fragment is
     raw, tokens = [w for w, _ in pairs], [t for _, t in pairs]
-    renamed = _pointer(target, tokens)
+    renamed = _pointer(target, tokens, context.reached.get(target_uri, set()))
     if renamed is None:
         return reference
     written = [r if r != t else w for r, t, w in zip(renamed, tokens, raw, strict=True)]
     return f"{head}#/" + "/".join(written) if written else f"{head}#"
 
 
-def _containers(node: dict[str, Any], base: str, resources: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What the translation of one document reads: every draft-07 resource its pointers may
+    reach, by URI, and the paths those pointers reach in each (`_reached`)."""
+
+    resources: dict[str, Any]
+    reached: Reached
+    # For each resource: every path a reached schema lies below (its proper prefixes).
+    above: Reached = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, resources: dict[str, Any]) -> _Context:
+        reached = _reached(resources)
+        above = {uri: {path[:i] for path in paths for i in range(len(path))} for uri, paths in reached.items()}
+        return cls(resources, reached, above)
+
+
+def _containers(node: dict[str, Any], base: str, context: _Context, at: tuple[str, ...]) -> dict[str, Any]:
     """`definitions` and `$defs` of a node, translated and named as in 2020-12."""
     found = {}
     for key in _CONTAINERS:
         value = node.get(key)
         if isinstance(value, dict):
             name = _definitions_name(node) if key == "definitions" else key
-            found[name] = {entry: _translate(sub, base, resources) for entry, sub in value.items()}
+            found[name] = {entry: _translate(sub, base, context, (*at, key, entry)) for entry, sub in value.items()}
     return found
 
 
-def _translate(node: Any, base: str, resources: dict[str, Any]) -> Any:
+def _data(value: Any, base: str, context: _Context, at: tuple[str, ...]) -> Any:
+    """A value under a keyword neither draft knows, at `at`: kept as it is, but for the
+    schemas pointers reach inside it, which are translated."""
+    if at in context.reached.get(base, ()) and isinstance(value, dict):
+        return _translate(value, base, context, at)
+    if at not in context.above.get(base, ()):
+        return value
+    if isinstance(value, dict):
+        return {key: _data(sub, base, context, (*at, key)) for key, sub in value.items()}
+    if isinstance(value, list):
+        return [_data(sub, base, context, (*at, str(index))) for index, sub in enumerate(value)]
+    return value
+
+
+def _translate(node: Any, base: str, context: _Context, at: tuple[str, ...] = ()) -> Any:
+    """`node`, a draft-07 schema at `at` in the resource `base`, said in 2020-12."""
     if not isinstance(node, dict):
         return node
     if "$ref" in node:  # draft-07 ignores what is beside it, but a pointer may reach a container
         reference = node["$ref"]
-        rewritten = _reference(reference, base, resources) if isinstance(reference, str) else reference
-        return {"$ref": rewritten, **_containers(node, base, resources)}
+        rewritten = _reference(reference, base, context) if isinstance(reference, str) else reference
+        return {"$ref": rewritten, **_containers(node, base, context, at)}
     identifier = node.get("$id")
     result: dict[str, Any] = {}
     if isinstance(identifier, str):
@@ -153,38 +225,39 @@ def _translate(node: Any, base: str, resources: dict[str, Any]) -> Any:
         head = identifier.partition("#")[0]
         if head:
             result["$id"] = head
-            base = absolute
+            base, at = absolute, ()
         if anchor and not anchor.startswith("/"):
             result["$anchor"] = anchor
-    result.update(_containers(node, base, resources))
+    result.update(_containers(node, base, context, at))
     for key, value in node.items():
         if key in ("$id", "$ref") or key in UNKNOWN_TO_07 or key in _CONTAINERS:
             continue
         if key == "$schema":
             result[key] = DRAFT_2020_12.uri
         elif key == "items" and isinstance(value, list):
-            result["prefixItems"] = [_translate(sub, base, resources) for sub in value]
+            result["prefixItems"] = [_translate(sub, base, context, (*at, key, str(i))) for i, sub in enumerate(value)]
             if "additionalItems" in node:
-                result["items"] = _translate(node["additionalItems"], base, resources)
+                result["items"] = _translate(node["additionalItems"], base, context, (*at, "additionalItems"))
         elif key == "additionalItems":
             if not isinstance(node.get("items"), list):  # inert in both drafts; a pointer may reach it
-                result[key] = _translate(value, base, resources)
+                result[key] = _translate(value, base, context, (*at, key))
         elif key == "items":
-            result["items"] = _translate(value, base, resources)
+            result["items"] = _translate(value, base, context, (*at, key))
         elif key == "dependencies" and isinstance(value, dict):
             for name, sub in value.items():
                 if isinstance(sub, list):
                     result.setdefault("dependentRequired", {})[name] = sub
                 else:
-                    result.setdefault("dependentSchemas", {})[name] = _translate(sub, base, resources)
+                    translated = _translate(sub, base, context, (*at, key, name))
+                    result.setdefault("dependentSchemas", {})[name] = translated
         elif key in _SCHEMA_MAPS and isinstance(value, dict):
-            result[key] = {name: _translate(sub, base, resources) for name, sub in value.items()}
+            result[key] = {name: _translate(sub, base, context, (*at, key, name)) for name, sub in value.items()}
         elif key in _SCHEMA_LISTS and isinstance(value, list):
-            result[key] = [_translate(sub, base, resources) for sub in value]
+            result[key] = [_translate(sub, base, context, (*at, key, str(i))) for i, sub in enumerate(value)]
         elif key in _SCHEMAS:
-            result[key] = _translate(value, base, resources)
+            result[key] = _translate(value, base, context, (*at, key))
         else:
-            result[key] = value
+            result[key] = _data(value, base, context, (*at, key))
     return result
 
 
@@ -197,7 +270,7 @@ def to_2020_12(schema: Any, base: str = "", others: Mapping[str, Any] | None = N
         if uri not in resources:
             resources[uri] = document
             _resources(document, uri, resources)
-    translated = _translate(schema, base, resources)
+    translated = _translate(schema, base, _Context.of(resources))
     if isinstance(translated, dict):
         translated["$schema"] = DRAFT_2020_12.uri
         if base and "$id" not in translated:  # the base the root was read at (beside a `$ref` too)
