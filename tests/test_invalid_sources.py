@@ -187,3 +187,42 @@ def test_a_referred_file_in_a_dialect_that_is_not_read_is_named(schemas_copy: Pa
     (folder / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
     stderr = _generate_fails(schemas_copy, out_copy)
     assert re.search(r"contracts/tuitbot/old\.schema\.json#/\$schema: draft-04 is not read", stderr), stderr
+
+
+@pytest.mark.parametrize("pattern", ["^a++$", "(?i)abc", "(?P<name>a)", "(?x)a b"])
+def test_a_pattern_that_is_not_ecma_262_is_refused_at_its_pointer(
+    pattern: str, schemas_copy: Path, out_copy: Path
+) -> None:
+    """Python's engine compiles some patterns no ECMA-262 engine does (a JavaScript judge, a
+    client in another language): refused where they stand, in the envelope, a file it refers
+    to and a tool's schema."""
+    folder = schemas_copy / "contracts" / "tuitbot"
+    envelope = json.loads((folder / "envelope.schema.json").read_text(encoding="utf-8"))
+    envelope["$defs"]["Word"] = {"type": "string", "pattern": pattern}
+    envelope["$defs"]["Keyed"] = {"patternProperties": {pattern: True}}
+    envelope["$defs"]["Other"] = {"$ref": "file:///other.schema.json"}
+    (folder / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
+    (folder / "other.schema.json").write_text(json.dumps({"pattern": pattern}), encoding="utf-8")
+    stderr = _generate_fails(schemas_copy, out_copy)
+    assert re.search(r"contracts/tuitbot/envelope\.schema\.json(:\d+)?#/\$defs/Word/pattern: ", stderr), stderr
+    assert "is not an ECMA-262 regular expression" in stderr
+    envelope["$defs"].pop("Word")
+    (folder / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
+    stderr = _generate_fails(schemas_copy, out_copy)
+    assert re.search(r"envelope\.schema\.json(:\d+)?#/\$defs/Keyed/patternProperties/", stderr), stderr
+    envelope["$defs"].pop("Keyed")
+    (folder / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
+    assert re.search(r"contracts/tuitbot/other\.schema\.json#/pattern: ", _generate_fails(schemas_copy, out_copy))
+    envelope["$defs"].pop("Other")
+    (folder / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
+    tools = folder / "tools.yaml"
+    _replace(tools, "    inputSchema:\n", f"    inputSchema:\n      pattern: {json.dumps(pattern)}\n")
+    stderr = _generate_fails(schemas_copy, out_copy)
+    assert re.search(r"contracts/tuitbot/tools\.yaml:\d+.*is not an ECMA-262", stderr), stderr
+
+
+@pytest.mark.parametrize("pattern", ["^a\\-b$", "^\\p{L}+$", "[[:alpha:]]", "^[a-z0-9-]{1,63}$"])
+def test_an_ecma_262_pattern_is_accepted(pattern: str) -> None:
+    from mcp_contracts_generator.schema.patterns import is_ecma_262
+
+    assert is_ecma_262(pattern)

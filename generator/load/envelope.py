@@ -22,6 +22,7 @@ from ..model import NO_DEFAULT, Bundle, View, ViewClass, ViewField
 from ..runtime import Judge, short
 from ..schema.dialect import refusals, resource_dialects
 from ..schema.engine import engine_draft
+from ..schema.patterns import non_ecma_patterns
 from ..schema.pointer import encode
 from ..schema.vocabulary import named
 from .bundle import ROOT_URI, Resources, blame
@@ -80,6 +81,19 @@ def _refused_dialect_elsewhere(resources: Resources) -> Diagnostic | None:
     return None
 
 
+def _refused_pattern(document: Document, resources: Resources) -> Diagnostic | None:
+    """A `pattern` (or `patternProperties` key) that is not ECMA-262, in the envelope or in a
+    file it refers to."""
+    found = next(non_ecma_patterns(document.data, ROOT_URI), None)
+    if found is not None:
+        return document.diagnostic(list(found[0]), found[1])
+    for uri, resource in sorted(resources.read.items()):
+        found = next(non_ecma_patterns(resource, uri), None)
+        if found is not None:
+            return Diagnostic(resources.reading.name(resources.locate(uri)), None, encode(found[0]), found[1])
+    return None
+
+
 def compile_envelope(
     document: Document, contract: str, references: Mapping[str, Path], formats: bool, reading: Reading
 ) -> Envelope | Diagnostic:
@@ -100,7 +114,7 @@ def compile_envelope(
                 _compile(schema, resources, formats, model.location)
     except Exception as exc:  # the engine and the retriever raise several classes; each names the problem
         return _problem(document, exc)
-    refused = _refused_dialect_elsewhere(resources)
+    refused = _refused_dialect_elsewhere(resources) or _refused_pattern(document, resources)
     if refused is not None:
         return refused
     bundle = resources.bundle(schema)

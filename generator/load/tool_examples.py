@@ -17,6 +17,7 @@ from ..diagnostics import Diagnostic
 from ..model import Builders, Example, Manifest
 from ..schema.dialect import refusals
 from ..schema.engine import first_refusal, standalone_validator
+from ..schema.patterns import non_ecma_patterns
 from ..schema.values import not_json
 from .documents import Document
 
@@ -50,6 +51,10 @@ def compile_tool_schemas(document: Document, manifest: Manifest) -> tuple[Valida
             refused = next(refusals(schema), None)
             if refused is not None:
                 problems.append(document.diagnostic([*where, *refused[0]], refused[1].message))
+                continue
+            pattern = next(non_ecma_patterns(schema), None)
+            if pattern is not None:
+                problems.append(document.diagnostic([*where, *pattern[0]], pattern[1]))
                 continue
             try:
                 validators[index, key] = standalone_validator(schema)

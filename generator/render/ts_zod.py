@@ -14,26 +14,18 @@ import json
 from typing import Any
 
 from .escape import ts, ts_key
+from .ts_types import OBJECT_MEMBERS
 
 # The members every object inherits: zod reads `input[name]` of an object without one, finds
 # the inherited function, and refuses it (`constructor: z.number().optional()` refuses `{}`);
 # `__proto__` would set a prototype. The judge alone says what they hold.
-_INHERITED = frozenset(
-    {
-        "__proto__",
-        "__defineGetter__",
-        "__defineSetter__",
-        "__lookupGetter__",
-        "__lookupSetter__",
-        "constructor",
-        "hasOwnProperty",
-        "isPrototypeOf",
-        "propertyIsEnumerable",
-        "toLocaleString",
-        "toString",
-        "valueOf",
-    }
-)
+_INHERITED = OBJECT_MEMBERS | {
+    "__proto__",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+}
 # How deep the zod part follows properties and items; below, a value is `z.unknown()`.
 _DEPTH = 6
 _TYPES = {

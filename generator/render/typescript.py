@@ -1,7 +1,7 @@
 """The TypeScript package of a project (`languages` includes "typescript"): an npm package
 under `typescript/<package>/`, ESM with a strict tsconfig, one folder of `src/` a contract.
 
-Each contract's folder mirrors its Python package: `types.ts` (the view as interfaces),
+Each contract's folder mirrors its Python package: `types.ts` (the view as object types),
 `judge.ts` (the bundled schema and its judge), `errors.ts` (the catalogue), `tools.ts` (each
 tool's input and output as judged zod schemas), `builders.ts` (when the contract declares
 `builders:`) and `index.ts`. The runtime (`generator/typescript/*.ts`) is copied into
@@ -17,7 +17,7 @@ from typing import Any
 
 from jinja2 import Environment
 
-from ..model import Catalogue, Contract, Project, Shape
+from ..model import Builders, Catalogue, Contract, Project, Shape
 from ..naming import lower_camel
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
@@ -28,7 +28,8 @@ from .ts_types import OBJECT_MEMBERS, declarations, member_type
 from .ts_zod import zod_object
 
 # The versions the package is built and tested with (tests/ts/package.json pins the same).
-ZOD = "^4.6.7"
+# zod within 4.6: `judged` (the runtime's zod.ts) hooks zod's `_zod.run` and `toJSONSchema`.
+ZOD = "~4.6.7"
 TYPESCRIPT = "7.0.2"
 RUNTIME_FILES = ("builders.ts", "judge.ts", "violation.ts", "zod.ts")
 
@@ -161,7 +162,7 @@ def _ts_table(section: Section) -> TsTable:
     rows = []
     for entry in table.entries:
         values = {key: entry.code, **{c.name: _plain(entry.get(c.name)) for c in table.defined}}
-        rows.append(TsRow(ts(entry.member), ts(entry.code), ts(values)))
+        rows.append(TsRow(ts_key(entry.member), ts(entry.code), ts(values)))
     flag_sets = tuple(
         (section.flag_set(column.name), tuple(ts(e.code) for e in table.entries if e.get(column.name) is True))
         for column in table.defined
@@ -268,11 +269,6 @@ def builder_literals(contract: Contract) -> dict[str, Any]:
     success_members, success_nulls = _members(contract, builders.success)
     error_members, error_nulls = _members(contract, builders.error)
     message_column = "message" in contract.catalogue.error_columns
-    message = None
-    if builders.message:
-        message = "optional" if message_column or not builders.message_required else "required"
-        if message == "optional" and any(not member.optional for member in error_members):
-            message = "given"  # a parameter before a required one: `string | undefined`
     return {
         "builders": builders,
         "success_constants": ts([[decode(p), v] for p, v in builders.success_constants]),
@@ -281,12 +277,27 @@ def builder_literals(contract: Contract) -> dict[str, Any]:
         "message_at": ts(decode(builders.message)) if builders.message else None,
         "derived": ts([[decode(p), column] for p, column in builders.derived]),
         "error_defaults": ts([[decode(p), v] for p, v in builders.error_defaults]),
-        "message": message,
+        "message_parameter": _message_parameter(builders, message_column, error_members),
         "message_column": message_column,
         "success_members": success_members,
         "success_nulls": "[" + ", ".join(success_nulls) + "]",
         "success_open": builders.success.open or builders.success.fields is None,
+        "success_default": all(member.optional for member in success_members),
         "error_members": error_members,
         "error_nulls": "[" + ", ".join(error_nulls) + "]",
         "error_open": builders.error.open or builders.error.fields is None,
+        "error_default": all(member.optional for member in error_members),
     }
+
+
+def _message_parameter(builders: Builders, message_column: bool, error_members: tuple[TsMember, ...]) -> str | None:
+    """`errorResponse`'s message parameter: required where the schema requires a message and
+    no catalogue column gives one; else optional (`string | undefined` before a required
+    parameter, which TypeScript puts after optional ones only)."""
+    if not builders.message:
+        return None
+    if builders.message_required and not message_column:
+        return "message: string"
+    if any(not member.optional for member in error_members):
+        return "message: string | undefined"
+    return "message?: string"

@@ -1,5 +1,5 @@
 // The JSON Schema Test Suite through generated TypeScript contract modules: each group of the
-// suite is a contract (tests/suite/run_suite.py --typescript generates them), and each test
+// suite is a contract (tests/suite/run_suite.py generates them, with TypeScript), and each test
 // instance is judged by its module's `validate` and `isEnvelope`.
 //
 //   node judge_suite.mjs DIST CASES.json
