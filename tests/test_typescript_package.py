@@ -183,7 +183,7 @@ def test_a_value_that_contradicts_the_catalogue_is_refused_as_in_python(node: st
     assert outcomes[2]["value"]["data"] == [1] and outcomes[2]["value"]["error"]["retryable"] is True
 
 
-INSTANCES_PER_CONTRACT = 120
+INSTANCES_PER_CONTRACT = 200
 
 
 @pytest.mark.parametrize("name", CONTRACTS)
