@@ -53,7 +53,7 @@ def typescript_package(env: Environment, project: Project, package: str) -> dict
         f"{root}/package.json": _json(_package_json(package, modules)),
         f"{root}/tsconfig.json": env.get_template("typescript/tsconfig.json.jinja").render(),
         f"{root}/README.md": env.get_template("typescript/README.md.jinja").render(
-            name=npm_name(package), modules=modules, contracts=project.contracts
+            name=npm_name(package), contracts=sorted(project.contracts, key=lambda contract: contract.module)
         ),
     }
     for name in RUNTIME_FILES:
