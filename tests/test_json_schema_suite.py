@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SHARED, require_shared
-from typescript_toolchain import TS, compile_package, node_or_skip
+from typescript_toolchain import compile_package, run_script
 
 require_shared()
 SUITE = SHARED / "jsts"
@@ -43,18 +43,10 @@ def run_suite(tmp_path: Path, *flags: str) -> dict[str, object]:
 
 def judged_by_typescript(work: Path) -> dict[str, object]:
     """The report of tests/ts/judge_suite.mjs on the TypeScript the run generated."""
-    node = node_or_skip()
     compiled = compile_package(work / "generated" / "typescript" / "suite_contracts", work / "built")
     assert compiled.returncode == 0, compiled.stdout[-4000:]
-    judged = subprocess.run(
-        [node, str(TS / "judge_suite.mjs"), str(work / "built" / "dist"), str(work / "cases.json")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
-    assert judged.returncode == 0, judged.stderr
-    return json.loads(judged.stdout)  # type: ignore[no-any-return]
+    report: dict[str, object] = run_script("judge_suite.mjs", work / "built" / "dist", spec=work / "cases.json")
+    return report
 
 
 # Required instances of each draft in this copy of the suite; one test each, so that two

@@ -9,8 +9,6 @@ tests/ts/client.mjs runs it on each example call and reports; the judging happen
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +18,7 @@ import pytest
 from conftest import CONTRACTS, ROOT, SCHEMAS, run_cli
 from mcp_contracts_generator import api
 from mcp_contracts_generator.mcp.served import ServedContract, same_json, served
+from typescript_toolchain import node_or_skip
 
 pytestmark = pytest.mark.first
 TS = ROOT / "tests" / "ts"
@@ -31,16 +30,8 @@ PROTOCOL = "2025-11-25"
 
 @pytest.fixture(scope="module", autouse=True)
 def node() -> str:
-    """The `node` command; skip (fail in CI) without it or without tests/ts/node_modules."""
-    found = shutil.which("node")
-    installed = (TS / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json").is_file()
-    if found and installed:
-        return found
-    missing = "node is not on PATH" if not found else f"{TS / 'node_modules'} is missing"
-    reason = f"the TypeScript client test needs node and its packages: {missing} (run npm ci in tests/ts)"
-    if os.environ.get("MCP_CONTRACTS_REQUIRE_SHARED") == "1":
-        pytest.fail(reason, pytrace=False)
-    pytest.skip(reason)
+    """The `node` command; skip (fail in CI) without it or without the SDK in tests/ts/node_modules."""
+    return node_or_skip("@modelcontextprotocol/sdk")
 
 
 @pytest.fixture(scope="module")

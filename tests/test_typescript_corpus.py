@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from mcp_contracts_generator.model import Contract
 from mcp_contracts_generator.runtime import Judge
 from schema_strategies import JSON_VALUES, from_schema, mutations
 from test_corpus import DRAWS_PER_SCHEMA, NAMES, _documents, _make_contract
-from typescript_toolchain import TS, call, compile_package, node_or_skip
+from typescript_toolchain import call, compile_package, node_or_skip, run_script
 
 pytestmark = pytest.mark.xdist_group("typescript-package")
 
@@ -118,17 +117,8 @@ def _inside(documents: list[Any]) -> list[Any]:
 
 
 def _typescript_verdicts(project: Path, cases: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    spec = project / "cases.json"
-    spec.write_text(json.dumps(cases), encoding="utf-8")
-    done = subprocess.run(
-        [node_or_skip(), str(TS / "judge_documents.mjs"), str(project / "built" / "dist"), str(spec)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    verdicts: list[list[dict[str, Any]]] = json.loads(done.stdout)
+    dist, spec = project / "built" / "dist", project / "cases.json"
+    verdicts: list[list[dict[str, Any]]] = run_script("judge_documents.mjs", dist, spec=spec, data=cases)
     return verdicts
 
 
@@ -213,17 +203,8 @@ def _arguments(schema: dict[str, Any]) -> list[Any]:
 
 
 def _served(project: Path, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    spec = project / "sdk-cases.json"
-    spec.write_text(json.dumps(cases), encoding="utf-8")
-    done = subprocess.run(
-        [node_or_skip(), str(TS / "sdk_tools.mjs"), str(project / "built" / "dist"), str(spec)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    served: list[dict[str, Any]] = json.loads(done.stdout)
+    dist, spec = project / "built" / "dist", project / "sdk-cases.json"
+    served: list[dict[str, Any]] = run_script("sdk_tools.mjs", dist, spec=spec, data=cases)
     return served
 
 

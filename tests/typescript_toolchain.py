@@ -20,14 +20,16 @@ TS = ROOT / "tests" / "ts"
 PACKAGE = ROOT / "generated" / "typescript" / "mcp_contracts"
 
 
-def node_or_skip() -> str:
-    """The `node` command; skip (fail in CI) without it or without tests/ts/node_modules."""
+def node_or_skip(*packages: str) -> str:
+    """The `node` command; skip (fail in CI) without it or without the `packages` of
+    tests/ts/node_modules it needs (default: typescript and zod)."""
+    needed = packages or ("typescript", "zod")
     found = shutil.which("node")
-    installed = all((TS / "node_modules" / name / "package.json").is_file() for name in ("typescript", "zod"))
+    installed = all((TS / "node_modules" / name / "package.json").is_file() for name in needed)
     if found and installed:
         return found
-    missing = "node is not on PATH" if not found else f"{TS / 'node_modules'} lacks typescript or zod"
-    reason = f"the TypeScript package tests need node and its packages: {missing} (run npm ci in tests/ts)"
+    missing = "node is not on PATH" if not found else f"{TS / 'node_modules'} lacks {' or '.join(needed)}"
+    reason = f"the TypeScript tests need node and their packages: {missing} (run npm ci in tests/ts)"
     if os.environ.get("MCP_CONTRACTS_REQUIRE_SHARED") == "1":
         pytest.fail(reason, pytrace=False)
     pytest.skip(reason)
@@ -44,13 +46,23 @@ def compile_package(package: Path, into: Path) -> subprocess.CompletedProcess[st
     )
 
 
+def run_script(script: str, *arguments: Path, spec: Path, data: Any = None) -> Any:
+    """What the node script `tests/ts/<script>` printed as JSON, given `spec` (its last
+    argument, after `arguments`), a JSON file that `data` is written to unless it is None."""
+    if data is not None:
+        spec.write_text(json.dumps(data), encoding="utf-8")
+    done = subprocess.run(
+        [node_or_skip(), str(TS / script), *map(str, arguments), str(spec)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(done.stdout)
+
+
 def call(node: str, module: Path, calls: list[dict[str, Any]], work: Path) -> list[dict[str, Any]]:
     """What each call of `calls` (see tests/ts/call.mjs) gave in the compiled `module`."""
-    spec = work / "calls.json"
-    spec.write_text(json.dumps(calls), encoding="utf-8")
-    done = subprocess.run(
-        [node, str(TS / "call.mjs"), str(module), str(spec)], capture_output=True, text=True, timeout=300, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    outcomes: list[dict[str, Any]] = json.loads(done.stdout)
+    outcomes: list[dict[str, Any]] = run_script("call.mjs", module, spec=work / "calls.json", data=calls)
     return outcomes

@@ -6,6 +6,8 @@
 // the objects and arrays on the way; a call copies only those (what the caller gave is
 // never changed), and a value already there that differs is refused, naming its pointer.
 
+import { deepEqual, toPointer } from "./judge.js";
+
 /** The reference tokens of a JSON pointer, unescaped: ["error", "code"] is /error/code. */
 export type Path = readonly string[];
 /** (path, value): what a builder puts where, in order. */
@@ -42,24 +44,6 @@ const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnP
 const isIndex = (token: string): boolean => /^[0-9]+$/.test(token);
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** The JSON pointer of a path. */
-export function pointer(path: Path): string {
-  return path.map((token) => "/" + token.replaceAll("~", "~0").replaceAll("/", "~1")).join("");
-}
-
-/** Whether two JSON values are equal (object keys in any order). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, index) => jsonEqual(item, b[index]));
-  }
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => hasOwn(b, key) && jsonEqual(a[key], b[key]));
-  }
-  return false;
-}
 
 /** A deep copy of a JSON value (own properties only, `__proto__` kept as a property). */
 function copied(value: unknown): unknown {
@@ -103,10 +87,10 @@ export class Filling {
       for (const token of path.slice(0, -1)) {
         let next = node.get(token);
         if (next === undefined) node.set(token, (next = new Map()));
-        if (!(next instanceof Map)) throw new Error(`${pointer(path)} is inside a value the builder puts`);
+        if (!(next instanceof Map)) throw new Error(`${toPointer(path)} is inside a value the builder puts`);
         node = next;
       }
-      if (node.get(last) instanceof Map) throw new Error(`${pointer(path)} holds values the builder puts`);
+      if (node.get(last) instanceof Map) throw new Error(`${toPointer(path)} holds values the builder puts`);
       node.set(last, [kind, payload]);
     }
     this.#root = compiled(root, []);
@@ -179,7 +163,7 @@ function merge(node: Record<string, unknown> | unknown[], items: readonly Item[]
         else if (isObject(found)) value = spread(found);
         else if (inside.placed) {
           throw new BuilderError(
-            `${pointer(path)} is ${JSON.stringify(found)}: the builder puts values inside it, in an object or an array`,
+            `${toPointer(path)} is ${JSON.stringify(found)}: the builder puts values inside it, in an object or an array`,
           );
         } else continue;
         merge(value as Record<string, unknown> | unknown[], inside.items, values);
@@ -188,9 +172,9 @@ function merge(node: Record<string, unknown> | unknown[], items: readonly Item[]
       value = kind === Kind.Slot ? values[item.payload as number] : item.payload;
       if (value === undefined) continue;
       if (found !== ABSENT) {
-        if (kind !== Kind.Default && !jsonEqual(found, value)) {
+        if (kind !== Kind.Default && !deepEqual(found, value)) {
           throw new BuilderError(
-            `${pointer(path)} is ${JSON.stringify(value)} in this contract, not ${JSON.stringify(found)}`,
+            `${toPointer(path)} is ${JSON.stringify(value)} in this contract, not ${JSON.stringify(found)}`,
           );
         }
         continue;
@@ -241,7 +225,7 @@ function made(inside: Container, values: readonly unknown[]): unknown {
   const inOrder = entries.every(([token], index) => token === String(index));
   if (!inside.array || !inOrder) {
     const where = inside.items[0]?.path.slice(0, -1) ?? [];
-    throw new BuilderError(`${pointer(where)} cannot be made: the indexes of an array go 0, 1...`);
+    throw new BuilderError(`${toPointer(where)} cannot be made: the indexes of an array go 0, 1...`);
   }
   return entries.map(([, value]) => value);
 }
@@ -251,7 +235,7 @@ function indexIn(array: readonly unknown[], path: Path): number {
   const token = path[path.length - 1] ?? "";
   if (isIndex(token) && Number(token) <= array.length) return Number(token);
   throw new BuilderError(
-    `${pointer(path)} cannot be filled: ${pointer(path.slice(0, -1))} is an array of ${array.length},` +
+    `${toPointer(path)} cannot be filled: ${toPointer(path.slice(0, -1))} is an array of ${array.length},` +
       ` and ${JSON.stringify(token)} is not an index of it or the next one`,
   );
 }

@@ -37,7 +37,8 @@ function own(o: JObject, k: string): unknown {
   return hasOwn(o, k) ? o[k] : undefined;
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
+/** Whether two JSON values are equal (object keys in any order, own properties only). */
+export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a)) {
@@ -84,7 +85,8 @@ function show(v: unknown): string {
   return s.length > 80 ? s.slice(0, 77) + "..." : s;
 }
 
-function toPointer(path: readonly (string | number)[]): string {
+/** The RFC 6901 pointer of a path. */
+export function toPointer(path: readonly (string | number)[]): string {
   let out = "";
   for (const seg of path) out += "/" + String(seg).replace(/~/g, "~0").replace(/\//g, "~1");
   return out;

@@ -47,10 +47,11 @@ type Run = (payload: Payload, context: unknown) => Payload | Promise<Payload>;
  * `schema` itself is changed and returned: derive nothing from it (zod's clones would lose both).
  */
 export function judged<T extends ZodType>(schema: T, published: Readonly<Record<string, unknown>>): T {
-  const judge = judgeOf(published);
+  let judge: Judge | undefined; // compiled at the first value judged, not when the module loads
   const internals = schema._zod as unknown as { run: Run; toJSONSchema?: () => unknown };
   const parse = internals.run;
   const verdict = (given: unknown, result: Payload): Payload => {
+    judge ??= judgeOf(published);
     if (result.issues.length > 0 || judge.isValid(given)) return result;
     for (const violation of judge.violations(given)) {
       result.issues.push({ code: "custom", message: violation.message, path: violation.path, input: given });
