@@ -20,6 +20,7 @@ from .diagnostics import Diagnostic
 from .git_tree import GitFailed, GitTree, git
 from .load.documents import Reading
 from .load.project import LoadResult, load_project
+from .naming import longest_file_name
 
 MERGE_BASE, LAST_TAG = "merge-base", "last-tag"
 BRANCHES = ("origin/HEAD", "origin/main", "origin/master", "main", "master")
@@ -76,6 +77,9 @@ def resolve(
     if not wanted.strip():  # Path("") is the working folder: never what was meant
         return Diagnostic("--against", None, None, "empty: name a git revision or a folder of other sources")
     folder = Path(wanted)
+    impossible = _impossible(wanted)
+    if impossible is not None:
+        return Diagnostic(_shown(wanted), None, None, impossible)
     if wanted not in (MERGE_BASE, LAST_TAG) and folder.is_dir():
         return Folder(wanted, folder / "schemas" if (folder / "schemas" / "contracts").is_dir() else folder)
     if wanted.startswith("-"):  # git would read it as an option (`--output=...`, `--remote=...`)
@@ -96,6 +100,29 @@ def resolve(
     if commit is None:
         return Diagnostic(wanted, None, None, _not_a_commit(root, wanted))
     return Revision(wanted, commit, root, prefix)
+
+
+def _impossible(wanted: str) -> str | None:
+    """Why `wanted` can name neither a folder nor a revision, or None: a NUL, a part longer
+    than a file name (git's refs are file names too) or, whole, longer than a path."""
+    if "\0" in wanted:
+        return "neither a folder nor a revision: a name holds no NUL"
+    longest = longest_file_name(Path.cwd())
+    parts = [len(part.encode("utf-8", "surrogateescape")) for part in wanted.split("/")]
+    if max(parts) > longest:
+        return f"neither a folder nor a revision: a name of {max(parts)} bytes, longer than a file name ({longest})"
+    if len(wanted.encode("utf-8", "surrogateescape")) > _LONGEST_PATH:
+        return f"neither a folder nor a revision: longer than a path ({_LONGEST_PATH} bytes)"
+    return None
+
+
+_LONGEST_PATH = 4096  # PATH_MAX of Linux
+_SHOWN = 60
+
+
+def _shown(wanted: str) -> str:
+    """`wanted` as a message names it: its start, when it is long."""
+    return wanted if len(wanted) <= _SHOWN else wanted[:_SHOWN] + "..."
 
 
 def _repository(schemas_dir: Path) -> tuple[Path, str] | str:

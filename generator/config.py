@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import keyword
 import re
+import sys
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, display_path
+from .resources import GENERATED_CODE_IMPORTS
 
 SECTION = "mcp-contracts"
 PYPROJECT = "pyproject.toml"
@@ -160,8 +162,8 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
             problems += [Diagnostic(where, line, None, said)] if said else []
         elif not isinstance(value, str) or not value:
             problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {KEYS[key]}"))
-        elif key == "package" and (not PACKAGE_NAME.match(value) or keyword.iskeyword(value)):
-            problems.append(Diagnostic(where, line, None, f"{value!r} is not a Python package name"))
+        elif key == "package" and package_problem(value) is not None:
+            problems.append(Diagnostic(where, line, None, str(package_problem(value))))
     return problems
 
 
@@ -254,7 +256,22 @@ def section_text(package: str = DEFAULT_PACKAGE) -> str:
 
 
 def package_problem(package: str) -> str | None:
-    """Why `package` cannot name the generated package, if it cannot."""
+    """Why `package` cannot name the generated package, if it cannot: not a name Python
+    imports, or one that would shadow (or, on a file system that ignores case, be taken for)
+    a module of the standard library or one the generated code imports."""
     if not PACKAGE_NAME.match(package) or keyword.iskeyword(package):
         return f"{package!r} is not a Python package name"
+    shadowed = _SHADOWED.get(package.lower())
+    if shadowed is not None:
+        return f"{package!r} would shadow {shadowed} for the generated code: choose another package name"
     return None
+
+
+def _shadowed() -> dict[str, str]:
+    """Lower-cased module names a generated package may not take, with what each is."""
+    named = {name.lower(): f"the standard library's {name!r}" for name in sys.stdlib_module_names}
+    named.update((name.lower(), f"{name!r}, which the generated code imports") for name in GENERATED_CODE_IMPORTS)
+    return named
+
+
+_SHADOWED = _shadowed()

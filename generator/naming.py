@@ -4,7 +4,9 @@ slugs and anchors. A rule written twice drifts; every other module asks here."""
 from __future__ import annotations
 
 import keyword
+import os
 import re
+from pathlib import Path
 
 # Names a class must not take: what a generated module imports or exports besides its classes.
 RESERVED_NAMES = frozenset(
@@ -105,3 +107,15 @@ def error_type_anchor(name: str) -> str:
 def definition_anchor(name: str) -> str:
     """The anchor of a definition of the envelope on its page: `def-` and the lower-cased name."""
     return "def-" + re.sub(r"[^a-z0-9_-]", "", name.lower())
+
+
+def longest_file_name(folder: Path) -> int:
+    """The most bytes a file name may hold in `folder` (or its nearest folder that exists):
+    `PC_NAME_MAX` of its file system, 255 where the system does not say."""
+    place = folder
+    while not place.is_dir() and place != place.parent:
+        place = place.parent
+    try:
+        return os.pathconf(place, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255

@@ -25,3 +25,16 @@ META_SCHEMAS_DIR = _first_existing(_PACKAGE / "_data" / "meta", _CHECKOUT / "sch
 RUNTIME_SOURCE = _PACKAGE / "runtime.py"
 # The runtime every generated TypeScript package carries a copy of, in `src/_runtime/`.
 TYPESCRIPT_RUNTIME = _PACKAGE / "typescript"
+# The modules outside the standard library that generated Python imports, and those they
+# import in turn: `_runtime.py`'s (pydantic, pydantic_core, jsonschema_rs, msgspec), the
+# models' (pydantic) and pydantic's own requirements. A package of these names would shadow
+# them (config.package_problem); tests/test_config.py holds the list to the code.
+GENERATED_CODE_IMPORTS = (
+    "annotated_types",
+    "jsonschema_rs",
+    "msgspec",
+    "pydantic",
+    "pydantic_core",
+    "typing_extensions",
+    "typing_inspection",
+)

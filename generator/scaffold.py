@@ -9,15 +9,17 @@ from __future__ import annotations
 import json
 import keyword
 import os
-import re
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .config import PYPROJECT, Settings, section_text
 from .diagnostics import Diagnostic, display_path
+from .naming import longest_file_name
 from .render.environment import template_environment
+from .resources import META_SCHEMAS_DIR
 from .write import replace_tree
 
-NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 # template -> file, relative to the new contract folder
 FILES = {
     "init/contract.yaml.jinja": "contract.yaml",
@@ -53,15 +55,61 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
 
 
 def name_problem(settings: Settings, name: str) -> Diagnostic | None:
-    """Why `name` cannot name a contract (its folder, its module), or None."""
+    """Why `name` cannot name a contract (its folder, its module), or None: what the loader
+    refuses, and a name longer than the contracts folder's file system takes."""
     folder = settings.schemas / "contracts" / name
-    if not NAME.match(name):
-        return Diagnostic(
-            display_path(folder), None, None, "a contract name is kebab case: lower-case letters, digits, hyphens"
-        )
+    said = contract_name_problem(name) or _length_problem(name, folder.parent)
+    return Diagnostic(display_path(folder), None, None, said) if said is not None else None
+
+
+def contract_name_problem(name: str) -> str | None:
+    """Why the loader would refuse `name` in contract.yaml (the meta-schema's `name`, and
+    its module a keyword), or None: `init` and `import` refuse what `generate` would."""
+    schema = _name_schema()
+    if not _name_judge().is_valid(name):
+        if _name_pattern().is_valid(name):  # kebab case, one of the names `not` refuses
+            reserved = ", ".join(schema["not"]["enum"])
+            return f"{name!r} names a page of the docs: a contract cannot be named {reserved}"
+        return "a contract name is kebab case: lower-case letters, digits, hyphens"
     if keyword.iskeyword(name.replace("-", "_")):
-        return Diagnostic(display_path(folder), None, None, "a Python keyword cannot name the contract's module")
+        return "a Python keyword cannot name the contract's module"
     return None
+
+
+# What `init` and `generate` make of a name beside the folder: `replace_tree`'s staging
+# folder `.NAME.new-XXXXXXXX` is the longest (`NAME.tools.json` under mcp/ is shorter).
+_LONGEST_DERIVED = len(".") + len(".new-") + 8
+
+
+def _length_problem(name: str, contracts: Path) -> str | None:
+    """Why `name` is too long for the file system of `contracts`, or None."""
+    most = longest_file_name(contracts) - _LONGEST_DERIVED
+    size = len(name.encode("utf-8", "surrogateescape"))
+    if size <= most:
+        return None
+    return f"a contract name of {size} bytes is longer than this file system takes: {most} at most"
+
+
+@cache
+def _name_schema() -> dict[str, Any]:
+    """`name` of contract.yaml's meta-schema: the loader judges contract names with it."""
+    meta = json.loads((META_SCHEMAS_DIR / "contract.schema.json").read_text(encoding="utf-8"))
+    name: dict[str, Any] = meta["properties"]["name"]
+    return name
+
+
+@cache
+def _name_judge() -> Any:
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(_name_schema())
+
+
+@cache
+def _name_pattern() -> Any:
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for({"type": "string", "pattern": _name_schema()["pattern"]})
 
 
 def add_section(settings: Settings) -> Path:

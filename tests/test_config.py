@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import shutil
+import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
-from conftest import SCHEMAS
+from conftest import GENERATED, ROOT, SCHEMAS
 from mcp_contracts_generator import __version__, api
 from mcp_contracts_generator.cli import app
 from mcp_contracts_generator.config import load_settings
+from mcp_contracts_generator.resources import GENERATED_CODE_IMPORTS
+from packaging.requirements import Requirement
 from typer.testing import CliRunner
 
 RUNNER = CliRunner()
@@ -61,6 +66,65 @@ def test_a_package_that_python_cannot_import_is_refused(tmp_path: Path, monkeypa
     result = RUNNER.invoke(app, ["check"])
     assert result.exit_code == 2
     assert "pyproject.toml:5: 'class' is not a Python package name" in result.output
+
+
+@pytest.mark.parametrize(
+    ("package", "said"),
+    [
+        ("json", "the standard library's 'json'"),
+        ("Pydantic", "'pydantic', which the generated code imports"),  # a file system may ignore case
+        ("typing_extensions", "'typing_extensions', which the generated code imports"),
+    ],
+)
+def test_a_package_that_shadows_a_module_it_imports_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, package: str, said: str
+) -> None:
+    _project(tmp_path, f'[tool.mcp-contracts]\nschemas = "contracts"\npackage = "{package}"\n')
+    monkeypatch.chdir(tmp_path)
+    result = RUNNER.invoke(app, ["generate"])
+    assert result.exit_code == 2
+    assert f"pyproject.toml:6: {package!r} would shadow {said}" in result.output
+    assert not (tmp_path / "generated").exists()
+    flag = RUNNER.invoke(app, ["generate", "--out", "else", "--package", package.lower()])
+    assert flag.exit_code == 2 and "would shadow" in flag.output
+
+
+def _imported(path: Path) -> set[str]:
+    """The top-level modules a Python file imports, but for relative imports."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module.partition(".")[0])
+    return names
+
+
+def _required(distribution: str) -> set[str]:
+    """`distribution` and everything it requires (but for extras), as distribution names."""
+    seen, stack = set(), [distribution]
+    while stack:
+        name = canonical(stack.pop())
+        if name not in seen:
+            seen.add(name)
+            requires = metadata.requires(name) or []
+            stack += [Requirement(r).name for r in requires if "extra ==" not in r]
+    return seen
+
+
+def canonical(name: str) -> str:
+    return name.lower().replace("_", "-")
+
+
+def test_the_modules_no_package_may_shadow_are_those_the_generated_code_imports() -> None:
+    """The runtime and every generated module import nothing else outside the standard
+    library, and pydantic, jsonschema-rs and msgspec need no other distribution."""
+    files = [ROOT / "generator" / "runtime.py", *sorted((GENERATED / "python").rglob("*.py"))]
+    imported = set().union(*map(_imported, files)) - set(sys.stdlib_module_names) - {"__future__"}
+    assert imported <= set(GENERATED_CODE_IMPORTS), imported
+    modules = {canonical(m): m for m in GENERATED_CODE_IMPORTS}
+    needed = set().union(*(_required(canonical(m)) for m in imported))
+    assert needed <= set(modules), needed - set(modules)
 
 
 def test_version() -> None:

@@ -92,6 +92,26 @@ def test_init_refuses_a_bad_name_or_an_existing_folder(rpc_schemas: Path) -> Non
     assert not (rpc_schemas / "contracts" / "Bad_Name").exists()
 
 
+@pytest.mark.parametrize("name", ["index", "rules", "lint-rules", "class", "a--b", "9a", "ab\n", "Ab"])
+def test_init_refuses_every_name_generate_refuses(tmp_path: Path, name: str) -> None:
+    """The loader judges contract.yaml's `name` with the meta-schema: init asks the same."""
+    result = run_cli("init", name, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.startswith("error: schemas/contracts/") and "Traceback" not in result.stderr
+    assert not (tmp_path / "schemas").exists() and not (tmp_path / "pyproject.toml").exists()
+
+
+def test_the_longest_name_init_takes_generates_and_one_more_is_refused(tmp_path: Path) -> None:
+    longest = "x" * 241  # `.NAME.new-XXXXXXXX` beside it is 255 bytes
+    assert run_cli("init", longest, cwd=tmp_path).returncode == 0
+    generated = run_cli("generate", cwd=tmp_path)
+    assert generated.returncode == 0, generated.stderr
+    refused = run_cli("init", longest + "x", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert "a contract name of 242 bytes is longer than this file system takes: 241 at most" in refused.stderr
+    assert sorted(p.name for p in (tmp_path / "schemas" / "contracts").iterdir()) == [longest]
+
+
 def test_contracts_named_like_built_ins_get_builders_that_work(tmp_path: Path) -> None:
     for name in ("foundry", "mcp-envelope"):
         assert run_cli("init", name, cwd=tmp_path).returncode == 0

@@ -152,7 +152,19 @@ def config(text: str) -> Callable[[Path], None]:
     return change
 
 
+def setting(key: str, value: str) -> Callable[[Path], None]:
+    """`key = "value"` in place of the line of `key` in [tool.mcp-contracts]."""
+
+    def change(project: Path) -> None:
+        path = project / "pyproject.toml"
+        lines = [f'{key} = "{value}"' if line.startswith(f"{key} =") else line for line in path.read_text().split("\n")]
+        path.write_text("\n".join(lines), encoding="utf-8")
+
+    return change
+
+
 GENERATE = ("generate",)
+LONG_NAME = "x" * 242  # with `.NAME.new-XXXXXXXX` beside it, over 255 bytes
 
 
 def validate(*files: str) -> tuple[str, ...]:
@@ -493,6 +505,28 @@ CASES = [
         "output is a file", "names", lambda p: (p / "afile").write_text("x"), ("generate", "--out", "afile"), 2, "afile"
     ),
     Case("unknown config key", "names", config("\n[tool.mcp-contracts.extra]\n"), GENERATE, 2, "unknown key"),
+    Case("init long name", "names", nothing, ("init", LONG_NAME), 2, "242 bytes is longer than this file system takes"),
+    Case(
+        "import long name",
+        "names",
+        nothing,
+        ("import", LONG_NAME, "--", "false"),
+        2,
+        "242 bytes is longer than this file system takes",
+    ),
+    Case("against long value", "names", nothing, ("breaking", "--against", "x" * 5000), 2, "longer than a file name"),
+    Case("init index", "names", nothing, ("init", "index"), 2, "'index' names a page of the docs"),
+    Case("init rules", "names", nothing, ("init", "rules"), 2, "'rules' names a page of the docs"),
+    Case("init lint-rules", "names", nothing, ("init", "lint-rules"), 2, "'lint-rules' names a page of the docs"),
+    Case("package os", "names", setting("package", "os"), GENERATE, 2, "pyproject.toml:4: 'os' would shadow"),
+    Case(
+        "package pydantic",
+        "names",
+        setting("package", "pydantic"),
+        GENERATE,
+        2,
+        "pyproject.toml:4: 'pydantic' would shadow 'pydantic', which the generated code imports",
+    ),
     # Injection: strings from sources never break or run in what is generated.
     Case(
         "description quotes",
