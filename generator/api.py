@@ -372,14 +372,24 @@ class Site:
 
 def docs_with(chosen: Settings, site: Path | None = None) -> Site:
     """Build the generated Markdown into an HTML site with `mkdocs build --strict`
-    (`site` defaults to `site/` of the project root)."""
+    (`site` defaults to `site/` of the project root); a folder `docs` may not empty
+    (`generator.site`) is the problem, and left as it is."""
     import subprocess
     import sys
+
+    from .site import mark, site_problem
 
     site = site if site is not None else chosen.root / "site"
     config = chosen.output / "mkdocs.yml"
     if not config.is_file():
         return Site(site, f"{display_path(config)} is missing: run `mcp-contracts generate` first")
+    problem = site_problem(site, chosen)
+    if problem is not None:
+        return Site(site, problem)
+    try:
+        mark(site)
+    except OSError as exc:
+        return Site(site, f"{display_path(site)}: cannot write the site there: {exc.strerror}")
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir"]
     result = subprocess.run([*command, str(site.resolve())], check=False, capture_output=True, text=True)
     if result.returncode != 0:

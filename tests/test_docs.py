@@ -4,6 +4,7 @@ valid examples, an index with counts, and templates a user can override."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json, run_cli
 from mcp_contracts_generator import api
 from mcp_contracts_generator.naming import error_anchor, slug
+from mcp_contracts_generator.site import SITE_MARKER_LINE
 from test_contract_rules import _verdicts
 
 # One worker runs the module (one site built for the module),
@@ -112,3 +114,97 @@ def test_a_custom_template_overrides_the_built_in_one_by_path(rpc_schemas: Path,
     checked = run_cli("check", "--schemas", str(rpc_schemas), "--out", str(out), "--templates", str(templates))
     assert checked.returncode == 0, checked.stdout
     assert run_cli("check", "--schemas", str(rpc_schemas), "--out", str(out)).returncode == 1
+
+
+PROJECT = (
+    '[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\ntemplates = "templates"\n'
+)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A one-contract project, generated, beside a folder of the user's (`notes/`)."""
+    project = tmp_path_factory.mktemp("site") / "project"
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", project / "schemas" / "contracts" / "jsonrpc")
+    (project / "pyproject.toml").write_text(PROJECT, encoding="utf-8")
+    (project / "templates").mkdir()
+    (project / "templates" / "ours.txt").write_text("a template folder of the user's\n", encoding="utf-8")
+    (project / "notes").mkdir()
+    (project / "notes" / "mine.md").write_text("# Mine\n", encoding="utf-8")
+    assert run_cli("generate", cwd=project).returncode == 0
+    return project
+
+
+def _snapshot(folder: Path) -> dict[str, bytes | str]:
+    """Every entry under `folder`: a file's bytes, a folder or symlink as what it is."""
+    found: dict[str, bytes | str] = {}
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found[name] = f"-> {os.readlink(path)}"
+        else:
+            found[name] = "folder" if path.is_dir() else path.read_bytes()
+    return found
+
+
+@pytest.mark.parametrize(
+    ("site", "message"),
+    [
+        ("schemas", "schemas overlaps the sources folder schemas"),
+        ("schemas/contracts/jsonrpc", "schemas/contracts/jsonrpc overlaps the sources folder schemas"),
+        ("generated", "generated overlaps the output folder generated"),
+        ("generated/docs", "generated/docs overlaps the output folder generated"),
+        ("templates", "templates overlaps the templates folder templates"),
+        (".", ". overlaps the sources folder schemas"),
+        ("..", ".. overlaps the sources folder schemas"),
+        ("notes", "notes has no .mcp-contracts-site of mcp-contracts docs: not emptying a folder it did not build"),
+        ("pyproject.toml", "pyproject.toml is a file, not a folder"),
+    ],
+)
+def test_docs_builds_no_site_where_it_would_empty_a_folder_not_its_own(project: Path, site: str, message: str) -> None:
+    """mkdocs empties its site folder: `docs --site schemas` erased every source."""
+    before = _snapshot(project.parent)
+    result = run_cli("docs", "--site", site, cwd=project)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"error: {message}" in result.stderr
+    assert _snapshot(project.parent) == before
+
+
+def test_docs_follows_no_symlink_to_its_site(project: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (tmp_path / "link").symlink_to(empty)
+    ours = tmp_path / "ours"  # a site of docs' own, with a link into the sources planted in it
+    ours.mkdir()
+    (ours / ".mcp-contracts-site").write_bytes(SITE_MARKER_LINE)
+    (ours / "css").mkdir()
+    (ours / "css" / "theme.css").symlink_to(project / "schemas" / "contracts" / "jsonrpc" / "contract.yaml")
+    forged = tmp_path / "forged"  # a marker that is a symlink to one
+    forged.mkdir()
+    (forged / "page.html").write_text("mine", encoding="utf-8")
+    (forged / ".mcp-contracts-site").symlink_to(ours / ".mcp-contracts-site")
+    before = _snapshot(tmp_path), _snapshot(project)
+    for site, message in [
+        ("link", "is a symlink: the site is built only into a folder of its own"),
+        ("ours", "ours/css/theme.css is a symlink: not followed"),
+        ("forged", "has no .mcp-contracts-site of mcp-contracts docs"),
+    ]:
+        result = run_cli("docs", "--site", str(tmp_path / site), cwd=project)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert (_snapshot(tmp_path), _snapshot(project)) == before
+
+
+def test_docs_builds_again_over_its_own_site_and_into_an_empty_folder(project: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    first = run_cli("docs", "--site", str(site), cwd=project)
+    assert first.returncode == 0, first.stderr
+    assert (site / ".mcp-contracts-site").read_bytes() == SITE_MARKER_LINE
+    assert (site / "jsonrpc" / "index.html").is_file()
+    (site / "stale.html").write_text("left from an earlier build", encoding="utf-8")
+    again = run_cli("docs", "--site", str(site), cwd=project)
+    assert again.returncode == 0, again.stderr
+    assert not (site / "stale.html").exists() and (site / "index.html").is_file()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run_cli("docs", "--site", str(empty), cwd=project).returncode == 0
+    assert (empty / ".mcp-contracts-site").is_file() and (empty / "index.html").is_file()
