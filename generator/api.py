@@ -531,7 +531,7 @@ def import_with(
     from .mcp.importer import read_server
     from .scaffold import name_problem
 
-    facts = {"contract": name, "target": describe(target), "written": [], "changed": False}
+    facts = {"contract": name, "target": describe(target), "written": [], "removed": [], "changed": False}
     problem = name_problem(chosen, name)
     if problem is not None:
         return findings.Outcome("import", (), (), facts=facts, problem=str(problem)), []
@@ -545,14 +545,16 @@ def import_with(
     policy = _policy(chosen, [])
     found = tuple(policy.apply(imported.changes))
     written = [display_path(path) for path in imported.written]
-    facts.update(written=written, changed=imported.changed)
+    removed = [display_path(path) for path in imported.removed]
+    facts.update(written=written, removed=removed, changed=imported.changed)
     where = display_path(imported.folder)
     if imported.created:
         summary = f"wrote {where} ({len(written)} file(s)); next: mcp-contracts generate"
     elif not imported.changed:
         summary = f"{where} is up to date with the server."
     elif write:
-        summary = f"wrote {len(written)} file(s) of {where}: {len(found)} change(s)."
+        taken = f", removed {len(removed)} ({', '.join(removed)})" if removed else ""
+        summary = f"wrote {len(written)} file(s) of {where} ({', '.join(written)}){taken}: {len(found)} change(s)."
     else:
         named = ", ".join(imported.changed_files)
         summary = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from mcp_contracts_generator.importing.envelope import envelope_of
+from mcp_contracts_generator.importing.folder import write_changes
 from mcp_contracts_generator.protocol import VERSIONS
 
 SERVER = ROOT / "tests" / "servers" / "import_server.py"
@@ -412,3 +414,104 @@ def test_a_contract_there_that_no_merge_can_read_is_said_and_left(project: Path,
         result.stderr
     )
     assert files_of(folder(project, "shop")) == before
+
+
+def entries(path: Path) -> dict[str, object]:
+    """Every entry under `path`, not followed: a file's bytes and mode, a folder, a symlink's
+    target, a FIFO."""
+    found: dict[str, object] = {}
+    for entry in sorted(path.rglob("*")):
+        mode = entry.lstat().st_mode
+        name = entry.relative_to(path).as_posix()
+        if stat.S_ISLNK(mode):
+            found[name] = f"-> {os.readlink(entry)}"
+        elif stat.S_ISREG(mode):
+            found[name] = (entry.read_bytes(), stat.S_IMODE(mode))
+        else:
+            found[name] = "folder" if stat.S_ISDIR(mode) else "special"
+    return found
+
+
+def test_writing_keeps_every_file_and_folder_it_does_not_own_and_names_what_it_changed(project: Path) -> None:
+    assert run_cli("import", "shop", *server("shared"), cwd=project).returncode == 0
+    contract = folder(project, "shop")
+    (contract / "notes").mkdir()
+    (contract / "notes" / "mine.md").write_text("# Ours\n")
+    (contract / "drafts").mkdir()  # empty
+    (contract / "__pycache__").mkdir()
+    (contract / "__pycache__" / "canonical.cpython-311.pyc").write_bytes(b"\0")
+    (contract / "tools.yaml").chmod(0o600)
+    before = entries(contract)
+
+    result = run_cli("import", "shop", "--write", "--format", "json", *server("many"), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    facts = json.loads(result.stdout)["facts"]
+    changed = ["envelope.schema.json", "tools.yaml"]
+    assert facts["written"] == [f"schemas/contracts/shop/{name}" for name in changed] and facts["removed"] == []
+    after = entries(contract)
+    assert {name for name in after if after[name] != before[name]} == set(changed) and set(after) == set(before)
+    assert stat.S_IMODE((contract / "tools.yaml").stat().st_mode) == 0o600
+    assert [p.name for p in contract.iterdir() if p.name.startswith(".")] == []  # nothing left beside them
+
+    again = run_cli("import", "shop", "--write", "--format", "json", *server("many"), cwd=project)
+    assert again.returncode == 0 and json.loads(again.stdout)["facts"]["written"] == []
+    assert entries(contract) == after
+
+
+def _symlinked_file(contract: Path, outside: Path) -> str:
+    (contract / "leak.txt").symlink_to(outside / "passwd")
+    return "schemas/contracts/shop/leak.txt: a symlink: not followed"
+
+
+def _symlinked_folder(contract: Path, outside: Path) -> str:
+    (contract / "examples").symlink_to(outside, target_is_directory=True)
+    return "schemas/contracts/shop/examples: a symlink: not followed"
+
+
+def _fifo(contract: Path, outside: Path) -> str:
+    os.mkfifo(contract / "pipe")
+    return "schemas/contracts/shop/pipe: a FIFO, not a regular file: not read"
+
+
+def _symlinked_contract(contract: Path, outside: Path) -> str:
+    moved = outside / "shop"
+    contract.rename(moved)
+    contract.symlink_to(moved, target_is_directory=True)
+    return "schemas/contracts/shop: a symlink: import writes only into a folder of its own"
+
+
+@pytest.mark.parametrize("plant", [_symlinked_file, _symlinked_folder, _fifo, _symlinked_contract])
+def test_a_symlink_or_special_file_in_the_contract_is_refused_before_anything_is_written(
+    project: Path, plant: Any
+) -> None:
+    """import --write replaced a symlink to /etc/passwd with a copy of it."""
+    assert run_cli("import", "shop", *server("shared"), cwd=project).returncode == 0
+    outside = project / "outside"
+    outside.mkdir()
+    (outside / "passwd").write_text("root:x:0:0\n")
+    message = plant(folder(project, "shop"), outside)
+    before = entries(project)
+    result = run_cli("import", "shop", "--write", *server("many"), cwd=project)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"error: {message}" in result.stderr
+    assert entries(project) == before
+
+
+def test_a_file_an_import_takes_out_is_the_only_one_removed(tmp_path: Path) -> None:
+    contract = tmp_path / "shop"
+    (contract / "examples").mkdir(parents=True)
+    existing = {"tools.yaml": b"tools: []\n", "examples/old.json": b"{}\n", "examples/kept.json": b"[]\n"}
+    for name, content in existing.items():
+        (contract / name).write_bytes(content)
+    (contract / "mine.txt").write_text("not the import's")
+    files = {"tools.yaml": b"tools: []\n", "examples/kept.json": b"[1]\n", "examples/new.json": b"{}\n"}
+    changed = write_changes(contract, files, {k: v for k, v in existing.items()})
+    assert changed.written == [contract / "examples" / "kept.json", contract / "examples" / "new.json"]
+    assert changed.removed == [contract / "examples" / "old.json"]
+    assert sorted(p.relative_to(contract).as_posix() for p in contract.rglob("*")) == [
+        "examples",
+        "examples/kept.json",
+        "examples/new.json",
+        "mine.txt",
+        "tools.yaml",
+    ]

@@ -24,6 +24,7 @@ from ..scaffold import add_section
 from ..write import replace_tree
 from .facts import ServerFacts
 from .files import contract_files
+from .folder import guarded_folder, write_changes
 
 _TEMPORARY_PREFIX = "mcp-contracts-import-"
 
@@ -36,6 +37,7 @@ class Imported:
     folder: Path
     created: bool = False
     written: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)  # files an import took out (examples now refused)
     changes: list[Finding] = field(default_factory=list)
     changed: bool = False
     changed_files: list[str] = field(default_factory=list)  # relative to the folder: what differs
@@ -45,10 +47,13 @@ class Imported:
 
 def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write: bool) -> Imported:
     """Write contract `name` from `facts` (a new one), or compare with the one there and write
-    only when `write` says so."""
+    only when `write` says so (its own files only: see `importing.folder`)."""
     folder = settings.schemas / "contracts" / name
-    imported = Imported(folder, created=not folder.exists())
-    existing = _files_of(folder) if folder.is_dir() else None
+    existing = guarded_folder(folder, settings.limits)
+    imported = Imported(folder, created=existing is None)
+    if isinstance(existing, Diagnostic):
+        imported.diagnostics = [existing]
+        return imported
     try:
         made = contract_files(name, facts, existing)
     except (YAMLError, AttributeError, KeyError, TypeError, ValueError) as exc:  # a source no merge can read
@@ -70,21 +75,14 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
         imported.changes = [_finding_placed(finding, folder) for finding in changes]
         if not write or not imported.changed:
             return imported
+        changed = write_changes(folder, files, existing)
+        imported.written, imported.removed = changed.written, changed.removed
+        return imported
     replace_tree(files, folder)
-    imported.written = sorted(
-        folder / path for path, content in files.items() if existing is None or existing.get(path) != content
-    )
-    if imported.created and settings.config is None:
+    imported.written = sorted(folder / path for path in files)
+    if settings.config is None:
         imported.written.append(add_section(settings))
     return imported
-
-
-def _files_of(folder: Path) -> dict[str, bytes]:
-    return {
-        path.relative_to(folder).as_posix(): path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file() and "__pycache__" not in path.parts
-    }
 
 
 def _loaded(name: str, files: dict[str, bytes], settings: Settings) -> tuple[Contract | None, list[Diagnostic]]:
