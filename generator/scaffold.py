@@ -66,8 +66,8 @@ def contract_name_problem(name: str) -> str | None:
     """Why the loader would refuse `name` in contract.yaml (the meta-schema's `name`, and
     its module a keyword), or None: `init` and `import` refuse what `generate` would."""
     schema = _name_schema()
-    if not _name_judge().is_valid(name):
-        if _name_pattern().is_valid(name):  # kebab case, one of the names `not` refuses
+    if not name.isascii() or not _name_judge().is_valid(name):  # the pattern is ASCII; a lone surrogate no JSON
+        if name.isascii() and _name_pattern().is_valid(name):  # kebab case, one of the names `not` refuses
             reserved = ", ".join(schema["not"]["enum"])
             return f"{name!r} names a page of the docs: a contract cannot be named {reserved}"
         return "a contract name is kebab case: lower-case letters, digits, hyphens"

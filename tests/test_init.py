@@ -92,7 +92,7 @@ def test_init_refuses_a_bad_name_or_an_existing_folder(rpc_schemas: Path) -> Non
     assert not (rpc_schemas / "contracts" / "Bad_Name").exists()
 
 
-@pytest.mark.parametrize("name", ["index", "rules", "lint-rules", "class", "a--b", "9a", "ab\n", "Ab"])
+@pytest.mark.parametrize("name", ["index", "rules", "lint-rules", "class", "a--b", "9a", "ab\n", "Ab", "a\udcffb", "é"])
 def test_init_refuses_every_name_generate_refuses(tmp_path: Path, name: str) -> None:
     """The loader judges contract.yaml's `name` with the meta-schema: init asks the same."""
     result = run_cli("init", name, cwd=tmp_path)
