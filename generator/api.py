@@ -540,13 +540,13 @@ def import_with(
         return findings.Outcome("import", (), (), facts=facts, problem=reading.problem), reading.notes
     imported = import_contract(chosen, name, reading.facts, write=write)
     notes = reading.notes + imported.notes
-    if imported.diagnostics:
-        return _not_loaded("import", imported.diagnostics, facts), notes
-    policy = _policy(chosen, [])
-    found = tuple(policy.apply(imported.changes))
     written = [display_path(path) for path in imported.written]
     removed = [display_path(path) for path in imported.removed]
     facts.update(written=written, removed=removed, changed=imported.changed)
+    if imported.diagnostics:  # (a write that failed midway names what it wrote before)
+        return _not_loaded("import", imported.diagnostics, facts), notes
+    policy = _policy(chosen, [])
+    found = tuple(policy.apply(imported.changes))
     where = display_path(imported.folder)
     if imported.created:
         summary = f"wrote {where} ({len(written)} file(s)); next: mcp-contracts generate"

@@ -26,9 +26,12 @@ SITE_MARKER_LINE = b"# A site built by `mcp-contracts docs`: docs empties and re
 
 def site_problem(site: Path, settings: Settings) -> str | None:
     """Why `docs` may not build into `site`, or None."""
-    if site.is_symlink():
-        return f"{display_path(site)} is a symlink: the site is built only into a folder of its own"
-    return _overlap(site, settings) or _not_ours(site)
+    try:
+        if site.is_symlink():
+            return f"{display_path(site)} is a symlink: the site is built only into a folder of its own"
+        return _overlap(site, settings) or _not_ours(site)
+    except OSError as exc:  # a name too long, a folder this user may not read
+        return f"{display_path(site)}: cannot be looked at: {exc.strerror}"
 
 
 def _overlap(site: Path, settings: Settings) -> str | None:

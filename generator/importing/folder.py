@@ -40,12 +40,18 @@ def guarded_folder(folder: Path, limits: Limits) -> dict[str, bytes] | Diagnosti
     """The files of the contract folder (relative path -> bytes); None when there is none;
     a Diagnostic naming the first entry that is not read (a symlink, a special file, one
     over the limit, one that cannot be read)."""
-    for place in (folder.parent, folder):
-        refused = _refused_entry(place)
-        if refused is not None:
-            return refused
-    if not folder.exists():
-        return None
+    try:
+        for place in (folder.parent, folder):
+            refused = _refused_entry(place)
+            if refused is not None:
+                return refused
+        return _files(folder, limits) if folder.exists() else None
+    except OSError as exc:  # a folder this user may not read
+        return Diagnostic(display_path(Path(exc.filename or folder)), None, None, f"cannot read: {exc.strerror}")
+
+
+def _files(folder: Path, limits: Limits) -> dict[str, bytes] | Diagnostic:
+    """Every file under `folder` (but `__pycache__`), or why one is not read."""
     files: dict[str, bytes] = {}
     stack = [folder]
     while stack:
@@ -96,18 +102,33 @@ def _read(path: Path, limits: Limits) -> bytes | Diagnostic:
     return data
 
 
+class WriteFailed(Exception):
+    """A file of the import could not be written or removed: `path`, and what was `changed`
+    before it (each of those whole)."""
+
+    def __init__(self, path: Path, error: OSError, changed: Changed) -> None:
+        super().__init__(error.strerror or str(error))
+        self.path, self.changed = path, changed
+
+
 def write_changes(folder: Path, files: Mapping[str, bytes], existing: Mapping[str, bytes]) -> Changed:
     """Make the files of `folder` that an import owns hold `files`: each one whose bytes
     change replaced in one step, each of `existing` that `files` lacks removed; nothing else
-    touched."""
+    touched. WriteFailed at the first file that cannot be."""
     changed = Changed()
-    for relative, content in sorted(files.items()):
-        if existing.get(relative) != content:
-            _replace_file(folder / relative, content)
-            changed.written.append(folder / relative)
-    for relative in sorted(set(existing) - set(files)):
-        (folder / relative).unlink(missing_ok=True)
-        changed.removed.append(folder / relative)
+    path = folder
+    try:
+        for relative, content in sorted(files.items()):
+            if existing.get(relative) != content:
+                path = folder / relative
+                _replace_file(path, content)
+                changed.written.append(path)
+        for relative in sorted(set(existing) - set(files)):
+            path = folder / relative
+            path.unlink(missing_ok=True)
+            changed.removed.append(path)
+    except OSError as exc:
+        raise WriteFailed(path, exc, changed) from exc
     return changed
 
 

@@ -24,7 +24,7 @@ from ..scaffold import add_section
 from ..write import replace_tree
 from .facts import ServerFacts
 from .files import contract_files
-from .folder import guarded_folder, write_changes
+from .folder import WriteFailed, guarded_folder, write_changes
 
 _TEMPORARY_PREFIX = "mcp-contracts-import-"
 
@@ -75,7 +75,12 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
         imported.changes = [_finding_placed(finding, folder) for finding in changes]
         if not write or not imported.changed:
             return imported
-        changed = write_changes(folder, files, existing)
+        try:
+            changed = write_changes(folder, files, existing)
+        except WriteFailed as exc:
+            imported.written, imported.removed = exc.changed.written, exc.changed.removed
+            imported.diagnostics = [Diagnostic(display_path(exc.path), None, None, f"cannot be written: {exc}")]
+            return imported
         imported.written, imported.removed = changed.written, changed.removed
         return imported
     replace_tree(files, folder)

@@ -517,6 +517,7 @@ CASES = [
     Case("against long value", "names", nothing, ("breaking", "--against", "x" * 5000), 2, "longer than a file name"),
     Case("docs site sources", "names", nothing, ("docs", "--site", "schemas"), 2, "overlaps the sources folder"),
     Case("docs site project", "names", nothing, ("docs", "--site", "."), 2, "overlaps the sources folder"),
+    Case("docs site long name", "names", nothing, ("docs", "--site", "s" * 300), 2, "File name too long"),
     Case("init index", "names", nothing, ("init", "index"), 2, "'index' names a page of the docs"),
     Case("init rules", "names", nothing, ("init", "rules"), 2, "'rules' names a page of the docs"),
     Case("init lint-rules", "names", nothing, ("init", "lint-rules"), 2, "'lint-rules' names a page of the docs"),
