@@ -275,16 +275,27 @@ def output_problem(chosen: Settings) -> Diagnostic | None:
     outside the project given as `--out` is the choice of whoever runs the command.
     """
     root, out, schemas = chosen.root.resolve(), chosen.output.resolve(), chosen.schemas.resolve()
-    where = display_path(chosen.output)
-    if out == root or out in root.parents:
-        return Diagnostic(where, None, None, "the output folder is the project root or a folder above it")
-    if schemas == out or out in schemas.parents or schemas in out.parents:
-        return Diagnostic(where, None, None, "the output folder overlaps the sources folder")
     written = Path(os.path.abspath(chosen.output))  # as named, symlinks not followed
     inside_as_named = root in written.parents
-    if root not in out.parents and (inside_as_named or not chosen.output_given):
-        how = " through a symlink" if inside_as_named else ""
-        return Diagnostic(
-            where, None, None, f"the output folder leads outside the project ({display_path(root)}){how}: refused"
-        )
-    return None
+    if out == root or out in root.parents:
+        problem = "the output folder is the project root or a folder above it"
+    elif schemas == out or out in schemas.parents or schemas in out.parents:
+        problem = "the output folder overlaps the sources folder"
+    elif root not in out.parents and (inside_as_named or not chosen.output_given):
+        problem = f"the output folder leads outside the project{' through a symlink' if inside_as_named else ''}"
+    else:
+        return None
+    return _output_diagnostic(chosen, f"{problem}: not read, not written")
+
+
+def _output_diagnostic(chosen: Settings, message: str) -> Diagnostic:
+    """`message` at the `output` line of the settings file when the file named the folder,
+    else at the folder."""
+    named = display_path(chosen.output)
+    if chosen.output_given or chosen.config is None:
+        return Diagnostic(named, None, None, message)
+    try:
+        line = _line_of(chosen.config.read_text(encoding="utf-8"), "output")
+    except (OSError, UnicodeDecodeError):
+        line = None
+    return Diagnostic(display_path(chosen.config), line, None, f"output {named}: {message}")
