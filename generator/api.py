@@ -21,13 +21,13 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from .config import Settings, load_settings, package_problem
+from .config import Settings, load_settings, output_problem, package_problem
 from .diagnostics import Diagnostic, display_path
 
-# Each command imports the stages it uses when it runs: `check` answered from the
-# fingerprint, `--help` and `--version` import no loader, renderer, pydantic or jinja2.
+# Each command imports the stages it uses when it runs: `check` answered from the cache,
+# `--help` and `--version` import no loader, renderer, pydantic or jinja2.
 if TYPE_CHECKING:
     from .findings import finding as findings
     from .findings.policy import Policy
@@ -44,21 +44,24 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RenderResult:
-    """The plan when the sources are valid; otherwise every diagnostic."""
+    """The plan when the sources are valid; otherwise every diagnostic. `inputs` is the
+    fingerprint of what the plan was rendered from (`fingerprint.inputs`), when it has one."""
 
     plan: Plan | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    inputs: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What `generate` changed or `check` found; `drift` is None when the sources are invalid.
-    `answered` says how `check` found it: from the output's fingerprint, or by comparing the
-    rendered plan with the disk."""
+    """What `generate` changed or `check` found; `drift` is None when the sources or the
+    output setting are invalid. `answered` says how `check` found it: from this machine's
+    cache of what it verified (`fingerprint.verified`), or by comparing the rendered plan
+    with the disk."""
 
     drift: Drift | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    answered: Literal["fingerprint", "comparison"] | None = None
+    answered: Literal["cache", "comparison"] | None = None
 
 
 @dataclass(frozen=True)
@@ -121,21 +124,18 @@ def _render(chosen: Settings) -> RenderResult:
     templates = chosen.templates
     if templates is not None and not templates.is_dir():
         return RenderResult(None, [Diagnostic(display_path(templates), None, None, "no such templates folder")])
-    from .fingerprint import fingerprinted, inputs
+    from .fingerprint import inputs
 
     recorded = inputs(chosen)  # before reading: a source edited meanwhile is not taken for the old one
     key = json.dumps(recorded, sort_keys=True) if recorded is not None else None
     if key is None or key not in _PLANS:
         rendered = _render_sources(chosen)
-        if rendered.plan is None:
+        if rendered.plan is None or key is None:
             return rendered
-        plan = fingerprinted(rendered.plan, recorded)
-        if key is None:
-            return RenderResult(plan)
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.pop(next(iter(_PLANS)))
-        _PLANS[key] = plan
-    return RenderResult(dict(_PLANS[key]))
+        _PLANS[key] = rendered.plan
+    return RenderResult(dict(_PLANS[key]), inputs=recorded)
 
 
 def reading(chosen: Settings) -> Reading:
@@ -221,30 +221,26 @@ def generate(
 
 
 def generate_with(chosen: Settings) -> Outcome:
-    """`generate` with settings already resolved (the CLI resolves them once)."""
+    """`generate` with settings already resolved (the CLI resolves them once). What it wrote
+    is recorded in this machine's cache, for `check` (see `generator.fingerprint`)."""
+    from .fingerprint import remember
     from .write import UnsafeOutput, write_plan
 
-    overlap = _overlap(chosen.schemas, chosen.output)
-    if overlap is not None:
-        return Outcome(None, [overlap])
+    refused = output_problem(chosen)
+    if refused is not None:
+        return Outcome(None, [refused])
     rendered = _render(chosen)
     if rendered.plan is None:
         return Outcome(None, rendered.diagnostics)
     try:
-        return Outcome(write_plan(rendered.plan, chosen.output))
+        drift = write_plan(rendered.plan, chosen.output)
+        remember(chosen, rendered.inputs, rendered.plan)
+        return Outcome(drift)
     except UnsafeOutput as exc:
         return Outcome(None, [Diagnostic(display_path(chosen.output), None, None, str(exc))])
     except OSError as exc:  # a read-only folder, a full disk: the output is as it was
         where = display_path(Path(exc.filename)) if exc.filename else display_path(chosen.output)
         return Outcome(None, [Diagnostic(where, None, None, f"cannot write: {exc.strerror or exc}")])
-
-
-def _overlap(schemas_dir: Path, out_dir: Path) -> Diagnostic | None:
-    """The output replaces its folder whole: it must neither hold nor sit inside the sources."""
-    schemas, out = schemas_dir.resolve(), out_dir.resolve()
-    if schemas == out or out in schemas.parents or schemas in out.parents:
-        return Diagnostic(display_path(out_dir), None, None, "the output folder overlaps the sources folder")
-    return None
 
 
 def check(
@@ -256,7 +252,7 @@ def check(
     full: bool = False,
 ) -> Outcome:
     """Compare the output folder with what the sources produce (`full`: render and compare
-    even when the fingerprint answers; see `check_with`)."""
+    even when this machine's cache answers; see `check_with`)."""
     chosen = settings(schemas_dir, out_dir, templates, package=package)
     return Outcome(None, chosen) if isinstance(chosen, list) else check_with(chosen, full=full)
 
@@ -264,22 +260,33 @@ def check(
 def check_with(chosen: Settings, *, full: bool = False) -> Outcome:
     """`check` with settings already resolved.
 
-    Unless `full`, the output's fingerprint answers first (`fingerprint.unchanged`): when
-    the inputs and every output file are as it records, the folder is clean, found without
-    loading or rendering. Otherwise the sources are rendered and the plan compared with the
-    disk, which is the judge of what differs. A fingerprint that differs while every other
-    file matches (after an upgrade of the tool) is not drift: it is `stale`, and `generate`
-    refreshes it.
+    An output setting `generate` refuses is refused first, before anything is read. Unless
+    `full`, this machine's cache answers next (`fingerprint.verified`): when the inputs and
+    every output file are what a full comparison or a `generate` here last verified, the
+    folder is clean, found without loading or rendering. Otherwise (a fresh clone, anything
+    changed) the sources are rendered and the plan compared with the disk, which is the judge
+    of what differs; a clean comparison is recorded in the cache. Nothing the repository
+    holds is taken for a verdict.
     """
-    from .fingerprint import FINGERPRINT, unchanged
+    from .fingerprint import remember, verified
     from .write import Drift, compare
 
-    if not full and unchanged(chosen):
-        return Outcome(Drift(), answered="fingerprint")
+    refused = output_problem(chosen)
+    if refused is not None:
+        return Outcome(None, [refused])
+    if not full and verified(chosen):
+        return Outcome(Drift(), answered="cache")
     rendered = _render(chosen)
     if rendered.plan is None:
         return Outcome(None, rendered.diagnostics, answered="comparison")
-    return Outcome(compare(rendered.plan, chosen.output, refreshable={FINGERPRINT}), answered="comparison")
+    try:
+        drift = compare(rendered.plan, chosen.output)
+    except OSError as exc:  # a folder of the output that cannot be listed
+        where = display_path(Path(exc.filename)) if exc.filename else display_path(chosen.output)
+        return Outcome(None, [Diagnostic(where, None, None, f"cannot read: {exc.strerror or exc}")])
+    if drift.clean:
+        remember(chosen, rendered.inputs, rendered.plan)
+    return Outcome(drift, answered="comparison")
 
 
 def lint(schemas_dir: Path | None = None) -> findings.Outcome:

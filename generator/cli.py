@@ -17,7 +17,7 @@ from . import __version__, cli_params
 from .protocol import VERSIONS
 
 # Only typer and what parsing needs are imported here: each command imports what it uses
-# when it runs, so `--version`, `--help` and `check` answered from the fingerprint import no
+# when it runs, so `--version`, `--help` and `check` answered from the cache import no
 # loader, renderer, pydantic, jinja2 or black (tests/test_startup.py), and the MCP SDK
 # (0.6 s) only `mock` and `conform`.
 if TYPE_CHECKING:
@@ -187,15 +187,16 @@ def check(
     full: Annotated[
         bool,
         typer.Option(
-            "--full", help="Render and compare every file even when the output's fingerprint says nothing changed."
+            "--full", help="Render and compare every file even when this machine's cache says nothing changed."
         ),
     ] = False,
 ) -> None:
     """Fail when the output folder is not exactly what the sources produce.
 
-    The output's fingerprint (.mcp-contracts-fingerprint.json, written by `generate`) answers
-    without rendering when the sources, settings, tool and every output file are as it
-    records; anything else is rendered and compared in full.
+    A cache of this machine (outside the repository: the user cache folder) answers without
+    rendering when the sources, settings, tool and every output file are what a full
+    comparison or `generate` here last verified; anything else, a fresh clone included, is
+    rendered and compared in full.
     """
     from . import api
     from .diagnostics import display_path, printable
@@ -231,7 +232,6 @@ def check(
             "missing": list(drift.missing),
             "extra": list(drift.extra),
             "diffs": drift.diffs,
-            "stale": list(drift.stale),
             "answered": outcome.answered,
         }
         typer.echo(json.dumps(payload, indent=2))
@@ -245,12 +245,6 @@ def check(
         for diff in drift.diffs.values():
             sys.stdout.write(diff)
         typer.echo(f"{shown} has drifted from the sources: run `mcp-contracts generate`.")
-    for path in drift.stale if drift.clean else ():  # a note on standard error, in every format: not drift
-        typer.echo(
-            f"note: {shown}/{printable(path)} is stale (written by another version of the tool or"
-            " from other inputs) while every other file matches: `mcp-contracts generate` refreshes it",
-            err=True,
-        )
     if not drift.clean:
         raise typer.Exit(EXIT_DRIFT)
 

@@ -2,7 +2,7 @@
 
 typer 0.29 converts every parameter's value through a pydantic `TypeAdapter` it builds on
 first use, `--help` included: that imports pydantic (about 100 ms) in every command,
-`--help` of a command and `check` answered from the fingerprint among them. `install` puts
+`--help` of a command and `check` answered from the cache among them. `install` puts
 a converter in front for the kinds those commands take (a string, a path, a choice of an
 enum, a flag, a list of those), made of typer's own pydantic-free steps (`coerce_cli_path`,
 `coerce_cli_choice`), so the values are the ones typer gives. Any other kind (a number with

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import keyword
+import os
 import re
 import sys
 import tomllib
@@ -85,6 +86,9 @@ class Settings:
     against: str = "merge-base"  # what `breaking` compares with when --against is not given
     branch: str | None = None  # the branch `against = "merge-base"` looks for
     languages: tuple[str, ...] = ("python",)  # in LANGUAGES' order
+    # Whether `output` came from a flag (`--out`, the API's `out_dir`): the person running the
+    # command chose it. The file's `output` is the repository's, which a pull request edits.
+    output_given: bool = False
 
     def with_flags(
         self,
@@ -100,7 +104,7 @@ class Settings:
             for key, value in (("schemas", schemas), ("output", output), ("package", package), ("templates", templates))
             if value is not None
         }
-        return replace(self, **changes)
+        return replace(self, **changes, output_given=self.output_given or output is not None)
 
 
 def _has_section(path: Path) -> bool:
@@ -275,3 +279,40 @@ def _shadowed() -> dict[str, str]:
 
 
 _SHADOWED = _shadowed()
+
+
+def output_problem(chosen: Settings) -> Diagnostic | None:
+    """Why `generate` may not replace, and `check` may not read, the output folder of `chosen`;
+    None when it may. Decided from paths alone, before anything under it is read.
+
+    The output folder is replaced whole, so it may be neither the project root, nor a folder
+    above it, nor overlap the sources. It must lie inside the project when the repository
+    names it (the file's `output`, or a path of the project that a symlink leads out of): a
+    pull request must not point `check` at `/etc` or `generate` at a folder outside. A folder
+    outside the project given as `--out` is the choice of whoever runs the command.
+    """
+    root, out, schemas = chosen.root.resolve(), chosen.output.resolve(), chosen.schemas.resolve()
+    written = Path(os.path.abspath(chosen.output))  # as named, symlinks not followed
+    inside_as_named = root in written.parents
+    if out == root or out in root.parents:
+        problem = "the output folder is the project root or a folder above it"
+    elif schemas == out or out in schemas.parents or schemas in out.parents:
+        problem = "the output folder overlaps the sources folder"
+    elif root not in out.parents and (inside_as_named or not chosen.output_given):
+        problem = f"the output folder leads outside the project{' through a symlink' if inside_as_named else ''}"
+    else:
+        return None
+    return _output_diagnostic(chosen, f"{problem}: not read, not written")
+
+
+def _output_diagnostic(chosen: Settings, message: str) -> Diagnostic:
+    """`message` at the `output` line of the settings file when the file named the folder,
+    else at the folder."""
+    named = display_path(chosen.output)
+    if chosen.output_given or chosen.config is None:
+        return Diagnostic(named, None, None, message)
+    try:
+        line = _line_of(chosen.config.read_text(encoding="utf-8"), "output")
+    except (OSError, UnicodeDecodeError):
+        line = None
+    return Diagnostic(display_path(chosen.config), line, None, f"output {named}: {message}")

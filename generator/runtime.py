@@ -888,6 +888,12 @@ class _Judged:
                 return built
             except _Undecided:
                 pass
+        if options.get("by_name") or options.get("by_alias") is False:
+            # the judge read the document's members by the schema's names: so does the view
+            raise TypeError(
+                f"{cls.__name__} reads a document by the schema's property names only: by_name=True and"
+                " by_alias=False would read a member `from_` as the property `from`"
+            )
         return super().model_validate(value, **options)  # type: ignore[misc, no-any-return]
 
     @classmethod
@@ -913,13 +919,20 @@ class _Judged:
         return cls._built(value, options, view)
 
 
+# A field whose property is no Python name (`from`, `retry-after`, `model_dump`) has that
+# property as its alias. Documents give and take the schema's names, never the fields':
+# every dump writes the aliases unless told `by_alias=False`, and validation reads the
+# aliases only, so a member `from_` of an open object stays an extra member `from_`.
+_JSON_NAMES = ConfigDict(serialize_by_alias=True, validate_by_alias=True, validate_by_name=False)
+
+
 class JudgedModel(_Judged, BaseModel):
     """A generated object model: it accepts exactly what its schema accepts."""
 
     # A property may be called anything (`model_dump`, `schema`): its field takes a name
     # with `_` appended, which pydantic would otherwise warn about on import.
     # Its validator and serializer are built on first use, not when the module is imported.
-    model_config = ConfigDict(protected_namespaces=(), defer_build=True)
+    model_config = ConfigDict(protected_namespaces=(), defer_build=True, **_JSON_NAMES)
 
 
 RootT = TypeVar("RootT")
@@ -928,7 +941,7 @@ RootT = TypeVar("RootT")
 class JudgedRootModel(_Judged, RootModel[RootT], Generic[RootT]):
     """A generated model whose value is not one object: a union, a list or a scalar."""
 
-    model_config = ConfigDict(defer_build=True)
+    model_config = ConfigDict(defer_build=True, **_JSON_NAMES)
 
 
 def bind(judge: Judge, locations: Mapping[type[_Judged], str], published: Published | None = None) -> None:

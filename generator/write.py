@@ -10,15 +10,16 @@ import fcntl
 import os
 import secrets
 import shutil
+import stat
 import sys
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .diagnostics import printable
 
-if TYPE_CHECKING:  # `check` answered from the fingerprint imports no renderer
+if TYPE_CHECKING:  # `check` answered from the cache imports no renderer
     from .render.plan import Plan
 
 # Files that Python itself leaves in the output when the generated package is imported.
@@ -34,8 +35,9 @@ class Drift:
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     diffs: dict[str, str] = field(default_factory=dict)
-    # Files that differ without being drift (the fingerprint after a tool upgrade): `generate` refreshes them.
-    stale: tuple[str, ...] = ()
+    # Entries that are not regular files (a symlink, a FIFO...), by path, with what each is:
+    # never read, always drift (each is changed or extra too), and replaced by `generate`.
+    irregular: dict[str, str] = field(default_factory=dict)
     # `generate` wrote the new tree, but could not remove the old one (the next run does).
     left_behind: OSError | None = None
 
@@ -44,17 +46,83 @@ class Drift:
         return not (self.changed or self.missing or self.extra)
 
 
-def read_tree(out_dir: Path) -> dict[str, bytes]:
-    """Every file under `out_dir` that the generator could have written."""
+@dataclass(frozen=True)
+class Tree:
+    """An output folder as `check` and `generate` see it, nothing followed: the bytes of each
+    regular file, and what every other entry is (`kind`), both by relative POSIX path."""
+
+    files: dict[str, bytes]
+    irregular: dict[str, str]
+
+
+_KINDS = {
+    stat.S_IFLNK: "a symlink",
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+}
+
+
+def kind(mode: int) -> str:
+    """What an entry of this `st_mode` is, in words (for one that is not a regular file)."""
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
+def _ignored(name: str, mode: int) -> bool:
+    """What Python leaves in the output when the generated package is imported."""
+    return name in _IGNORED_DIRS if stat.S_ISDIR(mode) else name.endswith(_IGNORED_SUFFIXES)
+
+
+def scan(out_dir: Path) -> Tree:
+    """Every entry under `out_dir` that the generator could have written, each taken with
+    `lstat`: a symlink is not followed (not even to a folder), and only a regular file is
+    opened, without following a link that replaced it meanwhile and without blocking (a FIFO
+    put in its place is found by `fstat`). Empty when `out_dir` is not a folder; `OSError`
+    for one that cannot be listed."""
+    files: dict[str, bytes] = {}
+    irregular: dict[str, str] = {}
     if not out_dir.is_dir():
-        return {}
-    tree = {}
-    for path in sorted(out_dir.rglob("*")):
-        relative = path.relative_to(out_dir)
-        if path.is_dir() or _IGNORED_DIRS & set(relative.parts) or path.name.endswith(_IGNORED_SUFFIXES):
-            continue
-        tree[relative.as_posix()] = path.read_bytes()
-    return tree
+        return Tree(files, irregular)
+    stack = [("", os.fspath(out_dir))]
+    while stack:
+        prefix, folder = stack.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                mode = entry.stat(follow_symlinks=False).st_mode
+                relative = prefix + entry.name
+                if _ignored(entry.name, mode):
+                    continue
+                if stat.S_ISDIR(mode):
+                    stack.append((relative + "/", entry.path))
+                    continue
+                content = read_regular(entry.path) if stat.S_ISREG(mode) else None
+                if content is None:
+                    irregular[relative] = kind(mode)  # a regular file raced away: "not a regular file"
+                else:
+                    files[relative] = content
+    order = sorted(files)
+    return Tree({path: files[path] for path in order}, dict(sorted(irregular.items())))
+
+
+def read_regular(path: str | Path) -> bytes | None:
+    """The bytes of the regular file at `path`; None when it is not one (any more): a symlink
+    is not followed, a FIFO or device not read."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.ENOENT):  # a symlink, a socket, gone
+            return None
+        raise
+    with os.fdopen(handle, "rb") as file:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        return file.read()
+
+
+def read_tree(out_dir: Path) -> dict[str, bytes]:
+    """The regular files under `out_dir` that the generator could have written (see `scan`)."""
+    return scan(out_dir).files
 
 
 def _diff(path: str, old: bytes | None, new: bytes | None, out_name: str) -> str:
@@ -73,18 +141,28 @@ def _diff(path: str, old: bytes | None, new: bytes | None, out_name: str) -> str
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
-def compare(plan: Plan, out_dir: Path, *, refreshable: Collection[str] = (), diffs: bool = True) -> Drift:
+def _not_read(path: str, what: str, out_name: str) -> str:
+    """What `check` shows for an entry that is not a regular file, in place of a diff."""
+    return f"Not a regular file: {printable(out_name)}/{printable(path)} is {what} (not read)\n"
+
+
+def compare(plan: Plan, out_dir: Path, *, diffs: bool = True) -> Drift:
     """What `generate` would change in `out_dir`, with a unified diff per file unless
-    `diffs` is false (`generate` names the files; only `check` shows how they differ). A file
-    of `refreshable` that is changed or missing is `stale`, not drift, and has no diff."""
-    disk = read_tree(out_dir)
+    `diffs` is false (`generate` names the files; only `check` shows how they differ). An
+    entry that is not a regular file is drift wherever it is, shown by what it is."""
+    tree = scan(out_dir)
+    disk, irregular = tree.files, tree.irregular
     differs = [p for p in plan if disk.get(p) != plan[p]]
-    stale = tuple(p for p in differs if p in refreshable)
-    changed = tuple(p for p in differs if p in disk and p not in stale)
-    missing = tuple(p for p in differs if p not in disk and p not in stale)
-    extra = tuple(p for p in disk if p not in plan)
+    changed = tuple(p for p in differs if p in disk or p in irregular)
+    missing = tuple(p for p in differs if p not in disk and p not in irregular)
+    extra = tuple(sorted(p for p in (*disk, *irregular) if p not in plan))
     shown = sorted((*changed, *missing, *extra)) if diffs else []
-    return Drift(changed, missing, extra, {p: _diff(p, disk.get(p), plan.get(p), out_dir.name) for p in shown}, stale)
+    name = out_dir.name
+    texts = {
+        p: _not_read(p, irregular[p], name) if p in irregular else _diff(p, disk.get(p), plan.get(p), name)
+        for p in shown
+    }
+    return Drift(changed, missing, extra, texts, dict(irregular))
 
 
 class UnsafeOutput(Exception):
@@ -97,8 +175,8 @@ def check_replaceable(out_dir: Path) -> None:
 
     if not out_dir.exists() or (out_dir.is_dir() and not any(out_dir.iterdir())):
         return
-    marker = out_dir / MARKER
-    if not out_dir.is_dir() or not marker.is_file() or not marker.read_bytes().startswith(MARKER_LINE):
+    marker = read_regular(out_dir / MARKER) if out_dir.is_dir() else None  # never a link or a FIFO
+    if marker is None or not marker.startswith(MARKER_LINE):
         raise UnsafeOutput(
             f"{out_dir.as_posix()} has no {MARKER} of mcp-contracts: not replacing a folder it did not write"
         )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -141,6 +143,11 @@ def assert_report(report: Any, kind: str) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # `check`'s cache of verdicts (generator/fingerprint.py) in a folder of this session, not
+    # the user's cache folder; each process the tests start inherits it.
+    cache = tempfile.mkdtemp(prefix="mcp-contracts-cache-")
+    atexit.register(shutil.rmtree, cache, ignore_errors=True)
+    os.environ["MCP_CONTRACTS_CACHE_DIR"] = cache
     config.addinivalue_line("markers", "first: a long test, started before the others")
     config.addinivalue_line("markers", "slow: run by `pytest -m slow` (CI runs it), not by default")
     # Each rule of the registry has a test that makes it fire and one that keeps it quiet

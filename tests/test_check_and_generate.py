@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
-from conftest import GENERATED, assert_report, run_cli
+from conftest import GENERATED, SCHEMAS, assert_report, run_cli
 
 
 @pytest.fixture
@@ -88,3 +89,43 @@ def test_check_prints_drift_as_github_annotations(out_copy: Path) -> None:
         f"::error file={out_copy.as_posix()}/manifests/tuitbot.json,title=drift::changed:"
         " run `mcp-contracts generate` and commit\n"
     )
+
+
+def test_an_entry_that_is_not_a_regular_file_is_drift_said_by_what_it_is(out_copy: Path, tmp_path: Path) -> None:
+    """A symlink to a file of the very bytes the plan holds, and a dangling one: each is named,
+    in the JSON report too, by what it is; neither is followed, and `generate` replaces both
+    (FIFOs, sockets and devices: tests/hostile/cases.py, in processes with a time limit)."""
+    page = out_copy / "docs" / "tuitbot.md"
+    copy = tmp_path / "tuitbot.md"
+    copy.write_bytes(page.read_bytes())
+    page.unlink()
+    page.symlink_to(copy)
+    (out_copy / "docs" / "gone.md").symlink_to("no-such-file")
+    result = run_cli("check", "--out", str(out_copy), "--format", "json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert_report(report, "check-report")
+    assert report["changed"] == ["docs/tuitbot.md"] and report["extra"] == ["docs/gone.md"]
+    assert report["diffs"] == {
+        "docs/gone.md": "Not a regular file: generated/docs/gone.md is a symlink (not read)\n",
+        "docs/tuitbot.md": "Not a regular file: generated/docs/tuitbot.md is a symlink (not read)\n",
+    }
+    generated = run_cli("generate", "--out", str(out_copy))
+    assert generated.returncode == 0, generated.stderr
+    assert not page.is_symlink() and not os.path.lexists(out_copy / "docs" / "gone.md")
+    assert run_cli("check", "--out", str(out_copy)).returncode == 0
+
+
+def test_an_output_flag_through_a_symlink_of_the_project_that_leads_out_is_refused(tmp_path: Path) -> None:
+    """`--out` may name a folder outside the project, but not a folder of the project that a
+    symlink leads out of: the repository put that symlink there."""
+    project = tmp_path / "project"
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", project / "schemas" / "contracts" / "jsonrpc")
+    (project / "pyproject.toml").write_text("[tool.mcp-contracts]\n", encoding="utf-8")
+    (tmp_path / "outside").mkdir()
+    (project / "out").symlink_to(tmp_path / "outside")
+    for command in ("check", "generate"):
+        result = run_cli(command, "--out", "out", cwd=project)
+        assert result.returncode == 2, result.stdout
+        assert "the output folder leads outside the project" in result.stderr
+    assert list((tmp_path / "outside").iterdir()) == []

