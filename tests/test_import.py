@@ -291,6 +291,18 @@ def test_a_listing_that_would_not_load_is_every_problem_named_and_nothing_writte
     assert "protocol:\n  - '2025-06-18'\n" in (folder(project, "raw") / "contract.yaml").read_text()
 
 
+def test_a_number_of_the_listing_no_double_holds_is_refused_and_nothing_written(project: Path) -> None:
+    """The raw server lists `maximum: 1e400`: the SDK reads infinity, which a contract would write as null."""
+    huge = '{"inputSchema": {"type": "object", "properties": {"a": {"type": "number", "maximum": 1e400}}}}'
+    result = run_cli("import", "raw", "--", *RAW, "--tool", huge, cwd=project)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert (
+        "the server's tools/list result holds a number that is not a finite double at"
+        " tools/0/inputSchema/properties/a/maximum (read as inf)" in result.stderr
+    )
+    assert not (project / "schemas").exists() and not (project / "pyproject.toml").exists()
+
+
 def test_a_listing_that_is_no_listing_of_the_protocol_is_said(project: Path) -> None:
     untyped = json.dumps({"inputSchema": {"properties": {"a": {"type": "string"}}}})
     result = run_cli("import", "raw", "--", *RAW, "--tool", untyped, cwd=project)
