@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from mcp_contracts_generator.importing.envelope import envelope_of
 from mcp_contracts_generator.protocol import VERSIONS
+from ruamel.yaml import YAML
 
 SERVER = ROOT / "tests" / "servers" / "import_server.py"
 
@@ -301,6 +302,29 @@ def test_a_number_of_the_listing_no_double_holds_is_refused_and_nothing_written(
         " tools/0/inputSchema/properties/a/maximum (read as inf)" in result.stderr
     )
     assert not (project / "schemas").exists() and not (project / "pyproject.toml").exists()
+
+
+@pytest.mark.parametrize(
+    ("said", "version"),
+    [("1.4.2-beta.1", "1.4.2-beta.1"), ("v2.1.0", "2.1.0"), ("latest", "0.1.0"), ("1.0", "0.1.0"), ("", "0.1.0")],
+)
+def test_the_contract_version_is_semantic_and_the_servers_own_is_in_metadata(
+    project: Path, said: str, version: str
+) -> None:
+    """`serverInfo.version` as the server says it goes under `metadata:`; `version:` is it when
+    it is a semantic version, or without its `v`, else 0.1.0. Importing again keeps the contract's."""
+    result = run_cli("import", "raw", "--", *RAW, "--version", said, cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    identity = folder(project, "raw") / "contract.yaml"
+    written = YAML(typ="safe").load(identity.read_text())
+    assert (written["version"], written["metadata"]["server_version"]) == (version, said)
+    assert run_cli("generate", cwd=project).returncode == 0
+
+    identity.write_text(identity.read_text().replace(f"\nversion: {version}\n", "\nversion: 3.0.0\n"))
+    again = run_cli("import", "raw", "--write", "--", *RAW, "--version", "v9.0.0", cwd=project)
+    assert again.returncode == 0, again.stdout + again.stderr
+    written = YAML(typ="safe").load(identity.read_text())
+    assert (written["version"], written["metadata"]["server_version"]) == ("3.0.0", "v9.0.0")
 
 
 def test_a_listing_that_is_no_listing_of_the_protocol_is_said(project: Path) -> None:

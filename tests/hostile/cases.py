@@ -243,6 +243,42 @@ CASES = [
     ),
     Case("example breaks schema", "broken", write("examples/bad.json", "{}"), GENERATE, 2, "example breaks"),
     Case("example not json", "broken", write("examples/bad.json", "{,}"), GENERATE, 2, "invalid JSON"),
+    # A version that is not semantic would switch off version-not-bumped: refused at its line.
+    Case(
+        "version latest",
+        "broken",
+        replace("contract.yaml", 'version: "0.1.0"', "version: latest"),
+        GENERATE,
+        2,
+        'contract.yaml:5: "latest" is not a semantic version (semver.org 2.0.0: MAJOR.MINOR.PATCH',
+    ),
+    Case(
+        "version v2.0.0 in lint",
+        "broken",
+        replace("contract.yaml", 'version: "0.1.0"', "version: v2.0.0"),
+        ("lint",),
+        2,
+        'contract.yaml:5: "v2.0.0" is not a semantic version',
+    ),
+    Case(
+        "version 1.0",
+        "broken",
+        replace("contract.yaml", 'version: "0.1.0"', 'version: "1.0"'),
+        ("check",),
+        2,
+        'contract.yaml:5: "1.0" is not a semantic version',
+    ),
+    Case(
+        "accepted break for latest",
+        "broken",
+        write(
+            "accepted-breaks.yaml",
+            "accepted:\n  - rule: property-optional\n    subject: envelope/id\n    reason: r\n    version: latest\n",
+        ),
+        GENERATE,
+        2,
+        'accepted-breaks.yaml:5: "latest" is not a semantic version',
+    ),
     # Numbers no double holds as written: refused at their place in every source, before any output.
     Case(
         "enum 1e400",
