@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from ..model import Bundle, Manifest
+from ..schema.patterns import judged
 
 
 def json_block(value: Any, *, sort_keys: bool = False) -> str:
@@ -34,8 +35,9 @@ def json_file(value: Any, *, sort_keys: bool = False) -> str:
 
 
 def bundle_file(bundle: Bundle) -> str:
-    """`schema.json` of a contract package: what `runtime.Judge.from_bundle` reads."""
-    return json_file({"root": bundle.root, "formats": bundle.formats, "resources": dict(bundle.resources)})
+    """`schema.json` of a contract package: what `runtime.Judge.from_bundle` reads, each
+    pattern as its engine reads ECMA-262 (`schema.patterns`); the published schemas keep theirs."""
+    return json_file({"root": bundle.root, "formats": bundle.formats, "resources": judged(bundle.resources)})
 
 
 def manifest_text(manifest: Manifest) -> str:

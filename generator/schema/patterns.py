@@ -6,11 +6,18 @@ expressions. The Python judge's engine also compiles some that are not (`^a++$`,
 cannot: such a contract would mean one thing to Python and nothing elsewhere. A pattern
 is ECMA-262 when regress (an ECMA-262 engine) compiles it with the `u` flag or without it,
 as the generated TypeScript judge compiles it.
+
+The Python judge's engine (jsonschema-rs: its own ECMA-262 translation, then fancy-regex)
+refuses some ECMA-262 (`\\k<name>`, `\\0`, a surrogate pair `\\ud83d\\ude00`, `[^]`, `[]`,
+`[\\b]`): `for_rust_engine` writes those so that it compiles them and reads them alike, for
+every schema it compiles (`engine.standalone_validator`, the envelope's judge at load, the
+package's `schema.json`); what it cannot read alike is refused at load, named (`unsupported`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import copy
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import regress
@@ -19,11 +26,11 @@ from .vocabulary import Vocabulary
 from .walk import Path, walk
 
 
-def is_ecma_262(pattern: str) -> bool:
+def is_ecma_262(pattern: str, flags: tuple[str, ...] = ("u", "")) -> bool:
     """Whether `pattern` is an ECMA-262 regular expression (with the `u` flag or without)."""
-    for flags in ("u", ""):
+    for flag in flags:
         try:
-            regress.Regex(pattern, flags)
+            regress.Regex(pattern, flag)
         except regress.RegressError:
             continue
         return True
@@ -38,12 +45,22 @@ def non_ecma_patterns(document: Any, base: str = "", dialect: Vocabulary | None 
         if not isinstance(node, dict):
             continue
         pattern = node.get("pattern")
-        if isinstance(pattern, str) and not is_ecma_262(pattern):
-            yield (*visit.path, "pattern"), _message(pattern)
+        said = _refusal(pattern) if isinstance(pattern, str) else None
+        if said is not None:
+            yield (*visit.path, "pattern"), said
         keyed = node.get("patternProperties")
         for key in keyed if isinstance(keyed, dict) else ():
-            if not is_ecma_262(key):
-                yield (*visit.path, "patternProperties", key), _message(key)
+            said = _refusal(key)
+            if said is not None:
+                yield (*visit.path, "patternProperties", key), said
+
+
+def _refusal(pattern: str) -> str | None:
+    """Why `pattern` is refused: not ECMA-262, or a construct the two judges cannot read alike."""
+    if not is_ecma_262(pattern):
+        return _message(pattern)
+    construct = unsupported(pattern)
+    return None if construct is None else f"{pattern!r}: {construct}"
 
 
 def _message(pattern: str) -> str:
@@ -51,3 +68,197 @@ def _message(pattern: str) -> str:
         f"{pattern!r} is not an ECMA-262 regular expression, which JSON Schema's patterns are"
         " (Rust's or Python's syntax, such as `a++`, `(?i)` or `(?P<name>...)`, is not)"
     )
+
+
+# ECMA-262 (with the `u` flag) written so that jsonschema-rs's engine (fancy-regex, after its
+# own ECMA-262 translation) compiles it and reads it alike: what that engine refuses today.
+_ANY, _NOTHING = r"[\s\S]", r"[^\s\S]"
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+class _Unsupported(Exception):
+    """A construct of an ECMA-262 pattern that a judge cannot read alike: the message names it."""
+
+
+def _hex4(pattern: str, at: int) -> int | None:
+    """The value of `\\uHHHH` at `at` (the backslash), or None when none is there."""
+    digits = pattern[at + 2 : at + 6]
+    return int(digits, 16) if pattern.startswith("\\u", at) and len(digits) == 4 and set(digits) <= _HEX else None
+
+
+def _groups(pattern: str) -> dict[str, list[int]]:
+    """The capturing groups' numbers by name (`(?<name>...)`), in ECMA-262's order of their `(`."""
+    names: dict[str, list[int]] = {}
+    number, index, in_class = 0, 0, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class or char == "[":
+            in_class = char != "]" if in_class else not pattern.startswith(("[]", "[^]"), index)
+            index += 3 if pattern.startswith("[^]", index) else 2 if pattern.startswith("[]", index) else 1
+            continue
+        if char == "(" and (not pattern.startswith("(?", index) or _named_at(pattern, index)):
+            number += 1
+            if _named_at(pattern, index):
+                names.setdefault(pattern[index + 3 : pattern.index(">", index)], []).append(number)
+        index += 1
+    return names
+
+
+def _named_at(pattern: str, index: int) -> bool:
+    return pattern.startswith("(?<", index) and not pattern.startswith(("(?<=", "(?<!"), index)
+
+
+def for_rust(pattern: str) -> str:
+    """`pattern` (ECMA-262, `u` flag) as jsonschema-rs's engine reads it alike: `\\0` as `\\x00`,
+    a surrogate pair `\\ud83d\\ude00` as `\\u{1f600}`, `[\\b]` as `[\\x08]`, `[]` and `[^]` as
+    classes it takes, named groups unnamed and `\\k<name>` as the group's number. _Unsupported
+    for what it cannot read alike (see `unsupported`)."""
+    names = _groups(pattern)
+    out: list[str] = []
+    number, index, in_class = 0, 0, False
+    opened: list[int | None] = []  # the groups open, by number (None: not capturing)
+    closed: set[int] = set()
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            text, index = _escape(pattern, index, in_class, names, closed)
+            out.append(text)
+            continue
+        if not in_class and pattern.startswith(("[]", "[^]"), index):
+            empty = pattern.startswith("[]", index)
+            out.append(_NOTHING if empty else _ANY)
+            index += 2 if empty else 3
+            continue
+        if in_class or char == "[":
+            in_class = char != "]" if in_class else True
+        elif char == "(":
+            capturing = not pattern.startswith("(?", index) or _named_at(pattern, index)
+            number += capturing
+            opened.append(number if capturing else None)
+            if _named_at(pattern, index):
+                out.append("(")
+                index = pattern.index(">", index) + 1
+                continue
+        elif char == ")" and opened:
+            group = opened.pop()
+            if group is not None:
+                closed.add(group)
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _escape(pattern: str, index: int, in_class: bool, names: dict[str, list[int]], closed: set[int]) -> tuple[str, int]:
+    """The escape at `index` as the engine reads it alike, and the index after it."""
+    follower = pattern[index + 1 : index + 2]
+    if follower == "0" and not pattern[index + 2 : index + 3].isdigit():
+        return "\\x00", index + 2
+    if follower == "b" and in_class:
+        return "\\x08", index + 2
+    if follower == "u":
+        return _unicode(pattern, index)
+    if follower == "k" and not in_class:
+        name = pattern[index + 3 : pattern.index(">", index)]
+        numbers = names.get(name, [])
+        if len(numbers) != 1:
+            raise _Unsupported(f"the named backreference \\k<{name}> to a group name written twice is not supported")
+        return _backreference(numbers[0], f"\\k<{name}>", closed), pattern.index(">", index) + 1
+    if follower.isdigit() and not in_class:
+        end = index + 1
+        while end < len(pattern) and pattern[end].isdigit():
+            end += 1
+        return _backreference(int(pattern[index + 1 : end]), pattern[index:end], closed), end
+    return pattern[index : index + 2], index + 2
+
+
+def _backreference(number: int, written: str, closed: set[int]) -> str:
+    """A backreference to a group that has closed; the engine matches nothing where ECMA-262
+    matches the empty string: a reference to a group not closed yet."""
+    if number not in closed:
+        raise _Unsupported(
+            f"the backreference {written} before its group closes is not supported: ECMA-262 matches"
+            " the empty string there, the Python judge's engine nothing"
+        )
+    return f"(?:\\{number})"
+
+
+def _unicode(pattern: str, index: int) -> tuple[str, int]:
+    """`\\uHHHH` or `\\u{H...}` at `index`: a surrogate pair as one code point; a lone
+    surrogate, which no judge reads alike (JSON text gives JavaScript one, Python none), refused."""
+    high = _hex4(pattern, index)
+    if high is None:
+        end = pattern.find("}", index)
+        value = int(pattern[index + 3 : end], 16) if pattern.startswith("\\u{", index) and end > 0 else None
+        if value is not None and 0xD800 <= value <= 0xDFFF:
+            raise _Unsupported(_lone(pattern[index : end + 1]))
+        return pattern[index : index + 2], index + 2
+    low = _hex4(pattern, index + 6)
+    if 0xD800 <= high <= 0xDBFF and low is not None and 0xDC00 <= low <= 0xDFFF:
+        return f"\\u{{{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):x}}}", index + 12
+    if 0xD800 <= high <= 0xDFFF:
+        raise _Unsupported(_lone(pattern[index : index + 6]))
+    return pattern[index : index + 6], index + 6
+
+
+def _lone(escape: str) -> str:
+    return f"the lone surrogate escape {escape} is not supported: half of a UTF-16 pair, which no Unicode text holds"
+
+
+def unsupported(pattern: str) -> str | None:
+    """The construct of an ECMA-262 pattern (`u` flag) that the judges cannot read alike,
+    named; None when both read it (and for a pattern that is ECMA-262 only without `u`):
+    a backreference before its group closes (`\\1(a)`, `(a\\1)`: ECMA-262 matches the empty
+    string there, jsonschema-rs's engine nothing), a group name written twice (ECMAScript
+    2025: node before 23 refuses it), a lone surrogate escape (`\\ud800`: JavaScript's strings
+    hold half of a UTF-16 pair, Python's none)."""
+    if not is_ecma_262(pattern, ("u",)):
+        return None
+    names = _groups(pattern)
+    twice = next((name for name, numbers in names.items() if len(numbers) > 1), None)
+    if twice is not None:
+        return f"the group name <{twice}> written twice is not supported: ECMAScript 2025, which node before 23 refuses"
+    try:
+        for_rust(pattern)
+    except _Unsupported as exc:
+        return str(exc)
+    return None
+
+
+def for_rust_engine(document: Any, base: str = "") -> Any:
+    """A copy of `document` whose patterns (`pattern`, `patternProperties` keys) jsonschema-rs
+    reads as ECMA-262 does (`for_rust`); `document` itself when it has none to change."""
+    changes: list[tuple[Path, str]] = []
+    for visit in walk(document, base):
+        node = visit.node if isinstance(visit.node, dict) else {}
+        pattern, keyed = node.get("pattern"), node.get("patternProperties")
+        if isinstance(pattern, str) and _translated(pattern) != pattern:
+            changes.append((visit.path, "pattern"))
+        if isinstance(keyed, dict) and any(_translated(key) != key for key in keyed):
+            changes.append((visit.path, "patternProperties"))
+    if not changes:
+        return document
+    result = copy.deepcopy(document)
+    for path, keyword in sorted(changes, key=lambda change: len(change[0]), reverse=True):  # the deepest first
+        node = result
+        for part in path:
+            node = node[part]
+        if keyword == "pattern":
+            node[keyword] = _translated(node[keyword])
+        else:
+            node[keyword] = {_translated(key): value for key, value in node[keyword].items()}
+    return result
+
+
+def _translated(pattern: str) -> str:
+    """`for_rust(pattern)` of a pattern with the `u` flag; any other as written (refused at
+    load, or read by both judges without the flag)."""
+    return for_rust(pattern) if is_ecma_262(pattern, ("u",)) and unsupported(pattern) is None else pattern
+
+
+def judged(resources: Mapping[str, Any]) -> dict[str, Any]:
+    """The resources of a bundle (by URI) as the Python judge compiles them: each one's
+    patterns written for its engine (`for_rust_engine`)."""
+    return {uri: for_rust_engine(resource, uri) for uri, resource in resources.items()}

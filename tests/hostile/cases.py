@@ -243,6 +243,40 @@ CASES = [
     ),
     Case("example breaks schema", "broken", write("examples/bad.json", "{}"), GENERATE, 2, "example breaks"),
     Case("example not json", "broken", write("examples/bad.json", "{,}"), GENERATE, 2, "invalid JSON"),
+    # ECMA-262 patterns: accepted and judged alike by both judges, or the construct named.
+    Case(
+        "pattern named backreference",
+        "broken",
+        replace("envelope.schema.json", '"minLength": 1', '"pattern": "^(?<v>[a-z]+)\\\\.\\\\k<v>$|"'),
+        GENERATE,
+        0,
+        "changed",
+        output_changes=True,
+    ),
+    Case(
+        "pattern backreference ahead",
+        "broken",
+        replace("envelope.schema.json", '"minLength": 1', '"pattern": "^\\\\k<v>(?<v>a)$"'),
+        GENERATE,
+        2,
+        "envelope.schema.json#/properties/method/pattern: '^\\\\k<v>(?<v>a)$': the backreference \\k<v> before",
+    ),
+    Case(
+        "pattern group name twice",
+        "broken",
+        replace("envelope.schema.json", '"minLength": 1', '"pattern": "^(?<v>a)|(?<v>b)$"'),
+        GENERATE,
+        2,
+        "the group name <v> written twice is not supported",
+    ),
+    Case(
+        "pattern lone surrogate",
+        "broken",
+        replace("tools.yaml", "minLength: 1", "pattern: '^\\ud800$'"),
+        GENERATE,
+        2,
+        "tools.yaml:9: '^\\\\ud800$': the lone surrogate escape \\ud800 is not supported",
+    ),
     # A version that is not semantic would switch off version-not-bumped: refused at its line.
     Case(
         "version latest",
