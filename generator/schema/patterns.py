@@ -17,7 +17,9 @@ package's `schema.json`); what it cannot read alike is refused at load, named (`
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import regress
@@ -74,6 +76,7 @@ def _message(pattern: str) -> str:
 # own ECMA-262 translation) compiles it and reads it alike: what that engine refuses today.
 _ANY, _NOTHING = r"[\s\S]", r"[^\s\S]"
 _HEX = frozenset("0123456789abcdefABCDEF")
+_QUANTIFIER = re.compile(r"[*+?]|\{[0-9]+(?:,[0-9]*)?\}")
 
 
 class _Unsupported(Exception):
@@ -96,8 +99,9 @@ def _groups(pattern: str) -> dict[str, list[int]]:
             index += 2
             continue
         if in_class or char == "[":
-            in_class = char != "]" if in_class else not pattern.startswith(("[]", "[^]"), index)
-            index += 3 if pattern.startswith("[^]", index) else 2 if pattern.startswith("[]", index) else 1
+            closing = pattern.startswith(("[]", "[^]"), index) and not in_class  # a class of its own: no group
+            in_class = char != "]" if in_class else not closing
+            index += (3 if pattern.startswith("[^]", index) else 2) if closing else 1
             continue
         if char == "(" and (not pattern.startswith("(?", index) or _named_at(pattern, index)):
             number += 1
@@ -111,6 +115,61 @@ def _named_at(pattern: str, index: int) -> bool:
     return pattern.startswith("(?<", index) and not pattern.startswith(("(?<=", "(?<!"), index)
 
 
+@dataclass
+class _Frame:
+    """A group of a pattern while it is read: the branch it is in (`|` so far), whether it
+    holds more than one branch, is quantified (but `{1}`) or is a lookaround."""
+
+    branch: int = 0
+    alternatives: bool = False
+    quantified: bool = False
+    lookaround: bool = False
+
+
+@dataclass
+class _Captures:
+    """Where each capturing group stands, to tell whether a backreference finds it set, as
+    ECMA-262 and jsonschema-rs's engine both do: only then do they read it alike."""
+
+    stack: list[_Frame] = field(default_factory=lambda: [_Frame()])
+    opened: list[int | None] = field(default_factory=list)  # the groups open, by number (None: not capturing)
+    frames: dict[int, tuple[tuple[_Frame, int], ...]] = field(default_factory=dict)  # each group's frames, branches
+    closed: dict[int, _Frame] = field(default_factory=dict)
+
+    def open(self, number: int | None, lookaround: bool) -> None:
+        frame = _Frame(lookaround=lookaround)
+        if number is not None:
+            self.frames[number] = tuple((outer, outer.branch) for outer in self.stack)
+        self.stack.append(frame)
+        self.opened.append(number)
+
+    def close(self, quantified: bool) -> None:
+        if len(self.stack) > 1:
+            frame, number = self.stack.pop(), self.opened.pop()
+            frame.quantified = quantified
+            if number is not None:
+                self.closed[number] = frame
+
+    def certain(self, number: int) -> bool:
+        """Whether group `number` has taken part, once, in every match that reaches here: it
+        has closed, is not quantified, and no frame around it that is not around here too has
+        branches, a quantifier or is a lookaround; those around both have no `|` between.
+        (Repeated, the engines part: ECMA-262 refuses an empty iteration past the least
+        number, and its captures restart each iteration; jsonschema-rs's engine does neither,
+        and leaves splits of `(a+)+` untried.)"""
+        own = self.closed.get(number)
+        if own is None or own.quantified:
+            return False
+        here = {id(frame): frame.branch for frame in self.stack}
+        for frame, branch in self.frames[number]:
+            if id(frame) in here:
+                if here[id(frame)] != branch:
+                    return False
+            elif frame.alternatives or frame.quantified or frame.lookaround:
+                return False
+        return True
+
+
 def for_rust(pattern: str) -> str:
     """`pattern` (ECMA-262, `u` flag) as jsonschema-rs's engine reads it alike: `\\0` as `\\x00`,
     a surrogate pair `\\ud83d\\ude00` as `\\u{1f600}`, `[\\b]` as `[\\x08]`, `[]` and `[^]` as
@@ -119,12 +178,11 @@ def for_rust(pattern: str) -> str:
     names = _groups(pattern)
     out: list[str] = []
     number, index, in_class = 0, 0, False
-    opened: list[int | None] = []  # the groups open, by number (None: not capturing)
-    closed: set[int] = set()
+    captures = _Captures()
     while index < len(pattern):
         char = pattern[index]
         if char == "\\":
-            text, index = _escape(pattern, index, in_class, names, closed)
+            text, index = _escape(pattern, index, in_class, names, captures)
             out.append(text)
             continue
         if not in_class and pattern.startswith(("[]", "[^]"), index):
@@ -137,21 +195,26 @@ def for_rust(pattern: str) -> str:
         elif char == "(":
             capturing = not pattern.startswith("(?", index) or _named_at(pattern, index)
             number += capturing
-            opened.append(number if capturing else None)
+            looking = pattern.startswith(("(?=", "(?!", "(?<=", "(?<!"), index)
+            captures.open(number if capturing else None, looking)
             if _named_at(pattern, index):
                 out.append("(")
                 index = pattern.index(">", index) + 1
                 continue
-        elif char == ")" and opened:
-            group = opened.pop()
-            if group is not None:
-                closed.add(group)
+        elif char == ")":
+            quantifier = _QUANTIFIER.match(pattern, index + 1)
+            captures.close(quantifier is not None and quantifier[0] not in ("{1}", "{1,1}"))
+        elif char == "|":
+            captures.stack[-1].branch += 1
+            captures.stack[-1].alternatives = True
         out.append(char)
         index += 1
     return "".join(out)
 
 
-def _escape(pattern: str, index: int, in_class: bool, names: dict[str, list[int]], closed: set[int]) -> tuple[str, int]:
+def _escape(
+    pattern: str, index: int, in_class: bool, names: dict[str, list[int]], captures: _Captures
+) -> tuple[str, int]:
     """The escape at `index` as the engine reads it alike, and the index after it."""
     follower = pattern[index + 1 : index + 2]
     if follower == "0" and not pattern[index + 2 : index + 3].isdigit():
@@ -165,22 +228,24 @@ def _escape(pattern: str, index: int, in_class: bool, names: dict[str, list[int]
         numbers = names.get(name, [])
         if len(numbers) != 1:
             raise _Unsupported(f"the named backreference \\k<{name}> to a group name written twice is not supported")
-        return _backreference(numbers[0], f"\\k<{name}>", closed), pattern.index(">", index) + 1
+        return _backreference(numbers[0], f"\\k<{name}>", captures), pattern.index(">", index) + 1
     if follower.isdigit() and not in_class:
         end = index + 1
         while end < len(pattern) and pattern[end].isdigit():
             end += 1
-        return _backreference(int(pattern[index + 1 : end]), pattern[index:end], closed), end
+        return _backreference(int(pattern[index + 1 : end]), pattern[index:end], captures), end
     return pattern[index : index + 2], index + 2
 
 
-def _backreference(number: int, written: str, closed: set[int]) -> str:
-    """A backreference to a group that has closed; the engine matches nothing where ECMA-262
-    matches the empty string: a reference to a group not closed yet."""
-    if number not in closed:
+def _backreference(number: int, written: str, captures: _Captures) -> str:
+    """A backreference to a group every match reaching it has set. Elsewhere ECMA-262 matches
+    the empty string where jsonschema-rs's engine matches nothing (a group not closed yet,
+    optional, in another branch) or keeps an earlier iteration's capture (a quantified group)."""
+    if not captures.certain(number):
         raise _Unsupported(
-            f"the backreference {written} before its group closes is not supported: ECMA-262 matches"
-            " the empty string there, the Python judge's engine nothing"
+            f"the backreference {written} to a group a match may not have set there is not supported:"
+            " ECMA-262 and the Python judge's engine read it apart (the empty string or nothing, one"
+            " iteration's capture or another)"
         )
     return f"(?:\\{number})"
 
@@ -210,8 +275,9 @@ def _lone(escape: str) -> str:
 def unsupported(pattern: str) -> str | None:
     """The construct of an ECMA-262 pattern (`u` flag) that the judges cannot read alike,
     named; None when both read it (and for a pattern that is ECMA-262 only without `u`):
-    a backreference before its group closes (`\\1(a)`, `(a\\1)`: ECMA-262 matches the empty
-    string there, jsonschema-rs's engine nothing), a group name written twice (ECMAScript
+    a backreference to a group a match may not have set there (`\\1(a)`, `(a\\1)`, `(a)?\\1`,
+    `(?:(a)|b)\\1`, `(a)*\\1`: ECMA-262 matches the empty string, jsonschema-rs's engine
+    nothing or an earlier iteration's capture), a group name written twice (ECMAScript
     2025: node before 23 refuses it), a lone surrogate escape (`\\ud800`: JavaScript's strings
     hold half of a UTF-16 pair, Python's none)."""
     if not is_ecma_262(pattern, ("u",)):
