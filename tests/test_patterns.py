@@ -108,6 +108,7 @@ REFUSED = [
     (r"^(?:(?<a>a)|b)+\k<a>$", rf"the backreference \k<a> {NOT_SET}"),
     (r"^(?!(a))\1$", rf"the backreference \1 {NOT_SET}"),
     (r"^(?<a>x)|(?<a>y)$", "the group name <a> written twice is not supported"),
+    (r"^(?i:a)b$", "the modifier group (?i:...) is not supported: ECMAScript 2025"),
     (r"^\ud800$", r"the lone surrogate escape \ud800 is not supported"),
     (r"^[\u{DC00}]$", r"the lone surrogate escape \u{DC00} is not supported"),
 ]

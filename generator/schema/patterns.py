@@ -76,6 +76,7 @@ def _message(pattern: str) -> str:
 # own ECMA-262 translation) compiles it and reads it alike: what that engine refuses today.
 _ANY, _NOTHING = r"[\s\S]", r"[^\s\S]"
 _HEX = frozenset("0123456789abcdefABCDEF")
+_MODIFIERS = re.compile(r"\(\?(?:[ims]+(?:-[ims]*)?|-[ims]+):")  # `(?i:...)`, `(?-s:...)`; not `(?:`
 _QUANTIFIER = re.compile(r"[*+?]|\{[0-9]+(?:,[0-9]*)?\}")
 
 
@@ -193,6 +194,11 @@ def for_rust(pattern: str) -> str:
         if in_class or char == "[":
             in_class = char != "]" if in_class else True
         elif char == "(":
+            if _MODIFIERS.match(pattern, index):
+                raise _Unsupported(
+                    f"the modifier group {_MODIFIERS.match(pattern, index)[0]}...) is not supported: ECMAScript 2025,"
+                    " which node before 23 refuses"
+                )
             capturing = not pattern.startswith("(?", index) or _named_at(pattern, index)
             number += capturing
             looking = pattern.startswith(("(?=", "(?!", "(?<=", "(?<!"), index)
@@ -277,9 +283,9 @@ def unsupported(pattern: str) -> str | None:
     named; None when both read it (and for a pattern that is ECMA-262 only without `u`):
     a backreference to a group a match may not have set there (`\\1(a)`, `(a\\1)`, `(a)?\\1`,
     `(?:(a)|b)\\1`, `(a)*\\1`: ECMA-262 matches the empty string, jsonschema-rs's engine
-    nothing or an earlier iteration's capture), a group name written twice (ECMAScript
-    2025: node before 23 refuses it), a lone surrogate escape (`\\ud800`: JavaScript's strings
-    hold half of a UTF-16 pair, Python's none)."""
+    nothing or an earlier iteration's capture), a group name written twice or a modifier
+    group `(?i:...)` (ECMAScript 2025: node before 23 refuses them), a lone surrogate escape
+    (`\\ud800`: JavaScript's strings hold half of a UTF-16 pair, Python's none)."""
     if not is_ecma_262(pattern, ("u",)):
         return None
     names = _groups(pattern)

@@ -278,6 +278,14 @@ CASES = [
         "the group name <v> written twice is not supported",
     ),
     Case(
+        "pattern modifier group",
+        "broken",
+        replace("tools.yaml", "minLength: 1", "pattern: '^(?i:a)$'"),
+        GENERATE,
+        2,
+        "tools.yaml:9: '^(?i:a)$': the modifier group (?i:...) is not supported: ECMAScript 2025",
+    ),
+    Case(
         "pattern lone surrogate",
         "broken",
         replace("tools.yaml", "minLength: 1", "pattern: '^\\ud800$'"),
