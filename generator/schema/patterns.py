@@ -194,10 +194,11 @@ def for_rust(pattern: str) -> str:
         if in_class or char == "[":
             in_class = char != "]" if in_class else True
         elif char == "(":
-            if _MODIFIERS.match(pattern, index):
+            modifiers = _MODIFIERS.match(pattern, index)
+            if modifiers is not None:
                 raise _Unsupported(
-                    f"the modifier group {_MODIFIERS.match(pattern, index)[0]}...) is not supported: ECMAScript 2025,"
-                    " which node before 23 refuses"
+                    f"the modifier group {modifiers[0]}...) is not supported: ECMAScript 2025, which node before 23"
+                    " refuses"
                 )
             capturing = not pattern.startswith("(?", index) or _named_at(pattern, index)
             number += capturing
