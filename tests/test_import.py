@@ -379,6 +379,18 @@ def raw(*tool_changes: str) -> tuple[str, ...]:
     return ("--", sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), ANSWER, *changes)
 
 
+def test_an_answer_with_a_number_no_double_holds_is_no_example(project: Path) -> None:
+    """The server answers `price: 1e400`: read as infinity, it would be written `Infinity`."""
+    huge = ANSWER.replace('"price": 1', '"price": 1e400')
+    command = ("--", sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), huge)
+    result = run_cli("import", "raw", "--call", *command, cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "get_item: no example recorded: " in result.stderr
+    assert "its answer holds inf at /price, not a finite double" in result.stderr
+    assert not (folder(project, "raw") / "examples").exists()
+    assert run_cli("generate", cwd=project).returncode == 0
+
+
 def test_an_example_the_server_now_refuses_is_taken_out_and_named(project: Path) -> None:
     """Importing again after the server made an optional argument required: the example call
     recorded before would keep the contract from loading, so it goes, and the findings say so."""
