@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 
-from .breaking.version import parsed
+from .breaking.version import Precedence, precedence
 from .findings.finding import Finding
 from .model import AcceptedBreak, Contract, Project
 from .rules import rule
@@ -60,9 +60,10 @@ def accept(findings: list[Finding], new: Project, old: Project | None = None) ->
     return sorted(kept, key=Finding.sort_key)
 
 
-def _version(text: str) -> object:
-    """A version as compared: `1.0` is `1.0.0`; one that does not parse, as written."""
-    return parsed(text) or text
+def _version(text: str) -> Precedence | None:
+    """A version as compared: a semantic version by its precedence (`1.0.0+b.5` is `1.0.0`);
+    None for any other text (which loading refuses), which no entry applies to."""
+    return precedence(text)
 
 
 def _current_entries(contracts: tuple[Contract, ...]) -> dict[Key, AcceptedBreak]:
@@ -71,19 +72,19 @@ def _current_entries(contracts: tuple[Contract, ...]) -> dict[Key, AcceptedBreak
         (contract.name, entry.rule, entry.subject): entry
         for contract in contracts
         for entry in contract.accepted
-        if _version(entry.version) == _version(contract.version)
+        if _version(entry.version) is not None and _version(entry.version) == _version(contract.version)
     }
 
 
 def _later_entries(contracts: tuple[Contract, ...]) -> dict[Key, AcceptedBreak]:
     """The entries of a version above each contract's current one (the lowest such entry of
-    a break), which wait for contract.yaml to reach it; versions that do not parse never wait."""
+    a break), which wait for contract.yaml to reach it; versions that are not semantic never wait."""
     later: dict[Key, AcceptedBreak] = {}
     for contract in contracts:
-        now = parsed(contract.version)
-        for entry in sorted(contract.accepted, key=lambda e: parsed(e.version) or (0, 0, 0), reverse=True):
-            version = parsed(entry.version)
-            if now is not None and version is not None and version > now:
+        now = _version(contract.version)
+        waiting = [(v, e) for e in contract.accepted if (v := _version(e.version)) is not None]
+        for version, entry in sorted(waiting, key=lambda pair: pair[0], reverse=True):
+            if now is not None and version > now:
                 later[(contract.name, entry.rule, entry.subject)] = entry
     return later
 

@@ -112,10 +112,18 @@ def test_an_entry_accepts_its_finding_as_a_note_with_the_reason(tmp_path: Path) 
 
 @pytest.mark.quiet("accepted-break-unused")
 def test_an_entry_names_its_version_as_semver_compares_it(tmp_path: Path) -> None:
-    """`1.0` in the record is the contract's `1.0.0`: neither ignored nor unused (found in review)."""
-    _scaffold(tmp_path, accepted=_yaml([{**ENTRY, "version": "1.0"}]))
+    """`1.0.0+build.7` in the record is the contract's `1.0.0`: semver's precedence leaves the
+    build aside (found in review, with `1.0`, which is no semantic version and now refused)."""
+    _scaffold(tmp_path, accepted=_yaml([{**ENTRY, "version": "1.0.0+build.7"}]))
     (found,) = accept([_finding()], _load(tmp_path))
     assert (found.level, found.accepted) == ("note", ENTRY["reason"])
+
+
+def test_an_entry_for_a_pre_release_does_not_accept_for_the_release(tmp_path: Path) -> None:
+    """2.0.0-rc.1 comes before 2.0.0: its entry is history at 2.0.0, not an acceptance."""
+    _scaffold(tmp_path, version="2.0.0", accepted=_yaml([{**ENTRY, "version": "2.0.0-rc.1"}]))
+    (found,) = accept([_finding()], _load(tmp_path))
+    assert (found.level, found.accepted) == ("error", None)
 
 
 @pytest.mark.parametrize(
@@ -279,8 +287,13 @@ BAD = [
     ),
     pytest.param(
         _yaml([{**ENTRY, "version": "1.0.0"}]).replace("'1.0.0'", "1.0"),
-        ['accepted-breaks.yaml:6: 1.0 is not of type "string"'],
+        ["accepted-breaks.yaml:6: 1.0 is not a semantic version (semver.org 2.0.0: MAJOR.MINOR.PATCH"],
         id="a version that is a number",
+    ),
+    pytest.param(
+        _yaml([{**ENTRY, "version": "latest"}]),
+        ['accepted-breaks.yaml:6: "latest" is not a semantic version'],
+        id="a version that is not semantic",
     ),
     pytest.param(
         _yaml([{**ENTRY, "ticket": "#1"}]),
@@ -413,6 +426,32 @@ def test_without_the_major_bump_the_break_still_fails(repo: Path, version: str, 
     assert said in optional["message"]
     assert [f["rule"] for f in findings if f["level"] == "error"].count("version-not-bumped") == 1
     assert not [f for f in findings if f["rule"] == "accepted-break-unused"]
+
+
+@pytest.mark.parametrize("version", ["latest", "v2.0.0"])
+def test_a_version_that_is_not_semantic_passes_no_break(repo: Path, version: str) -> None:
+    """`latest` (or `v2.0.0`, which servers say) switched off version-not-bumped, and an entry
+    for it accepted the break, exit 0: now contract.yaml is refused at its line."""
+    _data_made_optional(repo, version, [{**ENTRY, "version": version}])
+    result = run_cli("breaking", "--against", "HEAD~1", cwd=repo)
+    assert result.returncode == 2, result.stdout
+    said = result.stdout + result.stderr
+    assert f'contract.yaml:4: "{version}" is not a semantic version' in said
+    assert f'accepted-breaks.yaml:6: "{version}" is not a semantic version' in said
+
+
+def test_an_old_revision_written_before_semantic_versions_is_read_as_one(repo: Path) -> None:
+    """A base whose version was `1.0` is 1.0.0: the break on `1.0.0` still needs its bump."""
+    identity = repo / "schemas" / "contracts" / "demo" / "contract.yaml"
+    text = identity.read_text(encoding="utf-8")
+    identity.write_text(text.replace('version: "0.1.0"', 'version: "1.0"'), encoding="utf-8")
+    _git(repo, "commit", "--quiet", "-am", "old version")
+    identity.write_text(text.replace('version: "0.1.0"', 'version: "1.0.0"'), encoding="utf-8")
+    _data_made_optional(repo, "1.0.0", [{**ENTRY, "version": "2.0.0"}])
+    code, text, findings = _breaking(repo)
+    assert code == 1, text
+    (bump,) = [f for f in findings if f["rule"] == "version-not-bumped"]
+    assert "'1.0.0' to '1.0.0': the changes need a major bump" in bump["message"]
 
 
 @pytest.mark.quiet("accepted-break-unused")

@@ -1,8 +1,9 @@
 """Any string, in every place a source string can go, renders safely or is refused.
 
-Hypothesis draws strings into the contract's title, summary and version, an error's message
-and description, a tool's name and description, the schema's title and description, a
-property's name, description, enum values and default, and an example. The render either
+Hypothesis draws strings into the contract's title and summary (its version is a semantic
+version, refused otherwise: tests/hostile/cases.py), an error's message and description, a
+tool's name and description, the schema's title and description, a property's name,
+description, enum values and default, and an example. The render either
 refuses with diagnostics (naming a file) or yields a plan whose Python parses, whose JSON
 loads, whose Markdown tables keep their columns and whose TypeScript compiles under `tsc
 --strict` (all the drawn packages in one run, with the tests' TypeScript toolchain). It never
@@ -65,8 +66,8 @@ def _render_drawn(strings: list[str], work: Path) -> bool:
     TypeScript of the plan is written under `work/typescript/`, for `_typescript_compiles`."""
     folder = work / "schemas" / "contracts" / "jsonrpc"
     shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", folder)
-    title, summary, version, message, description, tool, schema_text, name, value, other = strings
-    identity = {"name": "jsonrpc", "title": title, "summary": summary, "version": version, "module": "jsonrpc"}
+    title, summary, _, message, description, tool, schema_text, name, value, other = strings
+    identity = {"name": "jsonrpc", "title": title, "summary": summary, "version": "1.0.0", "module": "jsonrpc"}
     identity["columns"] = {"errors": {"http_status": {"type": "integer", "description": description}}}
     _write(folder / "contract.yaml", identity)
     _write(folder / "errors.yaml", {"errors": [{"code": "E", "message": message, "description": description}]})

@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 from mcp_contracts_generator.importing.envelope import envelope_of
 from mcp_contracts_generator.importing.folder import write_changes
 from mcp_contracts_generator.protocol import VERSIONS
+from ruamel.yaml import YAML
 
 SERVER = ROOT / "tests" / "servers" / "import_server.py"
 
@@ -293,6 +294,41 @@ def test_a_listing_that_would_not_load_is_every_problem_named_and_nothing_writte
     assert "protocol:\n  - '2025-06-18'\n" in (folder(project, "raw") / "contract.yaml").read_text()
 
 
+def test_a_number_of_the_listing_no_double_holds_is_refused_and_nothing_written(project: Path) -> None:
+    """The raw server lists `maximum: 1e400`: the SDK reads infinity, which a contract would write as null."""
+    huge = '{"inputSchema": {"type": "object", "properties": {"a": {"type": "number", "maximum": 1e400}}}}'
+    result = run_cli("import", "raw", "--", *RAW, "--tool", huge, cwd=project)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert (
+        "the server's tools/list result holds a number that is not a finite double at"
+        " tools/0/inputSchema/properties/a/maximum (read as inf)" in result.stderr
+    )
+    assert not (project / "schemas").exists() and not (project / "pyproject.toml").exists()
+
+
+@pytest.mark.parametrize(
+    ("said", "version"),
+    [("1.4.2-beta.1", "1.4.2-beta.1"), ("v2.1.0", "2.1.0"), ("latest", "0.1.0"), ("1.0", "0.1.0"), ("", "0.1.0")],
+)
+def test_the_contract_version_is_semantic_and_the_servers_own_is_in_metadata(
+    project: Path, said: str, version: str
+) -> None:
+    """`serverInfo.version` as the server says it goes under `metadata:`; `version:` is it when
+    it is a semantic version, or without its `v`, else 0.1.0. Importing again keeps the contract's."""
+    result = run_cli("import", "raw", "--", *RAW, "--version", said, cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    identity = folder(project, "raw") / "contract.yaml"
+    written = YAML(typ="safe").load(identity.read_text())
+    assert (written["version"], written["metadata"]["server_version"]) == (version, said)
+    assert run_cli("generate", cwd=project).returncode == 0
+
+    identity.write_text(identity.read_text().replace(f"\nversion: {version}\n", "\nversion: 3.0.0\n"))
+    again = run_cli("import", "raw", "--write", "--", *RAW, "--version", "v9.0.0", cwd=project)
+    assert again.returncode == 0, again.stdout + again.stderr
+    written = YAML(typ="safe").load(identity.read_text())
+    assert (written["version"], written["metadata"]["server_version"]) == ("3.0.0", "v9.0.0")
+
+
 def test_a_listing_that_is_no_listing_of_the_protocol_is_said(project: Path) -> None:
     untyped = json.dumps({"inputSchema": {"properties": {"a": {"type": "string"}}}})
     result = run_cli("import", "raw", "--", *RAW, "--tool", untyped, cwd=project)
@@ -343,6 +379,18 @@ def raw(*tool_changes: str) -> tuple[str, ...]:
     """The raw server answering every call with ANSWER, its tool changed by `--tool JSON`."""
     changes = [part for change in tool_changes for part in ("--tool", change)]
     return ("--", sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), ANSWER, *changes)
+
+
+def test_an_answer_with_a_number_no_double_holds_is_no_example(project: Path) -> None:
+    """The server answers `price: 1e400`: read as infinity, it would be written `Infinity`."""
+    huge = ANSWER.replace('"price": 1', '"price": 1e400')
+    command = ("--", sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), huge)
+    result = run_cli("import", "raw", "--call", *command, cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "get_item: no example recorded: " in result.stderr
+    assert "its answer holds inf at /price, not a finite double" in result.stderr
+    assert not (folder(project, "raw") / "examples").exists()
+    assert run_cli("generate", cwd=project).returncode == 0
 
 
 def test_an_example_the_server_now_refuses_is_taken_out_and_named(project: Path) -> None:

@@ -1,24 +1,38 @@
 """The version each contract needs: the largest bump its findings' rules ask for.
 
 Called after the policy re-levels the findings and drops the rules that are off (a rule
-that is off needs no bump); an accepted break still needs its bump.
+that is off needs no bump); an accepted break still needs its bump. Versions are semantic
+versions (semver.org 2.0.0): the loader refuses any other, in contract.yaml and in
+accepted-breaks.yaml, and reads an old revision's as one (`load.project`).
 """
 
 from __future__ import annotations
 
-import re
-
 from ..findings.finding import Finding
+from ..load.meta import semver
 from ..model import Project
 from ..rules import BUMPS, rule
 from .report import Report
 
+# How semver.org orders versions: a release after its pre-releases, and a pre-release's
+# identifiers one by one, numbers before words, a longer list after its own beginning.
+Precedence = tuple[int, int, int, int, tuple[tuple[int, int, str], ...]]
+
 
 def parsed(text: str) -> tuple[int, int, int] | None:
-    found = re.search(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?", text)
+    """MAJOR, MINOR and PATCH of a semantic version; None for any other text."""
+    found = semver().fullmatch(text)
+    return None if found is None else (int(found[1]), int(found[2]), int(found[3]))
+
+
+def precedence(text: str) -> Precedence | None:
+    """A semantic version as semver.org orders it (build metadata aside: `1.0.0+b.5` is
+    `1.0.0`); None for any other text."""
+    found = semver().fullmatch(text)
     if found is None:
         return None
-    return (int(found.group(1)), int(found.group(2) or 0), int(found.group(3) or 0))
+    identifiers = tuple((0, int(i), "") if i.isdigit() else (1, 0, i) for i in (found[4] or "").split(".") if i)
+    return (int(found[1]), int(found[2]), int(found[3]), 0 if found[4] else 1, identifiers)
 
 
 def made(was: tuple[int, int, int], now: tuple[int, int, int]) -> int:
@@ -32,7 +46,8 @@ def made(was: tuple[int, int, int], now: tuple[int, int, int]) -> int:
 
 def version_findings(old: Project, new: Project, findings: list[Finding]) -> list[Finding]:
     """A `version-not-bumped` finding per contract whose `version` was not raised as much as
-    its findings need (a rule without a bump needs none)."""
+    its findings need (a rule without a bump needs none). A version that is not semantic
+    (which loading refuses) has made no bump."""
     before = {c.name: c for c in old.contracts}
     found: list[Finding] = []
     for contract in new.contracts:
@@ -43,7 +58,7 @@ def version_findings(old: Project, new: Project, findings: list[Finding]) -> lis
             continue
         need = max(needs)
         was, now = parsed(previous.version), parsed(contract.version)
-        if was is None or now is None or made(was, now) >= need:
+        if was is not None and now is not None and made(was, now) >= need:
             continue
         text = f"{previous.version!r} to {contract.version!r}: the changes need a {BUMPS[need]} bump"
         report = Report(previous, contract)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..load.meta import semver
+
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
@@ -37,6 +39,19 @@ class ServerFacts:
     @property
     def negotiated(self) -> str:
         return self.revisions[-1]
+
+
+FIRST_VERSION = "0.1.0"
+
+
+def contract_version(server_version: str | None) -> str:
+    """The `version:` of a contract imported anew: the server's own (`serverInfo.version`,
+    kept as it is under `metadata:`) when it is a semantic version, or is one without a
+    leading `v` (`v2.1.0`); 0.1.0 for any other (`latest`, `2024-05`, `1.0`) or none."""
+    for text in (server_version or "", (server_version or "").removeprefix("v").removeprefix("V")):
+        if semver().fullmatch(text):
+            return text
+    return FIRST_VERSION
 
 
 def read_only(tool: dict[str, Any]) -> bool:

@@ -1,13 +1,13 @@
 """The files of an imported contract: from a server's facts, or merged into the contract
 that is already there.
 
-A new contract gets contract.yaml (the server's title, version and the revisions it answered),
-an empty catalogue, tools.yaml (each tool as listed) and the envelope (`importing.envelope`).
-Importing again keeps what people write: contract.yaml but for `version`, `protocol` and
-the server named in `metadata:`; errors.yaml whole; each tool's description, error codes, columns and
-example calls; and any schema the server now lists with the same meaning (its hand-written
-titles and descriptions). The YAML files are edited in place (ruamel's round trip), so their
-comments and order stay.
+A new contract gets contract.yaml (the server's title, a semantic version made of its own,
+`facts.contract_version`, and the revisions it answered), an empty catalogue, tools.yaml (each
+tool as listed) and the envelope (`importing.envelope`). Importing again keeps what people
+write: contract.yaml (its version too) but for `protocol` and the server named in `metadata:`;
+errors.yaml whole; each tool's description, error codes, columns and example calls; and any
+schema the server now lists with the same meaning (its hand-written titles and descriptions).
+The YAML files are edited in place (ruamel's round trip), so their comments and order stay.
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from ruamel.yaml.comments import CommentedMap
 from ..mcp.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from .envelope import canonical, envelope_of
-from .facts import HINTS, RecordedCall, ServerFacts
+from .facts import HINTS, RecordedCall, ServerFacts, contract_version
 
 CONTRACT, ENVELOPE, ERRORS, TOOLS = "contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"
 _HEADER = {
     CONTRACT: "# Imported from a live MCP server by `mcp-contracts import` (its `metadata:` says which).\n"
-    "# Edit freely: importing again keeps the title, summary and everything but version and protocol.\n",
+    "# Edit freely: importing again keeps the title, summary, version and everything but protocol.\n",
     ERRORS: "# The error codes of the server's tools: a server's listing does not say them, so this is yours.\n",
     TOOLS: "# The server's tools as it lists them. Importing again replaces the schemas and hints with the\n"
     "# server's (keeping a schema that means the same), and keeps descriptions, error codes and examples.\n",
@@ -107,15 +107,13 @@ def _contract(name: str, facts: ServerFacts, title: str, old: bytes | None) -> b
         document = CommentedMap()
         document["name"] = name
         document["title"] = title
-        document["version"] = facts.version or "0.0.0"
+        document["version"] = contract_version(facts.version)
         document["summary"] = facts.summary or f"The tools of the MCP server {facts.name}, as it lists them."
         document["module"] = name.replace("-", "_")
         # Errors reach its clients as text: the listing says nothing of a catalogue.
         document["error_results"] = {"structured": False}
         header = _HEADER[CONTRACT]
-    else:
-        if facts.version:
-            document["version"] = facts.version
+    else:  # the contract's version is its own: `breaking` says what bump the changes need
         header = ""
     document["protocol"] = list(facts.revisions)
     metadata = document.setdefault("metadata", CommentedMap())

@@ -12,11 +12,13 @@ from typing import Any, Protocol
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path, json_pointer
 from ..files import NotRegular, read_regular
+from ..schema.values import unheld
 from . import fast_yaml
 from .flow_depth import flow_depth
 
@@ -155,9 +157,47 @@ def depth_of(value: Any) -> int:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _lone_surrogate(document: Document) -> Diagnostic | None:
-    """A string of the document (a key or a value) that holds half of a UTF-16 pair: JSON's
-    `"\\ud800"` and YAML's `"\\ud800"` read as one, and no output can be written with it."""
+@dataclass(frozen=True)
+class Unheld:
+    """A number of a source that no double holds as written (`schema.values.unheld`): what
+    the readers make of it in place of a float, so that `_unfit` can name its place."""
+
+    text: str
+    message: str  # why, the text first
+
+    def __str__(self) -> str:  # a mapping key written so is that text
+        return self.text
+
+
+def _number(text: str) -> float | Unheld:
+    """A float as JSON and YAML write it, or the `Unheld` it is."""
+    value = float(text)
+    why = unheld(text, value)
+    return value if why is None else Unheld(text, why)
+
+
+def _constant(text: str) -> Unheld:
+    """`NaN`, `Infinity` or `-Infinity`, which Python's JSON reader takes and JSON does not."""
+    return Unheld(text, unheld(text, float(text)) or f"{text} is not JSON")
+
+
+class _Constructor(RoundTripConstructor):
+    """ruamel's round-trip constructor, with each float no double holds as written (`1e400`,
+    `1e-400`, `.inf`, `.nan`) made an `Unheld`."""
+
+    def construct_yaml_float(self, node: Any) -> Any:
+        value = super().construct_yaml_float(node)
+        why = unheld(str(node.value), float(value))
+        return value if why is None else Unheld(str(node.value), why)
+
+
+_Constructor.add_constructor("tag:yaml.org,2002:float", _Constructor.construct_yaml_float)
+
+
+def _unfit(document: Document) -> Diagnostic | None:
+    """The first value of the document no output can hold: a string (a key or a value) with
+    half of a UTF-16 pair (JSON's `"\\ud800"` and YAML's `"\\ud800"` read as one), or a number
+    no double holds as written (`Unheld`)."""
     stack: list[tuple[Any, list[object]]] = [(document.data, [])]
     while stack:
         value, parts = stack.pop()
@@ -166,6 +206,8 @@ def _lone_surrogate(document: Document) -> Diagnostic | None:
             stack.extend((child, [*parts, key]) for key, child in value.items())
         elif isinstance(value, list):
             stack.extend((child, [*parts, index]) for index, child in enumerate(value))
+        elif isinstance(value, Unheld):
+            return document.diagnostic(parts, value.message)
         found = _SURROGATE.search(value) if isinstance(value, str) else None
         if found is not None:
             message = f"a lone surrogate escape \\u{ord(found.group()):04x}: half of a UTF-16 pair, not a character"
@@ -302,7 +344,9 @@ def read_yaml(path: Path, reading: Reading) -> Document | Diagnostic:
         message = f"nested {nested} deep or more, over limits.source_depth ({limit})"
         return Diagnostic(reading.name(path), None, None, message)
     try:
-        tree = YAML(typ="rt", pure=True).load(text)
+        reader = YAML(typ="rt", pure=True)
+        reader.Constructor = _Constructor
+        tree = reader.load(text)
     except RecursionError:
         return Diagnostic(reading.name(path), None, None, "nested too deeply to read")
     except MarkedYAMLError as exc:
@@ -319,7 +363,7 @@ def read_yaml(path: Path, reading: Reading) -> Document | Diagnostic:
             return Diagnostic(reading.name(path), None, None, message)
         plain = _plain(tree)
         document = Document(path, plain, tree, shown=reading.name(path))
-        return _too_deep(document.name, plain, reading.limits.source_depth) or _lone_surrogate(document) or document
+        return _too_deep(document.name, plain, reading.limits.source_depth) or _unfit(document) or document
     except RecursionError:
         return Diagnostic(reading.name(path), None, None, "nested too deeply to read")
 
@@ -344,9 +388,9 @@ def read_json(path: Path, reading: Reading) -> Document | Diagnostic:
     if isinstance(text, Diagnostic):
         return text
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_float=_number, parse_constant=_constant)
         document = Document(path, data, _text=text, shown=reading.name(path))
-        return _too_deep(document.name, data, reading.limits.source_depth) or _lone_surrogate(document) or document
+        return _too_deep(document.name, data, reading.limits.source_depth) or _unfit(document) or document
     except json.JSONDecodeError as exc:
         return Diagnostic(reading.name(path), exc.lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})")
     except RecursionError:

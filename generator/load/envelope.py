@@ -22,8 +22,9 @@ from ..model import NO_DEFAULT, Bundle, View, ViewClass, ViewField
 from ..runtime import Judge, short
 from ..schema.dialect import refusals, resource_dialects
 from ..schema.engine import engine_draft
-from ..schema.patterns import non_ecma_patterns
+from ..schema.patterns import for_rust_engine, judged, non_ecma_patterns
 from ..schema.pointer import encode
+from ..schema.uri import defrag
 from ..schema.vocabulary import named
 from .bundle import ROOT_URI, Resources, blame
 from .cycles import find_cycle
@@ -44,16 +45,21 @@ class Envelope:
 
 
 def _compile(schema: Any, resources: Resources, formats: bool, location: str = "") -> None:
-    """Compile with retrieval from the contract folder, so that what is read is recorded."""
+    """Compile with retrieval from the contract folder, so that what is read is recorded; each
+    resource's patterns as the engine reads ECMA-262 (`for_rust_engine`)."""
+
+    def retrieve(uri: str) -> Any:
+        return for_rust_engine(resources.retrieve(uri), defrag(uri)[0])
+
+    schema = for_rust_engine(schema, ROOT_URI)
     if not location:
-        jsonschema_rs.validator_for(schema, retriever=resources.retrieve, base_uri=ROOT_URI, validate_formats=formats)
+        jsonschema_rs.validator_for(schema, retriever=retrieve, base_uri=ROOT_URI, validate_formats=formats)
         return
     wrapper = {"$ref": location}
     if isinstance(schema, dict) and "$schema" in schema:
         wrapper["$schema"] = schema["$schema"]
-    registry = jsonschema_rs.Registry(
-        [(ROOT_URI, schema), *resources.read.items()], draft=engine_draft(named(schema)), retriever=resources.retrieve
-    )
+    read = [(ROOT_URI, schema), *judged(resources.read).items()]
+    registry = jsonschema_rs.Registry(read, draft=engine_draft(named(schema)), retriever=retrieve)
     jsonschema_rs.validator_for(wrapper, registry=registry, base_uri=_LOCATION_BASE, validate_formats=formats)
 
 
@@ -113,7 +119,7 @@ def compile_envelope(
             if model.location:
                 _compile(schema, resources, formats, model.location)
     except Exception as exc:  # the engine and the retriever raise several classes; each names the problem
-        return _problem(document, exc)
+        return _refused_pattern(document, resources) or _problem(document, exc)
     refused = _refused_dialect_elsewhere(resources) or _refused_pattern(document, resources)
     if refused is not None:
         return refused
@@ -124,7 +130,7 @@ def compile_envelope(
         return document.diagnostic(
             [], f"a reference cycle that never descends into the document: {where} leads back to itself"
         )
-    judge = Judge(ROOT_URI, bundle, formats=formats)
+    judge = Judge(ROOT_URI, judged(bundle), formats=formats)
     try:
         for model in view.classes:
             judge.validator(model.location)  # offline: the bundle holds all it needs

@@ -9,7 +9,8 @@ so the values are exactly those `read_yaml` made from ruamel's tree.
 
 It answers only for what it can read as ruamel would: one document with no `%YAML` or `%TAG`
 directive, no anchor, alias or explicit tag, no merge key or timestamp, no key that is not a
-string or that repeats, no tab and no character YAML 1.1 and 1.2 read differently (NEL, LS, PS). For
+string or that repeats, no number no double holds as written (`1e400`, `.inf`), no tab and no
+character YAML 1.1 and 1.2 read differently (NEL, LS, PS). For
 anything else, and for any error, it answers None and the caller reads the file with ruamel,
 whose messages name the line. Line numbers are not kept here: a document asks ruamel for them
 the first time it needs one (`Document.position`).
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, NamedTuple
+
+from ..schema.values import unheld
 
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "str"))
 _STRING = "tag:yaml.org,2002:str"
@@ -90,7 +93,10 @@ class _Scalars:
             raise _Unusual(str(tag))
         if str(tag) == _STRING:
             return text
-        return self._constructor.construct_object(ScalarNode(tag, text), deep=True)
+        value = self._constructor.construct_object(ScalarNode(tag, text), deep=True)
+        if isinstance(value, float) and unheld(text, float(value)) is not None:
+            raise _Unusual("a number no double holds")  # ruamel's reading names its line
+        return value
 
 
 class Read(NamedTuple):

@@ -19,7 +19,7 @@ from .builders import build_builders
 from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
 from .documents import Document, Reading, read_json, read_source, read_yaml
 from .envelope import compile_envelope
-from .meta import check_against_meta, meta_schema
+from .meta import check_against_meta, meta_schema, semver
 from .tool_examples import check_tool_examples, compile_tool_schemas
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
@@ -133,6 +133,8 @@ def _adopt_old_format(identity: Document, documents: dict[str, Document]) -> Non
     known = set(meta_schema("contract")["properties"])
     for key in [k for k in identity.data if k not in known]:
         del identity.data[key]
+    if "version" in identity.data:
+        identity.data["version"] = _as_semver(identity.data["version"])
     columns = identity.data.setdefault("columns", {})
     sections = (("errors.yaml", "errors"), ("errors.yaml", "error_types"), ("errors.yaml", "warnings"))
     for name, table in (*sections, ("tools.yaml", "tools")):
@@ -144,6 +146,18 @@ def _adopt_old_format(identity: Document, documents: dict[str, Document]) -> Non
                 kind = next((t for python, t in _JSON_TYPES if isinstance(value, python)), None)
                 if key not in CORE_NAMES and key not in declared and kind is not None:
                     declared[key] = {"type": kind, "description": f"{key} (from an earlier format)"}
+
+
+def _as_semver(version: object) -> object:
+    """An old revision's `version`, written before it had to be a semantic version, as one:
+    its first numbers (`1.0` is 1.0.0, `v2` is 2.0.0, `mcp.envelope.v0.1` is 0.1.0), or 0.0.0
+    when it has none (`latest`), so that `breaking` asks the new version for the bump."""
+    text = str(version)
+    if semver().fullmatch(text) is not None:
+        return text
+    found = re.search(r"([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?", text)
+    numbers = [int(part) for part in found.groups(default="0")] if found is not None else [0, 0, 0]
+    return ".".join(map(str, numbers))
 
 
 def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tuple[Contract | None, list[Diagnostic]]:

@@ -28,6 +28,8 @@ from pydantic import ValidationError
 from ..importing.facts import RecordedCall, ServerFacts, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
+from ..schema.pointer import encode
+from ..schema.values import not_json
 from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
 from .report import Report, shown
@@ -40,6 +42,18 @@ _QUOTED = re.compile(r"""'([^'\n]{1,200})'|"([^"\n]{1,200})"|`([^`\n]{1,200})`""
 
 class _Unreadable(Exception):
     """The server's listing is not what MCP defines (the message says where)."""
+
+
+class _Unheld(Exception):
+    """The server's listing holds a number no contract can (the message says where): no
+    revision is asked further, and nothing is written."""
+
+
+def _unheld_in(exc: BaseException) -> str | None:
+    """The message of an `_Unheld` that `exc` is or holds, or None."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return str(exc) if isinstance(exc, _Unheld) else None
 
 
 def _said(exc: BaseException) -> str:
@@ -77,6 +91,9 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
         try:
             anyio.run(_ask, target, revision(version), options, answered, reading)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
+            refused = _unheld_in(exc)
+            if refused is not None:
+                return Reading(problem=refused)
             ended = "the session ended" if version in answered else "not spoken"
             reading.notes.append(f"{version} {ended}: {_said(exc)}")
     if reading.facts is None:
@@ -103,6 +120,7 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
         except Stopped:
             raise _Unreadable(findings.findings[-1].message if findings.findings else "no listing") from None
         reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
+        _refuse_unheld(listed)
         tools = tuple(tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.values())
         if reading.facts is not None:
             other = _listed_otherwise(reading.facts.tools, tools)
@@ -130,6 +148,19 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
         )
         if not unknown:
             await _record_calls(session, tools, options, reading.facts.calls, reading)
+
+
+def _refuse_unheld(listed: dict[str, types.Tool]) -> None:
+    """Raise `_Unheld` at the first number of the listing that is not a finite double (a
+    server's `1e400`, which the SDK reads as infinity and JSON output would make null)."""
+    for index, tool in enumerate(listed.values()):
+        odd = not_json(tool.model_dump(by_alias=True, exclude_none=True))
+        if odd is not None:
+            where = f"tools/{index}{encode(odd[0])}"
+            raise _Unheld(
+                f"the server's tools/list result holds a number that is not a finite double at {where}"
+                f" (read as {odd[1]}): JSON parsers disagree on it, and no contract can hold it"
+            )
 
 
 def _listed_otherwise(newest: tuple[dict[str, Any], ...], tools: tuple[dict[str, Any], ...]) -> str | None:
@@ -216,6 +247,11 @@ async def _record(
             last = f"{shown(arguments, 120)}: an error result: {text[:160]}"
             continue
         document = result.structured_content
+        odd = not_json(document)
+        if odd is not None:
+            at = encode(odd[0])
+            last = f"{shown(arguments, 120)}: its answer holds {odd[1]} at {at or '/'}, not a finite double"
+            continue
         if judge_output is not None and document is not None:
             refused = first_refusal(judge_output, document)
             if refused is not None:

@@ -11,7 +11,6 @@ every variant) or, without one, the variants themselves.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -23,6 +22,7 @@ from ..schema.pointer import PointerError, encode, follow, from_fragment, locati
 from ..schema.resolver import Resolver
 from ..schema.uri import defrag, join
 from ..schema.vocabulary import ANNOTATIONS, DEFINITIONS
+from .json_text import json_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +257,7 @@ def _field(name: str, node: Any, required: str, schema: dict[str, Any], links: L
         required=required,
         constraints=constraints(node, links),
         default=(
-            json.dumps(node["default"], ensure_ascii=False) if isinstance(node, dict) and "default" in node else None
+            json_line(node["default"]) if isinstance(node, dict) and "default" in node else None
         ),
         description=description(node, schema),
     )
@@ -328,7 +328,7 @@ def _condition(tag: str | None, chosen: list[tuple[str, dict[str, Any]]]) -> str
     if tag is None:
         return "in " + " or ".join(name for name, _ in chosen)
     values = _tag_values(tag, chosen)
-    return f"when {tag} is " + " or ".join(json.dumps(v, ensure_ascii=False) for v in values)
+    return f"when {tag} is " + " or ".join(json_line(v) for v in values)
 
 
 def _status(variant: dict[str, Any], prop: str) -> str:
@@ -377,7 +377,7 @@ def _merged_field(
         by_type.setdefault(type_parts(variant[1]["properties"][prop], links), []).append(variant)
     kinds: tuple[TypePart, ...]
     if prop == tag:
-        kinds = (TypePart(" or ".join(json.dumps(v, ensure_ascii=False) for v in _tag_values(tag, present))),)
+        kinds = (TypePart(" or ".join(json_line(v) for v in _tag_values(tag, present))),)
     elif len(by_type) == 1:
         kinds = _join(list(by_type), " or ")
     else:
@@ -395,7 +395,7 @@ def _merged_field(
         required=required,
         constraints=merged_constraints,
         default=(
-            json.dumps(first["default"], ensure_ascii=False) if isinstance(first, dict) and "default" in first else None
+            json_line(first["default"]) if isinstance(first, dict) and "default" in first else None
         ),
         description=next((d for d in descriptions if d), ""),
     )
@@ -427,7 +427,7 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
     if isinstance(node.get("$dynamicRef"), str):
         return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
     if "const" in node:
-        return (TypePart(json.dumps(node["const"], ensure_ascii=False)),)
+        return (TypePart(json_line(node["const"])),)
     for keyword, separator in _JOINED_BY.items():
         if isinstance(node.get(keyword), list) and node[keyword]:
             return _join([type_parts(option, links, depth + 1) for option in node[keyword]], separator)
@@ -468,7 +468,7 @@ def _words(node: Any, links: Links, depth: int) -> str:
 
 
 def _listed(values: Any) -> str:
-    return ", ".join(json.dumps(v, ensure_ascii=False) for v in values) if isinstance(values, list) else str(values)
+    return ", ".join(json_line(v) for v in values) if isinstance(values, list) else str(values)
 
 
 def constraints(node: Any, links: Links, depth: int = 0) -> tuple[str, ...]:

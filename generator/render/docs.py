@@ -7,7 +7,6 @@ link. Anchors come from codes and names by `naming`, lower case and limited to
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from ..model import Column, Contract, Project, Table
 from ..naming import error_anchor, error_type_anchor, row_anchor
 from .describe import Definition, TypePart
 from .escape import md
-from .json_text import json_block
+from .json_text import json_block, json_line
 
 Cell = tuple[TypePart, ...]
 
@@ -96,7 +95,7 @@ def _plain(value: object) -> str:
 
 def _call(example: dict[str, object]) -> str:
     """An example call as docs show it: its arguments as JSON, and the example that answers."""
-    arguments = json.dumps(example["arguments"], ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
+    arguments = json_line(example["arguments"], sort_keys=True)
     return f"{arguments} → {example['result']}" if example.get("result") else arguments
 
 

@@ -110,7 +110,7 @@ def _escape_block_start(match: re.Match[str]) -> str:
 
 def yaml(value: object) -> str:
     """A YAML double-quoted scalar: JSON's string syntax is a subset of YAML's."""
-    return json.dumps(str(value), ensure_ascii=False)
+    return json.dumps(str(value), ensure_ascii=False, allow_nan=False)
 
 
 def ts(value: object) -> str:
@@ -119,15 +119,15 @@ def ts(value: object) -> str:
     `__proto__` computed (`["__proto__"]`), for in an object literal it would set the
     prototype instead of a property."""
     if value is None or isinstance(value, bool):
-        return json.dumps(value)
+        return json.dumps(value, allow_nan=False)
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise TypeError("no TypeScript literal for a float that is not finite")
-        return json.dumps(value)
+        return json.dumps(value, allow_nan=False)
     if isinstance(value, str):
-        return json.dumps(value)
+        return json.dumps(value, allow_nan=False)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(ts(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -137,7 +137,7 @@ def ts(value: object) -> str:
 
 def ts_key(name: str) -> str:
     """A property name of a TypeScript object literal or interface (see `ts`)."""
-    return "[" + json.dumps(name) + "]" if name == "__proto__" else json.dumps(name)
+    return "[" + json.dumps(name, allow_nan=False) + "]" if name == "__proto__" else json.dumps(name, allow_nan=False)
 
 
 def tsdoc(text: object, indent: str = "") -> str:

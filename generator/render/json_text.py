@@ -3,7 +3,8 @@
 The model holds JSON as values; this is where they become text, always the same way:
 two-space indents, non-ASCII kept as it is (`ensure_ascii=False`), keys in the model's
 order unless a file sorts them. Files end with one newline; a block shown inside a page
-(an example) does not.
+(an example) does not. No number JSON cannot hold is written (`allow_nan=False`): the loader
+refuses them, and were one to reach here, its ValueError is the contract's problem, exit 2.
 """
 
 from __future__ import annotations
@@ -12,11 +13,20 @@ import json
 from typing import Any
 
 from ..model import Bundle, Manifest
+from ..schema.patterns import judged
 
 
 def json_block(value: Any, *, sort_keys: bool = False) -> str:
     """A JSON value as an indented block, without a final newline."""
-    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=sort_keys)
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=sort_keys, allow_nan=False)
+
+
+def json_line(value: Any, *, sort_keys: bool = False, separators: tuple[str, str] = (", ", ": ")) -> str:
+    """A JSON value on one line (`COMPACT` separators for a file read by programs)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=sort_keys, separators=separators, allow_nan=False)
+
+
+COMPACT = (",", ":")
 
 
 def json_file(value: Any, *, sort_keys: bool = False) -> str:
@@ -25,8 +35,9 @@ def json_file(value: Any, *, sort_keys: bool = False) -> str:
 
 
 def bundle_file(bundle: Bundle) -> str:
-    """`schema.json` of a contract package: what `runtime.Judge.from_bundle` reads."""
-    return json_file({"root": bundle.root, "formats": bundle.formats, "resources": dict(bundle.resources)})
+    """`schema.json` of a contract package: what `runtime.Judge.from_bundle` reads, each
+    pattern as its engine reads ECMA-262 (`schema.patterns`); the published schemas keep theirs."""
+    return json_file({"root": bundle.root, "formats": bundle.formats, "resources": judged(bundle.resources)})
 
 
 def manifest_text(manifest: Manifest) -> str:

@@ -24,7 +24,6 @@ the same JSON indented (the envelope is repeated in every tool, as `tools/list` 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..model import Contract, Entry
@@ -32,6 +31,7 @@ from ..protocol import revision
 from ..schema.proofs import always_object
 from ..schema.reach import pruned
 from .compound import compound
+from .json_text import COMPACT, json_line
 
 
 def bundled_envelope(contract: Contract) -> Any:
@@ -97,6 +97,6 @@ def tools_list(contract: Contract) -> str:
     """The `tools/list` result of a contract, as `mcp/<name>.tools.json` holds it: one tool
     a line (see the module)."""
     tools = [
-        json.dumps(tool, ensure_ascii=False, sort_keys=True, separators=(",", ":")) for tool in tool_listing(contract)
+        json_line(tool, sort_keys=True, separators=COMPACT) for tool in tool_listing(contract)
     ]
     return '{"tools": [\n' + ",\n".join(tools) + "\n]}\n" if tools else '{"tools": []}\n'

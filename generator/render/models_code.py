@@ -197,7 +197,7 @@ def models_code(contract: Contract) -> str:
             # ...and so is code black refused, which it would emit unformatted
             warnings.filterwarnings("error", message="Failed to format code")
             code = generate(
-                json.dumps(view_schema(contract.view)),
+                json.dumps(view_schema(contract.view), allow_nan=False),
                 custom_file_header=header(contract),
                 **generation_options(contract.view),
                 **_OPTIONS,

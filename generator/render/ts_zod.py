@@ -84,7 +84,8 @@ def _zod(schema: Any, depth: int) -> str:
 def _literals(values: list[Any]) -> str:
     if not all(_scalar(v) for v in values):
         return "z.unknown()"
-    unique = {json.dumps(v): v for v in values}.values()  # True and 1 are one key to a dict, not to JSON
+    # True and 1 are one key to a dict, not to JSON
+    unique = {json.dumps(v, allow_nan=False): v for v in values}.values()
     parts = ["z.null()" if v is None else f"z.literal({ts(v)})" for v in unique]
     return parts[0] if len(parts) == 1 else "z.union([" + ", ".join(parts) + "])"
 

@@ -22,6 +22,7 @@ from ..naming import lower_camel
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
 from .escape import ts, ts_key
+from .json_text import COMPACT, json_line
 from .mcp import tool_listing
 from .tables import Section, sections
 from .ts_types import OBJECT_MEMBERS, declarations, member_type
@@ -62,7 +63,7 @@ def typescript_package(env: Environment, project: Project, package: str) -> dict
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def _package_json(package: str, modules: list[str]) -> dict[str, Any]:
@@ -94,7 +95,7 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
         ),
         f"{folder}/judge.ts": env.get_template("typescript/contract/judge.ts.jinja").render(
             contract=contract,
-            bundle_text=ts(json.dumps(_bundle(contract), ensure_ascii=False, sort_keys=True, separators=(",", ":"))),
+            bundle_text=ts(json_line(_bundle(contract), sort_keys=True, separators=COMPACT)),
             locations=[(c.name, ts(c.location)) for c in contract.view.classes],
         ),
         f"{folder}/errors.ts": env.get_template("typescript/contract/errors.ts.jinja").render(
@@ -213,7 +214,7 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
     schemas: dict[str, int] = {}
 
     def index(schema: Any) -> int:
-        text = json.dumps(schema, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        text = json_line(schema, sort_keys=True, separators=COMPACT)
         return schemas.setdefault(text, len(schemas))
 
     tools = []

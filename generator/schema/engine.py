@@ -7,6 +7,7 @@ from typing import Any
 
 import jsonschema_rs
 
+from .patterns import for_rust_engine
 from .pointer import encode
 from .vocabulary import DRAFT_07, Vocabulary
 
@@ -25,9 +26,10 @@ def _no_fetch(uri: str) -> Any:
 
 def standalone_validator(schema: Any) -> Any:
     """jsonschema-rs's validator of a schema that must stand alone (an MCP tool's input or
-    output schema: nothing is fetched); ValueError, with the reason, when it cannot compile."""
+    output schema: nothing is fetched), its patterns written for its engine (`patterns`);
+    ValueError, with the reason, when it cannot compile."""
     try:
-        return jsonschema_rs.validator_for(schema, retriever=_no_fetch)
+        return jsonschema_rs.validator_for(for_rust_engine(schema), retriever=_no_fetch)
     except (ValueError, TypeError, OverflowError, jsonschema_rs.ValidationError) as exc:
         raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
 
