@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from ..importing.facts import RecordedCall, ServerFacts, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
+from .bounded import DEFAULT_MESSAGE_BYTES
 from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
 from .report import Report, shown
@@ -51,12 +52,13 @@ def _said(exc: BaseException) -> str:
 @dataclass(frozen=True)
 class ImportOptions:
     """How `import` talks to the server: `call` (the read-only tools) and `call_tools` (named
-    ones) say which tools are called; `timeout` and `headers` as for `conform`."""
+    ones) say which tools are called; `timeout`, `headers` and `message_bytes` as for `conform`."""
 
     timeout: float = 10.0
     headers: Mapping[str, str] = field(default_factory=dict)
     call: bool = False
     call_tools: tuple[str, ...] = ()
+    message_bytes: int = DEFAULT_MESSAGE_BYTES
 
 
 @dataclass
@@ -93,7 +95,7 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
     """Open a session at `at` and read the listing. The first session the server answers as
     asked (the newest revision it speaks) gives the facts and makes the calls asked for; an
     older revision is declared only when it lists the same tools, with the same inputs."""
-    async with connected(target, at, options.timeout, options.headers) as (session, version):
+    async with connected(target, at, options.timeout, options.headers, options.message_bytes) as (session, version):
         if version != at.version:
             reading.notes.append(f"{at.version} not spoken: asked for it, the server answered {version}")
             return
