@@ -13,7 +13,7 @@ process start and stop, and another reader of the server's standard output.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -33,6 +33,7 @@ from mcp.os.posix.utilities import terminate_posix_process_tree
 from mcp.shared.message import SessionMessage
 
 from ..config import Limits
+from ..interrupt import received
 
 # What one message may hold by default: `[tool.mcp-contracts.limits] message_bytes`.
 DEFAULT_MESSAGE_BYTES = Limits.message_bytes
@@ -105,9 +106,22 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
             with anyio.CancelScope(shield=True):
                 read_stream.close()
                 write_stream.close()
+                if received() is not None and isinstance(process, Process):  # a signal: less time
+                    await _stop_at_once(process)
                 await _stop_server_process(process)
                 await _aclose_all(read_stream, write_stream, read_writer, write_reader)
             group.cancel_scope.cancel()
+
+
+async def _stop_at_once(process: Process) -> None:
+    """Close the server's standard input; kill it unless it ends at once (SIGTERM, then SIGKILL)."""
+    assert process.stdin is not None
+    with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+        await process.stdin.aclose()
+    with anyio.move_on_after(_KILL_AFTER_SECONDS / 2):
+        await process.wait()
+    if process.returncode is None:
+        await terminate_posix_process_tree(process, _KILL_AFTER_SECONDS / 2)
 
 
 def _message(line: bytes, server: StdioServerParameters) -> SessionMessage | Exception:

@@ -28,6 +28,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
+from .. import interrupt
 from ..protocol import VERSIONS, Revision, revision
 from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge
 from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
@@ -103,7 +104,8 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
             report.revision = checked.version
             report.revisions.append(checked.version)
             plan = fuzzing if checked is revisions[-1] else None  # once, at the newest revision
-            anyio.run(_conform, contract_at(contract, checked, options.tools), target, options, checked, report, plan)
+            at = contract_at(contract, checked, options.tools)
+            interrupt.run(_conform, at, target, options, checked, report, plan)
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
         hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
         hint = "" if isinstance(exc, MessageTooLarge) else hint

@@ -25,6 +25,7 @@ from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
+from .. import interrupt
 from ..importing.facts import RecordedCall, ServerFacts, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
@@ -77,7 +78,7 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
     answered: list[str] = []
     for version in reversed(VERSIONS):
         try:
-            anyio.run(_ask, target, revision(version), options, answered, reading)
+            interrupt.run(_ask, target, revision(version), options, answered, reading)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
             ended = "the session ended" if version in answered else "not spoken"
             reading.notes.append(f"{version} {ended}: {_said(exc)}")
