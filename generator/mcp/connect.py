@@ -20,6 +20,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from .. import __version__
+from ..diagnostics import printable, shown_url, without_secrets
 from ..protocol import Revision
 from .bounded import DEFAULT_MESSAGE_BYTES, Cap, MessageTooLarge, http_client, stdio_client
 from .report import Report
@@ -28,9 +29,11 @@ Target = StdioServerParameters | str
 
 
 def describe(target: Target) -> str:
+    """The server as messages and reports name it: a URL without its credentials and query
+    (`diagnostics.shown_url`), a command as typed; printable either way."""
     if isinstance(target, str):
-        return target
-    return " ".join([target.command, *target.args])
+        return shown_url(target)
+    return printable(" ".join([target.command, *target.args]))
 
 
 class Stopped(Exception):
@@ -65,13 +68,13 @@ def leaf(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     if isinstance(exc, MCPError):
-        return exc.message
+        return without_secrets(exc.message)  # the server's own words
     if isinstance(exc, MessageTooLarge):
         return str(exc)
     if isinstance(exc, ValidationError):
-        return f"not an answer of the protocol: {first_error(exc)}"
+        return without_secrets(f"not an answer of the protocol: {first_error(exc)}")
     text = str(exc).splitlines()[0] if str(exc) else ""
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return without_secrets(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
 
 
 async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str], cap: Cap) -> Any:

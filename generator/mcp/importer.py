@@ -26,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from .. import interrupt
+from ..diagnostics import without_secrets
 from ..importing.facts import RecordedCall, ServerFacts, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
@@ -85,10 +86,12 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
     if reading.facts is None:
         said = "; ".join(note.replace(" not spoken:", ":", 1) for note in reading.notes) or "no answer"
         hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
-        reading.problem = f"cannot read the tools of {describe(target)} at any revision: {said}{hint}"
+        reading.problem = without_secrets(f"cannot read the tools of {describe(target)} at any revision: {said}{hint}")
         reading.notes.clear()
         return reading
     reading.facts = replace(reading.facts, revisions=tuple(sorted(answered, key=VERSIONS.index)))
+    reading.notes = [without_secrets(note) for note in reading.notes]  # a server's words, printed
+    reading.problem = without_secrets(reading.problem) if reading.problem is not None else None
     return reading
 
 
