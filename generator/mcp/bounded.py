@@ -5,7 +5,7 @@ says the cap was hit (`MessageTooLarge`), instead of reading gigabytes into memo
 The SDK's stdio transport joins a line's chunks until a newline comes, without a bound; its
 streamable HTTP transport reads a JSON answer whole (`response.aread()`) and bounds an SSE
 event at 1 MiB only. HTTP is bounded through the SDK's own seam, the `httpx2.AsyncClient`
-it is given: its transport counts the bytes of each answer (of each event, for an event
+it is given: a response hook counts the bytes of each answer (of each event, for an event
 stream) as they arrive. Stdio has no such seam: `stdio_client` is the SDK's, with its own
 process start and stop, and another reader of the server's standard output.
 """
@@ -148,31 +148,20 @@ async def _lines(stream: ByteReceiveStream, cap: Cap) -> AsyncGenerator[bytes, N
 
 
 def http_client(headers: dict[str, str], timeout: httpx2.Timeout, cap: Cap) -> httpx2.AsyncClient:
-    """The HTTP client the SDK's streamable HTTP transport is given: each answer held to `cap`.
+    """The HTTP client the SDK's streamable HTTP transport is given: each answer's body is
+    counted as it is read (a response hook, so a proxy's transport is counted too).
 
     Answers are asked for unencoded (`Accept-Encoding: identity`): the bytes counted are
     those read, not a compressed form of them.
     """
-    sent = {"Accept-Encoding": "identity", **headers}
-    return httpx2.AsyncClient(headers=sent, timeout=timeout, transport=_Bounded(cap))
 
-
-class _Bounded(httpx2.AsyncBaseTransport):
-    """httpx2's own transport, with each answer's body counted as it is read."""
-
-    def __init__(self, cap: Cap) -> None:
-        self._cap = cap
-        self._inner = httpx2.AsyncHTTPTransport()
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        response = await self._inner.handle_async_request(request)
+    async def counted(response: httpx2.Response) -> None:
         events = response.headers.get("content-type", "").lower().startswith("text/event-stream")
         assert isinstance(response.stream, httpx2.AsyncByteStream)
-        response.stream = _Counted(response.stream, self._cap, events)
-        return response
+        response.stream = _Counted(response.stream, cap, events)
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
+    sent = {"Accept-Encoding": "identity", **headers}
+    return httpx2.AsyncClient(headers=sent, timeout=timeout, event_hooks={"response": [counted]})
 
 
 class _Counted(httpx2.AsyncByteStream):
