@@ -20,7 +20,7 @@ from conftest import ROOT, SCHEMAS
 
 HUGE = ROOT / "tests" / "servers" / "huge_server.py"
 TWO_GB = 2_000_000_000
-CAPPED = "a message from the server exceeded limits.message_bytes (16777216 bytes)"
+CAPPED = "a message from the server exceeded limits.message_bytes (16,777,216 bytes)"
 # The command under a parent of its own, which reports the peak resident memory of its
 # child (the command; its server, a grandchild, is small) once it ends.
 MEASURED = """
@@ -88,5 +88,5 @@ def test_the_cap_is_the_projects_setting(tmp_path: Path) -> None:
         command = [sys.executable, "-m", "mcp_contracts_generator", *asked]
         done = subprocess.run(command, cwd=project, capture_output=True, text=True, check=False)
         assert done.returncode == code, done.stderr
-        capped = f"a message from the server exceeded limits.message_bytes ({limit} bytes)"
+        capped = f"a message from the server exceeded limits.message_bytes ({limit:,} bytes)"
         assert (capped in done.stderr) == (code == 2), done.stderr

@@ -57,7 +57,7 @@ class MessageTooLarge(Exception):
     """A message from the server held more than `limits.message_bytes`."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(f"a message from the server exceeded limits.message_bytes ({limit} bytes)")
+        super().__init__(f"a message from the server exceeded limits.message_bytes ({limit:,} bytes)")
 
 
 # How long a server that broke the cap gets to go after SIGTERM, before SIGKILL.
