@@ -30,7 +30,7 @@ from ..diagnostics import without_secrets
 from ..importing.facts import RecordedCall, ServerFacts, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
-from .bounded import DEFAULT_MESSAGE_BYTES
+from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge
 from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
 from .report import Report, shown
@@ -77,15 +77,18 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
     """The server's facts, asked at every revision of the protocol, newest first."""
     reading = Reading()
     answered: list[str] = []
+    capped = False  # a message over limits.message_bytes: not a matter of credentials
     for version in reversed(VERSIONS):
         try:
             interrupt.run(_ask, target, revision(version), options, answered, reading)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
             ended = "the session ended" if version in answered else "not spoken"
             reading.notes.append(f"{version} {ended}: {_said(exc)}")
+            capped = capped or isinstance(exc, MessageTooLarge)
     if reading.facts is None:
         said = "; ".join(note.replace(" not spoken:", ":", 1) for note in reading.notes) or "no answer"
-        hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
+        asks = isinstance(target, str) and not capped
+        hint = " (a server that wants credentials takes them with --header)" if asks else ""
         reading.problem = without_secrets(f"cannot read the tools of {describe(target)} at any revision: {said}{hint}")
         reading.notes.clear()
         return reading
