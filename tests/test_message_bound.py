@@ -1,6 +1,7 @@
 """`conform` and `import` hold one message from a server to `limits.message_bytes`: a
 server that answers `initialize` with 2 GB of JSON (written lazily by
-tests/servers/huge_server.py), over stdio or streamable HTTP, ends the connection with a
+tests/servers/huge_server.py), over stdio or streamable HTTP (JSON, an event stream, or
+gzip though it was not asked for), ends the connection with a
 message that says the cap was hit, exit 2, and the command's peak memory stays small.
 """
 
@@ -57,12 +58,12 @@ def _target(tmp_path: Path, transport: str, size: int) -> Iterator[tuple[str, ..
     if transport == "stdio":
         yield ("--", sys.executable, str(HUGE), str(size))
         return
-    with _huge_http(tmp_path, size, *(("--sse",) if transport == "sse" else ())) as url:
+    with _huge_http(tmp_path, size, *((f"--{transport}",) if transport != "http" else ())) as url:
         yield ("--url", url)
 
 
 @pytest.mark.parametrize("command", ["conform", "import"])
-@pytest.mark.parametrize("transport", ["stdio", "http", "sse"])
+@pytest.mark.parametrize("transport", ["stdio", "http", "sse", "gzip"])
 def test_a_server_answering_2_gb_is_cut_at_the_cap_in_little_memory(
     tmp_path: Path, command: str, transport: str
 ) -> None:

@@ -20,6 +20,7 @@ from typing import TextIO
 import anyio
 import httpx2
 from anyio.abc import ByteReceiveStream, Process
+from httpx2._decoders import ContentDecoder, MultiDecoder
 from mcp import StdioServerParameters
 from mcp.client.stdio import (
     _aclose_all,
@@ -151,32 +152,51 @@ def http_client(headers: dict[str, str], timeout: httpx2.Timeout, cap: Cap) -> h
     """The HTTP client the SDK's streamable HTTP transport is given: each answer's body is
     counted as it is read (a response hook, so a proxy's transport is counted too).
 
-    Answers are asked for unencoded (`Accept-Encoding: identity`): the bytes counted are
-    those read, not a compressed form of them.
+    Answers are asked for unencoded (`Accept-Encoding: identity`); one compressed all the
+    same is decoded here, in httpx2's bounded pieces, and its decoded bytes are counted (a
+    few kilobytes of gzip can hold gigabytes).
     """
 
     async def counted(response: httpx2.Response) -> None:
         events = response.headers.get("content-type", "").lower().startswith("text/event-stream")
         assert isinstance(response.stream, httpx2.AsyncByteStream)
-        response.stream = _Counted(response.stream, cap, events)
+        response.stream = _Counted(response.stream, cap, events, _decoder(response))
 
     sent = {"Accept-Encoding": "identity", **headers}
     return httpx2.AsyncClient(headers=sent, timeout=timeout, event_hooks={"response": [counted]})
+
+
+def _decoder(response: httpx2.Response) -> ContentDecoder | None:
+    """The decoder of an answer's `Content-Encoding` (None for none), which this client then
+    applies itself: the header goes, so that httpx2 does not decode a second time."""
+    values = response.headers.get_list("content-encoding", split_commas=True)
+    codings = [value.strip().lower() for value in values if value.strip().lower() != "identity"]
+    if not codings:
+        return None
+    del response.headers["content-encoding"]
+    return MultiDecoder(codings)
 
 
 class _Counted(httpx2.AsyncByteStream):
     """A body whose messages are held to the cap: the whole body, or each event of an event
     stream (an event ends at a blank line)."""
 
-    def __init__(self, inner: httpx2.AsyncByteStream, cap: Cap, events: bool) -> None:
+    def __init__(
+        self, inner: httpx2.AsyncByteStream, cap: Cap, events: bool, decoder: ContentDecoder | None = None
+    ) -> None:
         self._inner = inner
         self._cap = cap
         self._events = events
+        self._decoder = decoder
         self._size = 0
         self._tail = b""
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._inner:
+        async for raw in self._inner:
+            for chunk in self._decoder.decode(raw) if self._decoder is not None else (raw,):
+                self._count(chunk)
+                yield chunk
+        for chunk in self._decoder.flush() if self._decoder is not None else ():
             self._count(chunk)
             yield chunk
 

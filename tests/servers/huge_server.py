@@ -3,7 +3,8 @@ chunk in memory, whatever the size): the `initialize` result with SIZE bytes of
 `instructions`.
 
     python huge_server.py SIZE                       # over stdio, JSON lines
-    python huge_server.py SIZE --http URL-FILE [--sse]  # streamable HTTP: JSON, or one SSE event
+    python huge_server.py SIZE --http URL-FILE [--sse|--gzip]  # streamable HTTP: JSON, one SSE event,
+                                                              # or gzip-compressed JSON (asked or not)
 
 Over HTTP it writes its URL to URL-FILE once it listens.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -38,7 +40,7 @@ def stdio(size: int) -> None:
             sys.stdout.buffer.flush()
 
 
-def http(size: int, url_file: Path, sse: bool) -> None:
+def http(size: int, url_file: Path, sse: bool, gzip: bool) -> None:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.0"  # the body ends when the connection closes
 
@@ -50,11 +52,15 @@ def http(size: int, url_file: Path, sse: bool) -> None:
                 return
             self.send_response(200)
             self.send_header("content-type", "text/event-stream" if sse else "application/json")
+            if gzip:
+                self.send_header("content-encoding", "gzip")
             self.end_headers()
+            compress = zlib.compressobj(wbits=31) if gzip else None
             try:
                 self.wfile.write(b"event: message\ndata: " if sse else b"")
                 for part in answer(message["id"], size):
-                    self.wfile.write(part)
+                    self.wfile.write(compress.compress(part) if compress is not None else part)
+                self.wfile.write(compress.flush() if compress is not None else b"")
                 self.wfile.write(b"\n\n" if sse else b"")
             except (BrokenPipeError, ConnectionResetError):
                 return
@@ -70,6 +76,7 @@ def http(size: int, url_file: Path, sse: bool) -> None:
 if __name__ == "__main__":
     arguments = sys.argv[1:]
     if "--http" in arguments:
-        http(int(arguments[0]), Path(arguments[arguments.index("--http") + 1]), "--sse" in arguments)
+        where = Path(arguments[arguments.index("--http") + 1])
+        http(int(arguments[0]), where, "--sse" in arguments, "--gzip" in arguments)
     else:
         stdio(int(arguments[0]))
