@@ -105,20 +105,24 @@ def test_mock_over_stdio_pipes_ends_on_a_signal(signum: int) -> None:
     assert (code, took < BOUND) == (CODES[signum], True), (took, printed)
 
 
-def test_ctrl_c_at_a_terminal_ends_mock_over_stdio() -> None:
-    """In a terminal the SDK's transport read standard input in a thread, which Ctrl-C did not end."""
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_ctrl_c_at_a_terminal_ends_mock(transport: str) -> None:
+    """In a terminal the SDK's stdio transport read standard input in a thread, which Ctrl-C
+    did not end. Over HTTP the terminal only shows the URL."""
     pid, terminal = pty.fork()
     if pid == 0:  # the child: the mock, its standard streams the terminal
         os.chdir(ROOT)
-        os.execv(sys.executable, [*COMMAND, "mock", "--contract", "tuitbot"])
+        os.execv(sys.executable, [*COMMAND, "mock", "--contract", "tuitbot", "--transport", transport, "--port", "0"])
     try:
-        os.write(terminal, json.dumps(INITIALIZE).encode() + b"\n")
+        ready = b'"result"' if transport == "stdio" else b"serving at"
+        if transport == "stdio":
+            os.write(terminal, json.dumps(INITIALIZE).encode() + b"\n")
         seen = b""
         deadline = time.monotonic() + 60
-        while b'"result"' not in seen and time.monotonic() < deadline:  # it serves
+        while ready not in seen and time.monotonic() < deadline:  # it serves
             if select.select([terminal], [], [], 1)[0]:
                 seen += os.read(terminal, 65536)
-        assert b'"result"' in seen, seen
+        assert ready in seen, seen
         typed = time.monotonic()
         os.write(terminal, b"\x03")  # Ctrl-C: the terminal sends SIGINT to its foreground group
         while time.monotonic() - typed < 30:
