@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -487,7 +487,7 @@ def conform_with(
     `rules:` (`extra_tools:` sets `extra-tool`); sources that do not load are `source-invalid`
     findings, an unknown contract or a server not reached the outcome's `problem`."""
     from .findings import finding as findings
-    from .mcp.conform import conform, describe
+    from .mcp.conform import ConformOptions, conform, describe
     from .mcp.served import served
 
     loaded = _load(chosen)
@@ -499,7 +499,8 @@ def conform_with(
         facts = {"contract": contract, "target": describe(target), "conforms": False}
         problem = "; ".join(map(str, unknown)) if isinstance(unknown, list) else f"unknown contract {contract!r}"
         return findings.Outcome("conform", (), (), facts=facts, problem=problem)
-    report = conform(served(found), target, options)
+    bounded = replace(options or ConformOptions(), message_bytes=chosen.limits.message_bytes)
+    report = conform(served(found), target, bounded)
     return report.outcome(_policy(chosen, loaded.project.contracts))
 
 
@@ -542,7 +543,7 @@ def import_with(
     problem = name_problem(chosen, name)
     if problem is not None:
         return findings.Outcome("import", (), (), facts=facts, problem=str(problem)), []
-    reading = read_server(target, options)
+    reading = read_server(target, replace(options, message_bytes=chosen.limits.message_bytes))
     if reading.facts is None or reading.problem is not None:
         return findings.Outcome("import", (), (), facts=facts, problem=reading.problem), reading.notes
     imported = import_contract(chosen, name, reading.facts, write=write)

@@ -523,23 +523,19 @@ def mock(
     Over HTTP the URL is printed on standard error once the server accepts connections.
     """
     _require_sdk("mock")
-    import anyio
-
+    from .interrupt import run
     from .mcp.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
 
     served_contract = _served(schemas, contract)
     server = build_server(Mock(served_contract))
-    try:
-        if transport is Transport.stdio:
-            anyio.run(serve_stdio, server)
-            return
-        sock = bind(host, port)
-        if isinstance(sock, str):
-            typer.echo(f"error: {sock}", err=True)
-            raise typer.Exit(EXIT_INVALID)
-        anyio.run(serve_http, server, sock, announce_to_stderr)
-    except KeyboardInterrupt:
+    if transport is Transport.stdio:
+        run(serve_stdio, server)
         return
+    sock = bind(host, port)
+    if isinstance(sock, str):
+        typer.echo(f"error: {sock}", err=True)
+        raise typer.Exit(EXIT_INVALID)
+    run(serve_http, server, sock, announce_to_stderr)
 
 
 @app.command()
@@ -716,4 +712,15 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:  # answered before typer builds every command's parameters (13 ms)
         sys.stdout.write(f"mcp-contracts {__version__}\n")
         return
-    app()
+    from . import interrupt
+
+    interrupt.install()  # SIGINT and SIGTERM: exit 130 and 143, once the command has cleaned up
+    try:
+        app()
+    except BaseException:
+        # Whatever the command made of the signal (a library may wrap it in an error of its own),
+        # it was stopped by it: 130 or 143.
+        code = interrupt.exit_code()
+        if code is None:
+            raise
+        interrupt.leave(code)

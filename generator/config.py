@@ -37,6 +37,7 @@ class Limits:
     source_depth: int = 64  # arrays and objects inside each other in a source file
     document_bytes: int = 64_000_000  # a document `validate` reads
     document_depth: int = 200  # arrays and objects inside each other in such a document
+    message_bytes: int = 16 * 1024 * 1024  # one message from a server `conform` or `import` talks to
 
 
 LIMIT_KEYS = {
@@ -45,6 +46,7 @@ LIMIT_KEYS = {
     "source_depth": "how deep arrays and objects nest in one source file",
     "document_bytes": "the size of one document `validate` reads",
     "document_depth": "how deep arrays and objects nest in one document `validate` reads",
+    "message_bytes": "the size of one message from a server `conform` or `import` talks to",
 }
 
 

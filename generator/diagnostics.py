@@ -74,6 +74,33 @@ def _escape(match: re.Match[str]) -> str:
     return _NAMED.get(character) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
+# A URL inside a text: a scheme, `://`, then anything up to a space or a quote.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
+HIDDEN = "***"
+
+
+def shown_url(url: str) -> str:
+    """`url` as a message or a report shows it: without the user name, password, query and
+    fragment it may carry (`http://user:PW@host/mcp?token=Q` is `http://***@host/mcp?***`),
+    and printable. Whatever is removed is marked, so the reader knows there was something."""
+    scheme, colon_slashes, rest = url.partition("://")
+    if not colon_slashes:
+        return printable(url)
+    end = min((i for i in (rest.find(c) for c in "/?#") if i != -1), default=len(rest))
+    authority, path = rest[:end], rest[end:]
+    if "@" in authority:
+        authority = f"{HIDDEN}@{authority.rpartition('@')[2]}"
+    cut = min((i for i in (path.find(c) for c in "?#") if i != -1), default=-1)
+    if cut != -1:
+        path = f"{path[:cut]}{path[cut]}{HIDDEN}"
+    return printable(f"{scheme}://{authority}{path}")
+
+
+def without_secrets(text: str) -> str:
+    """`text` (an error's words, a server's) with every URL in it as `shown_url` shows it, printable."""
+    return printable(_URL.sub(lambda found: shown_url(found.group()), text))
+
+
 def working_folder() -> Path | None:
     """The working folder, resolved; None when it is gone (`generate` run inside the output
     folder replaces it: the process then stands in a removed folder)."""

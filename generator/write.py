@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .diagnostics import printable
+from .interrupt import commit
 
 if TYPE_CHECKING:  # `check` answered from the cache imports no renderer
     from .render.plan import Plan
@@ -287,6 +288,7 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
         except BaseException:
             _remove_quietly(staging, fs)  # the next run removes it when this cannot
             raise
+        commit()  # a signal from now on waits: the swap is seen through, and reported
         if not target.exists():
             fs.rename(staging, target)
             return

@@ -31,6 +31,7 @@ LIGHT = {
     "mcp_contracts_generator",
     "mcp_contracts_generator.cli",
     "mcp_contracts_generator.cli_params",
+    "mcp_contracts_generator.interrupt",
     "mcp_contracts_generator.protocol",
 }
 COMMANDS = sorted(command.name or command.callback.__name__ for command in app.registered_commands if command.callback)

@@ -28,7 +28,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
+from .. import interrupt
 from ..protocol import VERSIONS, Revision, revision
+from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge
 from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
 from .listing import compare_listing
 from .mock import ERROR_REQUEST
@@ -56,6 +58,7 @@ class ConformOptions:
     tools to compare and call (None: all); other tools the server lists are not extra.
     `fuzz`: argument sets to draw per tool and kind (valid, invalid; 0: none), from `seed` (None:
     one is picked and reported); `call_tools`: tools fuzzed though not annotated read-only.
+    `message_bytes`: what one message from the server may hold (`limits.message_bytes`).
     """
 
     timeout: float = 10.0
@@ -67,6 +70,7 @@ class ConformOptions:
     fuzz: int = 0
     seed: int | None = None
     call_tools: tuple[str, ...] = ()
+    message_bytes: int = DEFAULT_MESSAGE_BYTES
 
 
 def revisions_checked(contract: ServedContract, options: ConformOptions) -> tuple[Revision, ...]:
@@ -100,9 +104,11 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
             report.revision = checked.version
             report.revisions.append(checked.version)
             plan = fuzzing if checked is revisions[-1] else None  # once, at the newest revision
-            anyio.run(_conform, contract_at(contract, checked, options.tools), target, options, checked, report, plan)
+            at = contract_at(contract, checked, options.tools)
+            interrupt.run(_conform, at, target, options, checked, report, plan)
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
         hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
+        hint = "" if isinstance(exc, MessageTooLarge) else hint
         report.problem = f"cannot talk to the server at {report.revision}: {leaf(exc)}{hint}"
     return report
 
@@ -121,13 +127,13 @@ def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
 async def _conform(
     contract: ServedContract, target: Target, options: ConformOptions, at: Revision, report: Report, fuzz: Plan | None
 ) -> None:
-    async with connected(target, at, options.timeout, options.headers) as (session, answered):
+    async with connected(target, at, options.timeout, options.headers, options.message_bytes) as (session, answered):
         if answered != at.version:
             text = f"asked for {at.version}, the server answered {answered}; nothing more was asked at {at.version}"
             asked = "initialize" if at.handshake else "server/discover"
             report.add("revision-unsupported", asked, text, at=("protocol",))
             return
-        reconnect = partial(connected, target, at, options.timeout, options.headers)
+        reconnect = partial(connected, target, at, options.timeout, options.headers, options.message_bytes)
         await _session(session, contract, options, report, (fuzz, reconnect) if fuzz is not None else None)
 
 

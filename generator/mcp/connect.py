@@ -15,22 +15,25 @@ from typing import Any, TextIO
 import httpx2
 import mcp.types as types
 from mcp import Client, ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from .. import __version__
+from ..diagnostics import printable, shown_url, without_secrets
 from ..protocol import Revision
+from .bounded import DEFAULT_MESSAGE_BYTES, Cap, MessageTooLarge, http_client, stdio_client
 from .report import Report
 
 Target = StdioServerParameters | str
 
 
 def describe(target: Target) -> str:
+    """The server as messages and reports name it: a URL without its credentials and query
+    (`diagnostics.shown_url`), a command as typed; printable either way."""
     if isinstance(target, str):
-        return target
-    return " ".join([target.command, *target.args])
+        return shown_url(target)
+    return printable(" ".join([target.command, *target.args]))
 
 
 class Stopped(Exception):
@@ -65,37 +68,61 @@ def leaf(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     if isinstance(exc, MCPError):
-        return exc.message
+        return without_secrets(exc.message)  # the server's own words
+    if isinstance(exc, MessageTooLarge):
+        return str(exc)
     if isinstance(exc, ValidationError):
-        return f"not an answer of the protocol: {first_error(exc)}"
+        return without_secrets(f"not an answer of the protocol: {first_error(exc)}")
     text = str(exc).splitlines()[0] if str(exc) else ""
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return without_secrets(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
 
 
-async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str]) -> Any:
-    """What a session connects through: the started command, or the URL."""
+async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str], cap: Cap) -> Any:
+    """What a session connects through: the started command, or the URL; each message from
+    the server held to `cap` (see `bounded`)."""
     if isinstance(target, StdioServerParameters):
         if target.env is None:
             target = target.model_copy(update={"env": dict(os.environ)})
-        return stdio_client(target, errlog=_server_log())  # its standard error goes to ours
-    if not headers:
-        return streamable_http_client(target)
-    http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=HTTP_TIMEOUT))
-    return streamable_http_client(target, http_client=http)
+        return stdio_client(target, _server_log(), cap)  # its standard error goes to ours
+    http = await stack.enter_async_context(http_client(headers, HTTP_TIMEOUT, cap))
+    # Events are counted by `cap`; the SDK's own bound (1 MiB) would refuse events under it.
+    return streamable_http_client(target, http_client=http, max_sse_event_size=None)
 
 
 @asynccontextmanager
 async def connected(
-    target: Target, at: Revision, timeout: float, headers: Mapping[str, str]
+    target: Target,
+    at: Revision,
+    timeout: float,
+    headers: Mapping[str, str],
+    message_bytes: int = DEFAULT_MESSAGE_BYTES,
 ) -> AsyncIterator[tuple[ClientSession, str]]:
     """A session with the server opened at revision `at`, and the revision the server chose.
 
     2026-07-28 is opened by the SDK's `Client(mode="auto")`: `server/discover`, falling back to
     `initialize` for a server that does not know it. The others by our own `initialize`
-    (`_initialize`): the SDK's always offers its newest handshake revision.
+    (`_initialize`): the SDK's always offers its newest handshake revision. A message from the
+    server over `message_bytes` ends the connection: `MessageTooLarge` is raised, whatever the
+    session made of the connection's end.
     """
+    cap = Cap(message_bytes)
+    try:
+        async with _session(target, at, timeout, dict(headers), cap) as opened:
+            yield opened
+    except Exception:
+        if cap.hit:
+            raise MessageTooLarge(cap.limit) from None
+        raise
+    if cap.hit:
+        raise MessageTooLarge(cap.limit)
+
+
+@asynccontextmanager
+async def _session(
+    target: Target, at: Revision, timeout: float, headers: dict[str, str], cap: Cap
+) -> AsyncIterator[tuple[ClientSession, str]]:
     async with AsyncExitStack() as stack:
-        transport = await _transport(stack, target, dict(headers))
+        transport = await _transport(stack, target, headers, cap)
         if not at.handshake:
             client = Client(transport, read_timeout_seconds=timeout, mode="auto")
             await stack.enter_async_context(client)

@@ -25,11 +25,14 @@ from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
+from .. import interrupt
+from ..diagnostics import without_secrets
 from ..importing.facts import RecordedCall, ServerFacts, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.pointer import encode
 from ..schema.values import not_json
+from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge
 from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
 from .report import Report, shown
@@ -65,12 +68,13 @@ def _said(exc: BaseException) -> str:
 @dataclass(frozen=True)
 class ImportOptions:
     """How `import` talks to the server: `call` (the read-only tools) and `call_tools` (named
-    ones) say which tools are called; `timeout` and `headers` as for `conform`."""
+    ones) say which tools are called; `timeout`, `headers` and `message_bytes` as for `conform`."""
 
     timeout: float = 10.0
     headers: Mapping[str, str] = field(default_factory=dict)
     call: bool = False
     call_tools: tuple[str, ...] = ()
+    message_bytes: int = DEFAULT_MESSAGE_BYTES
 
 
 @dataclass
@@ -87,22 +91,27 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
     """The server's facts, asked at every revision of the protocol, newest first."""
     reading = Reading()
     answered: list[str] = []
+    capped = False  # a message over limits.message_bytes: not a matter of credentials
     for version in reversed(VERSIONS):
         try:
-            anyio.run(_ask, target, revision(version), options, answered, reading)
+            interrupt.run(_ask, target, revision(version), options, answered, reading)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
             refused = _unheld_in(exc)
             if refused is not None:
                 return Reading(problem=refused)
             ended = "the session ended" if version in answered else "not spoken"
             reading.notes.append(f"{version} {ended}: {_said(exc)}")
+            capped = capped or isinstance(exc, MessageTooLarge)
     if reading.facts is None:
         said = "; ".join(note.replace(" not spoken:", ":", 1) for note in reading.notes) or "no answer"
-        hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
-        reading.problem = f"cannot read the tools of {describe(target)} at any revision: {said}{hint}"
+        asks = isinstance(target, str) and not capped
+        hint = " (a server that wants credentials takes them with --header)" if asks else ""
+        reading.problem = without_secrets(f"cannot read the tools of {describe(target)} at any revision: {said}{hint}")
         reading.notes.clear()
         return reading
     reading.facts = replace(reading.facts, revisions=tuple(sorted(answered, key=VERSIONS.index)))
+    reading.notes = [without_secrets(note) for note in reading.notes]  # a server's words, printed
+    reading.problem = without_secrets(reading.problem) if reading.problem is not None else None
     return reading
 
 
@@ -110,7 +119,7 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
     """Open a session at `at` and read the listing. The first session the server answers as
     asked (the newest revision it speaks) gives the facts and makes the calls asked for; an
     older revision is declared only when it lists the same tools, with the same inputs."""
-    async with connected(target, at, options.timeout, options.headers) as (session, version):
+    async with connected(target, at, options.timeout, options.headers, options.message_bytes) as (session, version):
         if version != at.version:
             reading.notes.append(f"{at.version} not spoken: asked for it, the server answered {version}")
             return

@@ -6,8 +6,8 @@ It takes the streams it serves as arguments, and these are the process's standar
 and output read and written by the event loop itself (`connect_read_pipe`,
 `connect_write_pipe`: epoll, no thread). Each line is decoded as the SDK decodes it
 (UTF-8, a bad byte replaced), and the SDK still parses every message and frames every
-answer. Standard input or output that is not a pipe or a socket (a regular file, a
-terminal, `/dev/null`) is served by the SDK's own transport (`serve`).
+answer. Standard input or output that is not a pipe, a socket or a terminal (a regular
+file, `/dev/null`) is served by the SDK's own transport (`serve`).
 
 The descriptors are set non-blocking while served (the loop needs it) and put back as they
 were when the server stops, so what the process prints afterwards blocks as it did. Unlike
@@ -107,13 +107,14 @@ class _Out:
 
 
 def _pipe_like(fd: int) -> bool:
-    """Whether the loop can watch `fd`: a pipe or a socket (epoll refuses regular files and
-    some character devices, `/dev/null` among them)."""
+    """Whether the loop can watch `fd`: a pipe, a socket or a terminal (epoll refuses regular
+    files and some character devices, `/dev/null` among them). A terminal read by the SDK's
+    worker thread would keep the process alive after Ctrl-C until a line is typed."""
     try:
         mode = os.fstat(fd).st_mode
     except OSError:
         return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
 
 
 @asynccontextmanager

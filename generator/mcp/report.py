@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..diagnostics import without_secrets
 from ..findings.finding import Finding, Outcome
 from ..findings.policy import Policy
 from ..model import Contract, Place, Places
@@ -49,6 +50,8 @@ class Report:
         contract.yaml when no tool of the contract is concerned."""
         level = rule(rule_id).level
         place = self.place(tool, at)
+        # What a server said, or asked for, reaches terminals and reports: one line, no URL's secrets.
+        subject, message = without_secrets(subject), without_secrets(message)
         self.findings.append(
             Finding.at(rule_id, level, place, message, contract=self.contract, revision=self.revision, subject=subject)
         )

@@ -1013,6 +1013,14 @@ CASES = [
         "file(s) changed",
         output_changes=True,
     ),
+    Case(
+        "url with credentials",
+        "injection",
+        nothing,
+        ("conform", "--contract", "jsonrpc", "--timeout", "5", "--url", "http://user:PW@127.0.0.1:9/mcp?token=Q"),
+        2,
+        "http://***@127.0.0.1:9/mcp?***",  # never the password nor the query (tests/test_server_text.py)
+    ),
     # Documents: a verdict for each, the others still judged.
     Case(
         "valid document",

@@ -1,0 +1,219 @@
+"""The client transports of `connect`, each holding one message from the server to
+`limits.message_bytes`: a server that answers with more ends the connection, and the run
+says the cap was hit (`MessageTooLarge`), instead of reading gigabytes into memory.
+
+The SDK's stdio transport joins a line's chunks until a newline comes, without a bound; its
+streamable HTTP transport reads a JSON answer whole (`response.aread()`) and bounds an SSE
+event at 1 MiB only. HTTP is bounded through the SDK's own seam, the `httpx2.AsyncClient`
+it is given: a response hook counts the bytes of each answer (of each event, for an event
+stream) as they arrive. Stdio has no such seam: `stdio_client` is the SDK's, with its own
+process start and stop, and another reader of the server's standard output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from typing import TextIO
+
+import anyio
+import httpx2
+from anyio.abc import ByteReceiveStream, Process
+from httpx2._decoders import ContentDecoder, MultiDecoder
+from mcp import StdioServerParameters
+from mcp.client.stdio import (
+    _aclose_all,
+    _create_platform_compatible_process,
+    _get_executable_command,
+    _parse_line,
+    _stop_server_process,
+    get_default_environment,
+)
+from mcp.os.posix.utilities import terminate_posix_process_tree
+from mcp.shared.message import SessionMessage
+
+from ..config import Limits
+from ..interrupt import received
+
+# What one message may hold by default: `[tool.mcp-contracts.limits] message_bytes`.
+DEFAULT_MESSAGE_BYTES = Limits.message_bytes
+
+
+@dataclass
+class Cap:
+    """The bound of one connection, and whether the server went past it."""
+
+    limit: int = DEFAULT_MESSAGE_BYTES
+    hit: bool = False
+
+    def check(self, size: int) -> None:
+        """Raise `MessageTooLarge` (and remember it) once a message holds more than the limit."""
+        if size > self.limit:
+            self.hit = True
+            raise MessageTooLarge(self.limit)
+
+
+class MessageTooLarge(Exception):
+    """A message from the server held more than `limits.message_bytes`."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"a message from the server exceeded limits.message_bytes ({limit:,} bytes)")
+
+
+# How long a server that broke the cap gets to go after SIGTERM, before SIGKILL.
+_KILL_AFTER_SECONDS = 1.0
+
+
+@asynccontextmanager
+async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) -> AsyncIterator[tuple[object, object]]:
+    """The SDK's `stdio_client` (mcp 2.3), with a reader that holds each line to `cap`: a
+    longer one ends the session, and the server is stopped at once (it is not drained)."""
+    command = await _get_executable_command(server.command)
+    env = get_default_environment() | (server.env or {})
+    process = await _create_platform_compatible_process(command, server.args, env, errlog, server.cwd)
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def reader() -> None:
+        assert process.stdout is not None
+        async with read_writer:
+            try:
+                async for line in _lines(process.stdout, cap):
+                    await read_writer.send(_message(line, server))
+            except MessageTooLarge:
+                assert isinstance(process, Process)
+                with anyio.CancelScope(shield=True):
+                    await terminate_posix_process_tree(process, _KILL_AFTER_SECONDS)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError, OSError):
+                return  # the session, or the server, is gone
+
+    async def writer() -> None:
+        assert process.stdin is not None
+        try:
+            async with write_reader:
+                async for message in write_reader:
+                    text = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                    await process.stdin.send(text.encode(server.encoding, server.encoding_error_handler))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_writer.aclose()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(reader)
+        group.start_soon(writer)
+        try:
+            yield read_stream, write_stream
+        finally:
+            with anyio.CancelScope(shield=True):
+                read_stream.close()
+                write_stream.close()
+                if received() is not None and isinstance(process, Process):  # a signal: less time
+                    await _stop_at_once(process)
+                await _stop_server_process(process)
+                await _aclose_all(read_stream, write_stream, read_writer, write_reader)
+            group.cancel_scope.cancel()
+
+
+async def _stop_at_once(process: Process) -> None:
+    """Close the server's standard input; kill it unless it ends at once (SIGTERM, then SIGKILL)."""
+    assert process.stdin is not None
+    with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+        await process.stdin.aclose()
+    with anyio.move_on_after(_KILL_AFTER_SECONDS / 2):
+        await process.wait()
+    if process.returncode is None:
+        await terminate_posix_process_tree(process, _KILL_AFTER_SECONDS / 2)
+
+
+def _message(line: bytes, server: StdioServerParameters) -> SessionMessage | Exception:
+    """One line as the SDK's transport parses it: a message, or why it is none."""
+    try:
+        return _parse_line(line.decode(server.encoding, server.encoding_error_handler))
+    except ValueError as exc:  # bytes that are not of the encoding
+        return exc
+
+
+async def _lines(stream: ByteReceiveStream, cap: Cap) -> AsyncGenerator[bytes, None]:
+    """The lines of `stream` (without their newline), none longer than `cap` allows."""
+    buffer = bytearray()
+    async for chunk in stream:
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            cap.check(len(buffer) + end - start)
+            line = bytes(buffer + chunk[start:end]) if buffer else chunk[start:end]
+            buffer.clear()
+            start = end + 1
+            yield line
+        buffer += chunk[start:]
+        cap.check(len(buffer))
+
+
+def http_client(headers: dict[str, str], timeout: httpx2.Timeout, cap: Cap) -> httpx2.AsyncClient:
+    """The HTTP client the SDK's streamable HTTP transport is given: each answer's body is
+    counted as it is read (a response hook, so a proxy's transport is counted too).
+
+    Answers are asked for unencoded (`Accept-Encoding: identity`); one compressed all the
+    same is decoded here, in httpx2's bounded pieces, and its decoded bytes are counted (a
+    few kilobytes of gzip can hold gigabytes).
+    """
+
+    async def counted(response: httpx2.Response) -> None:
+        events = response.headers.get("content-type", "").lower().startswith("text/event-stream")
+        assert isinstance(response.stream, httpx2.AsyncByteStream)
+        response.stream = _Counted(response.stream, cap, events, _decoder(response))
+
+    sent = {"Accept-Encoding": "identity", **headers}
+    return httpx2.AsyncClient(headers=sent, timeout=timeout, event_hooks={"response": [counted]})
+
+
+def _decoder(response: httpx2.Response) -> ContentDecoder | None:
+    """The decoder of an answer's `Content-Encoding` (None for none), which this client then
+    applies itself: the header goes, so that httpx2 does not decode a second time."""
+    values = response.headers.get_list("content-encoding", split_commas=True)
+    codings = [value.strip().lower() for value in values if value.strip().lower() != "identity"]
+    if not codings:
+        return None
+    del response.headers["content-encoding"]
+    return MultiDecoder(codings)
+
+
+class _Counted(httpx2.AsyncByteStream):
+    """A body whose messages are held to the cap: the whole body, or each event of an event
+    stream (an event ends at a blank line)."""
+
+    def __init__(
+        self, inner: httpx2.AsyncByteStream, cap: Cap, events: bool, decoder: ContentDecoder | None = None
+    ) -> None:
+        self._inner = inner
+        self._cap = cap
+        self._events = events
+        self._decoder = decoder
+        self._size = 0
+        self._tail = b""
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for raw in self._inner:
+            for chunk in self._decoder.decode(raw) if self._decoder is not None else (raw,):
+                self._count(chunk)
+                yield chunk
+        for chunk in self._decoder.flush() if self._decoder is not None else ():
+            self._count(chunk)
+            yield chunk
+
+    def _count(self, chunk: bytes) -> None:
+        if not self._events:
+            self._size += len(chunk)
+        else:
+            joined = self._tail + chunk
+            ends = max(joined.rfind(b"\n\n"), joined.rfind(b"\r\n\r\n"))
+            if ends == -1:
+                self._size += len(chunk)
+            else:  # the event that ended, then what follows it
+                self._cap.check(self._size + ends - len(self._tail))
+                self._size = len(joined) - ends
+            self._tail = joined[-3:]
+        self._cap.check(self._size)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
