@@ -30,16 +30,20 @@ def test_check_reports_changed_missing_and_extra_files_with_diffs(out_copy: Path
     assert "+# TuitBot tool envelope" in result.stdout
 
 
+@pytest.mark.fires("output-drift")
 def test_check_json_format_lists_drift(out_copy: Path) -> None:
     (out_copy / "manifests" / "tuitbot.json").write_text("{}\n", encoding="utf-8")
     result = run_cli("check", "--out", str(out_copy), "--format", "json")
     assert result.returncode == 1
     report = json.loads(result.stdout)
-    assert_report(report, "check-report")
-    assert report["clean"] is False
-    assert report["changed"] == ["manifests/tuitbot.json"]
-    assert report["missing"] == [] and report["extra"] == []
-    assert report["diffs"]["manifests/tuitbot.json"].startswith("--- a/generated/manifests/tuitbot.json")
+    assert_report(report, "findings-report")
+    facts = report["facts"]
+    assert facts["clean"] is False
+    assert facts["changed"] == ["manifests/tuitbot.json"]
+    assert facts["missing"] == [] and facts["extra"] == []
+    assert facts["diffs"]["manifests/tuitbot.json"].startswith("--- a/generated/manifests/tuitbot.json")
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["file"]) == ("output-drift", f"{out_copy.as_posix()}/manifests/tuitbot.json")
 
 
 def test_check_ignores_bytecode_left_by_imports(out_copy: Path) -> None:
@@ -85,6 +89,6 @@ def test_check_prints_drift_as_github_annotations(out_copy: Path) -> None:
     result = run_cli("check", "--out", str(out_copy), "--format", "github")
     assert result.returncode == 1
     assert result.stdout == (
-        f"::error file={out_copy.as_posix()}/manifests/tuitbot.json,title=drift::changed:"
-        " run `mcp-contracts generate` and commit\n"
+        f"::error file={out_copy.as_posix()}/manifests/tuitbot.json,line=1,title=output-drift::changed:"
+        " the file differs from what the sources produce; run `mcp-contracts generate` and commit\n"
     )

@@ -85,7 +85,7 @@ def test_the_fingerprint_answer_imports_no_loader_renderer_or_formatter(project:
         [sys.executable, "-c", script], cwd=project, capture_output=True, text=True, check=False, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["answered"] == "fingerprint"
+    assert json.loads(result.stdout)["facts"]["answered"] == "fingerprint"
     modules = json.loads(result.stderr.splitlines()[-1])
     heavy = {"jinja2", "black", "datamodel_code_generator", "ruamel", "jsonschema", "jsonschema_rs", "referencing"}
     assert sorted(m for m in modules if m.split(".")[0] in heavy) == []
@@ -258,8 +258,9 @@ def test_a_stale_fingerprint_is_a_note_and_generate_refreshes_it(project: Path) 
     result = run_cli("check", "--format", "json", cwd=project)
     assert result.returncode == 0, result.stdout
     report = json.loads(result.stdout)
-    assert_report(report, "check-report")
-    assert report["clean"] is True and report["stale"] == [FINGERPRINT] and report["answered"] == "comparison"
+    assert_report(report, "findings-report")
+    facts = report["facts"]
+    assert facts["clean"] is True and facts["stale"] == [FINGERPRINT] and facts["answered"] == "comparison"
     assert "`mcp-contracts generate` refreshes it" in result.stderr
     generated = run_cli("generate", cwd=project)
     assert f"updated  generated/{FINGERPRINT}" in generated.stdout
@@ -270,9 +271,10 @@ def test_check_full_flag_compares_in_full(project: Path) -> None:
     fast = run_cli("check", "--format", "json", cwd=project)
     full = run_cli("check", "--full", "--format", "json", cwd=project)
     assert fast.returncode == full.returncode == 0
-    assert json.loads(fast.stdout)["answered"] == "fingerprint"
-    assert json.loads(full.stdout)["answered"] == "comparison"
-    assert {**json.loads(fast.stdout), "answered": None} == {**json.loads(full.stdout), "answered": None}
+    fast_facts, full_facts = json.loads(fast.stdout)["facts"], json.loads(full.stdout)["facts"]
+    assert fast_facts["answered"] == "fingerprint"
+    assert full_facts["answered"] == "comparison"
+    assert {**fast_facts, "answered": None} == {**full_facts, "answered": None}
 
 
 def test_the_fingerprint_is_written_in_the_same_swap_as_the_rest(

@@ -417,7 +417,15 @@ def test_the_rules_page_lists_every_rule_of_the_registry_under_its_command() -> 
 
     page = (ROOT / "generated" / "docs" / "rules.md").read_text(encoding="utf-8")
     headings = [line for line in page.splitlines() if line.startswith("## ")]
-    assert headings == ["## Re-level or switch off a rule", "## Every command", "## lint", "## breaking", "## conform"]
+    assert headings == [
+        "## Re-level or switch off a rule",
+        "## Every command",
+        "## lint",
+        "## breaking",
+        "## conform",
+        "## check",
+        "## validate",
+    ]
     for rule in RULES:
         (row,) = [line for line in page.splitlines() if line.startswith(f'| <a id="{rule.id}"></a>')]
         assert f"| {md(rule.level)} | {md(rule.category)} |" in row and md(rule.purpose) in row
@@ -439,9 +447,9 @@ def test_a_contract_cannot_take_the_name_of_a_docs_page(tmp_path: Path, name: st
 
 
 def test_the_cli_offers_every_format_there_is_a_printer_for() -> None:
-    from mcp_contracts_generator.cli import FindingsFormat
+    from mcp_contracts_generator.cli import Format
 
-    assert [f.value for f in FindingsFormat] == list(FORMATS)
+    assert [f.value for f in Format] == list(FORMATS)
     for command in ("lint", "breaking", "conform"):
         help_text = run_cli(command, "--help").stdout
         assert "--report" in help_text and "sarif" in help_text, command
