@@ -112,7 +112,7 @@ def _settings(
     templates: Path | None = None,
     package: str | None = None,
     *,
-    command: str = "settings",
+    command: str,
     output_format: Format = Format.text,
     reports: list[tuple[str, Path]] | None = None,
 ) -> Settings:
@@ -378,7 +378,7 @@ def _require_fuzzing() -> None:
 def _served(schemas: Path | None, contract: str) -> ServedContract:
     from . import api
 
-    loaded = api.served_contract(_settings(schemas), contract)
+    loaded = api.served_contract(_settings(schemas, command="mock"), contract)
     if isinstance(loaded, list):
         for diagnostic in loaded:
             typer.echo(f"error: {diagnostic}", err=True)
