@@ -75,8 +75,12 @@ def generated(drift: Drift | None, diagnostics: Sequence[Diagnostic], shown: str
     folder), or the problems that kept it from writing anything."""
     if drift is None:
         return Outcome.refused("generate", diagnostics, {"output": shown})
-    facts = {"output": shown, "created": list(drift.missing), "updated": list(drift.changed)}
-    facts["removed"] = list(drift.extra)
+    facts = {
+        "output": shown,
+        "created": list(drift.missing),
+        "updated": list(drift.changed),
+        "removed": list(drift.extra),
+    }
     count = len(drift.changed) + len(drift.missing) + len(drift.extra)
     summary = f"{count} file(s) changed in {shown}." if count else f"{shown} is up to date."
     notes = []
