@@ -289,6 +289,24 @@ def check_with(chosen: Settings, *, full: bool = False) -> Outcome:
     return Outcome(drift, answered="comparison")
 
 
+def check_report(chosen: Settings, *, full: bool = False) -> findings.Outcome:
+    """`check` as every format reports it (`check_with`'s drift as `output-drift` findings,
+    the paths, diffs and how it was answered as facts)."""
+    from .findings.commands import checked
+
+    outcome = check_with(chosen, full=full)
+    return checked(outcome.drift, outcome.diagnostics, outcome.answered, display_path(chosen.output))
+
+
+def generate_report(chosen: Settings) -> findings.Outcome:
+    """`generate` as every format reports it: the files it created, updated and removed."""
+    from .findings.commands import generated
+
+    shown = display_path(chosen.output)  # before the swap, which may replace the working folder
+    outcome = generate_with(chosen)
+    return generated(outcome.drift, outcome.diagnostics, shown)
+
+
 def lint(schemas_dir: Path | None = None) -> findings.Outcome:
     """Judge the conventions of every contract (see `generator.lint`)."""
     chosen = settings(schemas_dir)
@@ -368,6 +386,13 @@ def init_with(chosen: Settings, name: str) -> list[Path] | Diagnostic:
     return scaffold_contract(chosen, name)
 
 
+def init_report(chosen: Settings, name: str) -> findings.Outcome:
+    """`init` as every format reports it: the files made, or why none were."""
+    from .findings.commands import initialised
+
+    return initialised(init_with(chosen, name))
+
+
 @dataclass(frozen=True)
 class Site:
     """Where `docs` built the HTML site; `problem` (and mkdocs' `output`) when it did not."""
@@ -402,6 +427,14 @@ def docs_with(chosen: Settings, site: Path | None = None) -> Site:
     if result.returncode != 0:
         return Site(site, "mkdocs build --strict failed", result.stdout + result.stderr)
     return Site(site)
+
+
+def docs_report(chosen: Settings, site: Path | None = None) -> findings.Outcome:
+    """`docs` as every format reports it: where the site is, or why it was not built."""
+    from .findings.commands import built_site
+
+    built = docs_with(chosen, site)
+    return built_site(built.site, built.problem, built.output)
 
 
 def validate(
@@ -440,6 +473,16 @@ def validate_with(
             Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge_bytes(label, document)
         )
     return Validation(verdicts)
+
+
+def validate_report(
+    chosen: Settings, contract: str, documents: Sequence[str], definition: str | None = None
+) -> findings.Outcome:
+    """`validate` as every format reports it: a `document-invalid` finding per violation."""
+    from .findings.commands import validated
+
+    result = validate_with(chosen, contract, documents, definition)
+    return validated(contract, result.verdicts, result.problem, result.diagnostics)
 
 
 def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagnostic]:

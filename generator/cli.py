@@ -22,12 +22,9 @@ from .protocol import VERSIONS
 # (0.6 s) only `mock` and `conform`.
 if TYPE_CHECKING:
     from .config import Settings
-    from .diagnostics import Diagnostic
     from .findings.finding import Outcome
     from .mcp.conform import Target
     from .mcp.served import ServedContract
-    from .validate import Verdict
-    from .write import Drift
 
 cli_params.install()  # flag values converted without importing pydantic, as typer converts them
 app = typer.Typer(
@@ -63,8 +60,6 @@ PackageOption = Annotated[
     str | None,
     typer.Option("--package", help="Import package of the generated Python. [config: package; default: contracts]"),
 ]
-# The version of the JSON that `check --format json` and `validate --format json` print.
-JSON_FORMAT_VERSION = 1
 
 
 def _version(value: bool) -> None:
@@ -82,174 +77,9 @@ def _main(
     """Schema-first code generator for the response contracts of MCP tools."""
 
 
-def _settings(
-    schemas: Path | None = None, out: Path | None = None, templates: Path | None = None, package: str | None = None
-) -> Settings:
-    """The project's settings with the flags in their place; exit 2 when they are invalid."""
-    from . import api
+class Format(StrEnum):
+    """The one format enum: a printer of `findings/formats/` each."""
 
-    chosen = api.settings(schemas, out, templates, package=package)
-    if isinstance(chosen, list):
-        _report_invalid(chosen, OutputFormat.text)
-        raise typer.Exit(EXIT_INVALID)
-    return chosen
-
-
-class OutputFormat(StrEnum):
-    text = "text"
-    json = "json"
-
-
-class ReportFormat(StrEnum):
-    text = "text"
-    json = "json"
-    github = "github"
-
-
-def _report_invalid(diagnostics: list[Diagnostic], output: OutputFormat) -> None:
-    if output is OutputFormat.json:
-        import json
-
-        payload = {"version": JSON_FORMAT_VERSION, "valid": False, "errors": [_diagnostic_json(d) for d in diagnostics]}
-        typer.echo(json.dumps(payload, indent=2))
-    for diagnostic in diagnostics:
-        typer.echo(f"error: {diagnostic}", err=True)
-    typer.echo(f"{len(diagnostics)} problem(s); nothing was written.", err=True)
-
-
-def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, object]:
-    return {
-        "file": diagnostic.file,
-        "line": diagnostic.line,
-        "pointer": diagnostic.pointer,
-        "message": diagnostic.message,
-    }
-
-
-def _summary_lines(drift: Drift) -> list[str]:
-    from .diagnostics import printable
-
-    return (
-        [f"changed  {printable(p)}" for p in drift.changed]
-        + [f"missing  {printable(p)}" for p in drift.missing]
-        + [f"extra    {printable(p)}" for p in drift.extra]
-    )
-
-
-@app.command()
-def generate(
-    schemas: SchemasOption = None,
-    out: OutOption = None,
-    templates: TemplatesOption = None,
-    package: PackageOption = None,
-) -> None:
-    """Render every output from the sources and write them atomically."""
-    from . import api
-    from .diagnostics import display_path, printable, working_folder
-
-    chosen = _settings(schemas, out, templates, package)
-    shown = display_path(chosen.output)  # before the swap, which may replace the working folder
-    outcome = api.generate_with(chosen)
-    if outcome.drift is None:
-        _report_invalid(outcome.diagnostics, OutputFormat.text)
-        raise typer.Exit(EXIT_INVALID)
-    drift = outcome.drift
-    for path in drift.missing:
-        typer.echo(f"created  {shown}/{path}")
-    for path in drift.changed:
-        typer.echo(f"updated  {shown}/{path}")
-    for path in drift.extra:
-        typer.echo(f"removed  {shown}/{printable(path)}")
-    count = len(drift.changed) + len(drift.missing) + len(drift.extra)
-    typer.echo(f"{count} file(s) changed in {shown}." if count else f"{shown} is up to date.")
-    if drift.left_behind is not None:  # the new tree is in; the old one could not go
-        problem = drift.left_behind
-        where = display_path(Path(problem.filename)) if problem.filename else shown
-        typer.echo(
-            f"warning: {where}: the old tree could not be removed ({problem.strerror or problem}):"
-            " the next `mcp-contracts generate` removes it",
-            err=True,
-        )
-    if working_folder() is None:
-        typer.echo(f"note: {shown} held the working folder and was replaced: `cd .` to see the new files", err=True)
-
-
-@app.command()
-def check(
-    schemas: SchemasOption = None,
-    out: OutOption = None,
-    templates: TemplatesOption = None,
-    package: PackageOption = None,
-    output_format: Annotated[
-        ReportFormat,
-        typer.Option("--format", help="text, JSON (schemas/meta/check-report.schema.json), or github annotations."),
-    ] = ReportFormat.text,
-    full: Annotated[
-        bool,
-        typer.Option(
-            "--full", help="Render and compare every file even when this machine's cache says nothing changed."
-        ),
-    ] = False,
-) -> None:
-    """Fail when the output folder is not exactly what the sources produce.
-
-    A cache of this machine (outside the repository: the user cache folder) answers without
-    rendering when the sources, settings, tool and every output file are what a full
-    comparison or `generate` here last verified; anything else, a fresh clone included, is
-    rendered and compared in full.
-    """
-    from . import api
-    from .diagnostics import display_path, printable
-
-    chosen = _settings(schemas, out, templates, package)
-    outcome = api.check_with(chosen, full=full)
-    shown = display_path(chosen.output)
-    if outcome.drift is None:
-        if output_format is ReportFormat.github:
-            from .findings.formats.github import message_value
-
-            for problem in outcome.diagnostics:
-                where = f"file={problem.file},line={problem.line or 1}"
-                typer.echo(f"::error {where},title=invalid source::{message_value(problem.message)}")
-        _report_invalid(
-            outcome.diagnostics, OutputFormat.json if output_format is ReportFormat.json else OutputFormat.text
-        )
-        raise typer.Exit(EXIT_INVALID)
-    drift = outcome.drift
-    if output_format is ReportFormat.github:
-        for kind, paths in (("changed", drift.changed), ("missing", drift.missing), ("extra", drift.extra)):
-            for path in paths:
-                where = f"{shown}/{printable(path)}"
-                typer.echo(f"::error file={where},title=drift::{kind}: run `mcp-contracts generate` and commit")
-    if output_format is ReportFormat.json:
-        import json
-
-        payload = {
-            "version": JSON_FORMAT_VERSION,
-            "valid": True,
-            "clean": drift.clean,
-            "changed": list(drift.changed),
-            "missing": list(drift.missing),
-            "extra": list(drift.extra),
-            "diffs": drift.diffs,
-            "answered": outcome.answered,
-        }
-        typer.echo(json.dumps(payload, indent=2))
-    elif output_format is ReportFormat.github:
-        pass  # the annotations above say it all
-    elif drift.clean:
-        typer.echo(f"{shown} is up to date.")
-    else:
-        for line in _summary_lines(drift):
-            typer.echo(line)
-        for diff in drift.diffs.values():
-            sys.stdout.write(diff)
-        typer.echo(f"{shown} has drifted from the sources: run `mcp-contracts generate`.")
-    if not drift.clean:
-        raise typer.Exit(EXIT_DRIFT)
-
-
-class FindingsFormat(StrEnum):
     text = "text"
     json = "json"
     github = "github"
@@ -259,7 +89,7 @@ class FindingsFormat(StrEnum):
 
 
 FormatOption = Annotated[
-    FindingsFormat,
+    Format,
     typer.Option(
         "--format",
         help="text (file:line:col: RULE [level] message), json (schemas/meta/findings-report.schema.json),"
@@ -271,14 +101,84 @@ ReportOption = Annotated[
     typer.Option(
         "--report",
         metavar="FORMAT:PATH",
-        help=f"Also write the report in FORMAT ({', '.join(FindingsFormat)}) to PATH; repeatable.",
+        help=f"Also write the report in FORMAT ({', '.join(Format)}) to PATH (- is standard output); repeatable.",
     ),
 ]
 
 
+def _settings(
+    schemas: Path | None = None,
+    out: Path | None = None,
+    templates: Path | None = None,
+    package: str | None = None,
+    *,
+    command: str,
+    output_format: Format = Format.text,
+    reports: list[tuple[str, Path]] | None = None,
+) -> Settings:
+    """The project's settings with the flags in their place; when they are invalid, the
+    problems are `command`'s outcome in its format, and exit 2."""
+    from . import api
+    from .findings.finding import Outcome
+
+    chosen = api.settings(schemas, out, templates, package=package)
+    if isinstance(chosen, list):
+        _print_outcome(Outcome.refused(command, chosen), output_format, reports or [])
+        raise typer.Exit(EXIT_INVALID)  # _print_outcome has exited already: for the type checker
+    return chosen
+
+
+@app.command()
+def generate(
+    schemas: SchemasOption = None,
+    out: OutOption = None,
+    templates: TemplatesOption = None,
+    package: PackageOption = None,
+) -> None:
+    """Render every output from the sources and write them atomically."""
+    from . import api
+
+    chosen = _settings(schemas, out, templates, package, command="generate")
+    _print_outcome(api.generate_report(chosen), Format.text, [])
+
+
+@app.command()
+def check(
+    schemas: SchemasOption = None,
+    out: OutOption = None,
+    templates: TemplatesOption = None,
+    package: PackageOption = None,
+    output_format: FormatOption = Format.text,
+    report: ReportOption = None,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full", help="Render and compare every file even when this machine's cache says nothing changed."
+        ),
+    ] = False,
+) -> None:
+    """Fail when the output folder is not exactly what the sources produce.
+
+    Each file that differs is a finding of `output-drift` (in text: the paths, then their
+    diffs). A cache of this machine (outside the repository: the user cache folder) answers
+    without rendering when the sources, settings, tool and every output file are what a full
+    comparison or `generate` here last verified; anything else, a fresh clone included, is
+    rendered and compared in full.
+    """
+    from . import api
+
+    reports = _reports(report)
+    chosen = _settings(schemas, out, templates, package, command="check", output_format=output_format, reports=reports)
+    _print_outcome(api.check_report(chosen, full=full), output_format, reports)
+
+
 def _reports(given: list[str] | None) -> list[tuple[str, Path]]:
-    """`--report FORMAT:PATH` values, checked before anything runs; exit 2 for a bad one."""
+    """`--report FORMAT:PATH` values, checked before anything runs: exit 2 for one that is not
+    FORMAT:PATH, or whose PATH is not a regular file or a new one (a FIFO, a device, a
+    socket, a folder, any symlink: see `findings.report_file`). `-` is standard output."""
+    from .diagnostics import printable
     from .findings.formats import FORMATS
+    from .findings.report_file import report_problem
 
     reports = []
     for value in given or ():
@@ -288,33 +188,43 @@ def _reports(given: list[str] | None) -> list[tuple[str, Path]]:
                 f"error: --report {value!r} is not FORMAT:PATH with FORMAT one of {', '.join(FORMATS)}", err=True
             )
             raise typer.Exit(EXIT_INVALID)
+        problem = report_problem(Path(path))
+        if problem is not None:
+            typer.echo(f"error: {printable(path)}: cannot write the {name} report: {problem}", err=True)
+            raise typer.Exit(EXIT_INVALID)
         reports.append((name, Path(path)))
     return reports
 
 
-def _print_outcome(outcome: Outcome, output_format: FindingsFormat, reports: list[tuple[str, Path]]) -> None:
-    """Print `outcome` in its format, write each `--report`, and exit with the outcome's code
+def _print_outcome(outcome: Outcome, output_format: Format, reports: list[tuple[str, Path]]) -> None:
+    """Print `outcome` in its format, write each `--report` (`-` to standard output, after
+    it), say its notes and its problem on standard error, and exit with the outcome's code
     (2 too when a report cannot be written)."""
     from .diagnostics import printable
     from .findings.formats import printed
     from .findings.formats.text import streams
-    from .findings.report_file import write_report
+    from .findings.report_file import STDOUT, write_report
 
-    if output_format is FindingsFormat.text:
+    if output_format is Format.text:
         out, err = streams(outcome)  # the problems of sources that do not load are errors
         sys.stdout.write(out)
         sys.stderr.write(err)
     else:
         sys.stdout.write(printed(output_format.value, outcome))
-    sys.stdout.flush()
-    if outcome.problem is not None:  # the server could not be judged at all (conform)
-        typer.echo(f"error: {outcome.problem}", err=True)
     code = outcome.exit_code
     for name, path in reports:
+        if str(path) == STDOUT:
+            sys.stdout.write(printed(name, outcome))
+            continue
         problem = write_report(path, printed(name, outcome))
         if problem is not None:
             typer.echo(f"error: {printable(str(path))}: cannot write the {name} report: {problem}", err=True)
             code = EXIT_INVALID
+    sys.stdout.flush()
+    for note in outcome.notes:
+        typer.echo(note, err=True)
+    if outcome.problem is not None:  # the command could not judge or build at all
+        typer.echo(f"error: {outcome.problem}", err=True)
     if code:
         raise typer.Exit(code)
 
@@ -322,7 +232,7 @@ def _print_outcome(outcome: Outcome, output_format: FindingsFormat, reports: lis
 @app.command()
 def lint(
     schemas: SchemasOption = None,
-    output_format: FormatOption = FindingsFormat.text,
+    output_format: FormatOption = Format.text,
     report: ReportOption = None,
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
@@ -343,7 +253,7 @@ def breaking(
         ),
     ] = None,
     schemas: SchemasOption = None,
-    output_format: FormatOption = FindingsFormat.text,
+    output_format: FormatOption = Format.text,
     report: ReportOption = None,
 ) -> None:
     """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
@@ -364,16 +274,9 @@ def init(
     A project without a `[tool.mcp-contracts]` section gets one in its pyproject.toml.
     """
     from . import api
-    from .diagnostics import Diagnostic, display_path
 
-    chosen = _settings(schemas, None, templates)
-    created = api.init_with(chosen, name)
-    if isinstance(created, Diagnostic):
-        typer.echo(f"error: {created}", err=True)
-        raise typer.Exit(EXIT_INVALID)
-    for path in created:
-        typer.echo(f"created  {display_path(path)}")
-    typer.echo("Edit them, then run `mcp-contracts generate`.")
+    chosen = _settings(schemas, None, templates, command="init")
+    _print_outcome(api.init_report(chosen, name), Format.text, [])
 
 
 @app.command()
@@ -385,14 +288,8 @@ def docs(
 ) -> None:
     """Build the generated Markdown into an HTML site with `mkdocs build --strict`."""
     from . import api
-    from .diagnostics import display_path
 
-    built = api.docs_with(_settings(None, out), site)
-    if built.problem is not None:
-        typer.echo(built.output, err=True, nl=False)
-        typer.echo(f"error: {built.problem}", err=True)
-        raise typer.Exit(EXIT_INVALID)
-    typer.echo(f"Site written to {display_path(built.site)}/index.html")
+    _print_outcome(api.docs_report(_settings(None, out, command="docs"), site), Format.text, [])
 
 
 @app.command()
@@ -403,19 +300,17 @@ def validate(
         str | None, typer.Option("--definition", help="Judge against this entry of the schema's $defs.")
     ] = None,
     schemas: SchemasOption = None,
-    output_format: Annotated[
-        OutputFormat,
-        typer.Option("--format", help="Report as text or JSON (see schemas/meta/validate-report.schema.json)."),
-    ] = OutputFormat.text,
+    output_format: FormatOption = Format.text,
+    report: ReportOption = None,
     out: Annotated[Path | None, typer.Option("--out", hidden=True)] = None,
     package: Annotated[str | None, typer.Option("--package", hidden=True)] = None,
 ) -> None:
     """Judge JSON documents with the contract's schema, as the sources say it now.
 
     The judge is the one `mock` and `conform` use (and `generate` bundles), so a stale
-    output folder changes nothing. Exit 0 when every document is valid, 1 when any is
-    invalid, 2 for sources that do not load, an unknown contract or definition, or a
-    document that cannot be read or parsed.
+    output folder changes nothing. Each violation is a finding of `document-invalid`. Exit 0
+    when every document is valid, 1 when any is invalid, 2 for sources that do not load, an
+    unknown contract or definition, or a document that cannot be read or parsed.
     """
     from . import api
 
@@ -423,25 +318,9 @@ def validate(
         flag = "--out" if out is not None else "--package"
         typer.echo(f"error: validate judges with the sources, not the output: drop {flag} (--schemas DIR)", err=True)
         raise typer.Exit(EXIT_INVALID)
-    chosen = _settings(schemas)
-    result = api.validate_with(chosen, contract, files, definition)
-    if result.problem is not None:
-        for line in map(str, result.diagnostics) if result.diagnostics else [result.problem]:
-            typer.echo(f"error: {line}", err=True)
-        raise typer.Exit(EXIT_INVALID)
-    verdicts = result.verdicts
-    if output_format is OutputFormat.json:
-        import json
-
-        payload = {"version": JSON_FORMAT_VERSION, "documents": [v.as_json() for v in verdicts]}
-        typer.echo(json.dumps(payload, indent=2))
-    else:
-        for verdict in verdicts:
-            _print_verdict(verdict)
-    if any(v.problem is not None for v in verdicts):
-        raise typer.Exit(EXIT_INVALID)
-    if not all(v.valid for v in verdicts):
-        raise typer.Exit(EXIT_DRIFT)
+    reports = _reports(report)
+    chosen = _settings(schemas, command="validate", output_format=output_format, reports=reports)
+    _print_outcome(api.validate_report(chosen, contract, files, definition), output_format, reports)
 
 
 class Handshake(StrEnum):
@@ -500,7 +379,7 @@ def _require_fuzzing() -> None:
 def _served(schemas: Path | None, contract: str) -> ServedContract:
     from . import api
 
-    loaded = api.served_contract(_settings(schemas), contract)
+    loaded = api.served_contract(_settings(schemas, command="mock"), contract)
     if isinstance(loaded, list):
         for diagnostic in loaded:
             typer.echo(f"error: {diagnostic}", err=True)
@@ -591,7 +470,7 @@ def conform(
         ),
     ] = None,
     schemas: SchemasOption = None,
-    output_format: FormatOption = FindingsFormat.text,
+    output_format: FormatOption = Format.text,
     report: ReportOption = None,
 ) -> None:
     """Hold a live MCP server to a contract: its tools/list, and the result of every example call.
@@ -643,7 +522,7 @@ def import_(
     ] = False,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds each request may take.", min=0.1)] = 10.0,
     schemas: SchemasOption = None,
-    output_format: FormatOption = FindingsFormat.text,
+    output_format: FormatOption = Format.text,
     report: ReportOption = None,
 ) -> None:
     """Write a contract from a live MCP server: its info, every tool it lists, their schemas and hints.
@@ -661,7 +540,7 @@ def import_(
 
     reports = _reports(report)
     target, headers = _target(command, url, header)
-    chosen = _settings(schemas)
+    chosen = _settings(schemas, command="import", output_format=output_format, reports=reports)
     options = ImportOptions(timeout, headers, call, tuple(call_tool or ()))
     outcome, notes = api.import_with(chosen, name, target, options, write=write)
     for note in notes:
@@ -695,17 +574,6 @@ def _headers(given: list[str], url: str | None) -> dict[str, str]:
             raise typer.Exit(EXIT_INVALID)
         headers[name.strip()] = value.strip()
     return headers
-
-
-def _print_verdict(verdict: Verdict) -> None:
-    from .diagnostics import printable
-
-    if verdict.problem is not None:
-        typer.echo(f"{printable(verdict.path)}: error: {verdict.problem}")
-        return
-    typer.echo(f"{printable(verdict.path)}: {'valid' if verdict.valid else 'invalid'}")
-    for violation in verdict.errors:
-        typer.echo(f"  {violation.pointer or '(root)'}: {violation.message}")
 
 
 def main() -> None:

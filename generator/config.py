@@ -209,8 +209,9 @@ def _limit_problem(key: str, value: Any) -> str | None:
 
 def _rule_problem(key: str, value: Any) -> str | None:
     from .rules import BY_ID, SETTINGS  # data only
+    from .rules.common import FIXED
 
-    if key not in BY_ID or key == "source-invalid":
+    if key not in BY_ID or key in FIXED:
         close = difflib.get_close_matches(key, BY_ID, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else " (the docs page of the rules lists them)"
         return f"unknown rule {key!r}{hint}"

@@ -290,8 +290,11 @@ def test_a_break_annotates_its_lines_fails_the_job_and_every_command_still_runs(
     assert int(run.outputs["errors"]) >= len(breaks) + 1  # check's drift too
     assert int(run.outputs["findings"]) >= int(run.outputs["errors"])
     assert ERRORS.rsplit("/", 1)[1] in run.summary.split("| conform |", 1)[1]  # breaking's table
+    assert "### mcp-contracts check: failed" in run.summary  # check's table of drifted files
     sarif = json.loads((workspace / "server" / "sarif" / "breaking.sarif").read_text(encoding="utf-8"))
     assert sarif["version"] == "2.1.0"
+    drifted = json.loads((workspace / "server" / "sarif" / "check.sarif").read_text(encoding="utf-8"))
+    assert {result["ruleId"] for result in drifted["runs"][0]["results"]} == {"output-drift"}
     assert not (workspace / "server" / "sarif" / "lint.sarif").exists()
     _git("cat-file", "-e", f"{base}^{{commit}}", cwd=workspace)  # fetched by the breaking step
 
@@ -318,10 +321,10 @@ def test_a_clean_change_passes_with_every_command_and_conform(tmp_path: Path) ->
     # One upload of the folder takes runs of one tool only when each is of a category of its own.
     categories = [
         run["automationDetails"]["id"]
-        for command in ("lint", "breaking", "conform")
+        for command in ("check", "lint", "breaking", "conform")
         for run in json.loads((workspace / "sarif" / f"{command}.sarif").read_text(encoding="utf-8"))["runs"]
     ]
-    assert len(set(categories)) == len(categories) == 3
+    assert len(set(categories)) == len(categories) == 4
 
 
 @pytest.mark.parametrize(

@@ -31,16 +31,20 @@ def test_check_reports_changed_missing_and_extra_files_with_diffs(out_copy: Path
     assert "+# TuitBot tool envelope" in result.stdout
 
 
+@pytest.mark.fires("output-drift")
 def test_check_json_format_lists_drift(out_copy: Path) -> None:
     (out_copy / "manifests" / "tuitbot.json").write_text("{}\n", encoding="utf-8")
     result = run_cli("check", "--out", str(out_copy), "--format", "json")
     assert result.returncode == 1
     report = json.loads(result.stdout)
-    assert_report(report, "check-report")
-    assert report["clean"] is False
-    assert report["changed"] == ["manifests/tuitbot.json"]
-    assert report["missing"] == [] and report["extra"] == []
-    assert report["diffs"]["manifests/tuitbot.json"].startswith("--- a/generated/manifests/tuitbot.json")
+    assert_report(report, "findings-report")
+    facts = report["facts"]
+    assert facts["clean"] is False
+    assert facts["changed"] == ["manifests/tuitbot.json"]
+    assert facts["missing"] == [] and facts["extra"] == []
+    assert facts["diffs"]["manifests/tuitbot.json"].startswith("--- a/generated/manifests/tuitbot.json")
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["file"]) == ("output-drift", f"{out_copy.as_posix()}/manifests/tuitbot.json")
 
 
 def test_check_ignores_bytecode_left_by_imports(out_copy: Path) -> None:
@@ -86,8 +90,8 @@ def test_check_prints_drift_as_github_annotations(out_copy: Path) -> None:
     result = run_cli("check", "--out", str(out_copy), "--format", "github")
     assert result.returncode == 1
     assert result.stdout == (
-        f"::error file={out_copy.as_posix()}/manifests/tuitbot.json,title=drift::changed:"
-        " run `mcp-contracts generate` and commit\n"
+        f"::error file={out_copy.as_posix()}/manifests/tuitbot.json,line=1,title=output-drift::changed:"
+        " the file differs from what the sources produce; run `mcp-contracts generate` and commit\n"
     )
 
 
@@ -104,9 +108,16 @@ def test_an_entry_that_is_not_a_regular_file_is_drift_said_by_what_it_is(out_cop
     result = run_cli("check", "--out", str(out_copy), "--format", "json")
     assert result.returncode == 1
     report = json.loads(result.stdout)
-    assert_report(report, "check-report")
-    assert report["changed"] == ["docs/tuitbot.md"] and report["extra"] == ["docs/gone.md"]
-    assert report["diffs"] == {
+    assert_report(report, "findings-report")
+    facts = report["facts"]
+    assert facts["changed"] == ["docs/tuitbot.md"] and facts["extra"] == ["docs/gone.md"]
+    assert [finding["message"] for finding in report["findings"]] == [
+        "extra: the sources do not produce this file (it is a symlink, not read);"
+        " run `mcp-contracts generate` and commit",
+        "changed: the file differs from what the sources produce (it is a symlink, not read);"
+        " run `mcp-contracts generate` and commit",
+    ]
+    assert facts["diffs"] == {
         "docs/gone.md": "Not a regular file: generated/docs/gone.md is a symlink (not read)\n",
         "docs/tuitbot.md": "Not a regular file: generated/docs/tuitbot.md is a symlink (not read)\n",
     }

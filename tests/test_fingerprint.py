@@ -176,7 +176,7 @@ def test_the_cache_answer_imports_no_loader_renderer_or_formatter(project: Path)
         [sys.executable, "-c", script], cwd=project, capture_output=True, text=True, check=False, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["answered"] == "cache"
+    assert json.loads(result.stdout)["facts"]["answered"] == "cache"
     modules = json.loads(result.stderr.splitlines()[-1])
     heavy = {"jinja2", "black", "datamodel_code_generator", "ruamel", "jsonschema", "jsonschema_rs", "referencing"}
     assert sorted(m for m in modules if m.split(".")[0] in heavy) == []
@@ -345,9 +345,10 @@ def test_check_full_flag_compares_in_full(project: Path) -> None:
     fast = run_cli("check", "--format", "json", cwd=project)
     full = run_cli("check", "--full", "--format", "json", cwd=project)
     assert fast.returncode == full.returncode == 0
-    assert json.loads(fast.stdout)["answered"] == "cache"
-    assert json.loads(full.stdout)["answered"] == "comparison"
-    assert {**json.loads(fast.stdout), "answered": None} == {**json.loads(full.stdout), "answered": None}
+    fast_facts, full_facts = json.loads(fast.stdout)["facts"], json.loads(full.stdout)["facts"]
+    assert fast_facts["answered"] == "cache"
+    assert full_facts["answered"] == "comparison"
+    assert {**fast_facts, "answered": None} == {**full_facts, "answered": None}
 
 
 def test_a_generate_that_fails_to_write_records_nothing(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import socket
+import stat
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -398,6 +401,66 @@ def test_a_bad_report_is_exit_two_on_standard_error(tmp_path: Path, report: str,
     assert [p.name for p in project.iterdir() if p.name.startswith(".")] == []
 
 
+def _special(project: Path, kind: str) -> str:
+    """A PATH for `--report` that is not a regular file (or a symlink to one); made in `project`."""
+    if kind == "fifo":
+        os.mkfifo(project / "report.json")
+    elif kind == "socket":
+        with socket.socket(socket.AF_UNIX) as server:
+            server.bind(os.path.relpath(project / "report.json"))  # a relative name: AF_UNIX names are short
+    elif kind == "folder":
+        (project / "report.json").mkdir()
+    elif kind == "symlink to standard output":
+        (project / "report.json").symlink_to("/dev/stdout")
+    elif kind == "symlink to a file":
+        (project / "elsewhere.json").write_text("kept\n", encoding="utf-8")
+        (project / "report.json").symlink_to("elsewhere.json")
+    else:
+        return "/dev/null"  # a character device
+    return "report.json"
+
+
+def _entry(path: Path) -> tuple[int, str | None]:
+    """What `path` is, without following it: its type bits and, for a symlink, where it leads."""
+    return stat.S_IFMT(os.lstat(path).st_mode), os.readlink(path) if path.is_symlink() else None
+
+
+@pytest.mark.parametrize(
+    ("kind", "problem"),
+    [
+        ("fifo", "a FIFO, not a regular file"),
+        ("socket", "a socket, not a regular file"),
+        ("folder", "a folder, not a regular file"),
+        ("device", "a character device, not a regular file"),
+        ("symlink to standard output", "a symlink"),
+        ("symlink to a file", "a symlink"),
+    ],
+)
+def test_a_report_path_that_is_not_a_regular_file_is_refused_before_the_command_runs(
+    tmp_path: Path, kind: str, problem: str
+) -> None:
+    """A rename over a FIFO, a device or a link would replace it with a file: refused, exit 2,
+    the entry as it was; any symlink is refused, whatever it leads to."""
+    project = _project(tmp_path)
+    os.chdir(project)  # the socket's relative name
+    try:
+        path = _special(project, kind)
+    finally:
+        os.chdir(ROOT)
+    where = project / path
+    before = _entry(where)
+    for command in ("lint", "check"):
+        result = run_cli(command, "--report", f"json:{path}", cwd=project)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert result.stdout == ""  # nothing ran
+        assert result.stderr == f"error: {path}: cannot write the json report: {problem}: a report replaces" + (
+            " only a regular file\n"
+        )
+        assert _entry(where) == before
+    if kind == "symlink to a file":
+        assert (project / "elsewhere.json").read_text(encoding="utf-8") == "kept\n"
+
+
 def test_a_report_replaces_the_file_whole(tmp_path: Path) -> None:
     project = _project(tmp_path)
     (project / "lint.xml").write_text("x" * 100_000, encoding="utf-8")
@@ -417,7 +480,15 @@ def test_the_rules_page_lists_every_rule_of_the_registry_under_its_command() -> 
 
     page = (ROOT / "generated" / "docs" / "rules.md").read_text(encoding="utf-8")
     headings = [line for line in page.splitlines() if line.startswith("## ")]
-    assert headings == ["## Re-level or switch off a rule", "## Every command", "## lint", "## breaking", "## conform"]
+    assert headings == [
+        "## Re-level or switch off a rule",
+        "## Every command",
+        "## lint",
+        "## breaking",
+        "## conform",
+        "## check",
+        "## validate",
+    ]
     for rule in RULES:
         (row,) = [line for line in page.splitlines() if line.startswith(f'| <a id="{rule.id}"></a>')]
         assert f"| {md(rule.level)} | {md(rule.category)} |" in row and md(rule.purpose) in row
@@ -439,9 +510,9 @@ def test_a_contract_cannot_take_the_name_of_a_docs_page(tmp_path: Path, name: st
 
 
 def test_the_cli_offers_every_format_there_is_a_printer_for() -> None:
-    from mcp_contracts_generator.cli import FindingsFormat
+    from mcp_contracts_generator.cli import Format
 
-    assert [f.value for f in FindingsFormat] == list(FORMATS)
+    assert [f.value for f in Format] == list(FORMATS)
     for command in ("lint", "breaking", "conform"):
         help_text = run_cli(command, "--help").stdout
         assert "--report" in help_text and "sarif" in help_text, command

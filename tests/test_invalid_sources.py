@@ -151,10 +151,10 @@ def test_check_json_format_lists_source_errors(schemas_copy: Path, out_copy: Pat
     result = run_cli("check", "--schemas", str(schemas_copy), "--out", str(out_copy), "--format", "json")
     assert result.returncode == 2
     report = json.loads(result.stdout)
-    assert_report(report, "check-report")
-    assert report["valid"] is False
-    [error] = report["errors"]
-    assert error["file"].endswith("contracts/jsonrpc/contract.yaml")
+    assert_report(report, "findings-report")
+    assert (report["command"], report["loaded"], report["exit_code"]) == ("check", False, 2)
+    [error] = report["findings"]
+    assert error["rule"] == "source-invalid" and error["file"].endswith("contracts/jsonrpc/contract.yaml")
     assert isinstance(error["line"], int) and "does not match" in error["message"]
 
 

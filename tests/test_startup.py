@@ -10,7 +10,7 @@ from importlib.metadata import version
 
 import pytest
 from mcp_contracts_generator import __version__
-from mcp_contracts_generator.cli import FindingsFormat, app
+from mcp_contracts_generator.cli import Format, app
 
 # Top-level packages none of these invocations may import.
 HEAVY = {
@@ -86,7 +86,7 @@ def test_the_report_formats_the_help_lists_are_the_printers() -> None:
     """cli.py names the formats without importing the printers (they import the findings model)."""
     from mcp_contracts_generator.findings.formats import FORMATS
 
-    assert tuple(FindingsFormat) == FORMATS
+    assert tuple(Format) == FORMATS
 
 
 def _samples(annotation: object) -> list[object]:

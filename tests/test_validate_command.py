@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT, SCHEMAS, assert_report, run_cli
 from mcp_contracts.jsonrpc import Envelope
 from pydantic import ValidationError
@@ -15,11 +16,16 @@ from pydantic import ValidationError
 EXAMPLES = SCHEMAS / "contracts"
 
 
+@pytest.mark.quiet("document-invalid")
 def test_valid_documents_exit_zero() -> None:
     files = sorted(str(p) for p in (EXAMPLES / "tuitbot" / "examples").glob("*.json"))
     result = run_cli("validate", "--contract", "tuitbot", *files)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines() == [f"{f}: valid" for f in files]
+    report = json.loads(run_cli("validate", "--contract", "tuitbot", "--format", "json", *files).stdout)
+    assert_report(report, "findings-report")
+    assert report["findings"] == [] and report["exit_code"] == 0
+    assert [d["valid"] for d in report["facts"]["documents"]] == [True] * len(files)
 
 
 def test_invalid_documents_name_each_violation_by_pointer(reference: Path) -> None:
@@ -34,7 +40,8 @@ def test_invalid_documents_name_each_violation_by_pointer(reference: Path) -> No
     ]
 
 
-def test_json_format_reports_one_object_per_file(tmp_path: Path) -> None:
+@pytest.mark.fires("document-invalid")
+def test_json_format_reports_each_violation_as_a_finding_and_each_document_as_a_fact(tmp_path: Path) -> None:
     wrong_flag = tmp_path / "wrong-flag.json"
     wrong_flag.write_text(
         json.dumps({"success": False, "data": None, "error": {"code": "db_error", "message": "m", "retryable": False}}),
@@ -43,18 +50,30 @@ def test_json_format_reports_one_object_per_file(tmp_path: Path) -> None:
     valid = EXAMPLES / "tuitbot" / "examples" / "rate-limited.json"
     result = run_cli("validate", "--contract", "tuitbot", "--format", "json", str(wrong_flag), str(valid))
     assert result.returncode == 1
-    assert_report(json.loads(result.stdout), "validate-report")
-    assert json.loads(result.stdout) == {
-        "version": 1,
+    report = json.loads(result.stdout)
+    assert_report(report, "findings-report")
+    assert (report["version"], report["command"], report["rules"]) == (2, "validate", ["document-invalid"])
+    assert report["facts"] == {
+        "contract": "tuitbot",
         "documents": [
             {
                 "path": str(wrong_flag),
                 "valid": False,
                 "errors": [{"pointer": "/error/retryable", "message": "true was expected"}],
+                "problem": None,
             },
-            {"path": str(valid), "valid": True, "errors": []},
+            {"path": str(valid), "valid": True, "errors": [], "problem": None},
         ],
     }
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["file"], finding["pointer"], finding["message"]) == (
+        "document-invalid",
+        str(wrong_flag),
+        "/error/retryable",
+        "true was expected",
+    )
+    github = run_cli("validate", "--contract", "tuitbot", "--format", "github", str(wrong_flag)).stdout
+    assert github.startswith(f"::error file={str(wrong_flag).replace(':', '%3A')},line=1,title=document-invalid::")
 
 
 def test_double_wrapped_envelope_is_refused(reference: Path, tmp_path: Path) -> None:

@@ -1,1 +1,1 @@
-"""Findings of `lint`, `breaking` and `conform`: one type, one level policy, one printer per format."""
+"""Findings of every command: one type, one level policy, one printer per format."""

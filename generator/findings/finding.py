@@ -8,13 +8,16 @@ pointer inside the document. `breaking` adds where the thing was before (`before
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, printable
-from ..model import Place
 
-__all__ = ["Finding", "Outcome", "Place"]
+if TYPE_CHECKING:  # imported when a place is asked for: `check` answered from the cache loads no model
+    from ..model import Place
+
+__all__ = ["Finding", "Outcome"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,8 @@ class Finding:
 
     @property
     def place(self) -> Place:
+        from ..model import Place
+
         return Place(self.file, self.line, self.column, self.pointer)
 
     def at_level(self, level: str) -> Finding:
@@ -127,6 +132,16 @@ class Outcome:
     problem: str | None = None  # why the command could not judge at all (a server not reached): exit 2
     pending: bool = False  # what was found still waits to be written (`import` without --write): exit 1
     failing: bool = True  # whether an error finding fails the command (`import` only shows what changed)
+    notes: tuple[str, ...] = ()  # lines for standard error in every format (`note: ...`), not findings
+
+    @classmethod
+    def refused(
+        cls, command: str, diagnostics: Iterable[Diagnostic], facts: Mapping[str, Any] | None = None
+    ) -> Outcome:
+        """The outcome of a command whose settings or sources do not load (or whose output
+        cannot be written): `source-invalid` findings, exit 2."""
+        found = tuple(sorted(map(Finding.of_diagnostic, diagnostics), key=Finding.sort_key))
+        return cls(command, found, ("source-invalid",), loaded=False, facts=dict(facts or {}))
 
     @property
     def errors(self) -> int:

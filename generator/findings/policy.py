@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..rules import of_command, rule
+from ..rules.common import FIXED
 from .finding import Finding
 
 
@@ -22,7 +23,7 @@ class Policy:
 
     def level(self, rule_id: str, contract: str | None) -> str | None:
         """The level `rule_id` is reported at for `contract`; None when it is off."""
-        if rule_id == "source-invalid":  # sources that do not load are never a warning
+        if rule_id in FIXED:  # sources that do not load, an output that drifted: never a warning
             return "error"
         chosen = self.setting(rule_id, contract) or rule(rule_id).level
         return None if chosen == "off" else chosen

@@ -87,7 +87,7 @@ def build_plan(
 class RuleSection:
     """The rules of one command on the docs page (`docs/rules.md`), and which columns it shows."""
 
-    key: str  # all, lint, breaking, conform: the template says what each is
+    key: str  # all, lint, breaking, conform, check, validate: the template says what each is
     rules: tuple[Rule, ...]
     profiles: bool = False
     bumps: bool = False
@@ -107,10 +107,12 @@ def rule_sections() -> tuple[RuleSection, ...]:
         RuleSection("lint", own["lint"], profiles=True),
         RuleSection("breaking", own["breaking"], bumps=True),
         RuleSection("conform", own["conform"]),
+        RuleSection("check", own["check"]),
+        RuleSection("validate", own["validate"]),
     )
 
 
-COMMANDS = ("lint", "breaking", "conform")
+COMMANDS = ("lint", "breaking", "conform", "check", "validate")
 
 
 def _render_contract(

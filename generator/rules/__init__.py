@@ -1,4 +1,5 @@
-"""The one rule registry of `lint`, `breaking` and `conform` (buf's rule spec is the model).
+"""The one rule registry of `lint`, `breaking`, `conform`, `check` and `validate` (buf's rule
+spec is the model).
 
 Each rule has a stable ID, the commands that report it, a default level, a category (what
 it is about, or for `breaking`, which clients it breaks), a purpose of one sentence, and for
@@ -19,7 +20,7 @@ BUMPS = ("patch", "minor", "major")
 @dataclass(frozen=True, slots=True)
 class Rule:
     id: str
-    commands: tuple[str, ...]  # lint, breaking, conform; the first is where the docs list it
+    commands: tuple[str, ...]  # lint, breaking, conform, check, validate; the first is where the docs list it
     level: str  # error, warning or note: the default
     category: str
     purpose: str

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,6 +146,28 @@ def fifo(relative: str) -> Callable[[Path], None]:
     return change
 
 
+def report_fifo(project: Path) -> None:
+    os.mkfifo(project / "report.json")
+
+
+def report_link(target: str) -> Callable[[Path], None]:
+    def change(project: Path) -> None:
+        (project / "report.json").symlink_to(target)
+
+    return change
+
+
+def report_socket(project: Path) -> None:
+    """A Unix socket at report.json, bound by a relative name (an AF_UNIX name is short)."""
+    before = Path.cwd()
+    os.chdir(project)
+    try:
+        with socket.socket(socket.AF_UNIX) as server:
+            server.bind("report.json")
+    finally:
+        os.chdir(before)
+
+
 def config(text: str) -> Callable[[Path], None]:
     def change(project: Path) -> None:
         path = project / "pyproject.toml"
@@ -218,6 +241,7 @@ def output_linked_to(where: str) -> Callable[[Path], None]:
 
 GENERATE = ("generate",)
 LONG_NAME = "x" * 242  # with `.NAME.new-XXXXXXXX` beside it, over 255 bytes
+REPORT = ("check", "--report", "json:report.json")
 
 
 def validate(*files: str) -> tuple[str, ...]:
@@ -967,6 +991,11 @@ CASES = [
         0,
         "generated is up to date.",
     ),
+    # A report (`--report FORMAT:PATH`) replaces only a regular file: refused before the command runs.
+    Case("report to a fifo", "names", report_fifo, REPORT, 2, "a FIFO, not a regular file"),
+    Case("report to a link to stdout", "names", report_link("/dev/stdout"), REPORT, 2, "json report: a symlink"),
+    Case("report to a device", "names", nothing, ("check", "--report", "json:/dev/null"), 2, "a character device"),
+    Case("report to a socket", "names", report_socket, REPORT, 2, "a socket, not a regular file"),
     # Injection: strings from sources never break or run in what is generated.
     Case(
         "description quotes",

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from ...diagnostics import Diagnostic
 from ..finding import Finding, Outcome
+from .own_text import BODIES
 
 LOAD_RULE = "source-invalid"
+# Commands that write files (or would have): sources that do not load leave them unwritten.
+WRITERS = ("check", "generate", "init", "import", "docs")
 
 
 def load_error(finding: Finding) -> str:
@@ -21,14 +24,18 @@ def load_error(finding: Finding) -> str:
 
 
 def streams(outcome: Outcome) -> tuple[str, str]:
-    """The text for standard output (the findings and the summary) and for standard error
-    (the problems of sources that do not load)."""
-    judged = [str(f) for f in outcome.findings if f.rule != LOAD_RULE]
+    """The text for standard output (the findings, or the command's own words for them,
+    and the summary) and for standard error (the problems of sources that do not load)."""
     refused = [load_error(f) for f in outcome.findings if f.rule == LOAD_RULE]
     if refused:
-        refused.append(f"{len(refused)} problem(s) in the sources.")
-    out = judged + ([outcome.summary] if outcome.summary else [])
-    return "".join(line + "\n" for line in out), "".join(line + "\n" for line in refused)
+        written = "; nothing was written." if outcome.command in WRITERS else " in the sources."
+        refused.append(f"{len(refused)} problem(s){written}")
+    if outcome.loaded and outcome.command in BODIES:
+        body = BODIES[outcome.command](outcome)
+    else:
+        body = "".join(str(f) + "\n" for f in outcome.findings if f.rule != LOAD_RULE)
+    out = body + (outcome.summary + "\n" if outcome.summary else "")
+    return out, "".join(line + "\n" for line in refused)
 
 
 def printed(outcome: Outcome) -> str:
