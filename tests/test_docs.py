@@ -72,7 +72,7 @@ def test_conditional_requirements_are_stated_in_words() -> None:
 
 def test_index_lists_every_contract_with_counts() -> None:
     index = (GENERATED / "docs" / "index.md").read_text(encoding="utf-8")
-    assert "| [TuitBot tool envelope](tuitbot.md) | 1.0 | 23 | 27 | 65 |" in index
+    assert "| [TuitBot tool envelope](tuitbot.md) | 1.0.0 | 23 | 27 | 65 |" in index
     for contract in CONTRACTS:
         assert f"]({contract}.md)" in index
 

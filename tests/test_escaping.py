@@ -68,7 +68,9 @@ def test_hostile_strings_from_sources_cannot_break_outputs(tmp_path: Path) -> No
     tools["tools"][0]["description"] = hostile
     _write_yaml(folder / "tools.yaml", tools)
     identity = _read_yaml(folder / "contract.yaml")
-    identity.update(title=hostile, summary=hostile, version=hostile)
+    # A version is a semantic version, refused otherwise (tests/hostile/cases.py): the most a
+    # source may put there is a pre-release and build metadata.
+    identity.update(title=hostile, summary=hostile, version="1.0.0-rc.1+build-7")
     _write_yaml(folder / "contract.yaml", identity)
     schema = json.loads((folder / "envelope.schema.json").read_text(encoding="utf-8"))
     schema["description"] = hostile

@@ -314,7 +314,8 @@ def test_the_contract_version_is_semantic_and_the_servers_own_is_in_metadata(
     project: Path, said: str, version: str
 ) -> None:
     """`serverInfo.version` as the server says it goes under `metadata:`; `version:` is it when
-    it is a semantic version, or without its `v`, else 0.1.0. Importing again keeps the contract's."""
+    it is a semantic version, or without its `v`, else 0.1.0. Importing again takes the server's
+    new release when it says one so, and keeps the contract's own otherwise."""
     result = run_cli("import", "raw", "--", *RAW, "--version", said, cwd=project)
     assert result.returncode == 0, result.stdout + result.stderr
     identity = folder(project, "raw") / "contract.yaml"
@@ -323,10 +324,11 @@ def test_the_contract_version_is_semantic_and_the_servers_own_is_in_metadata(
     assert run_cli("generate", cwd=project).returncode == 0
 
     identity.write_text(identity.read_text().replace(f"\nversion: {version}\n", "\nversion: 3.0.0\n"))
-    again = run_cli("import", "raw", "--write", "--", *RAW, "--version", "v9.0.0", cwd=project)
-    assert again.returncode == 0, again.stdout + again.stderr
-    written = YAML(typ="safe").load(identity.read_text())
-    assert (written["version"], written["metadata"]["server_version"]) == ("3.0.0", "v9.0.0")
+    for release, kept in (("latest", "3.0.0"), ("v9.0.0", "9.0.0")):
+        again = run_cli("import", "raw", "--write", "--", *RAW, "--version", release, cwd=project)
+        assert again.returncode == 0, again.stdout + again.stderr
+        written = YAML(typ="safe").load(identity.read_text())
+        assert (written["version"], written["metadata"]["server_version"]) == (kept, release)
 
 
 def test_a_listing_that_is_no_listing_of_the_protocol_is_said(project: Path) -> None:

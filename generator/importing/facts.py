@@ -45,13 +45,18 @@ FIRST_VERSION = "0.1.0"
 
 
 def contract_version(server_version: str | None) -> str:
-    """The `version:` of a contract imported anew: the server's own (`serverInfo.version`,
-    kept as it is under `metadata:`) when it is a semantic version, or is one without a
-    leading `v` (`v2.1.0`); 0.1.0 for any other (`latest`, `2024-05`, `1.0`) or none."""
+    """The `version:` of a contract imported anew: the server's own as a semantic version
+    (`semantic_version`), else 0.1.0 (`latest`, `2024-05`, `1.0`, or none)."""
+    return semantic_version(server_version) or FIRST_VERSION
+
+
+def semantic_version(server_version: str | None) -> str | None:
+    """The server's own version (`serverInfo.version`, kept as it is under `metadata:`) when it
+    is a semantic version, or is one without a leading `v` (`v2.1.0`); None for any other."""
     for text in (server_version or "", (server_version or "").removeprefix("v").removeprefix("V")):
         if semver().fullmatch(text):
             return text
-    return FIRST_VERSION
+    return None
 
 
 def read_only(tool: dict[str, Any]) -> bool:

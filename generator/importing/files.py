@@ -4,7 +4,8 @@ that is already there.
 A new contract gets contract.yaml (the server's title, a semantic version made of its own,
 `facts.contract_version`, and the revisions it answered), an empty catalogue, tools.yaml (each
 tool as listed) and the envelope (`importing.envelope`). Importing again keeps what people
-write: contract.yaml (its version too) but for `protocol` and the server named in `metadata:`;
+write: contract.yaml but for `protocol`, the server named in `metadata:` and `version` (the
+server's, when it is a semantic version: else the contract's own stays);
 errors.yaml whole; each tool's description, error codes, columns and example calls; and any
 schema the server now lists with the same meaning (its hand-written titles and descriptions).
 The YAML files are edited in place (ruamel's round trip), so their comments and order stay.
@@ -26,12 +27,12 @@ from ruamel.yaml.comments import CommentedMap
 from ..mcp.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from .envelope import canonical, envelope_of
-from .facts import HINTS, RecordedCall, ServerFacts, contract_version
+from .facts import HINTS, RecordedCall, ServerFacts, contract_version, semantic_version
 
 CONTRACT, ENVELOPE, ERRORS, TOOLS = "contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"
 _HEADER = {
     CONTRACT: "# Imported from a live MCP server by `mcp-contracts import` (its `metadata:` says which).\n"
-    "# Edit freely: importing again keeps the title, summary, version and everything but protocol.\n",
+    "# Edit freely: importing again keeps the title, summary and everything but version and protocol.\n",
     ERRORS: "# The error codes of the server's tools: a server's listing does not say them, so this is yours.\n",
     TOOLS: "# The server's tools as it lists them. Importing again replaces the schemas and hints with the\n"
     "# server's (keeping a schema that means the same), and keeps descriptions, error codes and examples.\n",
@@ -113,7 +114,10 @@ def _contract(name: str, facts: ServerFacts, title: str, old: bytes | None) -> b
         # Errors reach its clients as text: the listing says nothing of a catalogue.
         document["error_results"] = {"structured": False}
         header = _HEADER[CONTRACT]
-    else:  # the contract's version is its own: `breaking` says what bump the changes need
+    else:  # the server's new release, when it says one in semver; else the contract's own stays
+        released = semantic_version(facts.version)
+        if released is not None:
+            document["version"] = released
         header = ""
     document["protocol"] = list(facts.revisions)
     metadata = document.setdefault("metadata", CommentedMap())

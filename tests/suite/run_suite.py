@@ -58,7 +58,7 @@ def write_contract(schemas: Path, draft: str, name: str, group: dict[str, Any], 
     contract = {
         "name": name,
         "title": group["description"],
-        "version": "1",
+        "version": "1.0.0",
         "summary": group["description"],
         "module": name.replace("-", "_"),
         "formats": "assert" if formats else "annotate",
