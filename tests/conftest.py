@@ -105,6 +105,29 @@ def rpc_schemas(tmp_path: Path) -> Path:
     return target
 
 
+# A one-contract project (the jsonrpc contract) as a user keeps it, generated once per module.
+JSONRPC_PYPROJECT = '[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n'
+JSONRPC = Path("schemas") / "contracts" / "jsonrpc"
+
+
+@pytest.fixture(scope="module")
+def jsonrpc_generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The jsonrpc project, generated once for a module: tests change a copy (`jsonrpc_project`)."""
+    project = tmp_path_factory.mktemp("jsonrpc") / "base"
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", project / JSONRPC)
+    (project / "pyproject.toml").write_text(JSONRPC_PYPROJECT, encoding="utf-8")
+    assert run_cli("generate", cwd=project).returncode == 0
+    return project
+
+
+@pytest.fixture
+def jsonrpc_project(jsonrpc_generated: Path, tmp_path: Path) -> Path:
+    """A copy of `jsonrpc_generated` of this test's own."""
+    copy = tmp_path / "project"
+    shutil.copytree(jsonrpc_generated, copy, symlinks=True)
+    return copy
+
+
 def tree_bytes(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 

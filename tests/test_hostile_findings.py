@@ -17,30 +17,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import SCHEMAS, run_cli, run_process, tree_bytes
+from conftest import JSONRPC, run_cli, run_process, tree_bytes
 from hostile.cases import CASES, Case
 from mcp_contracts_generator import write
 from mcp_contracts_generator.write import FileSystem
 
-PYPROJECT = '[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n'
-CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
-
-
-@pytest.fixture(scope="module")
-def generated_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A one-contract project (jsonrpc), generated once; tests copy it."""
-    project = tmp_path_factory.mktemp("findings") / "base"
-    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", project / CONTRACT)
-    (project / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
-    assert run_cli("generate", cwd=project).returncode == 0
-    return project
+CONTRACT = JSONRPC
 
 
 @pytest.fixture
-def project(generated_project: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "project"
-    shutil.copytree(generated_project, copy, symlinks=True)
-    return copy
+def project(jsonrpc_project: Path) -> Path:
+    return jsonrpc_project
 
 
 def run(*args: str, cwd: Path, timeout: float = 60, input: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -355,9 +342,9 @@ def test_an_old_tree_that_stays_after_the_swap_is_reported_as_such(
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_lint_ends_in_a_verdict_on_every_hostile_case(case: Case, generated_project: Path, tmp_path: Path) -> None:
+def test_lint_ends_in_a_verdict_on_every_hostile_case(case: Case, jsonrpc_generated: Path, tmp_path: Path) -> None:
     project = tmp_path / "project"
-    shutil.copytree(generated_project, project, symlinks=True)
+    shutil.copytree(jsonrpc_generated, project, symlinks=True)
     case.setup(project)
     result = run_cli("lint", cwd=project)  # an exception would propagate: no traceback is hidden
     assert result.returncode in (0, 1, 2), result.stdout + result.stderr

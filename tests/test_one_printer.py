@@ -9,36 +9,22 @@ words users know. `generate` and `init` print their outcomes the same way.
 from __future__ import annotations
 
 import json
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import SCHEMAS, assert_report, run_cli
+from conftest import JSONRPC, assert_report, run_cli
 from mcp_contracts_generator.findings.formats import FORMATS
 from mcp_contracts_generator.findings.formats.github import message_value, property_value
 from test_formats import GITHUB_LINE, assert_sarif
 
-PYPROJECT = '[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n'
-CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
+CONTRACT = JSONRPC
 FORGED = "a,line=999,title=X::forged%0A"
 
 
-@pytest.fixture(scope="module")
-def generated_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A one-contract project (jsonrpc), generated once; tests copy it."""
-    project = tmp_path_factory.mktemp("printer") / "base"
-    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", project / CONTRACT)
-    (project / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
-    assert run_cli("generate", cwd=project).returncode == 0
-    return project
-
-
 @pytest.fixture
-def project(generated_project: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "project"
-    shutil.copytree(generated_project, copy, symlinks=True)
-    return copy
+def project(jsonrpc_project: Path) -> Path:
+    return jsonrpc_project
 
 
 def _drift(project: Path) -> None:
