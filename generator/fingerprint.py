@@ -11,8 +11,9 @@ FIFO, or a contract that reads a `references:` folder outside the sources): such
 always compared in full.
 
 The cache holds, per project and output folder, what this machine verified last: after a
-full comparison found the output folder clean, or after `generate` wrote it, the inputs and
-the sha256 of every output file. It lives outside the repository, in the user's cache folder
+full comparison found the output folder clean, or after `generate` wrote it, the inputs,
+the sha256 of every output file and the size of the largest (a larger file on the disk is
+none of them, and is not read). It lives outside the repository, in the user's cache folder
 (`$MCP_CONTRACTS_CACHE_DIR`, else `$XDG_CACHE_HOME/mcp-contracts`, else
 `~/.cache/mcp-contracts`), one file per project named by a digest of the resolved project
 root and output folder: nothing a pull request commits is read by it, and nothing under the
@@ -270,7 +271,15 @@ def remember(chosen: Settings, recorded: Mapping[str, Any] | None, plan: Mapping
     if path is None:
         return
     outputs = {name: hashlib.sha256(content).hexdigest() for name, content in plan.items()}
-    document = {"about": _ABOUT, "format": FORMAT, **_place(chosen), "inputs": recorded, "outputs": outputs}
+    largest = max(map(len, plan.values()), default=0)  # a larger file is none of them: not read
+    document = {
+        "about": _ABOUT,
+        "format": FORMAT,
+        **_place(chosen),
+        "inputs": recorded,
+        "outputs": outputs,
+        "largest": largest,
+    }
     text = json.dumps(document, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
     with contextlib.suppress(OSError):
         _write_whole(path, text.encode("ascii"))
@@ -313,6 +322,9 @@ def _recorded(chosen: Settings) -> dict[str, Any] | None:
     outputs = document.get("outputs")
     if not isinstance(outputs, dict) or not all(isinstance(v, str) for v in outputs.values()):
         return None
+    largest = document.get("largest")
+    if not isinstance(largest, int) or isinstance(largest, bool) or largest < 0:
+        return None
     return document
 
 
@@ -330,7 +342,7 @@ def verified(chosen: Settings) -> bool:
         return False
     outputs: dict[str, str] = document["outputs"]
     try:
-        tree = scan(chosen.output)
+        tree = scan(chosen.output, largest=document["largest"])
     except OSError:
         return False
     if tree.irregular or tree.files.keys() != outputs.keys():

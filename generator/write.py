@@ -75,11 +75,13 @@ def _ignored(name: str, mode: int) -> bool:
     return name in _IGNORED_DIRS if stat.S_ISDIR(mode) else name.endswith(_IGNORED_SUFFIXES)
 
 
-def scan(out_dir: Path) -> Tree:
+def scan(out_dir: Path, largest: int | None = None) -> Tree:
     """Every entry under `out_dir` that the generator could have written, each taken with
     `lstat`: a symlink is not followed (not even to a folder), and only a regular file is
     opened, without following a link that replaced it meanwhile and without blocking (a FIFO
-    put in its place is found by `fstat`). Empty when `out_dir` is not a folder; `OSError`
+    put in its place is found by `fstat`). A regular file of more than `largest` bytes (the
+    size of the largest file the sources produce: it can be none of them) is not read either,
+    and is irregular as "a file of N bytes". Empty when `out_dir` is not a folder; `OSError`
     for one that cannot be listed."""
     files: dict[str, bytes] = {}
     irregular: dict[str, str] = {}
@@ -97,18 +99,19 @@ def scan(out_dir: Path) -> Tree:
                 if stat.S_ISDIR(mode):
                     stack.append((relative + "/", entry.path))
                     continue
-                content = read_regular(entry.path) if stat.S_ISREG(mode) else None
-                if content is None:
-                    irregular[relative] = kind(mode)  # a regular file raced away: "not a regular file"
-                else:
+                content = read_regular(entry.path, largest) if stat.S_ISREG(mode) else None
+                if isinstance(content, bytes):
                     files[relative] = content
+                else:  # a regular file raced away ("not a regular file"), or one too large to be ours
+                    irregular[relative] = content or kind(mode)
     order = sorted(files)
     return Tree({path: files[path] for path in order}, dict(sorted(irregular.items())))
 
 
-def read_regular(path: str | Path) -> bytes | None:
+def read_regular(path: str | Path, largest: int | None = None) -> bytes | str | None:
     """The bytes of the regular file at `path`; None when it is not one (any more): a symlink
-    is not followed, a FIFO or device not read."""
+    is not followed, a FIFO or device not read. A file of more than `largest` bytes is not
+    read: what it is, in words ("a file of 3,000,000,000 bytes")."""
     try:
         handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
@@ -116,9 +119,12 @@ def read_regular(path: str | Path) -> bytes | None:
             return None
         raise
     with os.fdopen(handle, "rb") as file:
-        if not stat.S_ISREG(os.fstat(handle).st_mode):
+        status = os.fstat(handle)
+        if not stat.S_ISREG(status.st_mode):
             return None
-        return file.read()
+        if largest is not None and status.st_size > largest:
+            return f"a file of {status.st_size:,} bytes, more than any the sources produce"
+        return file.read() if largest is None else file.read(largest + 1)
 
 
 def read_tree(out_dir: Path) -> dict[str, bytes]:
@@ -143,15 +149,16 @@ def _diff(path: str, old: bytes | None, new: bytes | None, out_name: str) -> str
 
 
 def _not_read(path: str, what: str, out_name: str) -> str:
-    """What `check` shows for an entry that is not a regular file, in place of a diff."""
-    return f"Not a regular file: {printable(out_name)}/{printable(path)} is {what} (not read)\n"
+    """What `check` shows for an entry it did not read (not a regular file, or a file larger
+    than any the sources produce), in place of a diff."""
+    return f"Not read: {printable(out_name)}/{printable(path)} is {what}\n"
 
 
 def compare(plan: Plan, out_dir: Path, *, diffs: bool = True) -> Drift:
     """What `generate` would change in `out_dir`, with a unified diff per file unless
     `diffs` is false (`generate` names the files; only `check` shows how they differ). An
     entry that is not a regular file is drift wherever it is, shown by what it is."""
-    tree = scan(out_dir)
+    tree = scan(out_dir, largest=max(map(len, plan.values()), default=0))
     disk, irregular = tree.files, tree.irregular
     differs = [p for p in plan if disk.get(p) != plan[p]]
     changed = tuple(p for p in differs if p in disk or p in irregular)
@@ -166,6 +173,9 @@ def compare(plan: Plan, out_dir: Path, *, diffs: bool = True) -> Drift:
     return Drift(changed, missing, extra, texts, dict(irregular))
 
 
+_MARKER_BYTES = 1 << 20
+
+
 class UnsafeOutput(Exception):
     """The output folder holds something `generate` did not write: it is not replaced."""
 
@@ -176,8 +186,9 @@ def check_replaceable(out_dir: Path) -> None:
 
     if not out_dir.exists() or (out_dir.is_dir() and not any(out_dir.iterdir())):
         return
-    marker = read_regular(out_dir / MARKER) if out_dir.is_dir() else None  # never a link or a FIFO
-    if marker is None or not marker.startswith(MARKER_LINE):
+    # Never a link or a FIFO, nor a file larger than any README `generate` writes.
+    marker = read_regular(out_dir / MARKER, _MARKER_BYTES) if out_dir.is_dir() else None
+    if not isinstance(marker, bytes) or not marker.startswith(MARKER_LINE):
         raise UnsafeOutput(
             f"{out_dir.as_posix()} has no {MARKER} of mcp-contracts: not replacing a folder it did not write"
         )

@@ -118,8 +118,8 @@ def test_an_entry_that_is_not_a_regular_file_is_drift_said_by_what_it_is(out_cop
         " run `mcp-contracts generate` and commit",
     ]
     assert facts["diffs"] == {
-        "docs/gone.md": "Not a regular file: generated/docs/gone.md is a symlink (not read)\n",
-        "docs/tuitbot.md": "Not a regular file: generated/docs/tuitbot.md is a symlink (not read)\n",
+        "docs/gone.md": "Not read: generated/docs/gone.md is a symlink\n",
+        "docs/tuitbot.md": "Not read: generated/docs/tuitbot.md is a symlink\n",
     }
     generated = run_cli("generate", "--out", str(out_copy))
     assert generated.returncode == 0, generated.stderr

@@ -212,6 +212,19 @@ def socket_at(path: Path) -> None:
         os.chdir(before)
 
 
+GIB = 1 << 30
+
+
+def sparse(size: int) -> Callable[[Path], None]:
+    """A file of `size` bytes that takes no room on the disk (all zeros, a hole)."""
+
+    def make(path: Path) -> None:
+        with path.open("wb") as file:
+            file.truncate(size)
+
+    return make
+
+
 def marker_linked(path: Path) -> None:
     """The output's README.md (the marker of a folder `generate` wrote) made a symlink to a copy."""
     path.rename(path.with_name("R"))
@@ -829,7 +842,7 @@ CASES = [
         in_output("leak.md", lambda path: path.symlink_to(secret_beside(path.parents[1]))),
         CHECK,
         1,
-        "generated/leak.md is a symlink (not read)",
+        "Not read: generated/leak.md is a symlink",
         extra={"absent": SECRET},
     ),
     Case(
@@ -857,7 +870,7 @@ CASES = [
         in_output("docs", lambda path: shutil.rmtree(path) or path.symlink_to("/etc")),
         CHECK,
         1,
-        "generated/docs is a symlink (not read)",
+        "Not read: generated/docs is a symlink",
         extra={"absent": "root:"},
     ),
     Case(
@@ -866,7 +879,7 @@ CASES = [
         in_output("zero.bin", lambda path: path.symlink_to("/dev/zero")),
         CHECK,
         1,
-        "generated/zero.bin is a symlink (not read)",
+        "Not read: generated/zero.bin is a symlink",
         extra=HANG,
     ),
     Case(
@@ -885,7 +898,7 @@ CASES = [
         in_output("docs/pipe.md", os.mkfifo),
         CHECK,
         1,
-        "generated/docs/pipe.md is a FIFO (not read)",
+        "Not read: generated/docs/pipe.md is a FIFO",
         extra=HANG,
     ),
     Case(
@@ -922,7 +935,28 @@ CASES = [
         in_output("docs/s.sock", socket_at),
         CHECK,
         1,
-        "generated/docs/s.sock is a socket (not read)",
+        "Not read: generated/docs/s.sock is a socket",
+        extra=HANG,
+    ),
+    # A regular file larger than any the sources produce can be none of them: it is drift
+    # without being read (a sparse GiB: the old reading held it whole).
+    Case(
+        "output huge file",
+        "names",
+        in_output("docs/big.md", sparse(GIB)),
+        CHECK,
+        1,
+        "Not read: generated/docs/big.md is a file of 1,073,741,824 bytes, more than any the sources produce",
+        extra=HANG,
+    ),
+    Case(
+        "output file made huge, generate",
+        "names",
+        in_output("docs/jsonrpc.md", sparse(GIB)),
+        GENERATE,
+        0,
+        "updated  generated/docs/jsonrpc.md",
+        output_changes=True,
         extra=HANG,
     ),
     Case(
