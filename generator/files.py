@@ -32,6 +32,12 @@ def not_regular(mode: int) -> str | None:
     return next((kind for test, kind in _KINDS if test(mode)), "not a file")
 
 
+def entry_kind(mode: int) -> str | None:
+    """What an entry of this `st_mode` is, taken without following it, when it is not a
+    regular file ("a symlink", "a FIFO"), else None."""
+    return "a symlink" if stat.S_ISLNK(mode) else not_regular(mode)
+
+
 def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     """Up to `limit + 1` bytes of the regular file at `path` (the caller judges the size).
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .config import Settings
 from .diagnostics import display_path
-from .files import not_regular
+from .files import entry_kind, not_regular
 
 # Hidden, so mkdocs keeps it when it empties the folder: a build that fails midway leaves a
 # site that the next run still knows as its own.
@@ -99,8 +99,7 @@ def _strange_entry(site: Path) -> Path | None:
 
 
 def _kind(path: Path) -> str:
-    mode = os.lstat(path).st_mode
-    return "a symlink" if stat.S_ISLNK(mode) else (not_regular(mode) or "not a file")
+    return entry_kind(os.lstat(path).st_mode) or "not a file"
 
 
 def mark(site: Path) -> None:

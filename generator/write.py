@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .diagnostics import printable
+from .files import entry_kind
 from .interrupt import commit
 
 if TYPE_CHECKING:  # `check` answered from the cache imports no renderer
@@ -56,18 +57,10 @@ class Tree:
     irregular: dict[str, str]
 
 
-_KINDS = {
-    stat.S_IFLNK: "a symlink",
-    stat.S_IFIFO: "a FIFO",
-    stat.S_IFSOCK: "a socket",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-}
-
-
 def kind(mode: int) -> str:
-    """What an entry of this `st_mode` is, in words (for one that is not a regular file)."""
-    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    """What an entry of this `st_mode` is, in words (for one that is not a regular file, or
+    a regular file that raced away)."""
+    return entry_kind(mode) or "not a regular file"
 
 
 def _ignored(name: str, mode: int) -> bool:

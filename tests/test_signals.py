@@ -158,6 +158,18 @@ def test_mock_over_http_ends_on_a_signal(signum: int) -> None:
     assert (code, took < BOUND) == (CODES[signum], True), (took, printed)
 
 
+def _ends_with_its_server(args: list[str], signum: int, cwd: Path, env: dict[str, str] | None = None) -> None:
+    """Run the command, send `signum` once its server runs: it ends in time with the signal's
+    code, and its server ends too."""
+    process = subprocess.Popen(
+        [*COMMAND, *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    server = _server_of(process)
+    code, took, printed = _ended(process, signum)
+    assert (code, took < BOUND) == (CODES[signum], True), (took, printed)
+    _wait_for(lambda: not _alive(server), 5)
+
+
 def _server_of(process: subprocess.Popen[str]) -> int:
     """The server `process` started, once it runs (and a moment for the session to start)."""
     _wait_for(lambda: _children(process.pid) or process.poll() is not None)
@@ -169,17 +181,8 @@ def _server_of(process: subprocess.Popen[str]) -> int:
 @SIGNALS
 def test_conform_ends_on_a_signal_and_stops_its_server(signum: int) -> None:
     """The server never answers a call: the signal does not wait out --timeout."""
-    conform = subprocess.Popen(
-        [*COMMAND, "conform", "--contract", "tuitbot", "--timeout", "60", "--", *FAULTY, "--fault", "hang"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    server = _server_of(conform)
-    code, took, printed = _ended(conform, signum)
-    assert (code, took < BOUND) == (CODES[signum], True), (took, printed)
-    _wait_for(lambda: not _alive(server), 5)
+    hung = ("--timeout", "60", "--", *FAULTY, "--fault", "hang")
+    _ends_with_its_server(["conform", "--contract", "tuitbot", *hung], signum, ROOT)
 
 
 @SIGNALS
@@ -190,18 +193,9 @@ def test_import_ends_on_a_signal_stops_its_server_and_leaves_no_temporary_folder
     temporary.mkdir()
     (tmp_path / "schemas" / "contracts").mkdir(parents=True)
     hung = ("--timeout", "60", "--call-tool", "get_reply_count_today", "--", *FAULTY, "--fault", "hang")
-    importing = subprocess.Popen(
-        [*COMMAND, "import", "shop", "--schemas", "schemas", *hung],
-        cwd=tmp_path,
-        env={**os.environ, "TMPDIR": str(temporary)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    _ends_with_its_server(
+        ["import", "shop", "--schemas", "schemas", *hung], signum, tmp_path, {**os.environ, "TMPDIR": str(temporary)}
     )
-    server = _server_of(importing)
-    code, took, printed = _ended(importing, signum)
-    assert (code, took < BOUND) == (CODES[signum], True), (took, printed)
-    _wait_for(lambda: not _alive(server), 5)
     assert list(temporary.iterdir()) == []
     assert list((tmp_path / "schemas" / "contracts").iterdir()) == []
 
