@@ -10,7 +10,11 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -294,15 +298,48 @@ def test_a_listing_that_would_not_load_is_every_problem_named_and_nothing_writte
     assert "protocol:\n  - '2025-06-18'\n" in (folder(project, "raw") / "contract.yaml").read_text()
 
 
-def test_a_number_of_the_listing_no_double_holds_is_refused_and_nothing_written(project: Path) -> None:
-    """The raw server lists `maximum: 1e400`: the SDK reads infinity, which a contract would write as null."""
-    huge = '{"inputSchema": {"type": "object", "properties": {"a": {"type": "number", "maximum": 1e400}}}}'
-    result = run_cli("import", "raw", "--", *RAW, "--tool", huge, cwd=project)
+@contextmanager
+def _raw_over(transport: str, tmp_path: Path, *options: str) -> Iterator[tuple[str, ...]]:
+    """The raw server with `options`, as `import` is pointed at it: a command over stdio, or
+    the URL of its streamable HTTP (each answer a JSON body, or one event with `sse`)."""
+    command = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), *options)
+    if transport == "stdio":
+        yield ("--", *command)
+        return
+    url_file = tmp_path / "url"
+    running = subprocess.Popen([*command, "--http", str(url_file), *(["--sse"] if transport == "sse" else [])])
+    try:
+        deadline = time.monotonic() + 30
+        while not url_file.is_file() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        yield ("--url", url_file.read_text(encoding="utf-8"))
+    finally:
+        running.terminate()
+        running.wait(timeout=10)
+
+
+# What a double makes of each: infinity, and 0 (which the SDK hands on before anyone sees the text).
+UNHELD = [
+    ("1e400", "1e400 is not a finite double: JSON parsers disagree on it"),
+    ("1e-400", "1e-400 is too small for a double: it reads as 0, and JSON parsers disagree on it"),
+]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http", "sse"])
+@pytest.mark.parametrize(("number", "why"), UNHELD)
+def test_a_number_of_the_listing_no_double_holds_is_refused_and_nothing_written(
+    project: Path, transport: str, number: str, why: str
+) -> None:
+    """The raw server lists `maximum: 1e400` (or `1e-400`): the SDK reads infinity (or 0),
+    which a contract would write as null (or as 0); the number is seen as the server wrote it."""
+    huge = f'{{"inputSchema": {{"type": "object", "properties": {{"a": {{"type": "number", "maximum": {number}}}}}}}}}'
+    with _raw_over(transport, project, "{}", "--tool", huge) as target:
+        result = run_cli("import", "raw", *target, cwd=project)
     assert result.returncode == 2, result.stdout + result.stderr
     assert (
-        "the server's tools/list result holds a number that is not a finite double at"
-        " tools/0/inputSchema/properties/a/maximum (read as inf)" in result.stderr
-    )
+        "the server's tools/list result holds a number no contract can hold at"
+        f" tools/0/inputSchema/properties/a/maximum: {why}" in result.stderr
+    ), result.stderr
     assert not (project / "schemas").exists() and not (project / "pyproject.toml").exists()
 
 
@@ -383,14 +420,18 @@ def raw(*tool_changes: str) -> tuple[str, ...]:
     return ("--", sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), ANSWER, *changes)
 
 
-def test_an_answer_with_a_number_no_double_holds_is_no_example(project: Path) -> None:
-    """The server answers `price: 1e400`: read as infinity, it would be written `Infinity`."""
-    huge = ANSWER.replace('"price": 1', '"price": 1e400')
-    command = ("--", sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), huge)
-    result = run_cli("import", "raw", "--call", *command, cwd=project)
+@pytest.mark.parametrize("transport", ["stdio", "http", "sse"])
+@pytest.mark.parametrize(("number", "why"), UNHELD)
+def test_an_answer_with_a_number_no_double_holds_is_no_example(
+    project: Path, transport: str, number: str, why: str
+) -> None:
+    """The server answers `price: 1e400` (or `1e-400`): read as infinity it would be written
+    `Infinity`, read as 0 the example would say what the server did not."""
+    with _raw_over(transport, project, ANSWER.replace('"price": 1', f'"price": {number}')) as target:
+        result = run_cli("import", "raw", "--call", *target, cwd=project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "get_item: no example recorded: " in result.stderr
-    assert "its answer holds inf at /price, not a finite double" in result.stderr
+    assert f"its answer holds a number no contract can hold at /structuredContent/price: {why}" in result.stderr
     assert not (folder(project, "raw") / "examples").exists()
     assert run_cli("generate", cwd=project).returncode == 0
 

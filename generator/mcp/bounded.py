@@ -8,13 +8,18 @@ event at 1 MiB only. HTTP is bounded through the SDK's own seam, the `httpx2.Asy
 it is given: a response hook counts the bytes of each answer (of each event, for an event
 stream) as they arrive. Stdio has no such seam: `stdio_client` is the SDK's, with its own
 process start and stop, and another reader of the server's standard output.
+
+The same readers see each message's numbers as the server wrote them: the SDK keeps only
+their doubles (`1e-400` is 0, `1e400` infinity), so a number no double holds is noted here
+(`Cap.unheld`) before the SDK parses the message, for `import` to refuse.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TextIO
 
 import anyio
@@ -35,23 +40,42 @@ from mcp.shared.message import SessionMessage
 
 from ..config import Limits
 from ..interrupt import received
+from ..schema.pointer import encode
+from ..schema.values import first_unheld
 
 # What one message may hold by default: `[tool.mcp-contracts.limits] message_bytes`.
 DEFAULT_MESSAGE_BYTES = Limits.message_bytes
 
 
+@dataclass(frozen=True)
+class UnheldNumber:
+    """A number of a message from the server that no double holds as written: its JSON
+    pointer in the message (`/result/tools/0/...`), and why (`schema.values.unheld`)."""
+
+    pointer: str
+    why: str
+
+
 @dataclass
 class Cap:
-    """The bound of one connection, and whether the server went past it."""
+    """The bound of one connection, whether the server went past it, and the numbers of its
+    messages that no double holds as written, in the order they came (`unheld`)."""
 
     limit: int = DEFAULT_MESSAGE_BYTES
     hit: bool = False
+    unheld: list[UnheldNumber] = field(default_factory=list)
 
     def check(self, size: int) -> None:
         """Raise `MessageTooLarge` (and remember it) once a message holds more than the limit."""
         if size > self.limit:
             self.hit = True
             raise MessageTooLarge(self.limit)
+
+    def read(self, message: bytes) -> None:
+        """Note the first number of `message` (JSON text) that no double holds as written."""
+        found = first_unheld(message)
+        if found is not None:
+            self.unheld.append(UnheldNumber(encode(found[0]), found[1]))
 
 
 class MessageTooLarge(Exception):
@@ -80,6 +104,7 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
         async with read_writer:
             try:
                 async for line in _lines(process.stdout, cap):
+                    cap.read(line)
                     await read_writer.send(_message(line, server))
             except MessageTooLarge:
                 assert isinstance(process, Process)
@@ -178,8 +203,9 @@ def _decoder(response: httpx2.Response) -> ContentDecoder | None:
 
 
 class _Counted(httpx2.AsyncByteStream):
-    """A body whose messages are held to the cap: the whole body, or each event of an event
-    stream (an event ends at a blank line)."""
+    """A body whose messages are held to the cap, and read by it (`Cap.read`) before the SDK
+    parses them: the whole body, or each event of an event stream (an event ends at a blank
+    line, and its message is its `data:` lines)."""
 
     def __init__(
         self, inner: httpx2.AsyncByteStream, cap: Cap, events: bool, decoder: ContentDecoder | None = None
@@ -188,8 +214,7 @@ class _Counted(httpx2.AsyncByteStream):
         self._cap = cap
         self._events = events
         self._decoder = decoder
-        self._size = 0
-        self._tail = b""
+        self._held = bytearray()  # the message not yet ended: the body, or the open event
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for raw in self._inner:
@@ -199,21 +224,32 @@ class _Counted(httpx2.AsyncByteStream):
         for chunk in self._decoder.flush() if self._decoder is not None else ():
             self._count(chunk)
             yield chunk
+        if not self._events:
+            self._cap.read(bytes(self._held))
+        self._held.clear()
 
     def _count(self, chunk: bytes) -> None:
-        if not self._events:
-            self._size += len(chunk)
-        else:
-            joined = self._tail + chunk
-            ends = max(joined.rfind(b"\n\n"), joined.rfind(b"\r\n\r\n"))
-            if ends == -1:
-                self._size += len(chunk)
-            else:  # the event that ended, then what follows it
-                self._cap.check(self._size + ends - len(self._tail))
-                self._size = len(joined) - ends
-            self._tail = joined[-3:]
-        self._cap.check(self._size)
+        start = max(len(self._held) - 3, 0)  # a blank line may begin in what came before
+        self._held += chunk
+        if self._events:
+            ends = _EVENT_END.search(self._held, start)
+            if ends is not None:
+                *ended, rest = _EVENT_END.split(self._held)
+                for event in ended:
+                    self._cap.check(len(event))
+                    self._cap.read(_event_data(event))
+                self._held = bytearray(rest)
+        self._cap.check(len(self._held))
 
     async def aclose(self) -> None:
         await self._inner.aclose()
 
+
+_EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
+_LINE_END = re.compile(rb"\r\n|\n|\r")
+
+
+def _event_data(event: bytes) -> bytes:
+    """The message of one server-sent event: its `data:` lines, joined by newlines."""
+    lines = (line for line in _LINE_END.split(event) if line.startswith(b"data:"))
+    return b"\n".join(line[6:] if line.startswith(b"data: ") else line[5:] for line in lines)

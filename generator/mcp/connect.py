@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from .. import __version__
 from ..diagnostics import printable, shown_url, without_secrets
 from ..protocol import Revision
-from .bounded import DEFAULT_MESSAGE_BYTES, Cap, MessageTooLarge, http_client, stdio_client
+from .bounded import DEFAULT_MESSAGE_BYTES, Cap, MessageTooLarge, UnheldNumber, http_client, stdio_client
 from .report import Report
 
 Target = StdioServerParameters | str
@@ -96,6 +96,7 @@ async def connected(
     timeout: float,
     headers: Mapping[str, str],
     message_bytes: int = DEFAULT_MESSAGE_BYTES,
+    unheld: list[UnheldNumber] | None = None,
 ) -> AsyncIterator[tuple[ClientSession, str]]:
     """A session with the server opened at revision `at`, and the revision the server chose.
 
@@ -103,9 +104,10 @@ async def connected(
     `initialize` for a server that does not know it. The others by our own `initialize`
     (`_initialize`): the SDK's always offers its newest handshake revision. A message from the
     server over `message_bytes` ends the connection: `MessageTooLarge` is raised, whatever the
-    session made of the connection's end.
+    session made of the connection's end. Each number of the server's messages that no double
+    holds as written is added to `unheld` (given), before the SDK reads it as another.
     """
-    cap = Cap(message_bytes)
+    cap = Cap(message_bytes, unheld=unheld if unheld is not None else [])
     try:
         async with _session(target, at, timeout, dict(headers), cap) as opened:
             yield opened

@@ -30,9 +30,7 @@ from ..diagnostics import without_secrets
 from ..importing.facts import RecordedCall, ServerFacts, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
-from ..schema.pointer import encode
-from ..schema.values import not_json
-from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge
+from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, UnheldNumber
 from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
 from .report import Report, shown
@@ -119,7 +117,9 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
     """Open a session at `at` and read the listing. The first session the server answers as
     asked (the newest revision it speaks) gives the facts and makes the calls asked for; an
     older revision is declared only when it lists the same tools, with the same inputs."""
-    async with connected(target, at, options.timeout, options.headers, options.message_bytes) as (session, version):
+    heard: list[UnheldNumber] = []
+    opened = connected(target, at, options.timeout, options.headers, options.message_bytes, heard)
+    async with opened as (session, version):
         if version != at.version:
             reading.notes.append(f"{at.version} not spoken: asked for it, the server answered {version}")
             return
@@ -129,7 +129,7 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
         except Stopped:
             raise _Unreadable(findings.findings[-1].message if findings.findings else "no listing") from None
         reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
-        _refuse_unheld(listed)
+        _refuse_unheld(heard)
         tools = tuple(tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.values())
         if reading.facts is not None:
             other = _listed_otherwise(reading.facts.tools, tools)
@@ -156,20 +156,26 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
             calls={},
         )
         if not unknown:
-            await _record_calls(session, tools, options, reading.facts.calls, reading)
+            await _record_calls(session, tools, options, reading.facts.calls, reading, heard)
 
 
-def _refuse_unheld(listed: dict[str, types.Tool]) -> None:
-    """Raise `_Unheld` at the first number of the listing that is not a finite double (a
-    server's `1e400`, which the SDK reads as infinity and JSON output would make null)."""
-    for index, tool in enumerate(listed.values()):
-        odd = not_json(tool.model_dump(by_alias=True, exclude_none=True))
-        if odd is not None:
-            where = f"tools/{index}{encode(odd[0])}"
-            raise _Unheld(
-                f"the server's tools/list result holds a number that is not a finite double at {where}"
-                f" (read as {odd[1]}): JSON parsers disagree on it, and no contract can hold it"
-            )
+def _refuse_unheld(heard: list[UnheldNumber]) -> None:
+    """Raise `_Unheld` at the first number of the listing that no double holds as written (a
+    server's `1e400` or `1e-400`, which the SDK has read as infinity or 0: `bounded`)."""
+    for number in heard:
+        if number.pointer.startswith("/result/tools/"):
+            where = number.pointer.removeprefix("/result/")
+            said = "the server's tools/list result holds a number no contract can hold"
+            raise _Unheld(f"{said} at {where}: {number.why}")
+
+
+def _unheld_answer(heard: list[UnheldNumber]) -> str | None:
+    """Where and why an answer holds a number no double holds as written, or None."""
+    for number in heard:
+        if number.pointer.startswith("/result/"):
+            where = number.pointer.removeprefix("/result")
+            return f"its answer holds a number no contract can hold at {where}: {number.why}"
+    return None
 
 
 def _listed_otherwise(newest: tuple[dict[str, Any], ...], tools: tuple[dict[str, Any], ...]) -> str | None:
@@ -202,6 +208,7 @@ async def _record_calls(
     options: ImportOptions,
     calls: dict[str, RecordedCall],
     reading: Reading,
+    heard: list[UnheldNumber],
 ) -> None:
     """Call each tool asked for, into `calls` as each succeeds (those made stay when the
     server goes away during a later one)."""
@@ -209,7 +216,7 @@ async def _record_calls(
         name = tool["name"]
         if name not in options.call_tools and not (options.call and read_only(tool)):
             continue
-        recorded = await _record(session, tool, options.timeout, reading)
+        recorded = await _record(session, tool, options.timeout, reading, heard)
         if recorded is not None:
             calls[name] = recorded
 
@@ -226,9 +233,10 @@ def _not_called(tools: tuple[dict[str, Any], ...], options: ImportOptions) -> li
 
 
 async def _record(
-    session: ClientSession, tool: dict[str, Any], timeout: float, reading: Reading
+    session: ClientSession, tool: dict[str, Any], timeout: float, reading: Reading, heard: list[UnheldNumber]
 ) -> RecordedCall | None:
-    """The first successful call of `tool` with arguments drawn from its inputSchema."""
+    """The first successful call of `tool` with arguments drawn from its inputSchema (`heard`
+    gains the numbers of each answer that no double holds as written)."""
     name = tool["name"]
     schema = tool.get("inputSchema") or {"type": "object"}
     try:
@@ -241,6 +249,7 @@ async def _record(
         return None
     last = "no arguments its inputSchema accepts could be made"
     for arguments in itertools.islice(_arguments(schema, judge_input), _TRIES):
+        before = len(heard)
         try:
             with anyio.fail_after(timeout * 1.5):
                 result = await session.send_request(
@@ -256,10 +265,9 @@ async def _record(
             last = f"{shown(arguments, 120)}: an error result: {text[:160]}"
             continue
         document = result.structured_content
-        odd = not_json(document)
-        if odd is not None:
-            at = encode(odd[0])
-            last = f"{shown(arguments, 120)}: its answer holds {odd[1]} at {at or '/'}, not a finite double"
+        unheld = _unheld_answer(heard[before:])
+        if unheld is not None:
+            last = f"{shown(arguments, 120)}: {unheld}"
             continue
         if judge_output is not None and document is not None:
             refused = first_refusal(judge_output, document)

@@ -2,12 +2,15 @@
 only, and a `tools/call` answer given as raw text, so that it can be anything at all.
 
     python raw_server.py RESULT_JSON_TEXT [--quit-on-unknown] [--call-error] [--tool JSON] [--version V]
+                         [--http URL-FILE [--sse]]
 
 It lists one tool, `get_item`, as the shop contract of tests/test_mcp_conform.py has it.
 With --quit-on-unknown it ends at a method it does not know (`server/discover` among them);
 with --call-error it answers `tools/call` with a JSON-RPC error; --tool JSON sets members
 of the tool it lists (a null removes one), each number sent as written there (`1e400` stays
 `1e400`, which Python's JSON writer would make `Infinity`); --version V is its serverInfo.version.
+With --http it speaks streamable HTTP instead, each answer a JSON body (or, with --sse, one
+event), and writes its URL to URL-FILE once it listens.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 import json
 import re
 import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 TOOL = {
     "name": "get_item",
@@ -70,35 +75,80 @@ def _tool(arguments: list[str]) -> dict[str, object]:
     return tool
 
 
-def main() -> None:
-    result, quit_on_unknown = sys.argv[1], "--quit-on-unknown" in sys.argv[2:]
-    call_error, tool = "--call-error" in sys.argv[2:], _tool(sys.argv[2:])
-    version = sys.argv[sys.argv.index("--version") + 1] if "--version" in sys.argv[2:] else "1"
+class _Quit(Exception):
+    """A method the server does not know, under --quit-on-unknown."""
+
+
+def _reply(message: dict[str, object], options: list[str]) -> str | None:
+    """The JSON text answering `message` (None for a notification)."""
+    result, tool = options[0], _tool(options[1:])
+    version = options[options.index("--version") + 1] if "--version" in options[1:] else "1"
+    method, ident = message.get("method"), message.get("id")
+    if ident is None:
+        return None
+    if method == "initialize":
+        answer = {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "raw", "version": version},
+        }
+        return json.dumps({"jsonrpc": "2.0", "id": ident, "result": answer})
+    if method == "tools/list":
+        return _dumps({"jsonrpc": "2.0", "id": ident, "result": {"tools": [tool]}})
+    if method == "tools/call" and "--call-error" in options[1:]:
+        return json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": -32603, "message": "it broke"}})
+    if method == "tools/call":
+        return f'{{"jsonrpc": "2.0", "id": {json.dumps(ident)}, "result": {result}}}'
+    if "--quit-on-unknown" in options[1:]:
+        raise _Quit
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "no such method"}})
+
+
+def stdio(options: list[str]) -> None:
     for line in sys.stdin:
-        message = json.loads(line)
-        method, ident = message.get("method"), message.get("id")
-        if ident is None:
-            continue
-        if method == "initialize":
-            answer = {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "raw", "version": version},
-            }
-            reply = json.dumps({"jsonrpc": "2.0", "id": ident, "result": answer})
-        elif method == "tools/list":
-            reply = _dumps({"jsonrpc": "2.0", "id": ident, "result": {"tools": [tool]}})
-        elif method == "tools/call" and call_error:
-            reply = json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": -32603, "message": "it broke"}})
-        elif method == "tools/call":
-            reply = f'{{"jsonrpc": "2.0", "id": {json.dumps(ident)}, "result": {result}}}'
-        elif quit_on_unknown:
+        try:
+            reply = _reply(json.loads(line), options)
+        except _Quit:
             return
-        else:
-            reply = json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "no such method"}})
-        sys.stdout.write(reply + "\n")
-        sys.stdout.flush()
+        if reply is not None:
+            sys.stdout.write(reply + "\n")
+            sys.stdout.flush()
+
+
+def http(options: list[str], url_file: Path, sse: bool) -> None:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"  # the body ends when the connection closes
+
+        def do_POST(self) -> None:
+            message = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))))
+            try:
+                reply = _reply(message, options)
+            except _Quit:
+                reply = json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "?"}})
+            if reply is None:
+                self.send_response(202)
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream" if sse else "application/json")
+            self.end_headers()
+            self.wfile.write(f"event: message\ndata: {reply}\n\n".encode() if sse else reply.encode())
+
+        def do_GET(self) -> None:  # no stream the server opens
+            self.send_response(405)
+            self.end_headers()
+
+        def log_message(self, format: str, *args: object) -> None:
+            return
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    url_file.write_text(f"http://127.0.0.1:{server.server_address[1]}/mcp", encoding="utf-8")
+    server.serve_forever()
 
 
 if __name__ == "__main__":
-    main()
+    arguments = sys.argv[1:]
+    if "--http" in arguments:
+        http(arguments, Path(arguments[arguments.index("--http") + 1]), "--sse" in arguments)
+    else:
+        stdio(arguments)
