@@ -6,6 +6,7 @@ documents (validate), 2 invalid sources or usage, or a server that cannot be rea
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -134,12 +135,17 @@ def generate(
     out: OutOption = None,
     templates: TemplatesOption = None,
     package: PackageOption = None,
+    output_format: FormatOption = Format.text,
+    report: ReportOption = None,
 ) -> None:
     """Render every output from the sources and write them atomically."""
     from . import api
 
-    chosen = _settings(schemas, out, templates, package, command="generate")
-    _print_outcome(api.generate_report(chosen), Format.text, [])
+    reports = _reports(report)
+    chosen = _settings(
+        schemas, out, templates, package, command="generate", output_format=output_format, reports=reports
+    )
+    _print_outcome(api.generate_report(chosen), output_format, reports)
 
 
 @app.command()
@@ -268,6 +274,8 @@ def init(
     name: Annotated[str, typer.Argument(help="The new contract's name, in kebab case.")],
     schemas: SchemasOption = None,
     templates: TemplatesOption = None,
+    output_format: FormatOption = Format.text,
+    report: ReportOption = None,
 ) -> None:
     """Scaffold a new contract folder that `generate` accepts at once.
 
@@ -275,8 +283,9 @@ def init(
     """
     from . import api
 
-    chosen = _settings(schemas, None, templates, command="init")
-    _print_outcome(api.init_report(chosen, name), Format.text, [])
+    reports = _reports(report)
+    chosen = _settings(schemas, None, templates, command="init", output_format=output_format, reports=reports)
+    _print_outcome(api.init_report(chosen, name), output_format, reports)
 
 
 @app.command()
@@ -285,11 +294,15 @@ def docs(
     site: Annotated[
         Path | None, typer.Option("--site", help="Folder the HTML site is written to. [default: site]")
     ] = None,
+    output_format: FormatOption = Format.text,
+    report: ReportOption = None,
 ) -> None:
     """Build the generated Markdown into an HTML site with `mkdocs build --strict`."""
     from . import api
 
-    _print_outcome(api.docs_report(_settings(None, out, command="docs"), site), Format.text, [])
+    reports = _reports(report)
+    chosen = _settings(None, out, command="docs", output_format=output_format, reports=reports)
+    _print_outcome(api.docs_report(chosen, site), output_format, reports)
 
 
 @app.command()
@@ -543,9 +556,8 @@ def import_(
     chosen = _settings(schemas, command="import", output_format=output_format, reports=reports)
     options = ImportOptions(timeout, headers, call, tuple(call_tool or ()))
     outcome, notes = api.import_with(chosen, name, target, options, write=write)
-    for note in notes:
-        typer.echo(f"note: {note}", err=True)
-    _print_outcome(outcome, output_format, reports)
+    said = tuple(f"note: {note}" for note in notes)
+    _print_outcome(dataclasses.replace(outcome, notes=(*said, *outcome.notes)), output_format, reports)
 
 
 def _target(command: list[str] | None, url: str | None, header: list[str] | None) -> tuple[Target, dict[str, str]]:

@@ -159,3 +159,32 @@ def test_generate_and_init_say_what_they_wrote_in_their_own_words(project: Path)
     again = run_cli("init", "shop", cwd=project)
     assert again.returncode == 2 and "already exists" in again.stderr
     assert again.stderr.endswith("1 problem(s); nothing was written.\n") and again.stdout == ""
+
+
+@pytest.mark.fires("source-invalid")
+@pytest.mark.parametrize(
+    ("command", "refused", "annotation"),
+    [
+        (("generate",), ("generate",), f"::error file={CONTRACT.as_posix()}/tools.yaml,line="),
+        (("init", "shop"), ("init", "shop"), "::error file=schemas/contracts/shop,line=1,title=source-invalid::"),
+        (("docs", "--site", "site"), ("docs", "--site", "schemas"), "::error title=mcp-contracts docs::schemas"),
+    ],
+)
+def test_generate_init_and_docs_speak_every_format(
+    project: Path, command: tuple[str, ...], refused: tuple[str, ...], annotation: str
+) -> None:
+    """Their JSON is the findings report with their facts; what they refuse is a GitHub
+    annotation as `check`'s and `lint`'s are (a source that does not load, a contract that
+    exists, a site folder that would empty the sources)."""
+    done = run_cli(*command, "--format", "json", "--report", "github:out.github", cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert_report(report, "findings-report")
+    assert report["command"] == command[0] and report["exit_code"] == 0 and report["findings"] == []
+    assert report["facts"] and (project / "out.github").read_text(encoding="utf-8") == ""
+    tools = project / CONTRACT / "tools.yaml"
+    tools.write_text(tools.read_text(encoding="utf-8") + "broken: [\n", encoding="utf-8")
+    said = run_cli(*refused, "--format", "github", cwd=project)
+    assert said.returncode == 2, said.stdout + said.stderr
+    (line,) = said.stdout.splitlines()
+    assert line.startswith(annotation) and (GITHUB_LINE.match(line) or "file=" not in line), line
