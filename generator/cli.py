@@ -466,7 +466,7 @@ def conform(
         typer.Option(
             "--call-tool",
             metavar="TOOL",
-            help="--fuzz this tool too, though not safe by default (read-only, closed-world, not destructive); repeatable.",
+            help="--fuzz this tool too, though not read-only, closed-world and not destructive; repeatable.",
         ),
     ] = None,
     fuzz_budget: Annotated[

@@ -28,7 +28,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import anyio
@@ -204,7 +204,7 @@ class _Run:
     contract: ServedContract
     server: Server
     report: Report
-    budget: _Budget = field(default_factory=lambda: _Budget(None))
+    budget: _Budget
 
 
 class _ToolRun:
