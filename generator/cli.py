@@ -467,8 +467,8 @@ def conform(
             "--fuzz",
             metavar="N",
             min=0,
-            help="Call each read-only tool with N argument sets its inputSchema accepts and N that break it "
-            "by one keyword (at the newest revision checked). 0: none.",
+            help="Call each read-only, closed-world tool with N argument sets its inputSchema accepts and N that "
+            "break it by one keyword (at the newest revision checked). 0: none.",
         ),
     ] = 0,
     seed: Annotated[
@@ -479,7 +479,16 @@ def conform(
         typer.Option(
             "--call-tool",
             metavar="TOOL",
-            help="--fuzz this tool too, though it is not annotated read-only; repeatable.",
+            help="--fuzz this tool too, though not read-only, closed-world and not destructive; repeatable.",
+        ),
+    ] = None,
+    fuzz_budget: Annotated[
+        float | None,
+        typer.Option(
+            "--fuzz-budget",
+            metavar="SECONDS",
+            min=0.1,
+            help="Stop --fuzz once it has taken this long (what was found is reported; the stop is a note).",
         ),
     ] = None,
     schemas: SchemasOption = None,
@@ -496,8 +505,8 @@ def conform(
     _require_sdk("conform")
     if fuzz:
         _require_fuzzing()
-    elif seed is not None or call_tool:
-        typer.echo("error: --seed and --call-tool go with --fuzz N", err=True)
+    elif seed is not None or call_tool or fuzz_budget is not None:
+        typer.echo("error: --seed, --call-tool and --fuzz-budget go with --fuzz N", err=True)
         raise typer.Exit(EXIT_INVALID)
 
     from . import api
@@ -510,8 +519,9 @@ def conform(
             typer.echo(f"error: --protocol {version!r} is not a revision of MCP ({', '.join(VERSIONS)})", err=True)
             raise typer.Exit(EXIT_INVALID)
     protocols, tools = tuple(protocol) if protocol else None, tuple(tool) if tool else None
+    named = tuple(call_tool or ())
     options = ConformOptions(
-        timeout, probe_errors, headers, handshake.value, protocols, tools, fuzz, seed, tuple(call_tool or ())
+        timeout, probe_errors, headers, handshake.value, protocols, tools, fuzz, seed, named, fuzz_budget
     )
     _print_outcome(api.conform(contract, target, options, schemas), output_format, reports)
 

@@ -29,6 +29,7 @@ tools:
   - name: get_page
     description: One page of results.
     mutation: false
+    annotations: {openWorldHint: false}
     inputSchema:
       type: object
       required: [page]
@@ -46,6 +47,7 @@ tools:
   - name: lookup
     description: Whether a text is known.
     mutation: false
+    annotations: {openWorldHint: false}
     inputSchema:
       type: object
       required: [text]
@@ -83,6 +85,7 @@ tools:
   - name: get_item
     description: An item.
     mutation: false
+    annotations: {openWorldHint: false}
     inputSchema:
       type: object
       required: [item_id]
@@ -106,6 +109,7 @@ tools:
   - name: search
     description: Items that match.
     mutation: false
+    annotations: {openWorldHint: false}
     inputSchema:
       title: searchArguments
       type: object
@@ -261,7 +265,7 @@ def test_an_internal_error_is_a_crash_shown_with_the_simplest_arguments(tmp_path
     raw = ("--", sys.executable, str(SERVERS / "raw_server.py"), "{}", "--call-error")
     result = run_cli(
         "conform", "--contract", "items", "--format", "json", "--protocol", "2025-06-18", "--fuzz", "5", "--seed", "1",
-        *raw, cwd=project,
+        "--call-tool", "get_item", *raw, cwd=project,  # its openWorldHint is not given: fuzzed when named
     )  # fmt: skip
     report = conform_report(result.stdout)
     assert result.returncode == 1 and report["problem"] is None
@@ -289,7 +293,9 @@ def test_a_server_that_requires_an_optional_field_is_found(tmp_path: Path) -> No
     assert "an isError result without an error code" in refused["message"]
 
 
-@pytest.mark.quiet("fuzz-crash", "fuzz-hang", "fuzz-valid-refused", "fuzz-invalid-accepted", "fuzz-skipped")
+@pytest.mark.quiet(
+    "fuzz-crash", "fuzz-hang", "fuzz-valid-refused", "fuzz-invalid-accepted", "fuzz-skipped", "fuzz-degraded"
+)
 def test_the_mock_gets_no_fuzz_findings_and_a_tool_named_is_fuzzed_though_not_read_only(tmp_path: Path) -> None:
     """jsonrpc's one tool is not read-only: named with --call-tool, it is fuzzed."""
     mock, tool = ("--", *MOCK, "--contract", "jsonrpc"), "mcp.tool:docs.load.fetch"
@@ -310,9 +316,84 @@ def test_a_tool_not_read_only_is_called_when_named(tmp_path: Path) -> None:
     assert report["calls"] == len(called)
 
 
+def test_a_fuzz_budget_stops_the_run_says_so_and_leaves_the_exit_code(tmp_path: Path) -> None:
+    """1000 argument sets asked for, 2 seconds given (from the start of the fuzzing): it stops, and
+    the mock still conforms."""
+    mock, tool = ("--", *MOCK, "--contract", "jsonrpc"), "mcp.tool:docs.load.fetch"
+    asked = ("--fuzz", "1000", "--seed", "1", "--fuzz-budget", "2", "--call-tool", tool)
+    code, report = _conform(ROOT, "jsonrpc", *asked, *mock)
+    assert (code, report["conforms"], report["problem"]) == (0, True, None)
+    fuzz = report["fuzz"]
+    assert (fuzz["budget"], fuzz["budget_spent"]) == (2, True)
+    facts = fuzz["tools"][tool]
+    assert facts["valid"] < 1000 and facts["invalid"] == 0  # without it: about 1,800 calls, 3 minutes
+    [note] = report["findings"]
+    assert (note["rule"], note["level"], note["subject"]) == ("fuzz-skipped", "note", tool)
+    spent = f"fuzzed in part: the --fuzz-budget of 2 s was spent after {facts['valid']} valid and 0 invalid call(s)"
+    assert note["message"] == spent
+    text = run_cli("conform", "--contract", "jsonrpc", *LATEST, *asked, *mock, cwd=ROOT)
+    assert text.returncode == 0
+    assert "reproduce with --seed 1. The --fuzz-budget of 2 s was spent: the fuzzing stopped early." in text.stdout
+
+
+OPEN_WORLD = ("--", sys.executable, str(SERVERS / "open_world.py"))
+
+
+@pytest.fixture
+def open_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A project with the contract `import` makes of open_world.py (no tool called), and the
+    file the server names each call in."""
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("OPEN_WORLD_CALLS", str(calls))
+    assert run_cli("import", "world", *OPEN_WORLD, cwd=tmp_path).returncode == 0
+    assert not calls.exists()
+    return tmp_path, calls
+
+
+def _called(calls: Path) -> list[str]:
+    return calls.read_text(encoding="utf-8").split() if calls.exists() else []
+
+
+@pytest.mark.fires("fuzz-skipped", "fuzz-degraded")
+def test_a_tool_that_may_reach_other_hosts_or_destroy_is_fuzzed_only_when_named(open_world: tuple[Path, Path]) -> None:
+    """Read-only is not enough: `openWorldHint` true or not given, or `destructiveHint` true,
+    keeps a tool from being called; a tool hypothesis-jsonschema cannot draw for is a warning."""
+    project, calls = open_world
+    code, report = _conform(project, "world", "--fuzz", "5", "--seed", "1", *OPEN_WORLD)
+    assert (code, report["problem"]) == (0, None)
+    found = {(f["rule"], f["subject"]): f["message"] for f in report["findings"]}
+    reach, named = "(it may reach hosts other than the server)", "names it to be"
+    not_given = "openWorldHint is not given, which MCP takes for true"
+    assert found.pop(("fuzz-degraded", "count_nodes")).startswith(
+        "fuzzed with the synthesiser's few argument sets only: hypothesis-jsonschema cannot draw from the input"
+        " schema: HypothesisRefResolutionError: Could not resolve recursive references"
+    )
+    lists = "not fuzzed: the server lists it with"
+    assert found == {
+        ("fuzz-skipped", "fetch"): f"{lists} openWorldHint true {reach}; --call-tool fetch {named}",
+        ("fuzz-skipped", "peek"): f"not fuzzed: {not_given} {reach}; --call-tool peek {named}",
+        ("fuzz-skipped", "wipe"): f"{lists} destructiveHint true (it may destroy something); --call-tool wipe {named}",
+    }
+    assert set(_called(calls)) == {"look", "count_nodes"}  # the contract has no example calls
+    tools = report["fuzz"]["tools"]
+    assert (tools["look"]["drawn_by"], tools["count_nodes"]["drawn_by"]) == ("hypothesis-jsonschema", "synthesiser")
+    # A contract that calls `fetch` closed-world does not make it safe while the server says otherwise.
+    tools_yaml = project / "schemas" / "contracts" / "world" / "tools.yaml"
+    text = tools_yaml.read_text(encoding="utf-8")
+    tools_yaml.write_text(text.replace("openWorldHint: true", "openWorldHint: false", 1), encoding="utf-8")
+    only = ("--fuzz", "5", "--seed", "1", "--tool", "fetch")
+    code, report = _conform(project, "world", *only, *OPEN_WORLD)
+    differs = ("annotation-differs", "tools/list fetch.annotations.openWorldHint")
+    assert code == 1 and _found(report) == [differs, ("fuzz-skipped", "fetch")]
+    assert "fetch" not in _called(calls)
+    code, report = _conform(project, "world", *only, "--call-tool", "fetch", *OPEN_WORLD)
+    assert code == 1 and [f["rule"] for f in report["findings"]] == ["annotation-differs"]
+    assert _called(calls).count("fetch") > 1  # named: fuzzed (the SDK refuses the invalid arguments itself)
+
+
 def test_usage_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     project, server = _project(tmp_path, "items")
-    for wrong in (("--seed", "1"), ("--call-tool", "get_item")):  # without --fuzz
+    for wrong in (("--seed", "1"), ("--call-tool", "get_item"), ("--fuzz-budget", "5")):  # without --fuzz
         result = run_cli("conform", "--contract", "items", *wrong, *server, cwd=project)
         assert result.returncode == 2 and "go with --fuzz" in result.stderr
     for flag in ("--call-tool", "--tool"):  # the error alone: no summary of a run that asked nothing
@@ -366,9 +447,10 @@ def test_what_hypothesis_jsonschema_cannot_read_is_drawn_from_the_synthesiser() 
         "$defs": {"t": {"type": "array", "items": {"$ref": "#/$defs/t"}}},
     }
     validator = jsonschema_rs.validator_for(recursive)
-    strategy, drawn_by = valid_strategy(recursive, lambda v: isinstance(v, dict) and validator.is_valid(v))
+    strategy, drawn_by, why = valid_strategy(recursive, lambda v: isinstance(v, dict) and validator.is_valid(v))
     assert strategy is not None and drawn_by == "synthesiser"
-    assert valid_strategy(GET_PAGE, lambda v: False) == (None, "nothing")
+    assert why is not None and why.startswith("hypothesis-jsonschema cannot draw from the input schema: ")
+    assert valid_strategy(GET_PAGE, lambda v: False) == (None, "nothing", None)  # the judge accepts nothing
 
 
 def _keywords_contract() -> str:
@@ -383,6 +465,7 @@ def _keywords_contract() -> str:
             "name": name,
             "description": "An item.",
             "mutation": False,
+            "annotations": {"openWorldHint": False},
             "inputSchema": schema,
             "outputSchema": faulty_lax.OUTPUT,
         }

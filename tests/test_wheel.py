@@ -100,6 +100,66 @@ def test_it_installs_beside_a_server_on_mcp_1(wheel: Path, tmp_path: Path) -> No
         assert "pipx install 'mcp-contracts[mcp]'" in refused.stderr
 
 
+# Schemas the fuzzer draws arguments from: the simplest object, properties with bounds, an
+# enum, a pattern, a nested array.
+DRAWN = [
+    {"type": "object"},
+    {
+        "type": "object",
+        "required": ["page"],
+        "properties": {"page": {"type": "integer", "minimum": 1, "maximum": 100}, "kind": {"enum": ["a", "b"]}},
+        "additionalProperties": False,
+    },
+    {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"}}}},
+]
+
+DRAW = """\
+import json, sys
+import jsonschema_rs
+from hypothesis import HealthCheck, given, settings
+from mcp_contracts_generator.mcp.fuzz_draw import valid_strategy
+
+found = []
+for schema in json.loads(sys.argv[1]):
+    judge = jsonschema_rs.validator_for(schema)
+    drawing = valid_strategy(schema, lambda value: isinstance(value, dict) and judge.is_valid(value))
+    drawn = []
+    if drawing.strategy is not None:
+        quick = settings(max_examples=20, database=None, suppress_health_check=list(HealthCheck))
+        quick(given(drawing.strategy)(lambda value: drawn.append(value)))()
+    distinct = len({json.dumps(value, sort_keys=True) for value in drawn})
+    valid = all(map(judge.is_valid, drawn))
+    found.append({"drawn_by": drawing.drawn_by, "degraded": drawing.degraded, "valid": valid, "distinct": distinct})
+print(json.dumps(found))
+"""
+
+
+def test_fuzzing_draws_with_the_releases_the_mcp_extra_installs(wheel: Path, tmp_path: Path) -> None:
+    """`pip install 'mcp-contracts[mcp]'` as a user runs it (the resolver's choice of hypothesis,
+    not the test extra's pins): hypothesis-jsonschema draws through the tool's own fuzz code,
+    and `conform --fuzz` against `mock` draws its tool's arguments with it, no `fuzz-degraded`."""
+    bin_dir = _environment(tmp_path / "env", f"{wheel}[mcp]")
+    releases = _run(bin_dir / "python", "-m", "pip", "show", "hypothesis", "hypothesis-jsonschema", cwd=tmp_path)
+    drawn = _run(bin_dir / "python", "-c", DRAW, json.dumps(DRAWN), cwd=tmp_path)
+    assert drawn.returncode == 0, drawn.stderr
+    for one in json.loads(drawn.stdout):
+        assert one["drawn_by"] == "hypothesis-jsonschema" and one["degraded"] is None, (one, releases.stdout)
+        assert one["valid"] and one["distinct"] > 3, one
+
+    repo = tmp_path / "server"
+    repo.mkdir()
+    cli = bin_dir / "mcp-contracts"
+    assert _run(cli, "init", "orders", cwd=repo).returncode == 0
+    mock = ("--", bin_dir / "python", "-m", "mcp_contracts_generator", "mock", "--contract", "orders")
+    fuzz = ("--fuzz", "10", "--seed", "1")
+    fuzzed = _run(cli, "conform", "--contract", "orders", "--format", "json", *fuzz, *mock, cwd=repo)
+    assert fuzzed.returncode == 0, fuzzed.stdout + fuzzed.stderr
+    report = json.loads(fuzzed.stdout)
+    assert report["findings"] == [], (report["findings"], releases.stdout)
+    assert report["facts"]["fuzz"]["tools"]["example_tool"]["drawn_by"] == "hypothesis-jsonschema"
+    assert report["facts"]["fuzz"]["tools"]["example_tool"]["valid"] > 3
+
+
 def test_the_walkthrough_in_a_repository_of_ones_own(tool: Path, tmp_path: Path) -> None:
     repo = tmp_path / "billing-server"
     (repo / "src" / "billing").mkdir(parents=True)

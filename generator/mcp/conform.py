@@ -32,7 +32,7 @@ from .. import interrupt
 from ..protocol import VERSIONS, Revision, revision
 from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge
 from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
-from .listing import compare_listing
+from .listing import compare_listing, published_hints
 from .mock import ERROR_REQUEST
 from .report import Report, shown
 from .results import document_of, judge_result
@@ -57,7 +57,9 @@ class ConformOptions:
     `protocols`: the revisions to check (None: those the contract declares). `tools`: the
     tools to compare and call (None: all); other tools the server lists are not extra.
     `fuzz`: argument sets to draw per tool and kind (valid, invalid; 0: none), from `seed` (None:
-    one is picked and reported); `call_tools`: tools fuzzed though not annotated read-only.
+    one is picked and reported); `call_tools`: tools fuzzed though not safe by default (not
+    read-only, destructive or open-world: `fuzz.unsafe`); `fuzz_budget`: seconds the whole
+    fuzzing may take (None: no bound).
     `message_bytes`: what one message from the server may hold (`limits.message_bytes`).
     """
 
@@ -70,6 +72,7 @@ class ConformOptions:
     fuzz: int = 0
     seed: int | None = None
     call_tools: tuple[str, ...] = ()
+    fuzz_budget: float | None = None
     message_bytes: int = DEFAULT_MESSAGE_BYTES
 
 
@@ -119,8 +122,10 @@ def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
         return None
     from .fuzz import plan
 
-    chosen = plan(options.fuzz, options.seed, options.call_tools, options.timeout)
+    chosen = plan(options.fuzz, options.seed, options.call_tools, options.timeout, options.fuzz_budget)
     report.fuzz = {"seed": chosen.seed, "examples": chosen.examples, "tools": {}}
+    if chosen.budget is not None:
+        report.fuzz["budget"] = chosen.budget
     return chosen
 
 
@@ -161,7 +166,8 @@ async def _session(
         if fuzz is not None:
             from .fuzz import fuzz_tools
 
-            await fuzz_tools(fuzz[1], fuzz[0], contract, tools, report)
+            hints = {name: published_hints(tool) for name, tool in listed.items()}
+            await fuzz_tools(fuzz[1], fuzz[0], contract, tools, report, hints)
     except Stopped:
         return  # reported where it happened; nothing after it can be asked
 

@@ -15,15 +15,19 @@ tool, rule and kind of arguments, with the shrunk arguments. Every answer is kep
 arguments, so that hypothesis's last replay asks nothing twice.
 
 The run is reproducible from its seed (`@seed(S)`, no example database, no deadline): the
-same seed and server give the same calls and findings. A tool not annotated read-only is
-fuzzed only when `--call-tool` names it.
+same seed and server give the same calls and findings. Fuzzing is safe by default: a tool is
+fuzzed only when `--call-tool` names it, unless the contract annotates it read-only and
+closed-world and neither the contract nor the server calls it destructive or open-world (an
+`openWorldHint` not given is MCP's default, true). `--fuzz-budget` bounds the whole run: once
+it is spent no call is made and no tool begun, and the tools cut short are noted.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,7 +42,8 @@ from ..findings.finding import Finding
 from ..schema.engine import standalone_validator
 from ..schema.values import not_json
 from .fuzz_calls import Answer, Reconnect, Server
-from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, valid_strategy
+from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
+from .listing import HINT_DEFAULTS
 from .report import Report, shown
 from .results import document_of, judge_result
 from .served import ServedContract, ServedTool
@@ -52,27 +57,71 @@ _SHOWN = 400  # characters of arguments a message shows
 @dataclass(frozen=True)
 class Plan:
     """How much to fuzz: `examples` valid and as many invalid argument sets per tool, from
-    `seed`; `named`: tools to fuzz though not annotated read-only; `timeout` per call."""
+    `seed`; `named`: tools to fuzz though not safe by default (`unsafe`); `timeout` per call;
+    `budget`: seconds the whole run may take (None: no bound)."""
 
     examples: int
     seed: int
     named: frozenset[str]
     timeout: float
+    budget: float | None = None
 
     @property
     def again(self) -> str:
         return f"--fuzz {self.examples} --seed {self.seed}"
 
 
-def plan(examples: int, chosen: int | None, named: tuple[str, ...], timeout: float) -> Plan:
+def plan(
+    examples: int, chosen: int | None, named: tuple[str, ...], timeout: float, budget: float | None = None
+) -> Plan:
     """The plan of a run; a seed is picked when none is given (the report says which)."""
     picked = chosen if chosen is not None else random.SystemRandom().randrange(2**32)
-    return Plan(examples, picked, frozenset(named), timeout)
+    return Plan(examples, picked, frozenset(named), timeout, budget)
 
 
-def read_only(tool: ServedTool) -> bool:
-    """Annotated read-only (`readOnlyHint`, or the contract's mutation column, as published)."""
-    return tool.hints.get("readOnlyHint") is True
+# The hints that keep a tool from being fuzzed unless named: the value that is a risk, and
+# what it means. destructiveHint is read only when given: its default (true) concerns a tool
+# that is not read-only, which the first hint already leaves out.
+_RISKS = (
+    ("readOnlyHint", False, "it may change its environment"),
+    ("destructiveHint", True, "it may destroy something"),
+    ("openWorldHint", True, "it may reach hosts other than the server"),
+)
+
+
+def unsafe(tool: ServedTool, published: Mapping[str, bool]) -> str | None:
+    """Why `tool` is fuzzed only when `--call-tool` names it, or None: by the hints the contract
+    gives it (`tool.hints`, the mutation column's readOnlyHint among them) and those the server
+    `published`, whichever says the tool is a risk."""
+    for hint, risk, meaning in _RISKS:
+        ours, theirs, said = tool.hints.get(hint), published.get(hint), json.dumps(risk)
+        if theirs is risk:
+            return f"the server lists it with {hint} {said} ({meaning})"
+        if ours is risk:
+            return f"the contract gives it {hint} {said} ({meaning})"
+        if ours is None and hint != "destructiveHint" and HINT_DEFAULTS[hint] is risk:
+            return f"{hint} is not given, which MCP takes for {said} ({meaning})"
+    return None
+
+
+@dataclass
+class _Budget:
+    """The seconds left of `--fuzz-budget` (no bound: `deadline` None); `spent` once a call or
+    a tool was given up for it."""
+
+    deadline: float | None
+    spent: bool = False
+
+    def over(self) -> bool:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.spent = True
+        return self.spent
+
+
+class _Spent(BaseException):
+    """Raised in hypothesis's test once the budget is spent before anything was found: it ends
+    the run at once (hypothesis lets what is no `Exception` through), where returning would
+    leave it drawing up to N more argument sets."""
 
 
 @dataclass(frozen=True)
@@ -147,11 +196,23 @@ def _text(result: types.CallToolResult) -> str:
     return " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
 
 
+@dataclass
+class _Run:
+    """What every tool's fuzzing shares: the plan, the contract, the server, the report, the budget."""
+
+    plan: Plan
+    contract: ServedContract
+    server: Server
+    report: Report
+    budget: _Budget
+
+
 class _ToolRun:
     """The fuzzing of one tool, in the worker thread; each call is made on the event loop."""
 
-    def __init__(self, the_plan: Plan, contract: ServedContract, tool: ServedTool, server: Server, report: Report):
-        self.plan, self.contract, self.tool, self.server, self.report = the_plan, contract, tool, server, report
+    def __init__(self, shared: _Run, tool: ServedTool):
+        self.plan, self.contract, self.server, self.report = shared.plan, shared.contract, shared.server, shared.report
+        self.budget, self.tool = shared.budget, tool
         self.schema = tool.listing.get("inputSchema", {"type": "object"})
         self.validator = standalone_validator(self.schema)
 
@@ -159,26 +220,36 @@ class _ToolRun:
         return isinstance(value, dict) and not_json(value) is None and bool(self.validator.is_valid(value))
 
     def run(self) -> dict[str, Any]:
-        valid, drawn_by = valid_strategy(self.schema, self.accepts)
+        valid, drawn_by, degraded = valid_strategy(self.schema, self.accepts)
         facts: dict[str, Any] = {"drawn_by": drawn_by, "valid": 0, "invalid": 0}
+        if degraded is not None:  # never silently: the synthesiser's few argument sets, or none
+            done = "fuzzed with the synthesiser's few argument sets only" if valid is not None else "not fuzzed"
+            self._note("fuzz-degraded", f"{done}: {degraded}")
         if valid is None:
-            text = "not fuzzed: nothing the input schema accepts could be drawn from it"
-            self.report.add("fuzz-skipped", self.tool.name, text, tool=self.tool.name, at=("inputSchema",))
+            if degraded is None:
+                self._note("fuzz-skipped", "not fuzzed: nothing the input schema accepts could be drawn from it")
             return facts
         found, facts["valid"] = self._property(valid, self._valid, lambda drawn: drawn)
         broken: list[_Found] = []
-        invalid = invalid_strategy(valid, self.validator, self.schema, self.accepts)
+        invalid = invalid_strategy(valid, self.validator, self.schema, self.accepts) if not self.budget.spent else None
         if invalid is not None:
             broken, facts["invalid"] = self._property(invalid, self._invalid, lambda drawn: drawn.arguments)
-        if not facts["invalid"] and self.server.failed is None and breakable(self.schema):  # never silently
-            text = (
+        if self.budget.spent:
+            calls = f"{facts['valid']} valid and {facts['invalid']} invalid call(s)"
+            self._note("fuzz-skipped", f"fuzzed in part: {_spent(self.plan)} after {calls}")
+        elif not facts["invalid"] and self.server.failed is None and breakable(self.schema):  # never silently
+            self._note(
+                "fuzz-skipped",
                 "not fuzzed with invalid arguments: no valid arguments drawn could be changed to break"
-                " exactly one keyword of the input schema"
+                " exactly one keyword of the input schema",
             )
-            self.report.add("fuzz-skipped", self.tool.name, text, tool=self.tool.name, at=("inputSchema",))
         for one in [*found, *broken]:
             self._report(one)
         return facts
+
+    def _note(self, rule_id: str, text: str) -> None:
+        """A finding about the fuzzing of the tool as a whole, at its input schema."""
+        self.report.add(rule_id, self.tool.name, text, tool=self.tool.name, at=("inputSchema",))
 
     def _property(
         self, strategy: st.SearchStrategy[Any], expect: Callable[[Any], _Found | None], of: Callable[[Any], Any]
@@ -191,7 +262,9 @@ class _ToolRun:
             key = json.dumps(of(drawn), sort_keys=True)
             if key not in answers:
                 spent = made[0] >= limit or self.server.reconnects - start >= RECONNECTS or made[1] >= HANGS
-                if spent or self.server.failed is not None:
+                if self.budget.over() and not any(answers.values()):
+                    raise _Spent  # nothing found to shrink: the run ends now
+                if spent or self.budget.spent or self.server.failed is not None:
                     return  # nothing more is asked: what was found is kept
                 made[0] += 1
                 answers[key] = expect(drawn)
@@ -203,7 +276,7 @@ class _ToolRun:
         test = seed(self.plan.seed)(run_settings(self.plan.examples)(given(strategy)(probe)))
         try:
             test()
-        except Unsatisfiable:  # nothing could be drawn (no mutant the judge refuses by one keyword)
+        except (Unsatisfiable, _Spent):  # nothing could be drawn (no mutant the judge refuses by one keyword)
             return [], made[0]
         except Exception as exc:
             leaves = list(_leaves(exc))
@@ -272,28 +345,42 @@ class _ToolRun:
         self.report.add(found.rule, self._where(found.arguments), text, tool=self.tool.name, at=found.at)
 
 
-def _fuzz_all(
-    the_plan: Plan, contract: ServedContract, tools: list[ServedTool], server: Server, report: Report
-) -> None:
+def _spent(the_plan: Plan) -> str:
+    return f"the --fuzz-budget of {the_plan.budget:g} s was spent"
+
+
+def _why_not(shared: _Run, tool: ServedTool, published: Mapping[str, bool]) -> tuple[str, tuple[str, ...]] | None:
+    """Why `tool` is not fuzzed at all, and where the finding is placed; None when it is."""
+    risk = unsafe(tool, published)
+    if risk is not None and tool.name not in shared.plan.named:
+        return f"not fuzzed: {risk}; --call-tool {tool.name} names it to be", ("annotations",)
+    if shared.server.failed is not None:
+        return f"not fuzzed: {shared.server.failed}", ()
+    if shared.budget.over():
+        return f"not fuzzed: {_spent(shared.plan)}", ()
+    return None
+
+
+def _fuzz_all(shared: _Run, tools: list[ServedTool], published: Mapping[str, Mapping[str, bool]]) -> None:
+    report = shared.report
     facts: dict[str, Any] = report.fuzz.setdefault("tools", {}) if report.fuzz is not None else {}
     for tool in tools:
-        if not read_only(tool) and tool.name not in the_plan.named:
-            text = "not fuzzed: the tool is not annotated read-only (readOnlyHint); --call-tool names it to be"
-            report.add("fuzz-skipped", tool.name, text, tool=tool.name, at=("annotations",))
-            continue
-        if server.failed is not None:
-            report.add("fuzz-skipped", tool.name, f"not fuzzed: {server.failed}", tool=tool.name)
+        skipped = _why_not(shared, tool, published.get(tool.name, {}))
+        if skipped is not None:
+            report.add("fuzz-skipped", tool.name, skipped[0], tool=tool.name, at=skipped[1])
             continue
         try:
-            run = _ToolRun(the_plan, contract, tool, server, report)
+            run = _ToolRun(shared, tool)
         except ValueError as exc:  # an input schema that does not compile: the listing says so
             report.add("fuzz-skipped", tool.name, f"not fuzzed: {exc}", tool=tool.name, at=("inputSchema",))
             continue
         try:
             facts[tool.name] = run.run()
         except Exception as exc:  # hypothesis's own errors (a strategy it calls flaky...): a verdict still
-            text = f"the fuzzing stopped: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-            report.add("fuzz-skipped", tool.name, text, tool=tool.name, at=("inputSchema",))
+            text = f"the fuzzing stopped: {type(exc).__name__}: {shown_line(str(exc))}"
+            report.add("fuzz-degraded", tool.name, text, tool=tool.name, at=("inputSchema",))
+    if report.fuzz is not None and shared.budget.spent:
+        report.fuzz["budget_spent"] = True
 
 
 async def fuzz_tools(
@@ -302,13 +389,16 @@ async def fuzz_tools(
     contract: ServedContract,
     tools: list[ServedTool],
     report: Report,
+    published: Mapping[str, Mapping[str, bool]] | None = None,
 ) -> None:
-    """Fuzz `tools` (of `contract`, as the server lists them) on sessions opened with
-    `reconnect`, a new one whenever the server goes away."""
+    """Fuzz `tools` (of `contract`, as the server lists them, with the hints it `published` for
+    each) on sessions opened with `reconnect`, a new one whenever the server goes away."""
     server = Server(reconnect, report.revision or "", the_plan.timeout, report)
+    deadline = time.monotonic() + the_plan.budget if the_plan.budget is not None else None
+    shared = _Run(the_plan, contract, server, report, _Budget(deadline))
     async with anyio.create_task_group() as group:
         group.start_soon(server.hold)
         try:
-            await anyio.to_thread.run_sync(_fuzz_all, the_plan, contract, tools, server, report)
+            await anyio.to_thread.run_sync(_fuzz_all, shared, tools, published or {})
         finally:
             server.close()

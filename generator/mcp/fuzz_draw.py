@@ -2,8 +2,9 @@
 break it by one keyword, as hypothesis strategies; and the settings each run has.
 
 Valid arguments come from hypothesis-jsonschema; where it cannot read the schema (a keyword
-it does not know, a recursive `$ref`), from the synthesiser's candidates
-(`synthesize.candidates`). Only what the judge (`accepts`) accepts counts. Invalid arguments
+it does not know, a recursive `$ref`) or fails (a hypothesis release it does not work with),
+from the synthesiser's candidates (`synthesize.candidates`), and the drawing says why it is
+degraded: never a silent fallback. Only what the judge (`accepts`) accepts counts. Invalid arguments
 are valid ones with one change (`mutate.mutants`) that the judge refuses by exactly one
 keyword: the keyword, the pointer and the keyword's place in the schema are the judge's.
 """
@@ -13,11 +14,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
 
 import hypothesis.strategies as st
 from hypothesis import HealthCheck, Phase, Verbosity, find, settings
+from hypothesis.errors import NoSuchExample, Unsatisfiable
 from hypothesis_jsonschema import from_schema
 
 from ..schema.pointer import encode
@@ -63,25 +66,69 @@ _PROBE = settings(
 )
 
 
-def valid_strategy(schema: Any, accepts: Callable[[Any], bool]) -> tuple[st.SearchStrategy[Any] | None, str]:
+class Drawing(NamedTuple):
+    """Valid arguments as a strategy (None: none could be drawn), what draws them
+    (hypothesis-jsonschema, synthesiser, nothing), and why hypothesis-jsonschema does not
+    (None when it does, or when it drew nothing only because the judge accepts nothing)."""
+
+    strategy: st.SearchStrategy[Any] | None
+    drawn_by: str
+    degraded: str | None = None
+
+
+def valid_strategy(schema: Any, accepts: Callable[[Any], bool]) -> Drawing:
     """Arguments `schema` accepts (by `accepts`, the judge), and what draws them: hypothesis-
     jsonschema, with its simplest arguments at each edge of a property's schema beside it (a
     maximum is drawn at once, not by chance); the synthesiser's candidates where it cannot."""
     try:
         drawn = from_schema(schema).filter(accepts)
         simplest = find(drawn, lambda _: True, settings=_PROBE)  # it raises for what it cannot read
-    except Exception:  # whatever hypothesis-jsonschema cannot draw from
-        made: dict[str, Any] = {}
-        for value in islice(candidates(schema), 64):
-            if accepts(value):
-                made.setdefault(json.dumps(value, sort_keys=True), value)
-        for edge in edges(schema, next(iter(made.values()))) if made else ():
-            if accepts(edge):
-                made.setdefault(json.dumps(edge, sort_keys=True), edge)
-        return (st.sampled_from(list(made.values())), "synthesiser") if made else (None, "nothing")
+    except Exception as exc:  # whatever hypothesis-jsonschema cannot draw from
+        return _synthesised(schema, accepts, None if isinstance(exc, NoSuchExample | Unsatisfiable) else _why(exc))
     # The simplest arguments first, that a failure of every call shrinks to.
     at_edges = [simplest, *(e for e in edges(schema, simplest) if accepts(e))] if isinstance(simplest, dict) else []
-    return (st.one_of(drawn, st.sampled_from(at_edges)) if at_edges else drawn), "hypothesis-jsonschema"
+    return Drawing(st.one_of(drawn, st.sampled_from(at_edges)) if at_edges else drawn, "hypothesis-jsonschema")
+
+
+def _synthesised(schema: Any, accepts: Callable[[Any], bool], why: str | None) -> Drawing:
+    """The synthesiser's candidates (and their edges) that the judge accepts, sampled."""
+    made: dict[str, Any] = {}
+    for value in islice(candidates(schema), 64):
+        if accepts(value):
+            made.setdefault(json.dumps(value, sort_keys=True), value)
+    for edge in edges(schema, next(iter(made.values()))) if made else ():
+        if accepts(edge):
+            made.setdefault(json.dumps(edge, sort_keys=True), edge)
+    if not made:
+        return Drawing(None, "nothing", why)
+    return Drawing(st.sampled_from(list(made.values())), "synthesiser", why or _NOTHING_ACCEPTED)
+
+
+_NOTHING_ACCEPTED = "nothing hypothesis-jsonschema drew from the input schema was accepted by the judge"
+
+
+def _why(exc: Exception) -> str:
+    """Why hypothesis-jsonschema draws nothing: its error, and the releases installed (a
+    hypothesis release it does not work with fails on every schema)."""
+    first = shown_line(str(exc))
+    return f"hypothesis-jsonschema cannot draw from the input schema: {type(exc).__name__}: {first} ({_releases()})"
+
+
+def shown_line(text: str, limit: int = 160) -> str:
+    """The first line of `text`, cut at `limit` characters (an error may quote a whole schema)."""
+    first = text.splitlines()[0] if text else ""
+    return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+def _releases() -> str:
+    """The hypothesis and hypothesis-jsonschema releases this environment has."""
+    found = []
+    for name in ("hypothesis", "hypothesis-jsonschema"):
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} (version unknown)")
+    return ", ".join(found)
 
 
 def breaches(validator: Any, schema: Any, arguments: dict[str, Any]) -> list[Breach]:

@@ -46,6 +46,13 @@ _HINT_FIELDS = {
 }
 
 
+def published_hints(published: types.Tool) -> dict[str, bool]:
+    """The hints the server gives a tool (those it leaves out are absent, not defaulted)."""
+    given = published.annotations
+    found = {hint: getattr(given, attribute, None) for hint, attribute in _HINT_FIELDS.items()} if given else {}
+    return {hint: value for hint, value in found.items() if isinstance(value, bool)}
+
+
 def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> None:
     name, expected = tool.name, tool.listing
     _compare_schema(report, tool, "inputSchema", published.input_schema)

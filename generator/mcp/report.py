@@ -84,6 +84,8 @@ class Report:
             facts["fuzz"] = self.fuzz
             fuzzed = len(self.fuzz.get("tools", {}))
             summary += f" Fuzzed {fuzzed} tool(s): reproduce with --seed {self.fuzz['seed']}."
+            if self.fuzz.get("budget_spent"):
+                summary += f" The --fuzz-budget of {self.fuzz['budget']:g} s was spent: the fuzzing stopped early."
         if self.problem is not None and not self.revisions:  # nothing was asked (a --tool not in the contract)
             summary = ""  # the problem is the whole answer, as for a contract not in the project
         ran = policy.ran("conform", self.contract)

@@ -199,7 +199,16 @@ CONFORM_RULES = (
         C,
         "note",
         "fuzz",
-        "`--fuzz` calls a tool not annotated read-only only when `--call-tool` names it; a tool skipped, or left"
-        " without invalid arguments though its schema can be broken, is said to be.",
+        "`--fuzz` calls a tool not read-only, destructive or open-world (`openWorldHint` true or not given) only"
+        " when `--call-tool` names it; a tool skipped, cut short by `--fuzz-budget`, or left without invalid"
+        " arguments though its schema can be broken, is said to be.",
+    ),
+    Rule(
+        "fuzz-degraded",
+        C,
+        "warning",
+        "fuzz",
+        "`--fuzz` draws each tool's arguments with hypothesis-jsonschema; where it cannot (a schema it does not"
+        " read, a hypothesis release it does not work with), the few synthesised argument sets used are said to be.",
     ),
 )

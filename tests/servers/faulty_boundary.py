@@ -32,7 +32,7 @@ TOOLS: list[dict[str, Any]] = [
     {
         "name": "get_page",
         "description": "One page of results.",
-        "annotations": {"readOnlyHint": True},
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
         "inputSchema": {
             "type": "object",
             "required": ["page"],
@@ -48,7 +48,7 @@ TOOLS: list[dict[str, Any]] = [
     {
         "name": "lookup",
         "description": "Whether a text is known.",
-        "annotations": {"readOnlyHint": True},
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
         "inputSchema": {
             "type": "object",
             "required": ["text"],

@@ -25,7 +25,7 @@ OUTPUT: dict[str, Any] = {
 TOOL: dict[str, Any] = {
     "name": "get_item",
     "description": "An item.",
-    "annotations": {"readOnlyHint": True},
+    "annotations": {"readOnlyHint": True, "openWorldHint": False},
     "inputSchema": {
         "type": "object",
         "required": ["item_id"],
@@ -51,7 +51,7 @@ KEYWORDS: dict[str, dict[str, Any]] = {
 def tools() -> list[dict[str, Any]]:
     if "--keywords" not in sys.argv[1:]:
         return [TOOL]
-    hint = {"readOnlyHint": True}
+    hint = {"readOnlyHint": True, "openWorldHint": False}
     return [
         {"name": n, "description": "An item.", "annotations": hint, "inputSchema": s, "outputSchema": OUTPUT}
         for n, s in KEYWORDS.items()

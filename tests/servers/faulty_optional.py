@@ -19,7 +19,7 @@ class Found(BaseModel):
 app = MCPServer("search")
 
 
-@app.tool(description="Items that match.", annotations=ToolAnnotations(readOnlyHint=True))
+@app.tool(description="Items that match.", annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False))
 def search(text: str, limit: int | None = None) -> Found:
     if limit is None:  # the planted fault: optional in the schema, required here
         raise ValueError("limit is required")
