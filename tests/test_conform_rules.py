@@ -117,7 +117,9 @@ def test_a_server_that_lists_and_answers_as_the_contract_says_has_no_finding(sca
     assert _conform(scaffold, GOOD_ITEM) == (0, [])
 
 
-RAISED = json.dumps({"content": [{"type": "text", "text": "Error executing tool get_item: it raised"}], "isError": True})
+RAISED = json.dumps(
+    {"content": [{"type": "text", "text": "Error executing tool get_item: it raised"}], "isError": True}
+)
 
 
 def _conform_json(project: Path, *server: str) -> tuple[int, dict[str, Any]]:
@@ -139,7 +141,8 @@ def test_an_example_call_answered_is_error_fails_whatever_error_results_says(sho
     code, report = _conform_json(shop, RAISED)
     assert code == 1
     [finding] = report["findings"]
-    assert (finding["rule"], finding["level"], finding["pointer"]) == ("example-is-error", "error", "/tools/0/examples/0")
+    where = (finding["rule"], finding["level"], finding["pointer"])
+    assert where == ("example-is-error", "error", "/tools/0/examples/0")
     assert finding["message"] == (
         'isError: true, though the example call expects a success: "Error executing tool get_item: it raised"'
     )

@@ -183,12 +183,11 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
                 return  # the session, or the server, is gone
 
     async def errors() -> None:
-        assert process.stderr is not None
+        assert isinstance(process, Process) and process.stderr is not None
         with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError, OSError):
-            async for chunk in process.stderr:
+            async for chunk in process.stderr:  # read to its end, whatever `errlog` does: a full pipe stalls the server
                 log.heard(chunk)
-                errlog.write(chunk.decode(server.encoding, "replace"))
-                errlog.flush()
+                _copy(chunk.decode(server.encoding, "replace"), errlog)
         stderr_ended.set()
 
     async def writer() -> None:
@@ -219,7 +218,14 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
             group.cancel_scope.cancel()
 
 
-async def _exited(process: Process | object, log: ServerLog, stderr_ended: anyio.Event) -> None:
+def _copy(text: str, errlog: TextIO) -> None:
+    """`text` written to `errlog`, if it can be (a closed or broken stream is left alone)."""
+    with suppress(OSError, ValueError):
+        errlog.write(text)
+        errlog.flush()
+
+
+async def _exited(process: object, log: ServerLog, stderr_ended: anyio.Event) -> None:
     """The server's standard output ended: unless the connection is being closed, wait a
     little for its exit and the rest of its standard error, and note its status in `log`."""
     if log.stopping:
