@@ -13,7 +13,7 @@ The same readers see each message's numbers as the server wrote them: the SDK ke
 their doubles (`1e-400` is 0, `1e400` infinity), so a number no double holds is noted here
 (`Cap.unheld`) before the SDK parses the message, for `import` to refuse.
 
-The stdio reader also sees what the SDK's only logs: a line of the server's standard output
+The stdio reader also sees what the SDK only logs: a line of the server's standard output
 that is no message (`ServerLog.stray`), which the stdio transport forbids. The server's
 standard error still reaches ours, through a pipe of this process that keeps its last lines:
 a server that ends while it is asked is said with its exit status and them (`ServerLog`).
@@ -183,7 +183,9 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
                 return  # the session, or the server, is gone
 
     async def errors() -> None:
-        assert isinstance(process, Process) and process.stderr is not None
+        if not isinstance(process, Process) or process.stderr is None:  # Windows' fallback: not piped
+            stderr_ended.set()
+            return
         with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError, OSError):
             async for chunk in process.stderr:  # read to its end, whatever `errlog` does: a full pipe stalls the server
                 log.heard(chunk)
