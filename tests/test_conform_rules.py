@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conform_json import conform_report
-from conftest import run_cli
+from conftest import run_cli, run_process
 from test_mcp_conform import GOOD_ITEM, RAW
 
 SPOKEN = ("--protocol", "2025-06-18")  # the one revision the bare server speaks
@@ -110,9 +110,93 @@ def _doubling(levels: int) -> dict[str, Any]:
     "no-document",
     "no-structured-content",
     "invalid-result",
+    "example-is-error",
+    "stdout-not-protocol",
 )
 def test_a_server_that_lists_and_answers_as_the_contract_says_has_no_finding(scaffold: Path) -> None:
     assert _conform(scaffold, GOOD_ITEM) == (0, [])
+
+
+RAISED = json.dumps(
+    {"content": [{"type": "text", "text": "Error executing tool get_item: it raised"}], "isError": True}
+)
+
+
+def _conform_json(project: Path, *server: str) -> tuple[int, dict[str, Any]]:
+    """The exit code and the whole JSON report (its summary too) of conform at the one revision."""
+    command = ("conform", "--contract", "shop", "--format", "json", "--timeout", "5", *SPOKEN)
+    result = run_cli(*command, "--", *RAW, *server, cwd=project)
+    assert "Traceback" not in result.stderr, result.stderr
+    report: dict[str, Any] = json.loads(result.stdout)
+    conform_report(result.stdout)  # valid against the findings-report schema
+    return result.returncode, report
+
+
+@pytest.mark.fires("example-is-error")
+def test_an_example_call_answered_is_error_fails_whatever_error_results_says(shop: Path) -> None:
+    """A tool that raises on every call (as an SDK answers it: `isError` and text), under
+    `error_results.structured: false`, which every imported contract has: gave 0 findings, exit 0."""
+    contract = shop / "schemas" / "contracts" / "shop" / "contract.yaml"
+    contract.write_text(contract.read_text(encoding="utf-8") + "error_results:\n  structured: false\n")
+    code, report = _conform_json(shop, RAISED)
+    assert code == 1
+    [finding] = report["findings"]
+    where = (finding["rule"], finding["level"], finding["pointer"])
+    assert where == ("example-is-error", "error", "/tools/0/examples/0")
+    assert finding["message"] == (
+        'isError: true, though the example call expects a success: "Error executing tool get_item: it raised"'
+    )
+    assert (report["facts"]["calls"], report["facts"]["calls_failed"], report["facts"]["conforms"]) == (1, 1, False)
+    assert "1 tool(s) listed, 1 call(s) (1 failed), 1 error(s), 0 other finding(s)." in report["summary"]
+
+
+def test_calls_that_got_no_result_are_counted_failed(scaffold: Path) -> None:
+    code, report = _conform_json(scaffold, GOOD_ITEM, "--call-error")
+    assert (code, [f["rule"] for f in report["findings"]]) == (1, ["call-failed"])
+    assert (report["facts"]["calls"], report["facts"]["calls_failed"]) == (1, 1)
+    code, report = _conform_json(scaffold, GOOD_ITEM)
+    assert (code, report["facts"]["calls_failed"]) == (0, 0) and "failed" not in report["summary"]
+
+
+@pytest.mark.fires("stdout-not-protocol")
+def test_a_server_that_prints_to_its_standard_output_is_an_error_saying_what_it_printed(scaffold: Path) -> None:
+    """The stdio transport's MUST NOT: the SDK logs such a line and reads on, so the session
+    works, and the server conformed."""
+    code, report = _conform_json(scaffold, GOOD_ITEM, "--stray", "debug: \x1b[31mready\x1b[0m " + "x" * 300)
+    assert code == 1
+    [finding] = report["findings"]
+    assert (finding["rule"], finding["level"], finding["subject"]) == ("stdout-not-protocol", "error", "stdout")
+    assert finding["file"] == "schemas/contracts/shop/contract.yaml"
+    shown = "debug: \\x1b[31mready\\x1b[0m " + "x" * 171 + "…"  # escaped, and cut at 200 characters
+    said = "line(s) of its standard output are no MCP message, which stdio forbids"
+    assert finding["message"] == f"3 {said}: {shown} | {shown} | {shown}"  # before each of 3 answers
+
+
+def test_a_server_that_exits_while_asked_is_said_with_its_status_and_last_words(scaffold: Path) -> None:
+    """Its standard error still reaches ours, whole; the finding holds its last five lines, escaped."""
+    code, report = _conform_json(scaffold, GOOD_ITEM, "--exit-at", "tools/call:3")
+    assert code == 1
+    [finding] = report["findings"]
+    last = " | ".join(f"raw: line {n} before the end" for n in range(27, 31))
+    words = f"{last} | raw: tools/call \\x1b[31mis too much\\x1b[0m, giving up"
+    assert (finding["rule"], finding["pointer"]) == ("connection-lost", "/tools/0/examples/0")
+    assert finding["message"] == f"the server exited with status 3 (the last lines of its standard error: {words})"
+    assert report["facts"]["calls_failed"] == 1
+
+
+def test_a_server_that_exits_before_answering_is_said_with_its_status_and_last_words(scaffold: Path) -> None:
+    """A process of its own: the server's standard error goes to the real one."""
+    command = ("conform", "--contract", "shop", "--timeout", "5", *SPOKEN)
+    result = run_process(*command, "--", *RAW, GOOD_ITEM, "--exit-at", "initialize:4", cwd=scaffold, timeout=120)
+    assert result.returncode == 2
+    assert "raw: line 1 before the end\n" in result.stderr  # its standard error, as it wrote it
+    assert "Traceback" not in result.stderr
+    said = (
+        "error: cannot talk to the server at 2025-06-18: the server exited with status 4 (the last lines of"
+        " its standard error: raw: line 27 before the end | raw: line 28 before the end | raw: line 29 before"
+        " the end | raw: line 30 before the end | raw: initialize \\x1b[31mis too much\\x1b[0m, giving up)"
+    )
+    assert said in result.stderr, result.stderr
 
 
 @pytest.mark.fires("call-failed")

@@ -93,7 +93,7 @@ def test_the_contract_says_what_the_server_lists(project: Path) -> None:
     assert not any("outputSchema" in tool for tool in tools.values())
     envelope = json.loads((folder(project, "shop") / "envelope.schema.json").read_text())
     assert envelope["title"] == "Item" and envelope["required"] == ["name", "price"]
-    assert tools["echo"]["result"] == {"structured": False, "content": ["text"]}
+    assert tools["echo"]["result"] == {"structured": False}  # not called: its block types are not known
     assert tools["get_item"]["annotations"] == {
         "readOnlyHint": True,
         "destructiveHint": False,
@@ -459,6 +459,37 @@ def test_an_example_the_server_now_refuses_is_taken_out_and_named(project: Path)
         {"arguments": {"item_id": 0, "kind": "book"}, "result": "get_item-2.json"}
     ]
     assert run_cli("generate", cwd=project).returncode == 0
+
+
+PICTURE = json.dumps(
+    {
+        "content": [
+            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+            {"type": "resource_link", "uri": "file:///item.png", "name": "item"},
+        ]
+    }
+)
+
+
+def test_import_records_the_block_types_its_calls_saw_and_none_it_did_not_see(project: Path) -> None:
+    """A tool that lists no output schema and answers with an image and a resource link: not
+    called, it declares no block types (any conforms); called, those it answered with. Either
+    contract conforms to the server, and importing again changes nothing."""
+    pictures = ("--", *RAW[:2], PICTURE, "--tool", json.dumps({"outputSchema": None}))
+    assert run_cli("import", "raw", *pictures, cwd=project).returncode == 0
+    assert tools_yaml(project, "raw")[0]["result"] == {"structured": False}
+    tools = folder(project, "raw") / "tools.yaml"
+    tools.write_text(tools.read_text() + "    examples:\n      - arguments: {item_id: 1}\n")  # a call of one's own
+    plain = run_cli("conform", "--contract", "raw", "--format", "json", *pictures, cwd=project)
+    assert (plain.returncode, json.loads(plain.stdout)["findings"]) == (0, []), plain.stdout
+
+    called = run_cli("import", "raw", "--call", "--write", *pictures, cwd=project)
+    assert called.returncode == 0, called.stdout + called.stderr
+    assert tools_yaml(project, "raw")[0]["result"] == {"structured": False, "content": ["image", "resource_link"]}
+    again = run_cli("import", "raw", "--call", *pictures, cwd=project)
+    assert again.returncode == 0 and "is up to date with the server" in again.stdout, again.stdout
+    conformed = run_cli("conform", "--contract", "raw", "--format", "json", *pictures, cwd=project)
+    assert (conformed.returncode, json.loads(conformed.stdout)["findings"]) == (0, []), conformed.stdout
 
 
 def test_a_tool_name_too_long_for_a_file_name_gets_an_example_file_all_the_same(project: Path) -> None:

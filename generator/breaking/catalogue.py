@@ -13,6 +13,7 @@ from typing import Any
 
 from ..load.catalogue import CORE_NAMES
 from ..model import Contract, Entry, Table
+from ..protocol import CONTENT_TYPES
 from .differ import INPUT, RESPONSE, Differ
 from .report import Report, shown
 from .shape import Side
@@ -21,7 +22,8 @@ from .shape import Side
 # and the value of each hint a client may rely on: a change away from it breaks that client.
 HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
 RELIED_ON = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
-CONTENT_DEFAULT = ["text"]
+# A tool whose results are content and that declares no block types may answer with any.
+CONTENT_DEFAULT = list(CONTENT_TYPES)
 
 
 def _indexed(table: Table) -> dict[str, tuple[int, Entry]]:

@@ -14,7 +14,8 @@ HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 @dataclass(frozen=True)
 class RecordedCall:
     """One successful call made with `--call`: the arguments, the `structuredContent` of the
-    answer (when it had one) and the types of its content blocks, in order of first use."""
+    answer (when it had one) and the types of the content blocks of every answer the tool gave
+    on the way to it (errors too), in order of first use."""
 
     arguments: dict[str, Any]
     structured: bool

@@ -249,13 +249,15 @@ def _same(old: Any, new: Any) -> bool:
 
 
 def _content_result(old: Any, call: RecordedCall | None) -> dict[str, Any]:
-    """`result:` of a tool that lists no output schema: content, of the types a recorded call
-    answered with (text when none was made), keeping a `text_schema` written before."""
+    """`result:` of a tool that lists no output schema: content, of the types the calls made
+    answered with, else those written before; none when no call was made (a listing does not
+    say them: any type conforms). A `text_schema` written before is kept."""
     result: dict[str, Any] = {"structured": False}
     kinds = list(call.content) if call is not None and call.content else None
     if kinds is None and isinstance(old, dict) and isinstance(old.get("content"), list):
         kinds = list(old["content"])
-    result["content"] = kinds or ["text"]
+    if kinds:
+        result["content"] = kinds
     if isinstance(old, dict) and "text_schema" in old:
         result["text_schema"] = old["text_schema"]
     return result

@@ -12,18 +12,25 @@ process start and stop, and another reader of the server's standard output.
 The same readers see each message's numbers as the server wrote them: the SDK keeps only
 their doubles (`1e-400` is 0, `1e400` infinity), so a number no double holds is noted here
 (`Cap.unheld`) before the SDK parses the message, for `import` to refuse.
+
+The stdio reader also sees what the SDK only logs: a line of the server's standard output
+that is no message (`ServerLog.stray`), which the stdio transport forbids. The server's
+standard error still reaches ours, through a pipe of this process that keeps its last lines:
+a server that ends while it is asked is said with its exit status and them (`ServerLog`).
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TextIO, cast
 
 import anyio
 import httpx2
+import mcp.types as types
 from anyio.abc import ByteReceiveStream, Process
 from httpx2._decoders import ContentDecoder, MultiDecoder
 from mcp import StdioServerParameters
@@ -31,7 +38,6 @@ from mcp.client.stdio import (
     _aclose_all,
     _create_platform_compatible_process,
     _get_executable_command,
-    _parse_line,
     _stop_server_process,
     get_default_environment,
 )
@@ -39,6 +45,7 @@ from mcp.os.posix.utilities import terminate_posix_process_tree
 from mcp.shared.message import SessionMessage
 
 from ..config import Limits
+from ..diagnostics import printable
 from ..interrupt import received
 from ..schema.pointer import encode
 from ..schema.values import first_unheld
@@ -56,14 +63,66 @@ class UnheldNumber:
     why: str
 
 
+# What a report shows of a server's standard output and error: a few lines, each cut short.
+_STRAY_SHOWN = 3
+_TAIL_LINES = 5
+_LINE_SHOWN = 200
+_TAIL_BYTES = 8192  # the end of its standard error kept to find those lines in
+# How long a server whose standard output ended gets to exit and finish its standard error.
+_EXIT_WAIT_SECONDS = 2.0
+
+
+@dataclass
+class ServerLog:
+    """What a server started over stdio did besides answering, over the connections it is
+    given to: the lines of its standard output that are no MCP message (the first few,
+    printable and cut short, in `stray`; how many in `strays`), and, when its standard output
+    ended while it was asked (not when it was stopped), its exit status and the end of its
+    standard error."""
+
+    stray: list[str] = field(default_factory=list)
+    strays: int = 0
+    status: int | None = None
+    stderr: bytearray = field(default_factory=bytearray)
+    stopping: bool = False  # the connection is being closed: an exit now is ours
+
+    def not_protocol(self, line: bytes) -> None:
+        self.strays += 1
+        if len(self.stray) < _STRAY_SHOWN:
+            self.stray.append(_shown_line(line))
+
+    def heard(self, chunk: bytes) -> None:
+        self.stderr += chunk
+        del self.stderr[:-_TAIL_BYTES]
+
+    def exit(self) -> str | None:
+        """The server's exit as a message says it, or None while it has not ended."""
+        if self.status is None:
+            return None
+        lines = [_shown_line(line) for line in bytes(self.stderr).splitlines() if line.strip()][-_TAIL_LINES:]
+        said = f"the server exited with status {self.status}"
+        return said + (f" (the last lines of its standard error: {' | '.join(lines)})" if lines else "")
+
+
+def _shown_line(line: bytes) -> str:
+    text = printable(line.decode("utf-8", errors="surrogateescape"))
+    return text if len(text) <= _LINE_SHOWN else text[: _LINE_SHOWN - 1] + "…"
+
+
+class ServerExited(Exception):
+    """The server ended while it was asked (its exit status and last words: `ServerLog.exit`)."""
+
+
 @dataclass
 class Cap:
     """The bound of one connection, whether the server went past it, and the numbers of its
-    messages that no double holds as written, in the order they came (`unheld`)."""
+    messages that no double holds as written, in the order they came (`unheld`); what a
+    server over stdio did besides answering (`log`)."""
 
     limit: int = DEFAULT_MESSAGE_BYTES
     hit: bool = False
     unheld: list[UnheldNumber] = field(default_factory=list)
+    log: ServerLog = field(default_factory=ServerLog)
 
     def check(self, size: int) -> None:
         """Raise `MessageTooLarge` (and remember it) once a message holds more than the limit."""
@@ -92,10 +151,16 @@ _KILL_AFTER_SECONDS = 1.0
 @asynccontextmanager
 async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) -> AsyncIterator[tuple[object, object]]:
     """The SDK's `stdio_client` (mcp 2.3), with a reader that holds each line to `cap`: a
-    longer one ends the session, and the server is stopped at once (it is not drained)."""
+    longer one ends the session, and the server is stopped at once (it is not drained). A
+    line that is no message is noted in `cap.log`; the server's standard error is copied to
+    `errlog` as it comes, its end kept in `cap.log`."""
     command = await _get_executable_command(server.command)
     env = get_default_environment() | (server.env or {})
-    process = await _create_platform_compatible_process(command, server.args, env, errlog, server.cwd)
+    piped = cast(TextIO, subprocess.PIPE)  # read by `errors`, which copies it to `errlog`
+    process = await _create_platform_compatible_process(command, server.args, env, piped, server.cwd)
+    log, stderr_ended = cap.log, anyio.Event()
+    log.status, log.stopping = None, False  # this connection's (a log may serve several, one at a time)
+    log.stderr.clear()
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
 
@@ -105,13 +170,27 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
             try:
                 async for line in _lines(process.stdout, cap):
                     cap.read(line)
-                    await read_writer.send(_message(line, server))
+                    message = _message(line, server)
+                    if isinstance(message, Exception) and line.strip():
+                        log.not_protocol(line)
+                    await read_writer.send(message)
+                await _exited(process, log, stderr_ended)
             except MessageTooLarge:
                 assert isinstance(process, Process)
                 with anyio.CancelScope(shield=True):
                     await terminate_posix_process_tree(process, _KILL_AFTER_SECONDS)
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError, OSError):
                 return  # the session, or the server, is gone
+
+    async def errors() -> None:
+        if not isinstance(process, Process) or process.stderr is None:  # Windows' fallback: not piped
+            stderr_ended.set()
+            return
+        with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError, OSError):
+            async for chunk in process.stderr:  # read to its end, whatever `errlog` does: a full pipe stalls the server
+                log.heard(chunk)
+                _copy(chunk.decode(server.encoding, "replace"), errlog)
+        stderr_ended.set()
 
     async def writer() -> None:
         assert process.stdin is not None
@@ -126,9 +205,11 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
     async with anyio.create_task_group() as group:
         group.start_soon(reader)
         group.start_soon(writer)
+        group.start_soon(errors)
         try:
             yield read_stream, write_stream
         finally:
+            log.stopping = True
             with anyio.CancelScope(shield=True):
                 read_stream.close()
                 write_stream.close()
@@ -137,6 +218,27 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
                 await _stop_server_process(process)
                 await _aclose_all(read_stream, write_stream, read_writer, write_reader)
             group.cancel_scope.cancel()
+
+
+def _copy(text: str, errlog: TextIO) -> None:
+    """`text` written to `errlog`, if it can be (a closed or broken stream is left alone)."""
+    with suppress(OSError, ValueError):
+        errlog.write(text)
+        errlog.flush()
+
+
+async def _exited(process: object, log: ServerLog, stderr_ended: anyio.Event) -> None:
+    """The server's standard output ended: unless the connection is being closed, wait a
+    little for its exit and the rest of its standard error, and note its status in `log`."""
+    if log.stopping:
+        return
+    with anyio.move_on_after(_EXIT_WAIT_SECONDS):
+        while getattr(process, "returncode", None) is None:
+            await anyio.sleep(0.02)
+        await stderr_ended.wait()
+    status = getattr(process, "returncode", None)
+    if status is not None and not log.stopping:
+        log.status = status
 
 
 async def _stop_at_once(process: Process) -> None:
@@ -151,10 +253,12 @@ async def _stop_at_once(process: Process) -> None:
 
 
 def _message(line: bytes, server: StdioServerParameters) -> SessionMessage | Exception:
-    """One line as the SDK's transport parses it: a message, or why it is none."""
+    """One line as the SDK's transport parses it (`_parse_line`, without the traceback it logs
+    for a line that is no message: `stdout-not-protocol` says it): a message, or why it is none."""
     try:
-        return _parse_line(line.decode(server.encoding, server.encoding_error_handler))
-    except ValueError as exc:  # bytes that are not of the encoding
+        text = line.decode(server.encoding, server.encoding_error_handler)
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except ValueError as exc:  # bytes that are not of the encoding, or no JSON-RPC message
         return exc
 
 

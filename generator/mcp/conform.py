@@ -30,7 +30,7 @@ from pydantic import ValidationError
 
 from .. import interrupt
 from ..protocol import VERSIONS, Revision, revision
-from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge
+from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, ServerLog
 from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
 from .listing import compare_listing, published_hints
 from .mock import ERROR_REQUEST
@@ -132,14 +132,26 @@ def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
 async def _conform(
     contract: ServedContract, target: Target, options: ConformOptions, at: Revision, report: Report, fuzz: Plan | None
 ) -> None:
-    async with connected(target, at, options.timeout, options.headers, options.message_bytes) as (session, answered):
-        if answered != at.version:
-            text = f"asked for {at.version}, the server answered {answered}; nothing more was asked at {at.version}"
-            asked = "initialize" if at.handshake else "server/discover"
-            report.add("revision-unsupported", asked, text, at=("protocol",))
-            return
-        reconnect = partial(connected, target, at, options.timeout, options.headers, options.message_bytes)
-        await _session(session, contract, options, report, (fuzz, reconnect) if fuzz is not None else None)
+    log = report.log = ServerLog()
+    reconnect = partial(connected, target, at, options.timeout, options.headers, options.message_bytes, log=log)
+    try:
+        async with reconnect() as (session, answered):
+            if answered != at.version:
+                text = f"asked for {at.version}, the server answered {answered}; nothing more was asked at {at.version}"
+                asked = "initialize" if at.handshake else "server/discover"
+                report.add("revision-unsupported", asked, text, at=("protocol",))
+                return
+            await _session(session, contract, options, report, (fuzz, reconnect) if fuzz is not None else None)
+    finally:
+        _stray_output(log, report)
+
+
+def _stray_output(log: ServerLog, report: Report) -> None:
+    """The lines of the server's standard output that were no MCP message, one finding."""
+    if log.strays:
+        said = f"{log.strays} line(s) of its standard output are no MCP message, which stdio forbids"
+        text = f"{said}: {' | '.join(log.stray)}"
+        report.add("stdout-not-protocol", "stdout", text)
 
 
 async def _session(
@@ -189,6 +201,7 @@ async def _call(
     meta: Any = {ERROR_REQUEST: requested} if requested else None
     params = types.CallToolRequestParams(name=tool.name, arguments=arguments, _meta=meta)
     report.calls += 1
+    report.failed += 1  # until a result comes
     try:
         with anyio.fail_after(timeout * 1.5):  # the SDK's own read timeout answers first
             result = await session.send_request(
@@ -200,7 +213,9 @@ async def _call(
         if exc.code == REQUEST_TIMEOUT and "timed out" in exc.message:
             report.add("call-timeout", where, f"no answer within {timeout:g} s", tool=tool.name, at=at)
         elif exc.code == CONNECTION_CLOSED and exc.message == "Connection closed":
-            report.add("connection-lost", where, "the server closed the connection", tool=tool.name, at=at)
+            exited = report.log.exit() if report.log is not None else None
+            text = exited or "the server closed the connection"
+            report.add("connection-lost", where, text, tool=tool.name, at=at)
             raise Stopped from None
         else:
             report.add("call-failed", where, f"JSON-RPC error {exc.code}: {exc.message}", tool=tool.name, at=at)
@@ -212,6 +227,7 @@ async def _call(
         text = f"not a tools/call result: {first_error(exc)}"
         report.add("invalid-response", where, text, tool=tool.name, at=at)
         return None, where
+    report.failed -= 1
     return result, where
 
 
@@ -224,8 +240,18 @@ async def _example_calls(
         result, where = await _call(session, contract, tool, call.arguments, None, timeout, report, at)
         if result is None:
             return False
+        if result.is_error and contract.error_code(call.result) is None:  # a success was expected
+            report.failed += 1
+            text = f"isError: true, though the example call expects a success: {_said(result)}"
+            report.add("example-is-error", where, text, tool=tool.name, at=at)
         judge_result(contract, tool, result, where, report, at)
     return True
+
+
+def _said(result: types.CallToolResult) -> str:
+    """What an error result says: its text content, cut short (or that it has none)."""
+    texts = [block.text for block in result.content if isinstance(block, types.TextContent)]
+    return shown(" ".join(texts), 160) if texts else "no text content"
 
 
 async def _probe(

@@ -12,17 +12,28 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from functools import cache
 from typing import Any, TextIO
 
+import anyio
 import httpx2
 import mcp.types as types
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED
 from pydantic import ValidationError
 
 from .. import __version__
 from ..diagnostics import printable, shown_url, without_secrets
 from ..protocol import Revision
-from .bounded import DEFAULT_MESSAGE_BYTES, Cap, MessageTooLarge, UnheldNumber, http_client, stdio_client
+from .bounded import (
+    DEFAULT_MESSAGE_BYTES,
+    Cap,
+    MessageTooLarge,
+    ServerExited,
+    ServerLog,
+    UnheldNumber,
+    http_client,
+    stdio_client,
+)
 from .report import Report
 
 Target = StdioServerParameters | str
@@ -69,12 +80,21 @@ def leaf(exc: BaseException) -> str:
         exc = exc.exceptions[0]
     if isinstance(exc, MCPError):
         return without_secrets(exc.message)  # the server's own words
-    if isinstance(exc, MessageTooLarge):
-        return str(exc)
+    if isinstance(exc, MessageTooLarge | ServerExited):
+        return without_secrets(str(exc))
     if isinstance(exc, ValidationError):
         return without_secrets(f"not an answer of the protocol: {first_error(exc)}")
     text = str(exc).splitlines()[0] if str(exc) else ""
     return without_secrets(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
+
+
+def _closed(exc: BaseException | None) -> bool:
+    """Whether `exc` (or the first of a group) says only that the connection ended."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, MCPError):
+        return exc.code == CONNECTION_CLOSED
+    return isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | anyio.EndOfStream | OSError)
 
 
 async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str], cap: Cap) -> Any:
@@ -97,6 +117,7 @@ async def connected(
     headers: Mapping[str, str],
     message_bytes: int = DEFAULT_MESSAGE_BYTES,
     unheld: list[UnheldNumber] | None = None,
+    log: ServerLog | None = None,
 ) -> AsyncIterator[tuple[ClientSession, str]]:
     """A session with the server opened at revision `at`, and the revision the server chose.
 
@@ -105,15 +126,20 @@ async def connected(
     (`_initialize`): the SDK's always offers its newest handshake revision. A message from the
     server over `message_bytes` ends the connection: `MessageTooLarge` is raised, whatever the
     session made of the connection's end. Each number of the server's messages that no double
-    holds as written is added to `unheld` (given), before the SDK reads it as another.
+    holds as written is added to `unheld` (given), before the SDK reads it as another. What a
+    server over stdio does besides answering is noted in `log` (given: see `ServerLog`); one
+    that exits makes the connection's failure `ServerExited`, with its status and last words.
     """
-    cap = Cap(message_bytes, unheld=unheld if unheld is not None else [])
+    cap = Cap(message_bytes, unheld=unheld if unheld is not None else [], log=log or ServerLog())
     try:
         async with _session(target, at, timeout, dict(headers), cap) as opened:
             yield opened
     except Exception:
         if cap.hit:
             raise MessageTooLarge(cap.limit) from None
+        exited = cap.log.exit()
+        if exited is not None and _closed(sys.exception()):
+            raise ServerExited(exited) from None
         raise
     if cap.hit:
         raise MessageTooLarge(cap.limit)

@@ -248,6 +248,7 @@ async def _record(
         reading.notes.append(f"{name}: not called: its schema does not compile: {exc}")
         return None
     last = "no arguments its inputSchema accepts could be made"
+    kinds: dict[str, None] = {}  # the block types of every answer, in order of first use
     for arguments in itertools.islice(_arguments(schema, judge_input), _TRIES):
         before = len(heard)
         try:
@@ -260,6 +261,7 @@ async def _record(
         except (MCPError, TimeoutError, ValidationError) as exc:
             last = f"{shown(arguments, 120)}: {leaf(exc) or 'no answer'}"
             continue
+        kinds.update(dict.fromkeys(block.type for block in result.content))
         if result.is_error:
             text = " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
             last = f"{shown(arguments, 120)}: an error result: {text[:160]}"
@@ -274,11 +276,10 @@ async def _record(
             if refused is not None:
                 last = f"{shown(arguments, 120)}: its answer does not meet its own outputSchema: {refused}"
                 continue
-        kinds = tuple(dict.fromkeys(block.type for block in result.content))
         reading.notes.append(f"{name}: called with {shown(arguments, 120)}")
         # A document is kept only for a tool that lists what it is: the others answer with content.
         structured = judge_output is not None and document is not None
-        return RecordedCall(arguments, structured, document if structured else None, kinds)
+        return RecordedCall(arguments, structured, document if structured else None, tuple(kinds))
     reading.notes.append(f"{name}: no example recorded: {last}")
     return None
 

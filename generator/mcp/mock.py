@@ -148,7 +148,7 @@ _WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="
 def _block(tool: ServedTool, text: str, is_error: bool) -> types.ContentBlock:
     """The content block a result carries: text, unless the tool's results are content of
     other types only (`result.content`), when a success is a block of the first of them."""
-    kinds = [kind for kind in CONTENT_TYPES if kind in tool.content_types]
+    kinds = [kind for kind in CONTENT_TYPES if kind in (tool.content_types or ("text",))]
     kind = "text" if is_error or tool.structured or "text" in kinds or not kinds else kinds[0]
     uri = f"mock://{tool.name}"
     if kind == "image":

@@ -19,6 +19,7 @@ from ..findings.finding import Finding, Outcome
 from ..findings.policy import Policy
 from ..model import Contract, Place, Places
 from ..rules import rule
+from .bounded import ServerLog
 
 TOOLS = "tools.yaml"
 CONTRACT = "contract.yaml"
@@ -31,12 +32,14 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     listed: int = 0  # the most tools one revision's listing gave
     calls: int = 0  # over every revision
+    failed: int = 0  # calls made for the contract's examples and probes that got no result, or an unexpected isError
     problem: str | None = None  # why the server could not be checked at all
     revisions: list[str] = field(default_factory=list)  # those checked (or begun), in order
     revision: str | None = None  # the one being checked: each finding carries it
     places: Places = field(default_factory=Places)  # where the contract's facts were written
     tools: dict[str, int] = field(default_factory=dict)  # tool name -> its index in tools.yaml
     fuzz: dict[str, Any] | None = None  # `--fuzz`: its seed, examples and what each tool got (`fuzz.py`)
+    log: ServerLog | None = None  # what the server over stdio did besides answering, this revision
 
     @classmethod
     def of(cls, contract: Contract, target: str) -> Report:
@@ -74,11 +77,13 @@ class Report:
             "revisions": list(self.revisions),
             "tools_listed": self.listed,
             "calls": self.calls,
+            "calls_failed": self.failed,
         }
         verdict = "conforms" if conforms else "does not conform"
         summary = (
             f"{self.target} {verdict} to {self.contract} at {', '.join(self.revisions)}: {self.listed} tool(s) listed,"
-            f" {self.calls} call(s), {errors} error(s), {len(kept) - errors} other finding(s)."
+            f" {self.calls} call(s){f' ({self.failed} failed)' if self.failed else ''}, {errors} error(s),"
+            f" {len(kept) - errors} other finding(s)."
         )
         if self.fuzz is not None:
             facts["fuzz"] = self.fuzz

@@ -94,9 +94,10 @@ def _judge_structured(contract: ServedContract, tool: ServedTool, result: types.
 
 
 def _judge_content(contract: ServedContract, tool: ServedTool, result: types.CallToolResult, call: _Call) -> None:
-    """A success of a tool whose results are content: its block types, its text's JSON."""
+    """A success of a tool whose results are content: its block types (any, when it declares
+    none), its text's JSON."""
     for index, block in enumerate(result.content):
-        if block.type not in tool.content_types:
+        if tool.content_types is not None and block.type not in tool.content_types:
             declared = ", ".join(sorted(tool.content_types))
             text = f"content[{index}] is {block.type!r}, a type the tool does not declare ({declared})"
             call.add("content-type-undeclared", text)

@@ -7,7 +7,7 @@ envelope, or its own `outputSchema` compiled by jsonschema-rs. An error document
 the code where `builders.code` points; the catalogue says what `builders.derived` must hold.
 
 A tool whose results are content (`result.structured: false`) has no `structuredContent`:
-its content blocks are of the types it declares, the JSON of each text block meets its
+its content blocks are of the types it declares (any type, when it declares none), the JSON of each text block meets its
 `text_schema` (`text_check`), and its errors hold the envelope as text, or a code that
 `error_results.code_pattern` finds in the text.
 """
@@ -48,7 +48,7 @@ class ServedTool:
     check: Check  # the judge of a structured document, success or error: outputSchema or envelope
     schema: Any = None  # the schema `check` judges by (None: the listed outputSchema); see `judged_by`
     structured: bool = True  # results carry structuredContent (tools.yaml `result.structured`)
-    content_types: frozenset[str] = frozenset({"text"})  # the content block types a result may hold
+    content_types: frozenset[str] | None = None  # the content block types a result may hold (None: any)
     text_schema: Any = None  # what the JSON of each text block meets, for a content tool
     text_check: Check | None = None  # `text_schema` compiled
     published_output: Any = None  # the output schema the server lists (conform; see `as_listed`)
@@ -256,7 +256,7 @@ def served(contract: Contract) -> ServedContract:
                 check=_schema_check(own) if own else envelope_check,
                 schema=schema,
                 structured=structured(entry),
-                content_types=frozenset(result.get("content") or ("text",)),
+                content_types=frozenset(result["content"]) if result.get("content") else None,
                 text_schema=text_schema,
                 text_check=_schema_check(text_schema) if text_schema is not None else None,
             )

@@ -24,6 +24,13 @@ CONFORM_RULES = (
     Rule("call-timeout", C, "error", "session", "Every request is answered within `--timeout` seconds."),
     Rule("connection-lost", C, "error", "session", "The server keeps the connection open while it is asked."),
     Rule("call-failed", C, "error", "session", "An example call gets a result, not a JSON-RPC error."),
+    Rule(
+        "stdout-not-protocol",
+        C,
+        "error",
+        "session",
+        "A server over stdio writes nothing to its standard output but MCP messages, one a line.",
+    ),
     Rule("duplicate-tool", C, "error", "listing", "No tool is listed twice."),
     Rule("missing-tool", C, "error", "listing", "The server lists every tool of the contract."),
     Rule(
@@ -122,6 +129,14 @@ CONFORM_RULES = (
     ),
     Rule("invalid-text", C, "error", "result", "Text content is JSON the tool's `text_schema` accepts."),
     Rule("invalid-result", C, "error", "result", "The contract accepts every result document."),
+    Rule(
+        "example-is-error",
+        C,
+        "error",
+        "result",
+        "An example call the contract expects to succeed (its `result` is no error document) is not answered"
+        " `isError`, whatever `error_results` says.",
+    ),
     Rule(
         "is-error-mismatch",
         C,

@@ -2,13 +2,16 @@
 only, and a `tools/call` answer given as raw text, so that it can be anything at all.
 
     python raw_server.py RESULT_JSON_TEXT [--quit-on-unknown] [--call-error] [--tool JSON] [--version V]
-                         [--http URL-FILE [--sse]]
+                         [--stray TEXT] [--exit-at METHOD:STATUS] [--http URL-FILE [--sse]]
 
 It lists one tool, `get_item`, as the shop contract of tests/test_mcp_conform.py has it.
 With --quit-on-unknown it ends at a method it does not know (`server/discover` among them);
 with --call-error it answers `tools/call` with a JSON-RPC error; --tool JSON sets members
 of the tool it lists (a null removes one), each number sent as written there (`1e400` stays
 `1e400`, which Python's JSON writer would make `Infinity`); --version V is its serverInfo.version.
+--stray TEXT writes TEXT as a line of its own to standard output before each answer (what the
+stdio transport forbids); --exit-at METHOD:STATUS ends the process with STATUS when METHOD is
+asked, after a few lines on standard error.
 With --http it speaks streamable HTTP instead, each answer a JSON body (or, with --sse, one
 event), and writes its URL to URL-FILE once it listens.
 """
@@ -104,14 +107,32 @@ def _reply(message: dict[str, object], options: list[str]) -> str | None:
     return json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "no such method"}})
 
 
+def _option(options: list[str], name: str) -> str | None:
+    return options[options.index(name) + 1] if name in options[1:] else None
+
+
+def _exit_at(message: dict[str, object], options: list[str]) -> None:
+    """Under --exit-at METHOD:STATUS, end with STATUS at METHOD, saying why on standard error."""
+    method, _, status = (_option(options, "--exit-at") or "").partition(":")
+    if message.get("method") == method:
+        for number in range(1, 31):
+            sys.stderr.write(f"raw: line {number} before the end\n")
+        sys.stderr.write(f"raw: {method} \x1b[31mis too much\x1b[0m, giving up\n")
+        sys.stderr.flush()
+        sys.exit(int(status))
+
+
 def stdio(options: list[str]) -> None:
+    stray = _option(options, "--stray")
     for line in sys.stdin:
+        message = json.loads(line)
+        _exit_at(message, options)
         try:
-            reply = _reply(json.loads(line), options)
+            reply = _reply(message, options)
         except _Quit:
             return
         if reply is not None:
-            sys.stdout.write(reply + "\n")
+            sys.stdout.write(reply + "\n" if stray is None else f"{stray}\n{reply}\n")
             sys.stdout.flush()
 
 
