@@ -190,8 +190,9 @@ def _listed_otherwise(newest: tuple[dict[str, Any], ...], tools: tuple[dict[str,
             + (f" (also {', '.join(extra)})" if extra else "")
         )
     for tool in newest:
-        if schema_difference(tool.get("inputSchema"), older[tool["name"]].get("inputSchema")) is not None:
-            return f"another inputSchema of {tool['name']}"
+        difference = schema_difference(tool.get("inputSchema"), older[tool["name"]].get("inputSchema"))
+        if difference is not None:
+            return f"another inputSchema of {tool['name']} ({difference.said()})"
     return None
 
 

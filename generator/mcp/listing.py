@@ -17,7 +17,7 @@ import mcp.types as types
 from ..breaking import input_narrowings
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.pointer import PointerError, decode
-from .compare import TooLarge, schema_difference
+from .compare import Difference, TooLarge, schema_difference
 from .report import Report, shown
 from .served import ServedContract, ServedTool
 
@@ -112,7 +112,7 @@ def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> 
     if difference is None:
         return
     if key == "outputSchema":
-        subject, at = f"{where}{_at(difference[0])}", [key, *_tokens(difference[0])]
+        subject, at = f"{where}{_at(difference.pointer)}", [key, *_tokens(difference.pointer)]
         report.add("output-schema-differs", subject, _differs(difference), tool=name, at=at)
         return
     narrowed = input_narrowings(ours, theirs)
@@ -124,7 +124,7 @@ def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> 
             text = f"it refuses the example call {name}({shown(call.arguments, 120)}): {refusal}"
             report.add("input-example-refused", where, text, tool=name, at=["examples", index])
     if not narrowed and not any(refusal for _, refusal in refused):
-        subject, at = f"{where}{_at(difference[0])}", [key, *_tokens(difference[0])]
+        subject, at = f"{where}{_at(difference.pointer)}", [key, *_tokens(difference.pointer)]
         report.add("input-schema-differs", subject, _differs(difference), tool=name, at=at)
 
 
@@ -140,6 +140,6 @@ def _at(pointer: str) -> str:
     return pointer if len(pointer) <= 200 else pointer[:199] + "…"
 
 
-def _differs(difference: tuple[str, Any, Any]) -> str:
-    _, ours, theirs = difference
-    return f"the contract has {shown(ours, 80)}, the server {shown(theirs, 80)}"
+def _differs(difference: Difference) -> str:
+    """The change from the contract's schema to the server's: `type: array -> string at /properties/tags`."""
+    return f"{difference.said()} (the contract's -> the server's)"
