@@ -30,6 +30,7 @@ from pydantic import ValidationError
 
 from .. import interrupt
 from ..protocol import VERSIONS, Revision, revision
+from . import client_side
 from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge
 from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
 from .listing import compare_listing
@@ -59,6 +60,8 @@ class ConformOptions:
     `fuzz`: argument sets to draw per tool and kind (valid, invalid; 0: none), from `seed` (None:
     one is picked and reported); `call_tools`: tools fuzzed though not annotated read-only.
     `message_bytes`: what one message from the server may hold (`limits.message_bytes`).
+    `client_capabilities`: what the client declares (`client_side`: roots, sampling and
+    elicitation by default), which may change what the server lists.
     """
 
     timeout: float = 10.0
@@ -71,6 +74,7 @@ class ConformOptions:
     seed: int | None = None
     call_tools: tuple[str, ...] = ()
     message_bytes: int = DEFAULT_MESSAGE_BYTES
+    client_capabilities: frozenset[str] = client_side.DEFAULT
 
 
 def revisions_checked(contract: ServedContract, options: ConformOptions) -> tuple[Revision, ...]:
@@ -127,14 +131,25 @@ def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
 async def _conform(
     contract: ServedContract, target: Target, options: ConformOptions, at: Revision, report: Report, fuzz: Plan | None
 ) -> None:
-    async with connected(target, at, options.timeout, options.headers, options.message_bytes) as (session, answered):
+    opened = connected(
+        target, at, options.timeout, options.headers, options.message_bytes, capabilities=options.client_capabilities
+    )
+    async with opened as (session, answered):
         if answered != at.version:
             text = f"asked for {at.version}, the server answered {answered}; nothing more was asked at {at.version}"
             asked = "initialize" if at.handshake else "server/discover"
             report.add("revision-unsupported", asked, text, at=("protocol",))
             return
-        reconnect = partial(connected, target, at, options.timeout, options.headers, options.message_bytes)
-        await _session(session, contract, options, report, (fuzz, reconnect) if fuzz is not None else None)
+        reconnect = partial(
+            connected,
+            target,
+            at,
+            options.timeout,
+            options.headers,
+            options.message_bytes,
+            capabilities=options.client_capabilities,
+        )
+        await _session(session, contract, options, report, at, (fuzz, reconnect) if fuzz is not None else None)
 
 
 async def _session(
@@ -142,17 +157,19 @@ async def _session(
     contract: ServedContract,
     options: ConformOptions,
     report: Report,
+    at: Revision,
     fuzz: tuple[Plan, Reconnect] | None = None,
 ) -> None:
     """The listing compared, then every example call (and probe) made and judged; then, with
     `fuzz` (a plan, and how to connect again), the tools fuzzed (`fuzz.fuzz_tools`)."""
     timeout, probe_errors = options.timeout, options.probe_errors
     try:
-        listed = await list_tools(session, report)
+        wire: dict[str, dict[str, Any]] = {}
+        listed = await list_tools(session, report, wire)
         report.listed = max(report.listed, len(listed))
         if options.tools is not None:  # the others are not the run's business
             listed = {name: tool for name, tool in listed.items() if name in options.tools}
-        compare_listing(contract, listed, report)
+        compare_listing(contract, listed, report, wire, at)
         tools = [t.as_listed(listed[t.name].output_schema) for t in contract.tools if t.name in listed]
         for tool in tools:
             answered = await _example_calls(session, contract, tool, timeout, report)

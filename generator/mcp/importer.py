@@ -27,9 +27,10 @@ from pydantic import ValidationError
 
 from .. import interrupt
 from ..diagnostics import without_secrets
-from ..importing.facts import RecordedCall, ServerFacts, read_only
+from ..importing.facts import RecordedCall, ServerFacts, as_listed, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
+from . import client_side
 from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, UnheldNumber
 from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
@@ -66,13 +67,15 @@ def _said(exc: BaseException) -> str:
 @dataclass(frozen=True)
 class ImportOptions:
     """How `import` talks to the server: `call` (the read-only tools) and `call_tools` (named
-    ones) say which tools are called; `timeout`, `headers` and `message_bytes` as for `conform`."""
+    ones) say which tools are called; `timeout`, `headers`, `message_bytes` and
+    `client_capabilities` (what the client declares: `client_side`) as for `conform`."""
 
     timeout: float = 10.0
     headers: Mapping[str, str] = field(default_factory=dict)
     call: bool = False
     call_tools: tuple[str, ...] = ()
     message_bytes: int = DEFAULT_MESSAGE_BYTES
+    client_capabilities: frozenset[str] = client_side.DEFAULT
 
 
 @dataclass
@@ -118,19 +121,21 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
     asked (the newest revision it speaks) gives the facts and makes the calls asked for; an
     older revision is declared only when it lists the same tools, with the same inputs."""
     heard: list[UnheldNumber] = []
-    opened = connected(target, at, options.timeout, options.headers, options.message_bytes, heard)
+    opened = connected(
+        target, at, options.timeout, options.headers, options.message_bytes, heard, options.client_capabilities
+    )
     async with opened as (session, version):
         if version != at.version:
             reading.notes.append(f"{at.version} not spoken: asked for it, the server answered {version}")
             return
-        findings = Report("import", describe(target))
+        findings, wire = Report("import", describe(target)), dict[str, dict[str, Any]]()
         try:
-            listed = await list_tools(session, findings)
+            listed = await list_tools(session, findings, wire)
         except Stopped:
             raise _Unreadable(findings.findings[-1].message if findings.findings else "no listing") from None
         reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
         _refuse_unheld(heard)
-        tools = tuple(tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.values())
+        tools = tuple(as_listed(tool, wire.get(name, {})) for name, tool in listed.items())
         if reading.facts is not None:
             other = _listed_otherwise(reading.facts.tools, tools)
             if other is not None:
