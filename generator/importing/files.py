@@ -3,7 +3,8 @@ that is already there.
 
 A new contract gets contract.yaml (the server's title, a semantic version made of its own,
 `facts.contract_version`, and the revisions it answered), an empty catalogue, tools.yaml (each
-tool as listed) and the envelope (`importing.envelope`). Importing again keeps what people
+tool as listed: its `execution` and `_meta` as written, and under `other_fields` every field
+tools.yaml has no key for) and the envelope (`importing.envelope`). Importing again keeps what people
 write: contract.yaml but for `protocol`, the server named in `metadata:` and `version` (the
 server's, when it is a semantic version: else the contract's own stays);
 errors.yaml whole; each tool's description, error codes, columns and example calls; and any
