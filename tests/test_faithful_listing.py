@@ -121,3 +121,32 @@ def test_a_field_the_server_lists_otherwise_is_a_finding_at_its_line(project: Pa
         ("tool-field-differs", "2025-11-25", "tools/list echo.x-cost", cost, "/tools/0/other_fields/x-cost"),
     }
     assert len(report["findings"]) == 3
+
+
+COST = "    other_fields:\n      x-cost: 3\n"
+EXECUTION = "    execution:\n      taskSupport: optional\n"
+META = "    _meta:\n      example.com/ui:\n        hidden: false\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "at", "said"),
+    [
+        (COST, COST + "      title: Echo\n", "    other_fields:", 'is not allowed for "title"'),
+        (EXECUTION, EXECUTION.replace("optional", "sometimes"), "      taskSupport: sometimes", '"sometimes"'),
+        (META, "    _meta: 5\n", "    _meta: 5", 'is not of type "object"'),
+    ],
+    ids=["a-key-of-its-own", "task-support", "meta-not-an-object"],
+)
+def test_tools_yaml_refuses_what_the_listing_fields_cannot_be(
+    project: Path, old: str, new: str, at: str, said: str
+) -> None:
+    """`other_fields` holds no field tools.yaml has a key for (it would be said twice), and
+    `execution` and `_meta` are what MCP says they are: exit 2, the line named, nothing written."""
+    tools = project / "schemas" / "contracts" / "caps" / "tools.yaml"
+    text = tools.read_text(encoding="utf-8")
+    assert old in text
+    tools.write_text(text.replace(old, new), encoding="utf-8")
+    result = run_cli("generate", cwd=project)
+    line = text.replace(old, new).splitlines().index(at) + 1
+    assert result.returncode == 2 and not (project / "generated").exists(), result.stderr
+    assert f"tools.yaml:{line}: " in result.stderr and said in result.stderr, result.stderr
