@@ -52,7 +52,7 @@ def _conform(project: Path, *arguments: str) -> tuple[int, dict[str, Any]]:
 
 def test_import_keeps_execution_meta_and_the_fields_no_sdk_knows(imported: tuple[Path, str]) -> None:
     echo = _tools(imported[0])["echo"]
-    assert echo["execution"] == {"taskSupport": "optional"}
+    assert echo["execution"] == {"taskSupport": "optional", "x-note": "a member no SDK model knows"}
     assert echo["_meta"] == {"example.com/ui": {"hidden": False}}
     assert echo["other_fields"] == {"x-cost": 3}
 
@@ -107,13 +107,16 @@ def test_the_server_and_the_mock_of_its_import_conform_with_every_field(
 
 @pytest.mark.fires("tool-field-differs")
 def test_a_field_the_server_lists_otherwise_is_a_finding_at_its_line(project: Path) -> None:
+    """`x-cost` edited in the contract; the server's `execution` without its `x-note`, a
+    member the SDK's model would not have seen."""
     tools = project / "schemas" / "contracts" / "caps" / "tools.yaml"
     tools.write_text(tools.read_text().replace("x-cost: 3", "x-cost: 4"), encoding="utf-8")
-    required = ("--execution", '{"taskSupport": "required"}')
-    code, report = _conform(project, *SERVER, *required)
+    plain = ("--execution", '{"taskSupport": "optional"}')
+    code, report = _conform(project, *SERVER, *plain)
     assert code == 1
     found = {(f["rule"], f["revision"], f["subject"], f["message"], f["pointer"]) for f in report["findings"]}
-    execution = 'execution is {"taskSupport": "required"}; the contract gives {"taskSupport": "optional"}'
+    said = '{"taskSupport": "optional", "x-note": "a member no SDK model knows"}'
+    execution = f'execution is {{"taskSupport": "optional"}}; the contract gives {said}'
     cost = "x-cost is 3; the contract gives 4"
     assert found == {
         ("tool-field-differs", "2025-06-18", "tools/list echo.x-cost", cost, "/tools/0/other_fields/x-cost"),

@@ -189,11 +189,15 @@ def build_server(mock: Mock) -> Server[Any]:
     return server
 
 
+# The fields of a listed tool the SDK's own listing carries as the contract publishes them.
+_SHAPED_BY_SDK = frozenset({"name", "title", "description", "inputSchema", "outputSchema", "annotations"})
+
+
 class _AsWritten:
     """Puts back in each listed tool what the SDK's sieve of a `tools/list` result leaves
-    out: `execution` and `_meta` as the contract writes them (the SDK's model keeps only the
-    members it knows), and every field its `Tool` does not know (`other_fields`). What a
-    revision does not define was never in the revision's listing (`revisions.tool_at`)."""
+    out or reshapes: `execution`, `_meta` and `other_fields` as the contract writes them (the
+    SDK's models keep only the members they know, and drop a field their `Tool` does not
+    know). What a revision does not define was never in its listing (`revisions.tool_at`)."""
 
     def __init__(self, mock: Mock) -> None:
         self.mock = mock
@@ -208,7 +212,7 @@ class _AsWritten:
         for tool in result["tools"]:
             ours = written.get(tool.get("name")) if isinstance(tool, dict) else None
             if ours is not None:
-                tool = {**tool, **{k: v for k, v in ours.items() if k in ("execution", "_meta") or k not in tool}}
+                tool = {**tool, **{k: v for k, v in ours.items() if k not in _SHAPED_BY_SDK}}
             tools.append(tool)
         return {**result, "tools": tools}
 

@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 SPOKEN = ("2025-06-18", "2025-11-25")
-EXECUTION: Any = {"taskSupport": "optional"}
+EXECUTION: Any = {"taskSupport": "optional", "x-note": "a member no SDK model knows"}
 ECHO = {
     "name": "echo",
     "description": "Says the text back.",
