@@ -1,13 +1,13 @@
 """`mcp-contracts import`: what a live server lists, read as `conform` reads it.
 
 The server is asked at every protocol revision, each in a session of its own (the transport
-code is `conform`'s, `mcp.connect`, declaring the client capabilities `client_side` says); the revisions it answers as asked become the contract's
-`protocol:`, and the newest of them gives the listing, the server's info and, when asked
-for, the calls. A tool is called only when asked: `--call` calls those the server annotates
-read-only, `--call-tool NAME` any one by name. Its arguments are drawn from its inputSchema
-(`synthesize.candidates`, with the values its descriptions quote as examples), each judged by
-that schema first; the first call that succeeds, with an answer its own outputSchema accepts,
-is recorded.
+code is `conform`'s, `mcp.connect`, declaring the client capabilities `client_side` says);
+the revisions it answers as asked become the contract's `protocol:`, and the newest of them
+gives the listing, the server's info and, when asked for, the calls. A tool is called only
+when asked: `--call` calls those the server annotates read-only, `--call-tool NAME` any one
+by name. Its arguments are drawn from its inputSchema (`synthesize.candidates`, with the
+values its descriptions quote as examples), each judged by that schema first; the first
+call that succeeds, with an answer its own outputSchema accepts, is recorded.
 """
 
 from __future__ import annotations
