@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -46,6 +47,16 @@ CommandArgument = Annotated[
 UrlOption = Annotated[str | None, typer.Option("--url", help="The server's streamable HTTP URL.")]
 HeaderOption = Annotated[
     list[str] | None, typer.Option("--header", help="'Name: value' sent with every HTTP request; repeatable.")
+]
+ClientCapabilitiesOption = Annotated[
+    str,
+    typer.Option(
+        "--client-capabilities",
+        metavar="LIST",
+        help="What the client declares, which may change what the server lists: some of roots, sampling, "
+        "elicitation (comma-separated), or none. Requests they let the server make are answered at once "
+        "(no roots, sampling refused, elicitation declined).",
+    ),
 ]
 SchemasOption = Annotated[
     Path | None, typer.Option("--schemas", help="Folder of canonical sources. [config: schemas; default: schemas]")
@@ -491,6 +502,7 @@ def conform(
             help="Stop --fuzz once it has taken this long (what was found is reported; the stop is a note).",
         ),
     ] = None,
+    client_capabilities: ClientCapabilitiesOption = "roots,sampling,elicitation",
     schemas: SchemasOption = None,
     output_format: FormatOption = Format.text,
     report: ReportOption = None,
@@ -523,6 +535,7 @@ def conform(
     options = ConformOptions(
         timeout, probe_errors, headers, handshake.value, protocols, tools, fuzz, seed, named, fuzz_budget
     )
+    options = replace(options, client_capabilities=_capabilities(client_capabilities))
     _print_outcome(api.conform(contract, target, options, schemas), output_format, reports)
 
 
@@ -544,6 +557,7 @@ def import_(
         bool, typer.Option("--write", help="Write the changes into a contract that exists (else only shown).")
     ] = False,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds each request may take.", min=0.1)] = 10.0,
+    client_capabilities: ClientCapabilitiesOption = "roots,sampling,elicitation",
     schemas: SchemasOption = None,
     output_format: FormatOption = Format.text,
     report: ReportOption = None,
@@ -565,6 +579,7 @@ def import_(
     target, headers = _target(command, url, header)
     chosen = _settings(schemas, command="import", output_format=output_format, reports=reports)
     options = ImportOptions(timeout, headers, call, tuple(call_tool or ()))
+    options = replace(options, client_capabilities=_capabilities(client_capabilities))
     outcome, notes = api.import_with(chosen, name, target, options, write=write)
     said = tuple(f"note: {note}" for note in notes)
     _print_outcome(dataclasses.replace(outcome, notes=(*said, *outcome.notes)), output_format, reports)
@@ -581,6 +596,17 @@ def _target(command: list[str] | None, url: str | None, header: list[str] | None
         raise typer.Exit(EXIT_INVALID)
     headers = _headers(header or [], url)
     return (url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])), headers
+
+
+def _capabilities(text: str) -> frozenset[str]:
+    """`--client-capabilities` as the capabilities it names; exit 2 for one that is none."""
+    from .mcp.client_side import parsed
+
+    try:
+        return parsed(text)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_INVALID) from None
 
 
 def _headers(given: list[str], url: str | None) -> dict[str, str]:

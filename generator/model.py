@@ -36,6 +36,9 @@ CORE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("title", "string", "The tool's name for people."),
         ("annotations", "annotations", "The MCP hints: read-only, destructive, idempotent, open world."),
         ("result", "result", "What a result carries when it is not the structured envelope."),
+        ("execution", "listing", "The MCP execution properties: whether a call may run as a task."),
+        ("_meta", "listing", "The MCP `_meta` of the tool's listing."),
+        ("other_fields", "listing", "Other fields of the tool's MCP listing, as the server lists them."),
     ),
 }
 TABLES = ("errors", "error_types", "warnings", "tools")

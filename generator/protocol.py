@@ -23,7 +23,8 @@ class Revision:
     and `structuredContent` must be an object. `title`: a `Tool` has its own `title` (else only
     `annotations.title`). `content`: the content block types a result may hold.
     `listing_requires` / `result_requires`: the fields a `tools/list` / `tools/call` result
-    must have beyond `tools` / `content`. `cites`: where each fact is written.
+    must have beyond `tools` / `content`. `tool_fields`: the fields a `Tool` has at this
+    revision. `cites`: where each fact is written.
     """
 
     version: str
@@ -35,6 +36,7 @@ class Revision:
     listing_requires: tuple[str, ...]
     result_requires: tuple[str, ...]
     cites: tuple[tuple[str, str], ...]
+    tool_fields: tuple[str, ...] = ("name", "description", "inputSchema", "annotations")
 
     @property
     def legacy(self) -> bool:
@@ -49,6 +51,7 @@ class Revision:
 _CONTENT_2025_03 = ("text", "image", "audio", "resource")
 _CONTENT = ("text", "image", "audio", "resource_link", "resource")
 CONTENT_TYPES = _CONTENT
+_TOOL_2025_06 = ("name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta")
 
 REVISIONS: tuple[Revision, ...] = (
     Revision(
@@ -65,6 +68,7 @@ REVISIONS: tuple[Revision, ...] = (
             ("output_schema", "schema-2025-03-26.json#/definitions/Tool (no outputSchema; no structuredContent)"),
             ("title", "schema-2025-03-26.json#/definitions/ToolAnnotations/properties/title"),
             ("content", "schema-2025-03-26.json#/definitions/CallToolResult/properties/content"),
+            ("tool_fields", "schema-2025-03-26.json#/definitions/Tool/properties"),
         ),
     ),
     Revision(
@@ -83,7 +87,9 @@ REVISIONS: tuple[Revision, ...] = (
             ("object_root", "schema-2025-06-18.json#/definitions/CallToolResult/properties/structuredContent"),
             ("title", "schema-2025-06-18.json#/definitions/Tool/properties/title"),
             ("content", "schema-2025-06-18.json#/definitions/ContentBlock (adds resource_link)"),
+            ("tool_fields", "schema-2025-06-18.json#/definitions/Tool/properties"),
         ),
+        tool_fields=_TOOL_2025_06,
     ),
     Revision(
         version="2025-11-25",
@@ -101,7 +107,9 @@ REVISIONS: tuple[Revision, ...] = (
             ("object_root", "schema-2025-11-25.json#/$defs/CallToolResult/properties/structuredContent"),
             ("title", "schema-2025-11-25.json#/$defs/Tool/properties/title"),
             ("content", "schema-2025-11-25.json#/$defs/ContentBlock"),
+            ("tool_fields", "schema-2025-11-25.json#/$defs/Tool/properties"),
         ),
+        tool_fields=(*_TOOL_2025_06, "execution", "icons"),
     ),
     Revision(
         version="2026-07-28",
@@ -120,11 +128,19 @@ REVISIONS: tuple[Revision, ...] = (
             ("listing_requires", "schema-2026-07-28.json#/$defs/ListToolsResult/required"),
             ("result_requires", "schema-2026-07-28.json#/$defs/CallToolResult/required"),
             ("title", "schema-2026-07-28.json#/$defs/Tool/properties/title"),
+            ("tool_fields", "schema-2026-07-28.json#/$defs/Tool/properties (no execution)"),
         ),
+        tool_fields=(*_TOOL_2025_06, "icons"),
     ),
 )
 
 VERSIONS: tuple[str, ...] = tuple(r.version for r in REVISIONS)
+# The fields of a `Tool` some revisions define and others do not (`_meta`, `execution`...):
+# a tool lists one only at a revision that defines it. A field no revision defines is the
+# server's own, listed at every revision.
+VERSIONED_TOOL_FIELDS = frozenset(f for r in REVISIONS for f in r.tool_fields) - frozenset.intersection(
+    *(frozenset(r.tool_fields) for r in REVISIONS)
+)
 BY_VERSION: dict[str, Revision] = {r.version: r for r in REVISIONS}
 
 

@@ -3,6 +3,7 @@ client, stdio and streamable HTTP on loopback."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -397,12 +398,14 @@ def test_a_server_written_with_the_sdks_mcpserver_conforms(tmp_path: Path) -> No
     assert result.returncode == 0, report
     found = [(f["rule"], f["level"], f["subject"], f["revision"]) for f in report["findings"]]
     assert found == [  # the same schema at each revision: the warning is each revision's
-        ("input-schema-differs", "warning", "tools/list search.inputSchema/properties/text/anyOf", version)
+        ("input-schema-differs", "warning", "tools/list search.inputSchema/properties/text/type", version)
         for version in VERSIONS
     ]
+    said = "type: string -> null | string at /properties/text (the contract's -> the server's)"
+    assert {f["message"] for f in report["findings"]} == {said}
     line = SHOP_TOOLS.splitlines().index("        text: {type: string}") + 1
     assert {(f["file"], f["line"], f["column"], f["pointer"]) for f in report["findings"]} == {
-        ("schemas/contracts/shop/tools.yaml", line, 9, "/tools/1/inputSchema/properties/text")
+        ("schemas/contracts/shop/tools.yaml", line, 16, "/tools/1/inputSchema/properties/text/type")
     }
     assert report["calls"] == 2 * 4  # at each revision
 
@@ -444,6 +447,29 @@ def test_what_a_bare_server_answers_is_judged_call_by_call(
     assert raw.returncode == 1
     [finding] = report["findings"]
     assert finding["rule"] == rule and message is not None and message in finding["message"]
+
+
+def test_a_schema_difference_names_the_change_at_the_schema_that_changed(shop: Path) -> None:
+    """`tags` an array in the contract, a string on the server: the change and its place
+    are the type of `tags`, not the `items` only one side has."""
+    output = {
+        "type": "object",
+        "required": ["name", "price"],
+        "properties": {
+            "name": {"type": "string"},
+            "price": {"type": "number"},
+            "tags": {"type": "string"},
+            "note": {"type": ["string", "null"]},
+        },
+    }
+    server = ("--", *RAW, GOOD_ITEM, "--tool", json.dumps({"outputSchema": output}))
+    raw = run_cli("conform", "--contract", "shop", "--format", "json", "--protocol", "2025-06-18", *server, cwd=shop)
+    report = conform_report(raw.stdout)
+    [finding] = report["findings"]
+    assert finding["rule"] == "output-schema-differs" and raw.returncode == 1
+    assert finding["message"] == "type: array -> string at /properties/tags (the contract's -> the server's)"
+    line = SHOP_TOOLS.splitlines().index("        tags: {type: array, items: {type: string}}") + 1
+    assert (finding["line"], finding["pointer"]) == (line, "/tools/0/outputSchema/properties/tags/type")
 
 
 def test_a_server_that_quits_on_an_unknown_method_is_reached_with_the_older_handshake(shop: Path) -> None:

@@ -23,7 +23,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_contracts_generator import api
 from mcp_contracts_generator.mcp import answers
-from mcp_contracts_generator.mcp.compare import TooLarge, schema_difference
+from mcp_contracts_generator.mcp.compare import Difference, TooLarge, schema_difference
 from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock, build_server
 from mcp_contracts_generator.mcp.served import ServedContract, ServedTool, same_json, served
 from mcp_contracts_generator.mcp.synthesize import synthesize
@@ -211,10 +211,40 @@ def test_schemas_that_say_the_same_are_the_same_whatever_their_spelling() -> Non
     }
     assert schema_difference(bundled, inlined) is None
     narrowed = {**inlined, "properties": {**inlined["properties"], "code": {"enum": ["a"]}}}
-    assert schema_difference(bundled, narrowed) == ("/properties/code/const", None, "a")  # a one-value enum
+    assert schema_difference(bundled, narrowed) == Difference("/properties/code", "const", None, "a")  # one-value enum
     recursive = {"$defs": {"N": {"type": "array", "items": {"$ref": "#/$defs/N"}}}, "$ref": "#/$defs/N"}
     assert schema_difference(recursive, recursive) is None
-    assert schema_difference(recursive, {"type": "array"}) == ("/items", {"$ref": "(back 1)"}, None)
+    assert schema_difference(recursive, {"type": "array"}) == Difference("", "items", {"$ref": "(back 1)"}, None)
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "said"),
+    [
+        ({"type": "array", "items": {"type": "string"}}, {"type": "string"}, "type: array -> string at /properties/p"),
+        ({"type": "string"}, {"type": ["string", "null"]}, "type: string -> null | string at /properties/p"),
+        ({"type": "string", "maxLength": 3}, {"type": "string", "maxLength": 5}, "maxLength: 3 -> 5 at /properties/p"),
+        ({"type": "string"}, {"type": "string", "pattern": "^a"}, 'pattern: (nothing) -> "^a" at /properties/p'),
+        ({"enum": ["a", "b"]}, {"enum": ["a", "c"]}, 'enum: ["a", "b"] -> ["a", "c"] at /properties/p'),
+        ({"type": "object"}, {"type": "object", "required": ["q"]}, 'required: (nothing) -> ["q"] at /properties/p'),
+        (
+            {"type": "object", "properties": {"q": {"type": "integer"}}},
+            {"type": "object"},
+            'properties: {"q": {"type": "integer"}} -> (nothing) at /properties/p',
+        ),
+        (
+            {"type": "object", "properties": {"q": {"type": "integer"}, "r": {}}},
+            {"type": "object", "properties": {"q": {"type": "integer"}}},
+            "true -> (nothing) at /properties/p/properties/r",
+        ),
+        ({"anyOf": [{"type": "string"}, {"minimum": 1}]}, False, 'false at /properties/p'),
+    ],
+    ids=["type", "nullable", "bound", "keyword-added", "enum", "required", "properties-gone", "property-gone", "false"],
+)
+def test_a_difference_says_the_keyword_and_its_two_values_at_the_schema(ours: Any, theirs: Any, said: str) -> None:
+    """The type first (an array that became a string is that, not the `items` only one side
+    has), then the first keyword whose values differ, from the contract's to the server's."""
+    difference = schema_difference({"properties": {"p": ours}}, {"properties": {"p": theirs}})
+    assert difference is not None and difference.said().endswith(said)
 
 
 def test_a_reference_resolves_in_the_resource_it_is_written_in() -> None:

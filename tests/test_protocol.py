@@ -45,6 +45,7 @@ def test_each_fact_is_the_specifications(revision: Revision) -> None:
     assert _content_types(definitions) == set(revision.content)
     assert ("DiscoverRequest" not in definitions) is revision.handshake
     assert ("InitializeRequest" in definitions) is revision.handshake
+    assert set(tool) == set(revision.tool_fields)
 
 
 def test_the_revisions_are_the_ones_contract_yaml_takes_and_the_readme_tabulates() -> None:

@@ -60,6 +60,23 @@ def semantic_version(server_version: str | None) -> str | None:
     return None
 
 
+# The members of `execution` and `_meta` are the server's to say: kept as written, as is
+# every field of a listed tool the SDK does not know (its `Tool` leaves them out).
+_AS_WRITTEN = ("execution", "_meta")
+
+
+def as_listed(tool: Any, written: dict[str, Any]) -> dict[str, Any]:
+    """A tool of `tools/list` as facts hold it: the SDK's reading of it (`tool`, a `Tool`),
+    with `execution`, `_meta` and every field the SDK does not know as the server wrote them
+    (`written`)."""
+    listed: dict[str, Any] = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+    known = {field.alias or name for name, field in type(tool).model_fields.items()}
+    for key, value in written.items():
+        if value is not None and (key in _AS_WRITTEN or key not in known):
+            listed[key] = value
+    return listed
+
+
 def read_only(tool: dict[str, Any]) -> bool:
     """Whether the server annotates `tool` read-only (MCP's default: it is not)."""
     return (tool.get("annotations") or {}).get("readOnlyHint") is True

@@ -3,7 +3,8 @@ that is already there.
 
 A new contract gets contract.yaml (the server's title, a semantic version made of its own,
 `facts.contract_version`, and the revisions it answered), an empty catalogue, tools.yaml (each
-tool as listed) and the envelope (`importing.envelope`). Importing again keeps what people
+tool as listed: its `execution` and `_meta` as written, and under `other_fields` every field
+tools.yaml has no key for) and the envelope (`importing.envelope`). Importing again keeps what people
 write: contract.yaml but for `protocol`, the server named in `metadata:` and `version` (the
 server's, when it is a semantic version: else the contract's own stays);
 errors.yaml whole; each tool's description, error codes, columns and example calls; and any
@@ -38,7 +39,12 @@ _HEADER = {
     "# server's (keeping a schema that means the same), and keeps descriptions, error codes and examples.\n",
 }
 _LONGEST_STEM = 80
-_KEY_ORDER = ("name", "title", "description", "annotations", "inputSchema", "outputSchema", "result", "examples")
+_KEY_ORDER: tuple[str, ...] = ("name", "title", "description", "annotations", "execution", "_meta", "other_fields")
+_KEY_ORDER += ("inputSchema", "outputSchema", "result", "examples")
+# The fields of a listed tool tools.yaml has a key of its own for; the others (`icons`, and
+# whatever a server adds) are kept under `other_fields`, as written.
+_OWN_KEYS = frozenset(("name", "title", "description", "annotations", "execution", "_meta"))
+_OWN_KEYS |= {"inputSchema", "outputSchema"}
 
 
 @dataclass
@@ -192,6 +198,9 @@ def _tool_entry(
         derived["description"] = tool["description"]
     hints = {hint: (tool.get("annotations") or {})[hint] for hint in HINTS if hint in (tool.get("annotations") or {})}
     derived["annotations"] = hints or None
+    derived["execution"] = tool.get("execution")
+    derived["_meta"] = tool.get("_meta")
+    derived["other_fields"] = {key: value for key, value in tool.items() if key not in _OWN_KEYS} or None
     derived["inputSchema"] = _kept(entry.get("inputSchema"), _input_schema(tool))
     if _structured(tool) and not references_envelope:
         derived["outputSchema"] = _kept(entry.get("outputSchema"), tool["outputSchema"])

@@ -25,6 +25,7 @@ COLUMN_SCHEMAS: dict[str, dict[str, Any]] = {
     "examples": {"type": "array", "items": {"type": "object"}},  # tools.schema.json holds the detail
     "annotations": {"type": "object"},  # likewise
     "result": {"type": "object"},  # likewise
+    "listing": {"type": "object"},  # likewise: execution, _meta, other_fields
 }
 
 

@@ -24,6 +24,7 @@ many times over) or too deep raises TooLarge: the caller says it was not compare
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from ..schema.pointer import encode
@@ -170,30 +171,104 @@ def _values_fit(result: dict[str, Any]) -> bool:
     return all(json_types(v) & declared for v in values)
 
 
-def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> tuple[str, Any, Any] | None:
-    """(JSON pointer, one side, other side) where two forms first differ, or None."""
+@dataclass(frozen=True)
+class Difference:
+    """Where two normal forms first differ: the schema (`at`, a JSON pointer), the keyword
+    whose values differ there (None: the schemas themselves, one of them a boolean, or one
+    left out), and each side's value (None: left out)."""
+
+    at: str
+    keyword: str | None
+    ours: Any
+    theirs: Any
+
+    @property
+    def pointer(self) -> str:
+        """The pointer of the keyword (of the schema, without one)."""
+        return self.at + (encode([self.keyword]) if self.keyword is not None else "")
+
+    def said(self, limit: int = 80) -> str:
+        """The change from ours to theirs, as `type: array -> string at /properties/tags`."""
+        shown = _type_words if self.keyword == "type" else _json_words
+        change = f"{shown(self.ours, limit)} -> {shown(self.theirs, limit)}"
+        return f"{self.keyword}: {change} at {self.at or '/'}" if self.keyword else f"{change} at {self.at or '/'}"
+
+
+def _json_words(value: Any, limit: int) -> str:
+    text = "(nothing)" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _type_words(value: Any, limit: int) -> str:
+    """The types a `type` difference names, bare: `string`, `null | string`."""
+    if isinstance(value, list) and value and all(isinstance(t, str) for t in value):
+        return " | ".join(value)
+    return value if isinstance(value, str) else _json_words(value, limit)
+
+
+def _types(form: Any) -> list[str] | None:
+    """The types a normal form names: its `type`, or those of an `anyOf` of typed branches
+    (how a list of types is spelt); None when it names none."""
+    if not isinstance(form, dict):
+        return None
+    if isinstance(form.get("type"), str):
+        return [form["type"]]
+    branches = form.get("anyOf")
+    typed = isinstance(branches, list) and all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in branches)
+    return sorted({b["type"] for b in branches}) if typed and branches else None
+    return None
+
+
+def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> Difference | None:
+    """Where two normal forms first differ (see `Difference`), or None: the types first, then
+    each keyword in order; into the schemas a keyword holds, else its whole value."""
     if len(path) > 2 * _MAX_NESTING:
         raise TooLarge("too deeply nested to compare")
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b)):
-            if key not in a or key not in b:
-                return encode([*path, key]), a.get(key), b.get(key)
-            found = first_difference(a[key], b[key], (*path, key))
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return None if type(a) is type(b) and a == b else Difference(encode(list(path)), None, a, b)
+    ours, theirs = _types(a), _types(b)
+    if ours != theirs and ours is not None and theirs is not None:
+        return Difference(encode(list(path)), "type", _one(ours), _one(theirs))
+    for key in sorted(set(a) | set(b), key=lambda k: (k != "type", k)):
+        if key not in a or key not in b:
+            return Difference(encode(list(path)), key, a.get(key), b.get(key))
+        found = _keyword_difference(key, a[key], b[key], path)
+        if found is not None:
+            return found
+    return None
+
+
+def _one(types: list[str]) -> str | list[str]:
+    return types[0] if len(types) == 1 else types
+
+
+def _keyword_difference(key: str, a: Any, b: Any, path: tuple[str | int, ...]) -> Difference | None:
+    """Where two values of `key` first differ: within the schemas it holds, else as wholes."""
+    if key in _HOLDERS and isinstance(a, dict) and isinstance(b, dict) and key in EITHER.maps | EITHER.mixed_maps:
+        for name in sorted(set(a) | set(b)):
+            if name not in a or name not in b:
+                return Difference(encode([*path, key, name]), None, a.get(name), b.get(name))
+            found = first_difference(a[name], b[name], (*path, key, name))
             if found is not None:
                 return found
         return None
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+    if key in _HOLDERS and isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for index, (x, y) in enumerate(zip(a, b, strict=True)):
-            found = first_difference(x, y, (*path, index))
+            found = first_difference(x, y, (*path, key, index))
             if found is not None:
                 return found
         return None
-    if type(a) is type(b) and a == b:
-        return None
-    return encode(list(path)), a, b
+    if key in _HOLDERS and not isinstance(a, list) and not isinstance(b, list):
+        return first_difference(a, b, (*path, key))
+    return None if _same(a, b) else Difference(encode(list(path)), key, a, b)
 
 
-def schema_difference(contract: Any, server: Any) -> tuple[str, Any, Any] | None:
+def _same(a: Any, b: Any) -> bool:
+    """Whether two values of a keyword are one JSON value (numbers are normal already)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def schema_difference(contract: Any, server: Any) -> Difference | None:
     """Where the server's schema first says something else than the contract's, or None;
     TooLarge when either cannot be brought to its normal form."""
     return first_difference(normal_form(contract), normal_form(server))

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 
 from .. import interrupt
 from ..protocol import VERSIONS, Revision, revision
+from . import client_side
 from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, ServerLog
 from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
 from .listing import compare_listing, published_hints
@@ -61,6 +62,8 @@ class ConformOptions:
     read-only, destructive or open-world: `fuzz.unsafe`); `fuzz_budget`: seconds the whole
     fuzzing may take (None: no bound).
     `message_bytes`: what one message from the server may hold (`limits.message_bytes`).
+    `client_capabilities`: what the client declares (`client_side`: roots, sampling and
+    elicitation by default), which may change what the server lists.
     """
 
     timeout: float = 10.0
@@ -74,6 +77,7 @@ class ConformOptions:
     call_tools: tuple[str, ...] = ()
     fuzz_budget: float | None = None
     message_bytes: int = DEFAULT_MESSAGE_BYTES
+    client_capabilities: frozenset[str] = client_side.DEFAULT
 
 
 def revisions_checked(contract: ServedContract, options: ConformOptions) -> tuple[Revision, ...]:
@@ -133,7 +137,16 @@ async def _conform(
     contract: ServedContract, target: Target, options: ConformOptions, at: Revision, report: Report, fuzz: Plan | None
 ) -> None:
     log = report.log = ServerLog()
-    reconnect = partial(connected, target, at, options.timeout, options.headers, options.message_bytes, log=log)
+    reconnect = partial(
+        connected,
+        target,
+        at,
+        options.timeout,
+        options.headers,
+        options.message_bytes,
+        log=log,
+        capabilities=options.client_capabilities,
+    )
     try:
         async with reconnect() as (session, answered):
             if answered != at.version:
@@ -141,7 +154,7 @@ async def _conform(
                 asked = "initialize" if at.handshake else "server/discover"
                 report.add("revision-unsupported", asked, text, at=("protocol",))
                 return
-            await _session(session, contract, options, report, (fuzz, reconnect) if fuzz is not None else None)
+            await _session(session, contract, options, report, at, (fuzz, reconnect) if fuzz is not None else None)
     finally:
         _stray_output(log, report)
 
@@ -159,17 +172,19 @@ async def _session(
     contract: ServedContract,
     options: ConformOptions,
     report: Report,
+    at: Revision,
     fuzz: tuple[Plan, Reconnect] | None = None,
 ) -> None:
     """The listing compared, then every example call (and probe) made and judged; then, with
     `fuzz` (a plan, and how to connect again), the tools fuzzed (`fuzz.fuzz_tools`)."""
     timeout, probe_errors = options.timeout, options.probe_errors
     try:
-        listed = await list_tools(session, report)
+        wire: dict[str, dict[str, Any]] = {}
+        listed = await list_tools(session, report, wire)
         report.listed = max(report.listed, len(listed))
         if options.tools is not None:  # the others are not the run's business
             listed = {name: tool for name, tool in listed.items() if name in options.tools}
-        compare_listing(contract, listed, report)
+        compare_listing(contract, listed, report, wire, at)
         tools = [t.as_listed(listed[t.name].output_schema) for t in contract.tools if t.name in listed]
         for tool in tools:
             answered = await _example_calls(session, contract, tool, timeout, report)

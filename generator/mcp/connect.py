@@ -19,11 +19,12 @@ from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
-from pydantic import ValidationError
+from pydantic import ModelWrapValidatorHandler, PrivateAttr, ValidationError, model_validator
 
 from .. import __version__
 from ..diagnostics import printable, shown_url, without_secrets
 from ..protocol import Revision
+from . import client_side
 from .bounded import (
     DEFAULT_MESSAGE_BYTES,
     Cap,
@@ -118,6 +119,7 @@ async def connected(
     message_bytes: int = DEFAULT_MESSAGE_BYTES,
     unheld: list[UnheldNumber] | None = None,
     log: ServerLog | None = None,
+    capabilities: frozenset[str] = client_side.DEFAULT,
 ) -> AsyncIterator[tuple[ClientSession, str]]:
     """A session with the server opened at revision `at`, and the revision the server chose.
 
@@ -129,10 +131,11 @@ async def connected(
     holds as written is added to `unheld` (given), before the SDK reads it as another. What a
     server over stdio does besides answering is noted in `log` (given: see `ServerLog`); one
     that exits makes the connection's failure `ServerExited`, with its status and last words.
+    The session declares `capabilities` and answers what they let the server ask (`client_side`).
     """
     cap = Cap(message_bytes, unheld=unheld if unheld is not None else [], log=log or ServerLog())
     try:
-        async with _session(target, at, timeout, dict(headers), cap) as opened:
+        async with _session(target, at, timeout, dict(headers), cap, capabilities) as opened:
             yield opened
     except Exception:
         if cap.hit:
@@ -147,21 +150,24 @@ async def connected(
 
 @asynccontextmanager
 async def _session(
-    target: Target, at: Revision, timeout: float, headers: dict[str, str], cap: Cap
+    target: Target, at: Revision, timeout: float, headers: dict[str, str], cap: Cap, capabilities: frozenset[str]
 ) -> AsyncIterator[tuple[ClientSession, str]]:
+    answering = client_side.callbacks(capabilities)
     async with AsyncExitStack() as stack:
         transport = await _transport(stack, target, headers, cap)
         if not at.handshake:
-            client = Client(transport, read_timeout_seconds=timeout, mode="auto")
+            client = Client(transport, read_timeout_seconds=timeout, mode="auto", **answering)
             await stack.enter_async_context(client)
             yield client.session, client.protocol_version
             return
         read, write = await stack.enter_async_context(transport)
-        session = await stack.enter_async_context(ClientSession(read, write, read_timeout_seconds=timeout))
-        yield session, await _initialize(session, at.version)
+        session = await stack.enter_async_context(
+            ClientSession(read, write, read_timeout_seconds=timeout, **answering)
+        )
+        yield session, await _initialize(session, at.version, capabilities)
 
 
-async def _initialize(session: ClientSession, version: str) -> str:
+async def _initialize(session: ClientSession, version: str, capabilities: frozenset[str]) -> str:
     """Open `session` with `initialize` offering `version`; the revision the server answers.
 
     What `ClientSession.initialize` does in mcp 2.3.0 (client/session.py), with our offer: the
@@ -170,7 +176,7 @@ async def _initialize(session: ClientSession, version: str) -> str:
     """
     offer = types.InitializeRequestParams(
         protocol_version=version,
-        capabilities=types.ClientCapabilities(),
+        capabilities=client_side.declared(capabilities),
         client_info=types.Implementation(name="mcp-contracts conform", version=__version__),
     )
     result = await session.send_request(types.InitializeRequest(params=offer), types.InitializeResult)
@@ -180,23 +186,47 @@ async def _initialize(session: ClientSession, version: str) -> str:
     return result.protocol_version
 
 
-async def list_tools(session: ClientSession, report: Report) -> dict[str, types.Tool]:
+class _Page(types.ListToolsResult):
+    """A `tools/list` page, each tool also as the server wrote it (`wire`): the SDK's `Tool`
+    keeps only the fields it knows, and of `execution` only what it knows of it."""
+
+    _wire: list[Any] = PrivateAttr(default_factory=list)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_wire(cls, data: Any, handler: ModelWrapValidatorHandler[_Page]) -> _Page:
+        page = handler(data)
+        tools = data.get("tools") if isinstance(data, dict) else None
+        page._wire = list(tools) if isinstance(tools, list) else []
+        return page
+
+    @property
+    def wire(self) -> list[Any]:
+        return self._wire
+
+
+async def list_tools(
+    session: ClientSession, report: Report, wire: dict[str, dict[str, Any]] | None = None
+) -> dict[str, types.Tool]:
     """Every tool the server lists, page by page; a name listed twice and a listing that
-    never ends are findings."""
+    never ends are findings. `wire` (given) gets each tool's JSON as the server wrote it."""
     tools: dict[str, types.Tool] = {}
     cursor: str | None = None
     for _ in range(MAX_PAGES):
         try:
-            page = await session.list_tools(params=types.PaginatedRequestParams(cursor=cursor))
+            request = types.ListToolsRequest(params=types.PaginatedRequestParams(cursor=cursor))
+            page = await session.send_request(request, _Page)
         except ValidationError as exc:
             text = f"not a tools/list result: {first_error(exc)}"
             report.add("invalid-response", "tools/list", text)
             raise Stopped from None
-        for tool in page.tools:
+        for tool, written in zip(page.tools, page.wire, strict=False):
             if tool.name in tools:
                 report.add(
                     "duplicate-tool", "tools/list", f"{tool.name!r} is listed twice", tool=tool.name, at=["name"]
                 )
+            elif wire is not None and isinstance(written, dict):
+                wire[tool.name] = written
             tools.setdefault(tool.name, tool)
         cursor = page.next_cursor
         if cursor is None:

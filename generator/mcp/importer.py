@@ -1,13 +1,13 @@
 """`mcp-contracts import`: what a live server lists, read as `conform` reads it.
 
 The server is asked at every protocol revision, each in a session of its own (the transport
-code is `conform`'s, `mcp.connect`); the revisions it answers as asked become the contract's
-`protocol:`, and the newest of them gives the listing, the server's info and, when asked
-for, the calls. A tool is called only when asked: `--call` calls those the server annotates
-read-only, `--call-tool NAME` any one by name. Its arguments are drawn from its inputSchema
-(`synthesize.candidates`, with the values its descriptions quote as examples), each judged by
-that schema first; the first call that succeeds, with an answer its own outputSchema accepts,
-is recorded.
+code is `conform`'s, `mcp.connect`, declaring the client capabilities `client_side` says);
+the revisions it answers as asked become the contract's `protocol:`, and the newest of them
+gives the listing, the server's info and, when asked for, the calls. A tool is called only
+when asked: `--call` calls those the server annotates read-only, `--call-tool NAME` any one
+by name. Its arguments are drawn from its inputSchema (`synthesize.candidates`, with the
+values its descriptions quote as examples), each judged by that schema first; the first
+call that succeeds, with an answer its own outputSchema accepts, is recorded.
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ from pydantic import ValidationError
 
 from .. import interrupt
 from ..diagnostics import without_secrets
-from ..importing.facts import RecordedCall, ServerFacts, read_only
+from ..importing.facts import RecordedCall, ServerFacts, as_listed, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
+from . import client_side
 from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, UnheldNumber
 from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
@@ -66,13 +67,15 @@ def _said(exc: BaseException) -> str:
 @dataclass(frozen=True)
 class ImportOptions:
     """How `import` talks to the server: `call` (the read-only tools) and `call_tools` (named
-    ones) say which tools are called; `timeout`, `headers` and `message_bytes` as for `conform`."""
+    ones) say which tools are called; `timeout`, `headers`, `message_bytes` and
+    `client_capabilities` (what the client declares: `client_side`) as for `conform`."""
 
     timeout: float = 10.0
     headers: Mapping[str, str] = field(default_factory=dict)
     call: bool = False
     call_tools: tuple[str, ...] = ()
     message_bytes: int = DEFAULT_MESSAGE_BYTES
+    client_capabilities: frozenset[str] = client_side.DEFAULT
 
 
 @dataclass
@@ -118,19 +121,27 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
     asked (the newest revision it speaks) gives the facts and makes the calls asked for; an
     older revision is declared only when it lists the same tools, with the same inputs."""
     heard: list[UnheldNumber] = []
-    opened = connected(target, at, options.timeout, options.headers, options.message_bytes, heard)
+    opened = connected(
+        target,
+        at,
+        options.timeout,
+        options.headers,
+        options.message_bytes,
+        unheld=heard,
+        capabilities=options.client_capabilities,
+    )
     async with opened as (session, version):
         if version != at.version:
             reading.notes.append(f"{at.version} not spoken: asked for it, the server answered {version}")
             return
-        findings = Report("import", describe(target))
+        findings, wire = Report("import", describe(target)), dict[str, dict[str, Any]]()
         try:
-            listed = await list_tools(session, findings)
+            listed = await list_tools(session, findings, wire)
         except Stopped:
             raise _Unreadable(findings.findings[-1].message if findings.findings else "no listing") from None
         reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
         _refuse_unheld(heard)
-        tools = tuple(tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.values())
+        tools = tuple(as_listed(tool, wire.get(name, {})) for name, tool in listed.items())
         if reading.facts is not None:
             other = _listed_otherwise(reading.facts.tools, tools)
             if other is not None:
@@ -190,8 +201,9 @@ def _listed_otherwise(newest: tuple[dict[str, Any], ...], tools: tuple[dict[str,
             + (f" (also {', '.join(extra)})" if extra else "")
         )
     for tool in newest:
-        if schema_difference(tool.get("inputSchema"), older[tool["name"]].get("inputSchema")) is not None:
-            return f"another inputSchema of {tool['name']}"
+        difference = schema_difference(tool.get("inputSchema"), older[tool["name"]].get("inputSchema"))
+        if difference is not None:
+            return f"another inputSchema of {tool['name']} ({difference.said()})"
     return None
 
 

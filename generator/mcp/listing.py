@@ -5,24 +5,35 @@ results by it. An input schema that accepts less is an error (named by the input
 `breaking`, or by an example call it refuses); one that differs otherwise, a warning (it may
 accept more: callers are not hurt). A schema a client cannot compile is `schema-unreadable`.
 A tool whose results are content publishes no output schema: one the server lists anyway is
-a warning. Each hint and the title the contract gives are compared with the server's.
+a warning. Each hint and the title the contract gives are compared with the server's, and
+so are `execution`, `_meta` and any other field of the listing, as the server wrote them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import mcp.types as types
 
 from ..breaking import input_narrowings
+from ..protocol import VERSIONED_TOOL_FIELDS, Revision
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.pointer import PointerError, decode
-from .compare import TooLarge, schema_difference
+from .compare import Difference, TooLarge, schema_difference
 from .report import Report, shown
-from .served import ServedContract, ServedTool
+from .served import ServedContract, ServedTool, same_json
 
 
-def compare_listing(contract: ServedContract, listed: dict[str, types.Tool], report: Report) -> None:
+def compare_listing(
+    contract: ServedContract,
+    listed: dict[str, types.Tool],
+    report: Report,
+    wire: Mapping[str, Mapping[str, Any]] | None = None,
+    at: Revision | None = None,
+) -> None:
+    """`listed` (with each tool's JSON as the server wrote it, `wire`, at revision `at`)
+    against the contract's tools."""
     names = [t.name for t in contract.tools]
     for name in names:
         if name not in listed:
@@ -34,6 +45,8 @@ def compare_listing(contract: ServedContract, listed: dict[str, types.Tool], rep
     for tool in contract.tools:
         if tool.name in listed:
             _compare_tool(tool, listed[tool.name], report)
+            if wire is not None and at is not None:
+                _compare_fields(tool, wire.get(tool.name, {}), at, report)
 
 
 # What a client takes a hint the server leaves out to be (the MCP `ToolAnnotations` defaults).
@@ -67,6 +80,31 @@ def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> No
     else:
         _compare_schema(report, tool, "outputSchema", published.output_schema)
     _compare_annotations(tool, published, report)
+
+
+# The fields of a listed tool compared elsewhere (`_compare_tool`); every other one, as written.
+_COMPARED_APART = frozenset({"name", "title", "description", "inputSchema", "outputSchema", "annotations"})
+
+
+def _compare_fields(tool: ServedTool, theirs: Mapping[str, Any], at: Revision, report: Report) -> None:
+    """`execution`, `_meta` and every other field of the tool's listing, as the server wrote
+    it, against the contract's: one the revision does not define is not compared there."""
+    ours, name = tool.listing, tool.name
+    undefined = VERSIONED_TOOL_FIELDS - set(at.tool_fields)
+    for key in sorted((set(ours) | set(theirs)) - _COMPARED_APART - undefined):
+        mine, listed = ours.get(key), theirs.get(key)
+        if mine is not None and listed is not None and same_json(mine, listed):
+            continue
+        if mine is None and listed is None:
+            continue
+        if listed is None:
+            text = f"the server lists no {key}; the contract gives {shown(mine, 120)}"
+        elif mine is None:
+            text = f"the server lists {key} {shown(listed, 120)}, which the contract lacks"
+        else:
+            text = f"{key} is {shown(listed, 120)}; the contract gives {shown(mine, 120)}"
+        place = [key] if key in ("execution", "_meta") else ["other_fields", key]
+        report.add("tool-field-differs", f"tools/list {name}.{key}", text, tool=name, at=place)
 
 
 def _compare_annotations(tool: ServedTool, published: types.Tool, report: Report) -> None:
@@ -119,7 +157,7 @@ def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> 
     if difference is None:
         return
     if key == "outputSchema":
-        subject, at = f"{where}{_at(difference[0])}", [key, *_tokens(difference[0])]
+        subject, at = f"{where}{_at(difference.pointer)}", [key, *_tokens(difference.pointer)]
         report.add("output-schema-differs", subject, _differs(difference), tool=name, at=at)
         return
     narrowed = input_narrowings(ours, theirs)
@@ -131,7 +169,7 @@ def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> 
             text = f"it refuses the example call {name}({shown(call.arguments, 120)}): {refusal}"
             report.add("input-example-refused", where, text, tool=name, at=["examples", index])
     if not narrowed and not any(refusal for _, refusal in refused):
-        subject, at = f"{where}{_at(difference[0])}", [key, *_tokens(difference[0])]
+        subject, at = f"{where}{_at(difference.pointer)}", [key, *_tokens(difference.pointer)]
         report.add("input-schema-differs", subject, _differs(difference), tool=name, at=at)
 
 
@@ -147,6 +185,6 @@ def _at(pointer: str) -> str:
     return pointer if len(pointer) <= 200 else pointer[:199] + "…"
 
 
-def _differs(difference: tuple[str, Any, Any]) -> str:
-    _, ours, theirs = difference
-    return f"the contract has {shown(ours, 80)}, the server {shown(theirs, 80)}"
+def _differs(difference: Difference) -> str:
+    """The change from the contract's schema to the server's: `type: array -> string at /properties/tags`."""
+    return f"{difference.said()} (the contract's -> the server's)"

@@ -6,6 +6,9 @@ for one under `mcp-contracts/error`, the error envelope of that code. Arguments 
 `inputSchema` refuses, an unknown tool and an error the contract cannot express are answered
 with a JSON-RPC error (-32602) that says why. HTTP binds to 127.0.0.1 unless told otherwise.
 
+Each tool is listed with its `execution`, `_meta` and `other_fields` as the contract writes
+them, which the SDK's own listing would sieve out (`_AsWritten`).
+
 Each client is answered at the revision it negotiated (`revisions`). The SDK negotiates it:
 it accepts every revision it speaks, those the contract's `protocol:` leaves out too (its
 `initialize` has no hook to answer another, and a veto would leave such a client with no
@@ -24,6 +27,7 @@ from typing import Any
 import anyio
 import mcp.types as types
 from mcp.server import Server, ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS
 
@@ -175,12 +179,42 @@ def build_server(mock: Mock) -> Server[Any]:
         meta = dict(params.meta) if params.meta else None
         return mock.answer_at(ctx.protocol_version, params.name, params.arguments, meta)
 
-    return Server(
+    server: Server[Any] = Server(
         f"mcp-contracts mock of {mock.contract.name}",
         version=__version__,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    server.middleware.append(_AsWritten(mock))
+    return server
+
+
+# The fields of a listed tool the SDK's own listing carries as the contract publishes them.
+_SHAPED_BY_SDK = frozenset({"name", "title", "description", "inputSchema", "outputSchema", "annotations"})
+
+
+class _AsWritten:
+    """Puts back in each listed tool what the SDK's sieve of a `tools/list` result leaves
+    out or reshapes: `execution`, `_meta` and `other_fields` as the contract writes them (the
+    SDK's models keep only the members they know, and drop a field their `Tool` does not
+    know). What a revision does not define was never in its listing (`revisions.tool_at`)."""
+
+    def __init__(self, mock: Mock) -> None:
+        self.mock = mock
+
+    async def __call__(self, ctx: ServerRequestContext[Any], call_next: CallNext) -> HandlerResult:
+        result = await call_next(ctx)
+        if ctx.method != "tools/list" or not isinstance(result, dict) or not isinstance(result.get("tools"), list):
+            return result
+        entries = self.mock.wire_listing_at(ctx.protocol_version)["tools"]
+        written = {entry["name"]: entry for entry in entries}
+        tools = []
+        for tool in result["tools"]:
+            ours = written.get(tool.get("name")) if isinstance(tool, dict) else None
+            if ours is not None:
+                tool = {**tool, **{k: v for k, v in ours.items() if k not in _SHAPED_BY_SDK}}
+            tools.append(tool)
+        return {**result, "tools": tools}
 
 
 async def serve_stdio(server: Server[Any]) -> None:

@@ -10,7 +10,9 @@ at each revision what that revision can carry, through the same two functions:
   schema is not proven object-only (`keywords.always_object`) without `outputSchema`, and its
   results carry the JSON as text only: SEP-2106's backward compatibility, where non-object
   structured content reaches older clients as the serialized JSON in a TextContent block;
-- 2026-07-28 carries everything as published.
+- 2026-07-28 carries everything as published;
+- a field of a `Tool` a revision does not define (`execution` but at 2025-11-25, `_meta`
+  at 2025-03-26, `icons` before 2025-11-25) is not listed there (`protocol.tool_fields`).
 
 Every result keeps a TextContent with the serialized JSON of its document.
 """
@@ -24,7 +26,7 @@ from typing import Any
 
 import mcp.types as types
 
-from ..protocol import Revision
+from ..protocol import VERSIONED_TOOL_FIELDS, Revision
 from ..runtime import NotJson, parse_json
 from ..schema.proofs import always_object
 from .served import ServedContract, same_json
@@ -40,6 +42,8 @@ def tool_at(tool: dict[str, Any], revision: Revision) -> dict[str, Any]:
         del shown["outputSchema"]
     if not revision.title:
         shown.pop("title", None)  # `annotations.title` says it at this revision
+    for key in VERSIONED_TOOL_FIELDS - {"title", "outputSchema"} - set(revision.tool_fields):
+        shown.pop(key, None)  # `execution` at 2025-11-25 only, `_meta` from 2025-06-18...
     return shown
 
 

@@ -5,7 +5,8 @@ Each tool carries its `inputSchema` (`{"type": "object"}` when tools.yaml gives 
 (`annotations:` of tools.yaml; a column with `role: mutation` gives `readOnlyHint`, its
 opposite), and an `outputSchema`: its own, or the envelope and the files it refers to as one
 self-contained draft 2020-12 document (`compound`). A tool whose results carry no
-`structuredContent` (`result.structured: false`) publishes none.
+`structuredContent` (`result.structured: false`) publishes none. Its `execution`, `_meta`
+and `other_fields` (an imported server's, kept as written) are published as they are.
 
 Revisions 2025-06-18 and 2025-11-25 require `"type": "object"` at the root of an output
 schema (see `protocol`). A root that is proven to accept objects only (`always_object`: a
@@ -67,6 +68,13 @@ def tool_annotations(tool: Entry, mutation_column: str | None) -> dict[str, Any]
     return hints
 
 
+def listed_as_written(tool: Entry) -> dict[str, Any]:
+    """The fields of the tool's listing tools.yaml keeps as the server wrote them: `execution`,
+    `_meta` and `other_fields` (`importing.files` writes them)."""
+    fields = {key: tool.get(key) for key in ("execution", "_meta") if tool.get(key) is not None}
+    return {**(tool.get("other_fields") or {}), **fields}
+
+
 def tool_listing(contract: Contract) -> list[dict[str, Any]]:
     """The MCP `Tool` of each tool of a contract, in the manifest's order."""
     roles = {c.role: c.name for c in contract.manifest.tools.columns if c.role}
@@ -89,6 +97,7 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
         hints = tool_annotations(tool, roles.get("mutation"))
         if hints:
             entry["annotations"] = hints
+        entry.update(listed_as_written(tool))
         tools.append(entry)
     return tools
 

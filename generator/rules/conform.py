@@ -100,6 +100,13 @@ CONFORM_RULES = (
     Rule("title-missing", C, "warning", "listing", "A tool the contract gives a title is published with it."),
     Rule("title-differs", C, "warning", "listing", "A published title is the contract's."),
     Rule(
+        "tool-field-differs",
+        C,
+        "error",
+        "listing",
+        "A tool's `execution`, `_meta` and every other field of its listing are the contract's, as written.",
+    ),
+    Rule(
         "no-document",
         C,
         "error",
