@@ -167,7 +167,9 @@ def _serve_http(url_file: Path) -> None:
             tasks.start_soon(server.serve, [sock])
             while not server.started:
                 await anyio.sleep(0.02)
-            url_file.write_text(f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", encoding="utf-8")
+            partial = url_file.with_suffix(".partial")  # whole or absent: the test polls for it
+            partial.write_text(f"http://127.0.0.1:{sock.getsockname()[1]}/mcp", encoding="utf-8")
+            partial.rename(url_file)
 
     anyio.run(serve)
 

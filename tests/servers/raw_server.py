@@ -163,7 +163,9 @@ def http(options: list[str], url_file: Path, sse: bool) -> None:
             return
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    url_file.write_text(f"http://127.0.0.1:{server.server_address[1]}/mcp", encoding="utf-8")
+    partial = url_file.with_suffix(".partial")  # whole or absent: the test polls for it
+    partial.write_text(f"http://127.0.0.1:{server.server_address[1]}/mcp", encoding="utf-8")
+    partial.rename(url_file)
     server.serve_forever()
 
 
