@@ -36,6 +36,7 @@ CORE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("title", "string", "The tool's name for people."),
         ("annotations", "annotations", "The MCP hints: read-only, destructive, idempotent, open world."),
         ("result", "result", "What a result carries when it is not the structured envelope."),
+        ("secret_arguments", "array", "The arguments whose values no error result may carry."),
     ),
 }
 TABLES = ("errors", "error_types", "warnings", "tools")
