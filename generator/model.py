@@ -39,6 +39,7 @@ CORE_COLUMNS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("execution", "listing", "The MCP execution properties: whether a call may run as a task."),
         ("_meta", "listing", "The MCP `_meta` of the tool's listing."),
         ("other_fields", "listing", "Other fields of the tool's MCP listing, as the server lists them."),
+        ("secret_arguments", "array", "The arguments whose values no error result may carry."),
     ),
 }
 TABLES = ("errors", "error_types", "warnings", "tools")

@@ -20,7 +20,7 @@ from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_col
 from .documents import Document, Reading, read_json, read_source, read_yaml
 from .envelope import compile_envelope
 from .meta import check_against_meta, meta_schema, semver
-from .tool_examples import check_tool_examples, compile_tool_schemas
+from .tool_examples import check_secret_arguments, check_tool_examples, compile_tool_schemas
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
 
@@ -198,7 +198,7 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         problems += found
         if tools is not None and manifest is not None:
             validators, unsound = compile_tool_schemas(tools, manifest)
-            problems += unsound
+            problems += unsound + check_secret_arguments(tools, manifest)
             if not found and not unsound:
                 problems += check_tool_examples(tools, manifest, examples, builders, validators)
     modules: tuple[Module, ...] = ()

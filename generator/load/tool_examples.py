@@ -101,3 +101,18 @@ def check_tool_examples(
                 message = f"{name} carries error code {code!r}, which the tool does not declare"
                 problems.append(document.diagnostic([*where, "result"], message))
     return problems
+
+
+def check_secret_arguments(document: Document, manifest: Manifest) -> list[Diagnostic]:
+    """Each name of a tool's `secret_arguments` that is not a property of its `inputSchema`,
+    at its line: a misspelt name would leave the argument it meant unwatched."""
+    problems = []
+    for index, tool in enumerate(manifest.tools.entries):
+        properties = (tool.get("inputSchema") or {}).get("properties")
+        known = sorted(properties) if isinstance(properties, dict) else []
+        for position, name in enumerate(tool.get("secret_arguments") or ()):
+            if name not in known:
+                has = ", ".join(known) or "none"
+                message = f"{name!r} is not an argument of the tool's inputSchema (its properties: {has})"
+                problems.append(document.diagnostic(["tools", index, "secret_arguments", position], message))
+    return problems

@@ -33,6 +33,7 @@ from ..protocol import VERSIONS, Revision, revision
 from . import client_side
 from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, ServerLog
 from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
+from .echoes import echo_at, echoes
 from .listing import compare_listing, published_hints
 from .mock import ERROR_REQUEST
 from .report import Report, shown
@@ -234,6 +235,8 @@ async def _call(
             raise Stopped from None
         else:
             report.add("call-failed", where, f"JSON-RPC error {exc.code}: {exc.message}", tool=tool.name, at=at)
+            for name, text in echoes(tool, arguments, rpc_message=exc.message):
+                report.add("error-echoes-argument", where, text, tool=tool.name, at=echo_at(tool, name, at))
         return None, where
     except TimeoutError:
         report.add("call-timeout", where, f"no answer within {timeout:g} s", tool=tool.name, at=at)
@@ -259,7 +262,7 @@ async def _example_calls(
             report.failed += 1
             text = f"isError: true, though the example call expects a success: {_said(result)}"
             report.add("example-is-error", where, text, tool=tool.name, at=at)
-        judge_result(contract, tool, result, where, report, at)
+        judge_result(contract, tool, result, where, report, at, call.arguments)
     return True
 
 
@@ -284,7 +287,7 @@ async def _probe(
             text = f"the server does not answer `_meta` {ERROR_REQUEST!r}; its error paths were not probed"
             report.add("probe-unsupported", tool.name, text, tool=tool.name, at=("possible_error_codes",))
             return
-        judge_result(contract, tool, result, where, report, at)
+        judge_result(contract, tool, result, where, report, at, tool.calls[0].arguments)
 
 
 def _code_at(contract: ServedContract, tool: ServedTool, code: str) -> tuple[Any, ...]:

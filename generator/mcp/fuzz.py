@@ -41,6 +41,7 @@ from mcp_types.jsonrpc import INTERNAL_ERROR
 from ..findings.finding import Finding
 from ..schema.engine import standalone_validator
 from ..schema.values import not_json
+from .echoes import echo_at, echoes, marked
 from .fuzz_calls import Answer, Reconnect, Server
 from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
 from .listing import HINT_DEFAULTS
@@ -221,6 +222,8 @@ class _ToolRun:
 
     def run(self) -> dict[str, Any]:
         valid, drawn_by, degraded = valid_strategy(self.schema, self.accepts)
+        if valid is not None and self.tool.secrets:  # invalid arguments are drawn from these too
+            valid = valid.map(lambda drawn: marked(self.tool, drawn, self.accepts))
         facts: dict[str, Any] = {"drawn_by": drawn_by, "valid": 0, "invalid": 0}
         if degraded is not None:  # never silently: the synthesiser's few argument sets, or none
             done = "fuzzed with the synthesiser's few argument sets only" if valid is not None else "not fuzzed"
@@ -302,10 +305,24 @@ class _ToolRun:
             return _Found(None, arguments, findings=tuple(scratch.findings))
         return None
 
+    def _echoed(self, answer: Answer, arguments: dict[str, Any]) -> _Found | None:
+        """An error answer that carries a secret argument (`echoes`), whatever the arguments."""
+        result = answer.result
+        if result is not None and not result.is_error and _error_code(self.contract, result) is None:
+            return None
+        said = echoes(self.tool, arguments, result, answer.text if answer.kind == "rpc-error" else None)
+        if not said:
+            return None
+        scratch = self._scratch()
+        for name, text in said:
+            at = echo_at(self.tool, name)
+            scratch.add("error-echoes-argument", self._where(arguments), text, tool=self.tool.name, at=at)
+        return _Found(None, arguments, findings=tuple(scratch.findings))
+
     def _valid(self, arguments: dict[str, Any]) -> _Found | None:
         answer, at = self._call(arguments), ("inputSchema",)
         after = "on arguments the input schema accepts"
-        trouble = self._trouble(answer, arguments, at, after)
+        trouble = self._trouble(answer, arguments, at, after) or self._echoed(answer, arguments)
         if trouble is not None or answer.kind == "unreachable":
             return trouble
         if answer.result is None:  # a JSON-RPC error: the server refuses what the schema accepts
@@ -321,7 +338,7 @@ class _ToolRun:
     def _invalid(self, breach: Breach) -> _Found | None:
         answer, at = self._call(breach.arguments), ("inputSchema", *breach.schema_at)
         after = f"on arguments that break `{breach.keyword}` at {breach.pointer or '/'}"
-        trouble = self._trouble(answer, breach.arguments, at, after)
+        trouble = self._trouble(answer, breach.arguments, at, after) or self._echoed(answer, breach.arguments)
         if trouble is not None or answer.result is None or answer.result.is_error:
             return trouble  # refused: a JSON-RPC error, or an isError result
         return _Found("fuzz-invalid-accepted", breach.arguments, f"a success {after}", at)

@@ -17,6 +17,7 @@ lists: one it refuses makes them fail the call.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ import mcp.types as types
 from ..runtime import NotJson, Violation, parse_json
 from ..schema.pointer import encode
 from ..schema.values import not_json
+from .echoes import echo_at, echoes
 from .report import Report, shown
 from .served import ServedContract, ServedTool, published_check
 
@@ -68,10 +70,15 @@ def judge_result(
     where: str,
     report: Report,
     at: tuple[Any, ...] = (),
+    arguments: Mapping[str, Any] | None = None,
 ) -> None:
     """Each way `result` departs from the contract, a finding about `where` (the call, as
-    the report names it), placed at `at` in the tool's entry (the example call made)."""
+    the report names it), placed at `at` in the tool's entry (the example call made); an
+    error that echoes a secret one of `arguments` (the call's) too."""
     call = _Call(report, tool, where, bool(result.is_error), at)
+    if arguments is not None and (result.is_error or contract.error_code(document_of(result)[0]) is not None):
+        for name, text in echoes(tool, arguments, result):
+            report.add("error-echoes-argument", where, text, tool=tool.name, at=echo_at(tool, name, at))
     if not tool.structured and result.structured_content is not None:
         call.add("structured-content-unexpected", "structuredContent, though the tool's results are content")
     if result.is_error:

@@ -52,6 +52,7 @@ class ServedTool:
     text_schema: Any = None  # what the JSON of each text block meets, for a content tool
     text_check: Check | None = None  # `text_schema` compiled
     published_output: Any = None  # the output schema the server lists (conform; see `as_listed`)
+    secrets: tuple[str, ...] = ()  # arguments no error answer may carry (tools.yaml `secret_arguments`)
 
     def declares(self, code: str) -> bool:
         return self.declared_codes is None or code in self.declared_codes
@@ -259,6 +260,7 @@ def served(contract: Contract) -> ServedContract:
                 content_types=frozenset(result["content"]) if result.get("content") else None,
                 text_schema=text_schema,
                 text_check=_schema_check(text_schema) if text_schema is not None else None,
+                secrets=tuple(entry.get("secret_arguments") or ()),
             )
         )
     return ServedContract(contract, tuple(tools), examples, envelope_check)

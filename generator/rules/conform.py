@@ -188,6 +188,14 @@ CONFORM_RULES = (
         "A plain-text error names a catalogue code that `error_results.code_pattern` finds.",
     ),
     Rule(
+        "error-echoes-argument",
+        C,
+        "error",
+        "error",
+        "An error answer carries no value of an argument the tool names in `secret_arguments` (code it was given,"
+        " say): in its structuredContent, its text or a JSON-RPC error's message.",
+    ),
+    Rule(
         "probe-unsupported",
         C,
         "note",

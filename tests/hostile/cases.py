@@ -306,6 +306,26 @@ CASES = [
         "which errors.yaml lacks",
     ),
     Case(
+        "secret argument the tool lacks",
+        "broken",
+        write(
+            "tools.yaml",
+            "tools:\n  - name: t\n    inputSchema:\n      type: object\n      properties: {code: {type: string}}\n"
+            "    secret_arguments: [code, source]\n",
+        ),
+        GENERATE,
+        2,
+        "tools.yaml:6: 'source' is not an argument of the tool's inputSchema (its properties: code)",
+    ),
+    Case(
+        "secret arguments of a tool without arguments",
+        "broken",
+        write("tools.yaml", "tools:\n  - name: t\n    secret_arguments: [code]\n"),
+        GENERATE,
+        2,
+        "'code' is not an argument of the tool's inputSchema (its properties: none)",
+    ),
+    Case(
         "contract not utf-8",
         "broken",
         write("contract.yaml", b"name: jsonrpc\ntitle: caf\xe9\n"),
