@@ -38,12 +38,18 @@ tools:
 EXAMPLE = """\
     examples:
       - arguments: {code: "eval(input())"}
+        result: scan_error.json
 """
+# What the example call expects: an error (an `isError` answer to a call expecting a success is
+# `example-is-error`, another fault).
+EXPECTED = '{"success": false, "error": {"code": "example_error", "message": "the code given does not parse"}}\n'
 
 
 def _project(tmp_path: Path, tools: str) -> Path:
     assert run_cli("init", "scanner", cwd=tmp_path).returncode == 0
-    (tmp_path / "schemas" / "contracts" / "scanner" / "tools.yaml").write_text(tools, encoding="utf-8")
+    folder = tmp_path / "schemas" / "contracts" / "scanner"
+    (folder / "tools.yaml").write_text(tools, encoding="utf-8")
+    (folder / "examples" / "scan_error.json").write_text(EXPECTED, encoding="utf-8")
     return tmp_path
 
 
@@ -94,7 +100,7 @@ def test_a_server_whose_errors_name_no_code_passes_with_and_without_fuzz(tmp_pat
 
 def test_a_value_too_short_to_tell_from_chance_is_not_looked_for(tmp_path: Path) -> None:
     """Code of five characters could be in any message: `x = 1` quoted is not a finding."""
-    project = _project(tmp_path, TOOLS + '    examples:\n      - arguments: {code: "x = 1"}\n')
+    project = _project(tmp_path, TOOLS + EXAMPLE.replace("eval(input())", "x = 1"))
     code, report = _conform(project, *SERVER)
     assert (code, report["findings"]) == (0, [])
 
