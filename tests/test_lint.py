@@ -203,7 +203,7 @@ EDITS: dict[str, tuple[list[tuple[str, str, str]], str, str, str, int]] = {
         0,
     ),
     "typescript-sdk-keyword": (
-        [("envelope.schema.json", '"data": { "description"', '"data": { "dependentRequired": {"a": ["b"]}, "description"')],
+        [("envelope.schema.json", '"data": {', '"data": { "dependentRequired": {"a": ["b"]},')],
         "envelope.schema.json",
         "/$defs/SuccessEnvelope/properties/data/dependentRequired",
         '"dependentRequired"',

@@ -176,7 +176,8 @@ def _typescript_sdk(folder: Path) -> None:
 
 
 def _sdk_findings(lines: list[str]) -> list[str]:
-    return [line.split(" typescript-sdk-keyword [warning] ", 1)[1] for line in lines if "typescript-sdk-keyword" in line]
+    marker = " typescript-sdk-keyword [warning] "
+    return [line.split(marker, 1)[1] for line in lines if marker in line]
 
 
 @pytest.mark.fires("typescript-sdk-keyword")
