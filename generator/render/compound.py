@@ -37,9 +37,13 @@ _FILE = "file:///"
 
 def published_base(resources: Mapping[str, Any]) -> str:
     """The URI prefix a contract's resources known by a file URI are published under: a
-    digest of every resource, so two contracts share it only when they are one schema."""
+    digest of every resource, so two contracts share it only when they are one schema.
+
+    Hierarchical, for relative references and `$id`s to resolve against it in every
+    validator (jsonschema-rs refuses them against a `urn:`); `.invalid` names no host
+    (RFC 6761), and nothing fetches an `$id`."""
     text = json.dumps(sorted(resources.items()), sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-    return f"urn:mcp-contracts:sha256-{hashlib.sha256(text.encode()).hexdigest()[:32]}/"
+    return f"https://mcp-contracts.invalid/sha256-{hashlib.sha256(text.encode()).hexdigest()[:32]}/"
 
 
 def _canonical(uri: str, document: Any, dialect: Vocabulary, base: str | None) -> str:
