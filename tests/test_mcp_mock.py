@@ -333,7 +333,8 @@ def test_a_draft_07_tool_without_examples_is_answered_from_its_envelope_in_2020_
     draft_07 = "http://json-schema.org/draft-07/schema#"
     text = (folder / "envelope.schema.json").read_text(encoding="utf-8").replace("$defs", "definitions")
     schema = json.loads(text.replace("https://json-schema.org/draft/2020-12/schema", draft_07))
-    pair = {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "minItems": 2, "additionalItems": False}
+    pair = {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "minItems": 2}
+    pair["additionalItems"] = False
     schema["definitions"]["SuccessEnvelope"]["properties"]["data"] = pair
     (folder / "envelope.schema.json").write_text(json.dumps(schema), encoding="utf-8")
     for name, old, new in (
