@@ -70,7 +70,7 @@ def _rewritten(node: Any, base: str, canonical: Mapping[str, str], dialect: Voca
     return node
 
 
-def _stays_draft_07(root_uri: str, resources: Mapping[str, Any], drafts: Mapping[str, Vocabulary]) -> bool:
+def _stays_draft_07(resources: Mapping[str, Any], drafts: Mapping[str, Vocabulary]) -> bool:
     """Whether the resources make one draft-07 document: all are draft-07, and each that
     must carry its URI as `$id` (every one, when there are several) has no `$ref` beside
     it, where draft-07 would ignore the `$id` and the `definitions` embedding the others;
@@ -100,7 +100,7 @@ def compound(
         return copy.deepcopy(root)
     canonical = {uri: _canonical(uri, document, drafts[uri], base) for uri, document in resources.items()}
     rewritten = {uri: _rewritten(resources[uri], uri, canonical, drafts[uri]) for uri in resources}
-    draft_07 = keep_draft_07 and _stays_draft_07(root_uri, resources, drafts)
+    draft_07 = keep_draft_07 and _stays_draft_07(resources, drafts)
     # A draft-07 pointer into another draft-07 resource is renamed as that resource is.
     draft_07_resources = {canonical[uri]: rewritten[uri] for uri in resources if drafts[uri] is DRAFT_07}
 

@@ -38,14 +38,15 @@ def class_document(head: dict[str, Any], schema: Any) -> dict[str, Any]:
     return {"$schema": DRAFT_2020_12.uri, **head, "$defs": {schema["$id"]: schema}}
 
 
-def _head(location: str, bundle: Bundle, schema: Any) -> dict[str, Any]:
+def _head(location: str, bundle: Bundle, schema: Any, base: str) -> dict[str, Any]:
+    """The head of a class's document (see the module); `base`, the contract's `published_base`."""
     root = bundle.resources[bundle.root]
     stand_in: dict[str, Any] = {"$ref": location}
     if isinstance(root, dict) and "$schema" in root:  # the dialect the judge reads the location in
         stand_in = {"$schema": root["$schema"], **stand_in}
     drafts = {**bundle.dialects, _STAND_IN: bundle.dialects[bundle.root]}  # read as the root is
     resources = {**bundle.resources, _STAND_IN: stand_in}
-    translated = compound(_STAND_IN, resources, drafts, published_base(bundle.resources))
+    translated = compound(_STAND_IN, resources, drafts, base)
     head: dict[str, Any] = {"$ref": translated["$ref"]}
     if always_object(class_document(head, schema)):
         head["type"] = "object"
@@ -56,11 +57,12 @@ def published_schemas(contract: Contract) -> dict[str, Any]:
     """What `published.json` holds for a contract (see the module's docstring)."""
     schema = object_rooted(bundled_envelope(contract, keep_draft_07=False))
     classes: dict[str, Any] = {}
+    base = published_base(contract.bundle.resources)
     for model in contract.view.classes:
         if model.location in classes:
             continue  # the object part of a root that is not one object judges by the root schema
         root = model.name == contract.root_model or not isinstance(schema, dict)
-        classes[model.location] = None if root else _head(model.location, contract.bundle, schema)
+        classes[model.location] = None if root else _head(model.location, contract.bundle, schema, base)
     return {"classes": classes, "schema": schema}
 
 
