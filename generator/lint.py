@@ -31,7 +31,16 @@ from .rules.lint import DESCRIPTION_LIMIT, LINT_RULES
 from .schema.pointer import PointerError, encode, from_fragment
 from .schema.proofs import always_object
 from .schema.uri import defrag
-from .schema.vocabulary import ANNOTATIONS, DEFINITIONS, DRAFT_07, EITHER, MISREAD_BY_07, STRUCTURAL, named
+from .schema.vocabulary import (
+    ANNOTATIONS,
+    DEFINITIONS,
+    DRAFT_07,
+    EITHER,
+    MISREAD_BY_07,
+    SAID_IN_2020_12,
+    STRUCTURAL,
+    named,
+)
 from .schema.walk import walk
 
 STYLES = {
@@ -284,7 +293,7 @@ def _misread(
                 listed = ", ".join(f"`{k}`" for k in beside)
                 yield document, path, f"beside `$ref`, draft-07 ignores {listed}: the TypeScript SDK's ajv applies them"
         elif visit.dialect is DRAFT_07:  # said in 2020-12 where it is published
-            for keyword, said in (("items", "prefixItems"), ("dependencies", "dependentRequired/dependentSchemas")):
+            for keyword, said in SAID_IN_2020_12.items():
                 if keyword in node and (keyword != "items" or isinstance(node[keyword], list)):
                     text = f"`{keyword}` is published in 2020-12 as `{said}`, which the TypeScript SDK's ajv ignores"
                     yield document, [*path, keyword], text

@@ -221,3 +221,25 @@ def test_a_draft_07_contract_is_read_by_the_typescript_sdk_as_written_but_beside
     assert _sdk_findings(lines) == [
         "beside `$ref`, draft-07 ignores `type`: the TypeScript SDK's ajv applies them"
     ], lines
+
+
+@pytest.mark.fires("typescript-sdk-keyword")
+def test_a_draft_07_pair_said_in_2020_12_is_named_where_it_is_written(tmp_path: Path) -> None:
+    """With a 2020-12 file beside it, a draft-07 envelope is published in 2020-12: its pair
+    becomes `prefixItems`, which the SDK's ajv ignores."""
+    folder = _init(tmp_path)
+    _typescript_sdk(folder)
+    envelope = folder / "envelope.schema.json"
+    text = envelope.read_text(encoding="utf-8").replace("$defs", "definitions")
+    text = text.replace('  "$id": "urn:mcp-contracts:shop:envelope",\n', "")  # a file name resolves against the folder
+    envelope.write_text(text.replace("https://json-schema.org/draft/2020-12/schema", DRAFT_07), encoding="utf-8")
+    settings = folder / "contract.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("/$defs/", "/definitions/"), encoding="utf-8")
+    text_schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}
+    (folder / "text.schema.json").write_text(json.dumps(text_schema), encoding="utf-8")
+    pair = '"data": { "type": "array", "items": [{"$ref": "text.schema.json"}], "additionalItems": false,'
+    _edit(envelope, '"data": {', pair)
+    code, lines = _lint(tmp_path)
+    assert code == 0 and _sdk_findings(lines) == [
+        "`items` is published in 2020-12 as `prefixItems`, which the TypeScript SDK's ajv ignores"
+    ], lines
