@@ -31,7 +31,16 @@ from .rules.lint import DESCRIPTION_LIMIT, LINT_RULES
 from .schema.pointer import PointerError, encode, from_fragment
 from .schema.proofs import always_object
 from .schema.uri import defrag
-from .schema.vocabulary import DEFINITIONS, EITHER
+from .schema.vocabulary import (
+    ANNOTATIONS,
+    DEFINITIONS,
+    DRAFT_07,
+    EITHER,
+    MISREAD_BY_07,
+    SAID_IN_2020_12,
+    STRUCTURAL,
+    named,
+)
 from .schema.walk import walk
 
 STYLES = {
@@ -264,6 +273,56 @@ def _description_length(src: Sources) -> Iterator[tuple[Document, list[object], 
             yield src.tools, ["tools", index, "description"], f"{tool.code!r}: {len(text)} characters, over {limit}"
 
 
+# What a `$ref` may have beside it without a verdict depending on whether it applies.
+_INERT_BESIDE_REF = ANNOTATIONS | STRUCTURAL | {"$ref"}
+
+
+def _misread(
+    document: Document, schema: Any, at: list[object], as_07: bool, formats: bool
+) -> Iterator[tuple[Document, list[object], str]]:
+    """What the TypeScript SDK's ajv reads otherwise in `schema` (at `at` in `document`), which
+    is published in draft-07 (`as_07`) or in 2020-12, with `format` asserted or not."""
+    for visit in walk(schema):
+        node = visit.node
+        if not isinstance(node, dict):
+            continue
+        path = [*at, *visit.path]
+        if visit.dialect is DRAFT_07 and as_07:
+            beside = sorted(set(node) - _INERT_BESIDE_REF) if "$ref" in node else []
+            if beside:
+                listed = ", ".join(f"`{k}`" for k in beside)
+                yield document, path, f"beside `$ref`, draft-07 ignores {listed}: the TypeScript SDK's ajv applies them"
+        elif visit.dialect is DRAFT_07:  # said in 2020-12 where it is published
+            for keyword, said in SAID_IN_2020_12.items():
+                if keyword in node and (keyword != "items" or isinstance(node[keyword], list)):
+                    text = f"`{keyword}` is published in 2020-12 as `{said}`, which the TypeScript SDK's ajv ignores"
+                    yield document, [*path, keyword], text
+        else:
+            for keyword in sorted(MISREAD_BY_07 & node.keys()):
+                yield document, [*path, keyword], f"the TypeScript SDK's draft-07 ajv does not apply `{keyword}`"
+        if "format" in node and not formats:
+            text = "the TypeScript SDK's ajv asserts `format`, which this contract does not (`formats`)"
+            yield document, [*path, "format"], text
+
+
+def _typescript_sdk_keyword(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    """Each published output schema, as its source says it (the envelope, a tool's own)."""
+    contract = src.contract
+    if contract is None:
+        return
+    envelope: Any = None
+    for index, (tool, listed) in enumerate(zip(contract.manifest.tools.entries, tool_listing(contract), strict=True)):
+        own, published = tool.get("outputSchema"), listed.get("outputSchema")
+        if own is not None and published is not None:
+            draft_07 = named(own) is DRAFT_07  # a tool's own schema is published as written
+            yield from _misread(src.tools, own, ["tools", index, "outputSchema"], draft_07, draft_07)
+        elif published is not None and envelope is None:
+            envelope = published
+    if isinstance(envelope, dict):
+        as_07 = named(envelope) is DRAFT_07
+        yield from _misread(src.envelope, src.envelope.data, [], as_07, contract.bundle.formats)
+
+
 CHECKS: dict[str, Check] = {
     "code-unique": _code_unique,
     "code-identifier": _code_identifier,
@@ -282,6 +341,7 @@ CHECKS: dict[str, Check] = {
     "error-outside-output": _error_outside_output,
     "hints-explicit": _hints_explicit,
     "tool-title": _tool_title,
+    "typescript-sdk-keyword": _typescript_sdk_keyword,
     "description-length": _description_length,
 }
 

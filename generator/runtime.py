@@ -210,6 +210,22 @@ def dialect(schema: Any) -> int | None:
     return None
 
 
+class _Annotation:
+    """`contentMediaType` and `contentEncoding` read as annotations. Draft-07 lets a validator
+    assert them or not, and jsonschema-rs does; the TypeScript judge, 2020-12 and the clients
+    that judge a published schema (ajv, python-jsonschema) do not. One verdict per contract:
+    no judge asserts them (the generator's `schema.engine.CONTENT_ANNOTATIONS` says the same)."""
+
+    def __init__(self, parent_schema: Any, value: Any, schema_path: Any) -> None:
+        pass
+
+    def validate(self, instance: Any) -> None:
+        return None
+
+
+CONTENT_ANNOTATIONS: dict[str, Any] = {"contentMediaType": _Annotation, "contentEncoding": _Annotation}
+
+
 def _json_loads(data: bytes) -> Any:
     import json  # the standard library's, for files beside the package: first use only
 
@@ -308,6 +324,7 @@ class Judge:
             registry=self._registry,
             base_uri=base,
             validate_formats=self.formats,
+            keywords=CONTENT_ANNOTATIONS,
             offline=True,
         )
 

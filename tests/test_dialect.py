@@ -1,10 +1,11 @@
-"""What `tools.json` publishes as an `outputSchema`: one self-contained draft 2020-12
-document. The JSON Schema Test Suite is the judge.
+"""What `tools.json` publishes as an `outputSchema`: one self-contained document, in the
+author's dialect where draft-07 can hold it, else in draft 2020-12. The JSON Schema Test
+Suite is the judge.
 
 Each group of the suite's required draft-07 and draft 2020-12 files becomes a compound
-document (its remote references embedded, as an envelope's other files are), draft-07 is
-said in 2020-12, and a draft 2020-12 validator with no registry and no network gives the
-suite's verdict on every instance.
+document (its remote references embedded, as an envelope's other files are), draft-07 said
+in 2020-12 (`published.json`) or kept (`tools.json`), and a validator of the document's
+dialect with no registry and no network gives the suite's verdict on every instance.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from urllib.parse import urldefrag, urljoin
 import jsonschema_rs
 import pytest
 from conftest import SHARED, require_shared
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from mcp_contracts_generator.render.compound import compound
 from mcp_contracts_generator.render.dialect import to_2020_12
 from mcp_contracts_generator.schema.dialect import resource_dialects
@@ -110,6 +111,31 @@ def test_every_instance_keeps_its_verdict_in_the_published_document(draft: str, 
                     wrong.append(f"python-jsonschema: {group['description']} / {case['description']}")
             except re.error:  # Python's `re` has no `\p{...}`: a limit of that validator, not ours
                 continue
+    assert wrong == []
+
+
+DRAFT_07_FILES = [p for d, p in FILES if d == "draft7"]
+
+
+@pytest.mark.parametrize("path", DRAFT_07_FILES, ids=[p.stem for p in DRAFT_07_FILES])
+def test_a_draft_07_document_published_as_written_keeps_every_verdict(path: Path) -> None:
+    """As `tools.json` publishes it: draft-07 stays draft-07 (its `definitions` embedding the
+    other files), unless draft-07 cannot hold them (a `$ref` beside the `$id` a file needs)."""
+    wrong = []
+    for group in json.loads(path.read_text(encoding="utf-8")):
+        resources = _resources(group["schema"], "draft7")
+        if _names_a_meta_schema(resources):
+            continue
+        published = compound(ROOT_URI, resources, resource_dialects(resources, ROOT_URI), keep_draft_07=True)
+        validator = jsonschema_rs.validator_for(published, retriever=_no_fetch)
+        python = validators.validator_for(published)(published, registry=Registry())
+        for case in group["tests"]:
+            for name, judge in (("jsonschema-rs", validator), ("python-jsonschema", python)):
+                try:
+                    if judge.is_valid(case["data"]) != case["valid"]:
+                        wrong.append(f"{name}: {group['description']} / {case['description']}")
+                except re.error:  # Python's `re` has no `\p{...}`
+                    continue
     assert wrong == []
 
 

@@ -34,9 +34,11 @@ LINT_RULES = (
     "hints-explicit",
     "tool-title",
     "description-length",
+    "typescript-sdk-keyword",
 )
 SHOP = Path("schemas") / "contracts" / "shop"
-# The scaffold with every column role a lint rule reads, and the `directory` profile on.
+PROFILES = "  profiles: [directory, typescript-sdk]\n"
+# The scaffold with every column role a lint rule reads, and every profile on.
 ROLES = (
     (
         "contract.yaml",
@@ -62,7 +64,7 @@ def scaffold(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for file, after, added in ROLES:
         _edit(root / SHOP / file, after, after + added if after.endswith("\n") else added)
     contract = root / SHOP / "contract.yaml"
-    contract.write_text(contract.read_text(encoding="utf-8") + "lint:\n  profiles: [directory]\n", encoding="utf-8")
+    contract.write_text(contract.read_text(encoding="utf-8") + "lint:\n" + PROFILES, encoding="utf-8")
     return root
 
 
@@ -194,10 +196,17 @@ EDITS: dict[str, tuple[list[tuple[str, str, str]], str, str, str, int]] = {
     ),
     "tool-title": ([("tools.yaml", "    title: Example tool\n", "")], "tools.yaml", "/tools/0/name", "name:", 0),
     "description-length": (
-        [("contract.yaml", "  profiles: [directory]\n", "  profiles: [directory]\n  description_limit: 10\n")],
+        [("contract.yaml", PROFILES, f"{PROFILES}  description_limit: 10\n")],
         "tools.yaml",
         "/tools/0/description",
         "description:",
+        0,
+    ),
+    "typescript-sdk-keyword": (
+        [("envelope.schema.json", '"data": {', '"data": { "dependentRequired": {"a": ["b"]},')],
+        "envelope.schema.json",
+        "/$defs/SuccessEnvelope/properties/data/dependentRequired",
+        '"dependentRequired"',
         0,
     ),
     # What loading refuses too: the sources do not load, and lint still names the rule.
@@ -303,7 +312,7 @@ def test_levels_come_from_the_registry_the_project_and_the_contract(
     if where in ("rules", "both"):
         contract.write_text(contract.read_text(encoding="utf-8") + f"rules: {{http-range: {setting}}}\n")
     if where == "lint.rules":
-        _edit(contract, "  profiles: [directory]\n", f"  profiles: [directory]\n  rules: {{http-range: {setting}}}\n")
+        _edit(contract, PROFILES, f"{PROFILES}  rules: {{http-range: {setting}}}\n")
     code, findings = _lint(project)
     assert [f["level"] for f in findings if f["rule"] == "http-range"] == ([level] if level else [])
     assert code == (1 if level == "error" else 0), findings

@@ -10,6 +10,8 @@ import pytest
 from conftest import run_cli
 from mcp_contracts_generator.schema.proofs import always_object
 
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+
 
 def _init(tmp_path: Path) -> Path:
     assert run_cli("init", "shop", cwd=tmp_path).returncode == 0
@@ -165,3 +167,79 @@ def test_the_directory_profile_asks_for_every_hint_a_title_and_short_description
 )
 def test_always_object_is_a_proof(schema: object, proven: bool) -> None:
     assert always_object(schema) is proven
+
+
+def _typescript_sdk(folder: Path) -> None:
+    """The profile on, and the example's data an array of one string (the data the tests give)."""
+    _edit(folder / "contract.yaml", "module: shop\n", "module: shop\nlint:\n  profiles: [typescript-sdk]\n")
+    (folder / "examples" / "success.json").write_text('{"success": true, "data": ["a"]}', encoding="utf-8")
+
+
+def _sdk_findings(lines: list[str]) -> list[str]:
+    marker = " typescript-sdk-keyword [warning] "
+    return [line.split(marker, 1)[1] for line in lines if marker in line]
+
+
+@pytest.mark.fires("typescript-sdk-keyword")
+@pytest.mark.quiet("typescript-sdk-keyword")
+def test_the_typescript_sdk_profile_names_what_its_draft_07_ajv_reads_otherwise(tmp_path: Path) -> None:
+    """Measured against the SDK's ajv (1.32.2: draft-07, `format` asserted): in a 2020-12 schema it
+    ignores `prefixItems` and reads the `items` beside it as every item's."""
+    folder = _init(tmp_path)
+    pair = '"data": { "type": "array", "prefixItems": [{"type": "string"}], "items": false, "format": "uri"'
+    _edit(folder / "envelope.schema.json", '"data": {', pair + ",")
+    _typescript_sdk(folder)
+    _edit(folder / "contract.yaml", "  profiles: [typescript-sdk]\n", "  profiles: []\n")
+    assert _sdk_findings(_lint(tmp_path)[1]) == []  # a profile: off unless turned on
+    _edit(folder / "contract.yaml", "  profiles: []\n", "  profiles: [typescript-sdk]\n")
+    code, lines = _lint(tmp_path)
+    assert code == 0 and _sdk_findings(lines) == [
+        "the TypeScript SDK's draft-07 ajv does not apply `prefixItems`",
+        "the TypeScript SDK's ajv asserts `format`, which this contract does not (`formats`)",
+    ], lines
+    (row,) = [n for n, line in enumerate((folder / "envelope.schema.json").read_text().splitlines(), 1) if pair in line]
+    assert lines[0].startswith(f"schemas/contracts/shop/envelope.schema.json:{row}:"), lines
+
+
+@pytest.mark.quiet("typescript-sdk-keyword")
+def test_a_draft_07_contract_is_read_by_the_typescript_sdk_as_written_but_beside_a_ref(tmp_path: Path) -> None:
+    """Published in draft-07, a pair (`items` as a list) is what the SDK's ajv reads too; a keyword
+    beside `$ref`, which draft-07 ignores, it applies."""
+    folder = _init(tmp_path)
+    _typescript_sdk(folder)
+    envelope = folder / "envelope.schema.json"
+    text = envelope.read_text(encoding="utf-8").replace("$defs", "definitions")
+    envelope.write_text(text.replace("https://json-schema.org/draft/2020-12/schema", DRAFT_07), encoding="utf-8")
+    settings = folder / "contract.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("/$defs/", "/definitions/"), encoding="utf-8")
+    _edit(envelope, '"data": {', '"data": { "type": "array", "items": [{"type": "string"}], "additionalItems": false,')
+    code, lines = _lint(tmp_path)
+    assert code == 0 and _sdk_findings(lines) == [], lines
+    reference = '"error": { "$ref": "#/definitions/ToolError"'
+    _edit(envelope, reference, reference + ', "type": "object"')
+    code, lines = _lint(tmp_path)
+    assert _sdk_findings(lines) == [
+        "beside `$ref`, draft-07 ignores `type`: the TypeScript SDK's ajv applies them"
+    ], lines
+
+
+@pytest.mark.fires("typescript-sdk-keyword")
+def test_a_draft_07_pair_said_in_2020_12_is_named_where_it_is_written(tmp_path: Path) -> None:
+    """With a 2020-12 file beside it, a draft-07 envelope is published in 2020-12: its pair
+    becomes `prefixItems`, which the SDK's ajv ignores."""
+    folder = _init(tmp_path)
+    _typescript_sdk(folder)
+    envelope = folder / "envelope.schema.json"
+    text = envelope.read_text(encoding="utf-8").replace("$defs", "definitions")
+    text = text.replace('  "$id": "urn:mcp-contracts:shop:envelope",\n', "")  # a file name resolves against the folder
+    envelope.write_text(text.replace("https://json-schema.org/draft/2020-12/schema", DRAFT_07), encoding="utf-8")
+    settings = folder / "contract.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("/$defs/", "/definitions/"), encoding="utf-8")
+    text_schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}
+    (folder / "text.schema.json").write_text(json.dumps(text_schema), encoding="utf-8")
+    pair = '"data": { "type": "array", "items": [{"$ref": "text.schema.json"}], "additionalItems": false,'
+    _edit(envelope, '"data": {', pair)
+    code, lines = _lint(tmp_path)
+    assert code == 0 and _sdk_findings(lines) == [
+        "`items` is published in 2020-12 as `prefixItems`, which the TypeScript SDK's ajv ignores"
+    ], lines

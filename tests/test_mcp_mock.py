@@ -353,3 +353,29 @@ def test_a_tool_default_success_is_made_once_and_kept(monkeypatch: pytest.Monkey
     second = server.answer("x_post_tweet", {"text": "And another"}, None)
     assert made == ["x_post_tweet"]
     assert first.structured_content == second.structured_content and first.structured_content["success"] is True
+
+
+def test_a_draft_07_tool_without_examples_is_answered_from_its_envelope_in_2020_12(tmp_path: Path) -> None:
+    """The envelope is listed as its author wrote it (a pair as `items: [...]`); the synthesiser
+    reads 2020-12 (`prefixItems`), so it makes its document from the envelope said so."""
+    assert run_cli("init", "pairs", cwd=tmp_path).returncode == 0
+    folder = tmp_path / "schemas" / "contracts" / "pairs"
+    draft_07 = "http://json-schema.org/draft-07/schema#"
+    text = (folder / "envelope.schema.json").read_text(encoding="utf-8").replace("$defs", "definitions")
+    schema = json.loads(text.replace("https://json-schema.org/draft/2020-12/schema", draft_07))
+    pair = {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "minItems": 2}
+    pair["additionalItems"] = False
+    schema["definitions"]["SuccessEnvelope"]["properties"]["data"] = pair
+    (folder / "envelope.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    for name, old, new in (
+        ("contract.yaml", "/$defs/", "/definitions/"),
+        ("tools.yaml", "    examples:\n      - arguments: {text: hello}\n        result: success.json\n", ""),
+    ):
+        (folder / name).write_text((folder / name).read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    (folder / "examples" / "success.json").unlink()
+    loaded = api.load(tmp_path / "schemas").project
+    assert loaded is not None
+    contract = served(loaded.contracts[0])
+    (tool,) = contract.tools
+    assert tool.listing["outputSchema"]["$schema"] == draft_07
+    assert answers.success(contract, tool).document == {"success": True, "data": ["x", 0]}

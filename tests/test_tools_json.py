@@ -13,11 +13,12 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
-from conftest import ROOT, load_json
+from conftest import ROOT, load_json, run_cli
 from mcp_contracts_generator import api
 from mcp_contracts_generator.model import Contract
 from mcp_contracts_generator.render.compound import compound
 from mcp_contracts_generator.render.mcp import bundled_envelope, object_rooted, tool_listing, tools_list
+from mcp_contracts_generator.render.published import published_schemas
 from mcp_contracts_generator.schema.dialect import resource_dialects
 from mcp_contracts_generator.schema.reach import pruned, unreached_definitions
 from test_dialect import FILES, ROOT_URI, _names_a_meta_schema, _no_fetch, _resources
@@ -35,13 +36,14 @@ def test_a_pruned_document_gives_the_suites_verdict(draft: str, path: Path) -> N
         resources = _resources(group["schema"], draft)
         if _names_a_meta_schema(resources):
             continue
-        published = compound(ROOT_URI, resources, resource_dialects(resources, ROOT_URI))
-        kept = pruned(published)
-        assert unreached_definitions(kept) == [], group["description"]
-        validator = jsonschema_rs.validator_for(kept, retriever=_no_fetch)
-        for case in group["tests"]:
-            if validator.is_valid(case["data"]) != case["valid"]:
-                wrong.append(f"{group['description']} / {case['description']}")
+        for as_written in (False, True) if draft == "draft7" else (False,):  # said in 2020-12, or kept
+            published = compound(ROOT_URI, resources, resource_dialects(resources, ROOT_URI), keep_draft_07=as_written)
+            kept = pruned(published)
+            assert unreached_definitions(kept) == [], group["description"]
+            validator = jsonschema_rs.validator_for(kept, retriever=_no_fetch)
+            for case in group["tests"]:
+                if validator.is_valid(case["data"]) != case["valid"]:
+                    wrong.append(f"{group['description']} / {case['description']} ({as_written=})")
     assert wrong == []
 
 
@@ -109,3 +111,33 @@ def test_tools_json_holds_one_tool_a_line(name: str) -> None:
     assert lines[0] == '{"tools": [' and lines[-1] == "]}"
     assert [json.loads(line.removesuffix(",")) for line in lines[1:-1]] == listed
     assert json.loads(text) == {"tools": listed}
+
+
+def _without_id(folder: Path, name: str, minimum: int) -> Contract:
+    """A new scaffold's contract whose envelope declares no `$id` (and message length `minimum`)."""
+    assert run_cli("init", name, cwd=folder).returncode == 0
+    envelope = folder / "schemas" / "contracts" / name / "envelope.schema.json"
+    schema = json.loads(envelope.read_text(encoding="utf-8"))
+    del schema["$id"]
+    schema["$defs"]["ToolError"]["properties"]["message"]["minLength"] = minimum
+    envelope.write_text(json.dumps(schema), encoding="utf-8")
+    loaded = api.load(folder / "schemas").project
+    assert loaded is not None
+    return loaded.contracts[0]
+
+
+def test_two_contracts_without_id_publish_two_ids_and_no_file_uri(tmp_path: Path) -> None:
+    """A client that reuses a validator by `$id` (the TypeScript SDK does) took one contract's for
+    the other's, both published as `file:///envelope.schema.json`."""
+    for name in "abc":
+        (tmp_path / name).mkdir()
+    one, other = _without_id(tmp_path / "a", "orders", 1), _without_id(tmp_path / "b", "orders", 5)
+    ids = []
+    for contract in (one, other):
+        (listed,) = tool_listing(contract)
+        published = published_schemas(contract)["schema"]
+        assert listed["outputSchema"]["$id"] == published["$id"]
+        assert "file:" not in json.dumps([listed, published])
+        ids.append(published["$id"])
+    assert ids[0] != ids[1]
+    assert tool_listing(_without_id(tmp_path / "c", "orders", 1)) == tool_listing(one)  # the same schema, the same id

@@ -90,3 +90,38 @@ def test_the_typescript_client_lists_and_calls_the_mock_of_a_new_scaffold(node: 
     report = ts_client(node, contract, [*MOCK, "--contract", "billing-api"], tmp_path, tmp_path)
     assert_as_the_examples_say(contract, report)
     assert report["tools"] == ["example_tool"] and len(report["calls"]) == 1
+
+
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+
+
+def _draft_07_scaffold(folder: Path, name: str) -> Path:
+    """A new scaffold whose envelope is written in draft-07, as zod-based servers emit, with no
+    `$id`, and whose success data is a pair (`items` as a list, no more items): the schemas folder."""
+    assert run_cli("init", name, cwd=folder).returncode == 0
+    contract = folder / "schemas" / "contracts" / name
+    envelope = contract / "envelope.schema.json"
+    text = envelope.read_text(encoding="utf-8").replace("$defs", "definitions")
+    schema = json.loads(text.replace("https://json-schema.org/draft/2020-12/schema", DRAFT_07))
+    del schema["$id"]
+    pair = {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": False}
+    schema["definitions"]["SuccessEnvelope"]["properties"]["data"] = pair
+    envelope.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    (contract / "examples" / "success.json").write_text('{"success": true, "data": ["a", 1]}', encoding="utf-8")
+    settings = contract / "contract.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("/$defs/", "/definitions/"), encoding="utf-8")
+    return folder / "schemas"
+
+
+def test_the_typescript_client_judges_a_draft_07_contract_as_its_author_wrote_it(node: str, tmp_path: Path) -> None:
+    """Said in 2020-12, the pair became `prefixItems` and `items: false`, which the SDK's draft-07
+    ajv reads as "no item at all": it refused the valid example."""
+    schemas = _draft_07_scaffold(tmp_path, "pairs")
+    loaded = api.load(schemas).project
+    assert loaded is not None
+    contract = served(loaded.contracts[0])
+    (listed,) = [t.listing for t in contract.tools]
+    assert listed["outputSchema"]["$schema"] == DRAFT_07 and "prefixItems" not in json.dumps(listed)
+    report = ts_client(node, contract, [*MOCK, "--contract", "pairs"], tmp_path, tmp_path)
+    assert_as_the_examples_say(contract, report)
+    assert report["calls"] and report["calls"][0]["structuredContent"] == {"success": True, "data": ["a", 1]}

@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic
 from ..model import NO_DEFAULT, Bundle, View, ViewClass, ViewField
 from ..runtime import Judge, short
 from ..schema.dialect import refusals, resource_dialects
-from ..schema.engine import engine_draft
+from ..schema.engine import CONTENT_ANNOTATIONS, engine_draft
 from ..schema.patterns import for_rust_engine, judged, non_ecma_patterns
 from ..schema.pointer import encode
 from ..schema.uri import defrag
@@ -53,14 +53,18 @@ def _compile(schema: Any, resources: Resources, formats: bool, location: str = "
 
     schema = for_rust_engine(schema, ROOT_URI)
     if not location:
-        jsonschema_rs.validator_for(schema, retriever=retrieve, base_uri=ROOT_URI, validate_formats=formats)
+        jsonschema_rs.validator_for(
+            schema, retriever=retrieve, base_uri=ROOT_URI, validate_formats=formats, keywords=CONTENT_ANNOTATIONS
+        )
         return
     wrapper = {"$ref": location}
     if isinstance(schema, dict) and "$schema" in schema:
         wrapper["$schema"] = schema["$schema"]
     read = [(ROOT_URI, schema), *judged(resources.read).items()]
     registry = jsonschema_rs.Registry(read, draft=engine_draft(named(schema)), retriever=retrieve)
-    jsonschema_rs.validator_for(wrapper, registry=registry, base_uri=_LOCATION_BASE, validate_formats=formats)
+    jsonschema_rs.validator_for(
+        wrapper, registry=registry, base_uri=_LOCATION_BASE, validate_formats=formats, keywords=CONTENT_ANNOTATIONS
+    )
 
 
 def _problem(document: Document, exc: Exception) -> Diagnostic:

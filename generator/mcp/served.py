@@ -115,7 +115,7 @@ class ServedContract:
 
     @cached_property
     def _envelope_schema(self) -> Any:
-        return bundled_envelope(self.contract)
+        return bundled_envelope(self.contract, keep_draft_07=False)  # 2020-12: what `synthesize` reads
 
     def as_envelope(self, tool: ServedTool) -> ServedTool:
         """`tool` judged and synthesised by the contract's envelope, whatever its own output
@@ -238,9 +238,10 @@ def served(contract: Contract) -> ServedContract:
     for entry, listing in zip(contract.manifest.tools.entries, tool_listing(contract), strict=True):
         own = entry.get("outputSchema")
         result = entry.get("result") or {}
-        schema = listing.get("outputSchema") or own
-        if schema is None:  # not published (a content tool): its errors are still the envelope
-            envelope = envelope if envelope is not None else bundled_envelope(contract)
+        schema = listing.get("outputSchema") if own else None
+        if schema is None:  # the envelope, published or not (a content tool's errors are envelopes)
+            # in 2020-12, which `synthesize` reads (a draft-07 one is listed as written)
+            envelope = envelope if envelope is not None else bundled_envelope(contract, keep_draft_07=False)
             schema = envelope
         text_schema = result.get("text_schema")
         calls = tuple(

@@ -4,7 +4,9 @@ Each tool carries its `inputSchema` (`{"type": "object"}` when tools.yaml gives 
 `title` (also as `annotations.title`, where clients of 2025-03-26 read it), its annotations
 (`annotations:` of tools.yaml; a column with `role: mutation` gives `readOnlyHint`, its
 opposite), and an `outputSchema`: its own, or the envelope and the files it refers to as one
-self-contained draft 2020-12 document (`compound`). A tool whose results carry no
+self-contained document (`compound`): in draft-07 when the author wrote draft-07 (what a
+TypeScript SDK 1.x client judges by), else in 2020-12; under the author's `$id`, or one
+unique to the contract, never the folder's `file:///envelope.schema.json`. A tool whose results carry no
 `structuredContent` (`result.structured: false`) publishes none. Its `execution`, `_meta`
 and `other_fields` (an imported server's, kept as written) are published as they are.
 
@@ -31,13 +33,16 @@ from ..model import Contract, Entry
 from ..protocol import revision
 from ..schema.proofs import always_object
 from ..schema.reach import pruned
-from .compound import compound
+from .compound import compound, published_base
 from .json_text import COMPACT, json_line
 
 
-def bundled_envelope(contract: Contract) -> Any:
-    """The contract's envelope as one self-contained draft 2020-12 schema (see `compound`)."""
-    return compound(contract.bundle.root, contract.bundle.resources, contract.bundle.dialects)
+def bundled_envelope(contract: Contract, keep_draft_07: bool = True) -> Any:
+    """The contract's envelope as one self-contained schema, in its own dialect (draft-07
+    stays draft-07 where it can) or, without `keep_draft_07`, in 2020-12 (see `compound`)."""
+    bundle = contract.bundle
+    base = published_base(bundle.resources)
+    return compound(bundle.root, bundle.resources, bundle.dialects, base, keep_draft_07)
 
 
 def object_rooted(schema: Any) -> Any:

@@ -6,8 +6,9 @@ derives from its fields: the runtime reads it from this file. It holds
 
 - `schema`: the root model's schema, the envelope as one self-contained draft 2020-12
   document (`bundled_envelope`, `"type": "object"` at a root proven to accept objects only):
-  the `outputSchema` of `mcp/<name>.tools.json` with the definitions its root does not reach
-  kept too, since classes may judge by them;
+  the `outputSchema` of `mcp/<name>.tools.json` (said in 2020-12 where that one stays
+  draft-07, under the same `$id`) with the definitions its root does not reach kept too,
+  since classes may judge by them;
 - `classes`: for each other class, keyed by the location it judges by (as `judge.py` binds
   it), the head of its own document: a `$ref` to that location inside `schema` (canonical
   URI, pointer renamed as a draft-07 source is translated), and `"type": "object"` when the
@@ -23,7 +24,7 @@ from typing import Any
 from ..model import Bundle, Contract
 from ..schema.proofs import always_object
 from ..schema.vocabulary import DRAFT_2020_12
-from .compound import compound
+from .compound import compound, published_base
 from .json_text import json_file
 from .mcp import bundled_envelope, object_rooted
 
@@ -37,13 +38,15 @@ def class_document(head: dict[str, Any], schema: Any) -> dict[str, Any]:
     return {"$schema": DRAFT_2020_12.uri, **head, "$defs": {schema["$id"]: schema}}
 
 
-def _head(location: str, bundle: Bundle, schema: Any) -> dict[str, Any]:
+def _head(location: str, bundle: Bundle, schema: Any, base: str) -> dict[str, Any]:
+    """The head of a class's document (see the module); `base`, the contract's `published_base`."""
     root = bundle.resources[bundle.root]
     stand_in: dict[str, Any] = {"$ref": location}
     if isinstance(root, dict) and "$schema" in root:  # the dialect the judge reads the location in
         stand_in = {"$schema": root["$schema"], **stand_in}
     drafts = {**bundle.dialects, _STAND_IN: bundle.dialects[bundle.root]}  # read as the root is
-    translated = compound(_STAND_IN, {**bundle.resources, _STAND_IN: stand_in}, drafts)
+    resources = {**bundle.resources, _STAND_IN: stand_in}
+    translated = compound(_STAND_IN, resources, drafts, base)
     head: dict[str, Any] = {"$ref": translated["$ref"]}
     if always_object(class_document(head, schema)):
         head["type"] = "object"
@@ -52,13 +55,14 @@ def _head(location: str, bundle: Bundle, schema: Any) -> dict[str, Any]:
 
 def published_schemas(contract: Contract) -> dict[str, Any]:
     """What `published.json` holds for a contract (see the module's docstring)."""
-    schema = object_rooted(bundled_envelope(contract))
+    schema = object_rooted(bundled_envelope(contract, keep_draft_07=False))
     classes: dict[str, Any] = {}
+    base = published_base(contract.bundle.resources)
     for model in contract.view.classes:
         if model.location in classes:
             continue  # the object part of a root that is not one object judges by the root schema
         root = model.name == contract.root_model or not isinstance(schema, dict)
-        classes[model.location] = None if root else _head(model.location, contract.bundle, schema)
+        classes[model.location] = None if root else _head(model.location, contract.bundle, schema, base)
     return {"classes": classes, "schema": schema}
 
 

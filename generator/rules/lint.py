@@ -92,4 +92,14 @@ LINT_RULES = (
         f"A tool's description is at most `lint.description_limit` characters ({DESCRIPTION_LIMIT} by default).",
         "directory",
     ),
+    Rule(
+        "typescript-sdk-keyword",
+        L,
+        "warning",
+        "protocol",
+        "A published output schema says nothing the TypeScript SDK 1.x client (a draft-07 ajv that asserts `format`)"
+        " reads otherwise: in 2020-12 `prefixItems`, `unevaluated*`, `dependentRequired`, `dependentSchemas`,"
+        " `minContains`, `maxContains`, `$dynamicRef`; in draft-07 a keyword beside `$ref`; `format` not asserted.",
+        "typescript-sdk",
+    ),
 )

@@ -20,6 +20,22 @@ def engine_draft(dialect: Vocabulary | None) -> int | None:
     return jsonschema_rs.Draft7 if dialect is DRAFT_07 else jsonschema_rs.Draft202012
 
 
+class _Annotation:
+    """`contentMediaType` and `contentEncoding` read as annotations, as the runtime's judge
+    reads them (see `CONTENT_ANNOTATIONS` of runtime.py): draft-07 lets a validator assert
+    them, jsonschema-rs does, the TypeScript judge and the clients of a published schema do not."""
+
+    def __init__(self, parent_schema: Any, value: Any, schema_path: Any) -> None:
+        pass
+
+    def validate(self, instance: Any) -> None:
+        return None
+
+
+# What every jsonschema-rs compile of the generator passes as `keywords=`: one verdict per contract.
+CONTENT_ANNOTATIONS: dict[str, Any] = {"contentMediaType": _Annotation, "contentEncoding": _Annotation}
+
+
 def _no_fetch(uri: str) -> Any:
     raise ValueError(f"{uri} is not fetched: the schema must stand alone")
 
@@ -29,7 +45,7 @@ def standalone_validator(schema: Any) -> Any:
     output schema: nothing is fetched), its patterns written for its engine (`patterns`);
     ValueError, with the reason, when it cannot compile."""
     try:
-        return jsonschema_rs.validator_for(for_rust_engine(schema), retriever=_no_fetch)
+        return jsonschema_rs.validator_for(for_rust_engine(schema), retriever=_no_fetch, keywords=CONTENT_ANNOTATIONS)
     except (ValueError, TypeError, OverflowError, jsonschema_rs.ValidationError) as exc:
         raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
 

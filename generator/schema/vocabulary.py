@@ -164,6 +164,16 @@ _LATER_THAN_07 = frozenset(
      "$recursiveAnchor", "$vocabulary"}
 )  # fmt: skip
 UNKNOWN_TO_07 = (DRAFT_2020_12.applicators - DRAFT_07.applicators - {DRAFT_2020_12.definitions}) | _LATER_THAN_07
+# Draft-07 keywords 2020-12 spells otherwise (`render/dialect.py`): `items` when it is a list.
+SAID_IN_2020_12 = {"items": "prefixItems", "dependencies": "dependentRequired/dependentSchemas"}
+# Keywords of 2020-12 that a draft-07 validator reading a 2020-12 schema (the TypeScript SDK
+# 1.x client's ajv does) does not apply as 2020-12 does: it ignores them, and reads an `items`
+# beside `prefixItems` as applying to every item. Measured against that ajv; `$defs`, `$anchor`
+# and a `$ref` with siblings it reads as 2020-12 does.
+MISREAD_BY_07 = frozenset(
+    {"prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentRequired", "dependentSchemas",
+     "minContains", "maxContains", "$dynamicRef"}
+)  # fmt: skip
 
 
 def named(schema: object) -> Vocabulary | None:
