@@ -208,10 +208,11 @@ def _shape_copy_differs(src: Sources) -> Iterator[tuple[Document, list[object], 
         except TooLarge:
             continue
         if all(difference is not None for difference in differences.values()):
-            said, difference = next(((s, d) for s, d in differences.items() if f"`{name}`" in s), (None, None))
             text = f"{name!r}: its outputSchema means what no shape of the envelope means"
-            if difference is not None:
-                text += f" (the copy under envelope.schema.json#{said.partition('|')[0]}: {difference.said()})"
+            for said, difference in differences.items():
+                if difference is not None and f"`{name}`" in said.partition("|")[2]:  # the branch naming it
+                    text += f" (the copy under envelope.schema.json#{said.partition('|')[0]}: {difference.said()})"
+                    break
             yield src.tools, ["tools", index, "outputSchema"], text
 
 

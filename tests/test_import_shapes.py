@@ -12,6 +12,10 @@ from typing import Any
 
 import pytest
 from conftest import ROOT, run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft7Validator
+from mcp_contracts_generator.importing.envelope import envelope_of as joined
 from ruamel.yaml import YAML
 
 SERVER = ROOT / "tests" / "servers" / "draft07_server.py"
@@ -33,6 +37,56 @@ def envelope_of(project: Path) -> dict[str, Any]:
 def tools_of(project: Path) -> dict[str, Any]:
     tools = YAML(typ="safe").load((folder(project) / "tools.yaml").read_text(encoding="utf-8"))["tools"]
     return {tool["name"]: tool for tool in tools}
+
+
+# draft-07 shapes with what only draft-07 reads: `items` as a tuple, `dependencies`, a `$ref`
+# whose siblings are ignored, `definitions` (two named alike, listed differently), `#` itself
+TUPLE = {
+    "$schema": DRAFT_07,
+    "type": "object",
+    "properties": {
+        "pair": {"type": "array", "items": [{"type": "string"}, {"$ref": "#/definitions/Size"}], "maxItems": 2},
+        "next": {"$ref": "#", "type": "string"},
+    },
+    "dependencies": {"pair": ["name"], "name": {"required": ["pair"]}},
+    "definitions": {"Size": {"type": "integer", "minimum": 10}},
+}
+OTHER = {
+    "$schema": DRAFT_07,
+    "type": "object",
+    "properties": {"name": {"$ref": "#/definitions/Size"}, "items": {"$ref": "#/properties/name"}},
+    "required": ["name"],
+    "definitions": {"Size": {"type": "string", "maxLength": 3}},
+}
+UNION = joined("x", [("names", OTHER), ("pairs", TUPLE)])
+DOCUMENTS = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.sampled_from([0, 9, 10, 1.5, "", "pen", "long"])),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["pair", "next", "name", "items"]), inner, max_size=3),
+    ),
+    max_leaves=10,
+)
+
+
+@pytest.mark.parametrize(("shape", "name"), [(TUPLE, "PairsResult"), (OTHER, "NamesResult")], ids=["tuple", "other"])
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_draft_07_branch_judges_as_the_shape_it_came_from(shape: dict[str, Any], name: str, data: Any) -> None:
+    assert UNION.schema["$schema"] == DRAFT_07 and "$defs" not in UNION.schema
+    assert sorted(UNION.schema["definitions"]) == ["NamesResult", "PairsResult", "Size", "Size2"]
+    branch = {key: value for key, value in UNION.schema.items() if key != "anyOf"}
+    branch["allOf"] = [{"$ref": f"#/definitions/{name}"}]
+    instance = data.draw(DOCUMENTS)
+    assert Draft7Validator(branch).is_valid(instance) == Draft7Validator(shape).is_valid(instance)
+
+
+def test_draft_07_references_reach_where_their_targets_moved() -> None:
+    pairs = UNION.schema["definitions"]["PairsResult"]
+    assert pairs["properties"]["pair"]["items"][1] == {"$ref": "#/definitions/Size2"}  # a tuple's item
+    assert pairs["properties"]["next"] == {"$ref": "#/definitions/PairsResult", "type": "string"}
+    branch = Draft7Validator({**UNION.schema, "anyOf": [UNION.schema["anyOf"][1]]})
+    assert branch.is_valid({"pair": ["a", 10], "name": 1}) and not branch.is_valid({"pair": ["a", "pen"], "name": 1})
 
 
 def test_draft_07_shapes_make_a_draft_07_envelope_with_a_model_per_shape(tmp_path: Path) -> None:
