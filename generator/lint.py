@@ -198,6 +198,53 @@ def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
                 yield src.envelope, [container, name], f"{name!r} is not referenced"
 
 
+def _shape_copy_differs(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    """A tool's own outputSchema that means what no shape of the envelope means, where the
+    envelope is the union of the shapes (`import` keeps a copy of each in both files)."""
+    shapes = _shapes(src.envelope.data)
+    tools = src.tools.data.get("tools") if isinstance(src.tools.data, dict) else None
+    if not shapes or not isinstance(tools, list):
+        return
+    from .mcp.compare import TooLarge, schema_difference  # what `conform` compares with: only here
+
+    for index, tool in enumerate(tools):
+        own = tool.get("outputSchema") if isinstance(tool, dict) else None
+        if not isinstance(own, dict):
+            continue
+        name = tool.get("name")
+        try:
+            differences = {said: schema_difference(own, shape) for said, shape in shapes.items()}
+        except TooLarge:
+            continue
+        if all(difference is not None for difference in differences.values()):
+            text = f"{name!r}: its outputSchema means what no shape of the envelope means"
+            for said, difference in differences.items():
+                if difference is not None and f"`{name}`" in said.partition("|")[2]:  # the branch naming it
+                    text += f" (the copy under envelope.schema.json#{said.partition('|')[0]}: {difference.said()})"
+                    break
+            yield src.tools, ["tools", index, "outputSchema"], text
+
+
+def _shapes(envelope: Any) -> dict[str, Any]:
+    """Each shape of an envelope that is the `anyOf` of `$ref`s into its own definitions, as a
+    schema of its own (the envelope with that branch for root), by `pointer|description`;
+    nothing for another envelope."""
+    branches = envelope.get("anyOf") if isinstance(envelope, dict) else None
+    if not isinstance(branches, list) or not branches:
+        return {}
+    shapes: dict[str, Any] = {}
+    rest = {key: value for key, value in envelope.items() if key in (*DEFINITIONS, "$schema")}
+    for branch in branches:
+        reference = branch.get("$ref") if isinstance(branch, dict) else None
+        pointer = _pointer_in(reference) if isinstance(reference, str) and reference.startswith("#") else None
+        if pointer is None or pointer.count("/") != 2 or pointer.split("/")[1] not in DEFINITIONS:
+            return {}
+        if set(branch) - {"$ref", "description", "title", "$comment"}:
+            return {}
+        shapes[f"{pointer}|{branch.get('description', '')}"] = {**rest, "$ref": reference}
+    return shapes
+
+
 def _pointer_in(reference: str) -> str | None:
     """The JSON pointer a reference's fragment names, decoded; None for no pointer."""
     try:
@@ -337,6 +384,7 @@ CHECKS: dict[str, Check] = {
     "tool-described": _described("name", "tools"),
     "property-described": _property_described,
     "def-unused": _def_unused,
+    "shape-copy-differs": _shape_copy_differs,
     "output-not-object": _output_not_object,
     "error-outside-output": _error_outside_output,
     "hints-explicit": _hints_explicit,

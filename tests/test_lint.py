@@ -29,6 +29,7 @@ LINT_RULES = (
     "tool-described",
     "property-described",
     "def-unused",
+    "shape-copy-differs",
     "output-not-object",
     "error-outside-output",
     "hints-explicit",
@@ -171,6 +172,13 @@ EDITS: dict[str, tuple[list[tuple[str, str, str]], str, str, str, int]] = {
         "envelope.schema.json",
         "/$defs/Unused",
         '"Unused"',
+        0,
+    ),
+    "shape-copy-differs": (  # the envelope as import writes it: the anyOf of the shapes
+        [("envelope.schema.json", '"oneOf": [', '"anyOf": ['), ("tools.yaml", "", NEW_TOOL.format(output="{}"))],
+        "tools.yaml",
+        "/tools/1/outputSchema",
+        "outputSchema:",
         0,
     ),
     "output-not-object": (

@@ -9,12 +9,15 @@ its own answers with the envelope. So:
 - several shapes: the envelope is the `anyOf` of them, each under `$defs` (so each gets
   its own model class), and each tool keeps the schema it lists.
 
-Moving a listed schema under `$defs` keeps what its references mean: a reference into its
-own root (`#`, `#/properties/...`) gains the new prefix; its own `$defs` (or draft-07
-`definitions`) move up beside it, shared with another shape only when listed the same and
-free of references (whose targets may differ), renamed otherwise. A shape that cannot be
-moved so (an `$id`, an anchor, another dialect, a reference outside itself) leaves the
-envelope accepting any result: each tool's own outputSchema stays its contract.
+The shapes are joined in the dialect they all declare (draft-07 ones, as zod-to-json-schema
+writes them, under `definitions`; 2020-12 ones, or ones that declare none, under `$defs`).
+Moving a listed schema there keeps what its references mean: a reference into its own root
+(`#`, `#/properties/...`) gains the new prefix; its own `$defs` (or draft-07 `definitions`)
+move up beside it, shared with another shape only when listed the same and free of
+references (whose targets may differ), renamed otherwise. Shapes that cannot be moved so
+(an `$id`, an anchor, a dialect not read, a reference outside itself) or that do not agree
+on a dialect leave the envelope accepting any result, and a note says why: each tool's own
+outputSchema stays its contract.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 
 from ..naming import camel
 from ..schema.pointer import fragment, from_fragment
-from ..schema.vocabulary import DEFINITIONS, named
+from ..schema.vocabulary import DEFINITIONS, DRAFT_07, Vocabulary, named
 from ..schema.vocabulary import DRAFT_2020_12 as DRAFT_2020_12_VOCABULARY
 from ..schema.walk import children, walk
 
@@ -37,10 +40,12 @@ _PLACE_BOUND = frozenset({"$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"
 
 @dataclass(frozen=True)
 class Envelope:
-    """The envelope schema, and the tools that leave their `outputSchema` out (it is theirs)."""
+    """The envelope schema, the tools that leave their `outputSchema` out (it is theirs), and
+    what people should know of it (why it accepts any result)."""
 
     schema: dict[str, Any]
     referencing: frozenset[str]
+    note: str | None = None
 
 
 def canonical(schema: Any) -> str:
@@ -63,21 +68,50 @@ def envelope_of(title: str, outputs: Sequence[tuple[str, dict[str, Any]]]) -> En
         return Envelope(
             {"$schema": DRAFT_2020_12, **schema} if "$schema" not in schema else dict(schema), frozenset(tools)
         )
-    if not all(_movable(schema) for schema, _ in shapes.values()):
-        description = (
-            "The tools list output shapes that cannot be joined into one schema here (one declares `$id`, an"
-            " anchor, another dialect or a reference outside itself): each tool's own outputSchema in tools.yaml"
-            " is its contract, and this envelope accepts any result."
-        )
-        return Envelope({"$schema": DRAFT_2020_12, "title": title, "description": description}, frozenset())
-    union = _union(title, [(schema, tools) for schema, tools in shapes.values()])
+    dialects = {_dialect(schema) for schema, _ in shapes.values()}
+    if len(dialects) > 1:
+        return _any_result(title, "declare different dialects (" + _dialects_said(shapes) + ")")
+    (dialect,) = dialects
+    if dialect is None or not all(_movable(schema, dialect) for schema, _ in shapes.values()):
+        return _any_result(title, "cannot be joined into one schema here (one declares `$id`, an anchor, a dialect"
+                           " not read or a reference outside itself)")  # fmt: skip
+    union = _union(title, [(schema, tools) for schema, tools in shapes.values()], dialect)
     declared = {schema.get("$schema") for schema, _ in shapes.values()}
     if len(declared) == 1 and isinstance(next(iter(declared)), str):  # one dialect, named: keep it
         union["$schema"] = next(iter(declared))
+    elif dialect is DRAFT_07:  # named in several spellings
+        union["$schema"] = DRAFT_07.uris[0] + "#"
     return Envelope(union, frozenset())
 
 
-def _union(title: str, shapes: list[tuple[dict[str, Any], list[str]]]) -> dict[str, Any]:
+def _any_result(title: str, why: str) -> Envelope:
+    """An envelope that accepts any result, since the shapes listed `why` (said in a note too)."""
+    said = f"The tools list output shapes that {why}: each tool's own outputSchema in tools.yaml is its contract"
+    description = said + ", and this envelope accepts any result."
+    note = f"envelope.schema.json accepts any result: the tools' outputSchemas {why.replace('`', '')}"
+    note += "; each tool's own outputSchema in tools.yaml is its contract"
+    return Envelope({"$schema": DRAFT_2020_12, "title": title, "description": description}, frozenset(), note)
+
+
+def _dialect(schema: dict[str, Any]) -> Vocabulary | None:
+    """The dialect a shape is written in: the one it names (None for one not read), 2020-12
+    (MCP's default) when it names none."""
+    return named(schema) if schema.get("$schema") is not None else DRAFT_2020_12_VOCABULARY
+
+
+def _dialects_said(shapes: dict[str, tuple[dict[str, Any], list[str]]]) -> str:
+    """Which tools declare which dialect: `draft-07: read_text, list_folder; draft 2020-12: read_graph`."""
+    tools: dict[str, list[str]] = {}
+    for schema, names in shapes.values():
+        dialect = _dialect(schema)
+        said = dialect.name if dialect is not None else str(schema.get("$schema"))
+        tools.setdefault(said, []).extend(names)
+    return "; ".join(f"{said}: {', '.join(names)}" for said, names in tools.items())
+
+
+def _union(title: str, shapes: list[tuple[dict[str, Any], list[str]]], dialect: Vocabulary) -> dict[str, Any]:
+    """The `anyOf` of `shapes`, each under the dialect's definitions (`$defs`, `definitions`)."""
+    home = dialect.definitions
     definitions: dict[str, Any] = {}
     originals: dict[str, str] = {}  # name -> the canonical text of the definition as listed
     branches = []
@@ -98,16 +132,16 @@ def _union(title: str, shapes: list[tuple[dict[str, Any], list[str]]]) -> dict[s
             originals[name] = canonical(body)
             placed.append((name, body))
         for new, definition in placed:
-            definitions[new] = _moved_references(definition, (name,), renamed)
+            definitions[new] = _moved_references(definition, (home, name), renamed, dialect)
         description = "The result of " + ", ".join(f"`{tool}`" for tool in tools) + "."
-        branches.append({"$ref": "#" + fragment(("$defs", name)), "description": description})
+        branches.append({"$ref": "#" + fragment((home, name)), "description": description})
     description = "Every structured result of the server: one branch per output shape its tools list."
     return {
         "$schema": DRAFT_2020_12,
         "title": title,
         "description": description,
         "anyOf": branches,
-        "$defs": definitions,
+        home: definitions,
     }
 
 
@@ -133,13 +167,11 @@ def _free(definitions: dict[str, Any], name: str) -> str:
     return chosen
 
 
-def _movable(schema: dict[str, Any]) -> bool:
-    """Whether `schema` keeps its meaning under another's `$defs` once its references are
-    rewritten: written in 2020-12 (or naming no dialect), without identifiers or dynamic
-    references (their targets are not pointers), every reference a pointer inside itself."""
-    if schema.get("$schema") is not None and named(schema) is not DRAFT_2020_12_VOCABULARY:
-        return False
-    for visit in walk(schema, dialect=DRAFT_2020_12_VOCABULARY):
+def _movable(schema: dict[str, Any], dialect: Vocabulary) -> bool:
+    """Whether `schema` (in `dialect`) keeps its meaning under another's definitions once its
+    references are rewritten: without identifiers or dynamic references (their targets are not
+    pointers), every reference a pointer inside itself."""
+    for visit in walk(schema, dialect=dialect):
         node = visit.node
         if not isinstance(node, dict):
             continue
@@ -151,25 +183,28 @@ def _movable(schema: dict[str, Any]) -> bool:
     return True
 
 
-def _moved_references(node: Any, root: tuple[str, ...], renamed: dict[tuple[str, str], str]) -> Any:
+def _moved_references(
+    node: Any, root: tuple[str, ...], renamed: dict[tuple[str, str], str], dialect: Vocabulary
+) -> Any:
     """`node` (the shape, or one of its definitions: their references were written against the
     shape's root) with each `$ref` of its subschemas rewritten for the new places: into the
-    shape's root, gaining `/$defs/<root>`; into its definitions, to where they moved."""
+    shape's root, gaining the `root` prefix (`/$defs/<name>`); into its definitions, to where
+    they moved."""
     if not isinstance(node, dict):
         return node
     moved = dict(node)
     if isinstance(node.get("$ref"), str):
         moved["$ref"] = _moved(node["$ref"], root, renamed)
     copied: set[str | int] = set()
-    for path, child in children(node, DRAFT_2020_12_VOCABULARY):
+    for path, child in children(node, dialect):
         key = path[0]
         if len(path) == 1:
-            moved[key] = _moved_references(child, root, renamed)
+            moved[key] = _moved_references(child, root, renamed, dialect)
             continue
         if key not in copied:  # the map or list the keyword holds, copied before it changes
             moved[key] = dict(moved[key]) if isinstance(moved[key], dict) else list(moved[key])
             copied.add(key)
-        moved[key][path[1]] = _moved_references(child, root, renamed)
+        moved[key][path[1]] = _moved_references(child, root, renamed, dialect)
     return moved
 
 
@@ -181,5 +216,5 @@ def _moved(reference: str, root: tuple[str, ...], renamed: dict[tuple[str, str],
     if not reference[1:].startswith("/") and reference != "#":
         return reference  # an anchor: it names the same place wherever the shape is
     if len(tokens) >= 2 and (tokens[0], tokens[1]) in renamed:
-        return "#" + fragment(("$defs", renamed[tokens[0], tokens[1]], *tokens[2:]))
-    return "#" + fragment(("$defs", *root, *tokens))
+        return "#" + fragment((root[0], renamed[tokens[0], tokens[1]], *tokens[2:]))
+    return "#" + fragment((*root, *tokens))

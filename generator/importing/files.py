@@ -62,6 +62,8 @@ def contract_files(name: str, facts: ServerFacts, existing: Mapping[str, bytes] 
     notes: list[str] = []
     title = facts.title or facts.name or name
     envelope = envelope_of(f"{title} result", [(t["name"], t["outputSchema"]) for t in facts.tools if _structured(t)])
+    if envelope.note is not None:
+        notes.append(envelope.note)
     files = dict(existing)
     files[CONTRACT] = _contract(name, facts, title, existing.get(CONTRACT))
     files.setdefault(ERRORS, (_HEADER[ERRORS] + "errors: []\n").encode())

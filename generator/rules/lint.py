@@ -60,6 +60,14 @@ LINT_RULES = (
     Rule("property-described", L, "warning", "docs", "Every property of the envelope schema has a description."),
     Rule("def-unused", L, "warning", "envelope", "Every `$defs` entry of the envelope schema is referenced."),
     Rule(
+        "shape-copy-differs",
+        L,
+        "error",
+        "envelope",
+        "Where the envelope is the `anyOf` of output shapes under its `$defs` or `definitions` (as `import` writes"
+        " it), each tool's own `outputSchema` in tools.yaml means what one of them means: the two copies agree.",
+    ),
+    Rule(
         "output-not-object",
         L,
         "error",
