@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from conftest import CONTRACTS, GENERATED, REFERENCE, SCHEMAS, load_json, require_shared, run_cli
-from jsonschema import Draft202012Validator, validators
+from jsonschema import Draft7Validator, Draft202012Validator, validators
 from mcp_contracts_generator.protocol import VERSIONS
 from mcp_contracts_generator.runtime import Judge
 from referencing import Registry
@@ -63,9 +63,9 @@ def test_annotations_come_from_the_column_with_the_mutation_role() -> None:
         assert published[tool["name"]]["annotations"] == {"readOnlyHint": not tool["mutation"]}
 
 
-def test_a_draft_07_envelope_is_published_in_draft_2020_12(rpc_schemas: Path, tmp_path: Path) -> None:
-    """MCP reads `outputSchema` in draft 2020-12: a draft-07 envelope is translated, and the
-    translation judges as the contract's own judge does."""
+def test_a_draft_07_envelope_is_published_in_draft_07_as_written(rpc_schemas: Path, tmp_path: Path) -> None:
+    """A draft-07 envelope is published in draft-07, as its author wrote it (what a TypeScript
+    SDK 1.x client judges by: issue 30), and judges as the contract's own judge does."""
     envelope = rpc_schemas / "contracts" / "jsonrpc" / "envelope.schema.json"
     text = envelope.read_text(encoding="utf-8").replace("https://json-schema.org/draft/2020-12/schema", DRAFT_07)
     envelope.write_text(text.replace("$defs", "definitions"), encoding="utf-8")
@@ -73,10 +73,10 @@ def test_a_draft_07_envelope_is_published_in_draft_2020_12(rpc_schemas: Path, tm
     result = run_cli("generate", "--schemas", str(rpc_schemas), "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr
     published = load_json(out / "mcp" / "jsonrpc.tools.json")["tools"][0]["outputSchema"]
-    assert published["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert published["properties"]["params"] == {"$ref": "#/$defs/Params"} and "definitions" not in published
+    assert published["$schema"] == DRAFT_07
+    assert published["properties"]["params"] == {"$ref": "#/definitions/Params"} and "$defs" not in published
     judge = Judge.from_bundle(load_json(out / "python" / "mcp_contracts" / "jsonrpc" / "schema.json"))
-    validator = Draft202012Validator(published, registry=Registry())
+    validator = Draft7Validator(published, registry=Registry())
     example = load_json(SCHEMAS / "contracts" / "jsonrpc" / "examples" / "tool-invoke.json")
     for document in (example, {**example, "params": []}, {**example, "method": ""}, {"id": "x"}):
         assert validator.is_valid(document) == judge.is_valid(document), document

@@ -92,7 +92,7 @@ def _compare_fields(tool: ServedTool, theirs: Mapping[str, Any], at: Revision, r
     ours, name = tool.listing, tool.name
     undefined = VERSIONED_TOOL_FIELDS - set(at.tool_fields)
     for key in sorted((set(ours) | set(theirs)) - _COMPARED_APART - undefined):
-        mine, listed = ours.get(key), theirs.get(key)
+        mine, listed = _meant(key, ours.get(key)), _meant(key, theirs.get(key))
         if mine is not None and listed is not None and same_json(mine, listed):
             continue
         if mine is None and listed is None:
@@ -105,6 +105,14 @@ def _compare_fields(tool: ServedTool, theirs: Mapping[str, Any], at: Revision, r
             text = f"{key} is {shown(listed, 120)}; the contract gives {shown(mine, 120)}"
         place = [key] if key in ("execution", "_meta") else ["other_fields", key]
         report.add("tool-field-differs", f"tools/list {name}.{key}", text, tool=name, at=place)
+
+
+def _meant(key: str, value: Any) -> Any:
+    """A field as it means: `execution.taskSupport` "forbidden" is what its absence says (the
+    spec's default, which the TypeScript SDK lists on every tool), so it is left out."""
+    if key == "execution" and isinstance(value, dict) and value.get("taskSupport") == "forbidden":
+        return {name: item for name, item in value.items() if name != "taskSupport"} or None
+    return value
 
 
 def _compare_annotations(tool: ServedTool, published: types.Tool, report: Report) -> None:
