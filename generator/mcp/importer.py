@@ -173,19 +173,23 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
 def _refuse_unheld(heard: list[UnheldNumber]) -> None:
     """Raise `_Unheld` at the first number of the listing that no double holds as written (a
     server's `1e400` or `1e-400`, which the SDK has read as infinity or 0: `bounded`)."""
-    for number in heard:
-        if number.pointer.startswith("/result/tools/"):
-            where = number.pointer.removeprefix("/result/")
-            said = "the server's tools/list result holds a number no contract can hold"
-            raise _Unheld(f"{said} at {where}: {number.why}")
+    found = _first_in_result(heard, "/tools/")
+    if found is not None:
+        where, why = found
+        raise _Unheld(f"the server's tools/list result holds a number no contract can hold at {where[1:]}: {why}")
 
 
 def _unheld_answer(heard: list[UnheldNumber]) -> str | None:
     """Where and why an answer holds a number no double holds as written, or None."""
+    found = _first_in_result(heard, "/")
+    return None if found is None else f"its answer holds a number no contract can hold at {found[0]}: {found[1]}"
+
+
+def _first_in_result(heard: list[UnheldNumber], under: str) -> tuple[str, str] | None:
+    """The first number heard in a result, below `under` in it: its pointer there, and why."""
     for number in heard:
-        if number.pointer.startswith("/result/"):
-            where = number.pointer.removeprefix("/result")
-            return f"its answer holds a number no contract can hold at {where}: {number.why}"
+        if number.pointer.startswith("/result" + under):
+            return number.pointer.removeprefix("/result"), number.why
     return None
 
 
