@@ -175,7 +175,7 @@ def _render_sources(chosen: Settings) -> RenderResult:
     if loaded.project is None:
         return RenderResult(None, loaded.diagnostics)
     try:
-        plan = build_plan(loaded.project, chosen.package, templates, chosen.languages)
+        plan = build_plan(loaded.project, chosen.package, templates, chosen.languages, rules_page=chosen.rules_page)
     except TemplateSyntaxError as exc:
         return RenderResult(
             None, [Diagnostic(exc.filename or str(exc.name), exc.lineno, None, f"template: {exc.message}")]
