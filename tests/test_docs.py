@@ -233,8 +233,9 @@ def test_the_rules_page_is_the_projects_choice(project: Path, tmp_path: Path) ->
 
     chosen = tmp_path / "chosen"
     shutil.copytree(project, chosen, symlinks=True)
+    assert run_cli("check", cwd=chosen).returncode == 0  # a clean comparison: the cache records it
     (chosen / "pyproject.toml").write_text(PROJECT + "rules_page = true\n", encoding="utf-8")
-    drifted = run_cli("check", cwd=chosen)
+    drifted = run_cli("check", cwd=chosen)  # the setting is among the inputs the cache holds
     assert drifted.returncode == 1 and "generated/docs/rules.md" in drifted.stdout, drifted.stdout
     assert run_cli("generate", cwd=chosen).returncode == 0
     written = chosen / "generated"
