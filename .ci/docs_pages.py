@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-
 from mcp_contracts_generator.cli import app
 from mcp_contracts_generator.render.environment import template_environment
 from mcp_contracts_generator.render.escape import md

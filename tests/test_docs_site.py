@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 import typer
 from conftest import ROOT
-
 from mcp_contracts_generator.cli import app
 
 pytestmark = pytest.mark.xdist_group("docs-site")  # one build of the site for the module
@@ -28,8 +27,11 @@ PAGES_SCRIPT = ROOT / ".ci" / "docs_pages.py"
 
 def _build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
     """`mkdocs build --strict`, as CI runs it."""
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site)]
-    return subprocess.run(command, cwd=config.parent, capture_output=True, text=True, check=False)
+    return _run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)], cwd=config.parent)
+
+
+def _run(command: list[str], cwd: Path = ROOT, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, text=True, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +88,7 @@ def test_a_broken_anchor_fails_the_build(tmp_path: Path) -> None:
 
 
 def test_the_generated_pages_are_what_the_commands_and_the_registry_say() -> None:
-    checked = subprocess.run([sys.executable, str(PAGES_SCRIPT), "--check"], capture_output=True, text=True)
+    checked = _run([sys.executable, str(PAGES_SCRIPT), "--check"])
     assert checked.returncode == 0, checked.stderr
 
 
@@ -96,7 +98,7 @@ def test_a_stale_reference_page_is_found_with_the_command_that_updates_it(tmp_pa
     shutil.copytree(DOCS / "reference", tmp_path / "docs" / "reference")
     page = tmp_path / "docs" / "reference" / "cli.md"
     page.write_text(page.read_text(encoding="utf-8").replace("Print the version and exit.", "Print it."))
-    checked = subprocess.run([sys.executable, str(tmp_path / ".ci" / "docs_pages.py"), "--check"], capture_output=True, text=True)
+    checked = _run([sys.executable, str(tmp_path / ".ci" / "docs_pages.py"), "--check"])
     assert checked.returncode == 1
     assert "run `python .ci/docs_pages.py`" in checked.stderr
     assert "-| `--version` | Print it. |" in checked.stderr
@@ -146,7 +148,7 @@ def _python_recipes() -> list[tuple[str, str]]:
 def test_every_python_recipe_imports_what_it_names(page: str, block: str) -> None:
     """ruff's undefined-name check (F821) on each recipe, as a module of its own."""
     ruff = [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "F821", "--stdin-filename", "recipe.py"]
-    checked = subprocess.run([*ruff, "-"], input=block, capture_output=True, text=True)
+    checked = _run([*ruff, "-"], stdin=block)
     assert checked.returncode == 0, f"{page}:\n{checked.stdout}"
 
 
