@@ -74,6 +74,16 @@ def test_the_site_builds_strict_with_every_page_of_its_nav(site: Path) -> None:
     assert "## Unreleased" not in _page_text(site, "changelog") and "Unreleased" in _page_text(site, "changelog")
 
 
+def test_no_list_is_left_as_text_on_any_page(site: Path) -> None:
+    """Python-Markdown starts a list only after a blank line, where GitHub needs none: a list it
+    did not read shows its dashes as text."""
+    unread = []
+    for page in sorted(site.glob("**/index.html")):
+        html = re.sub(r"<pre.*?</pre>", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+        unread += [f"{page.parent.name}: {line}" for line in re.findall(r"^\s*- .*$", html, flags=re.MULTILINE)]
+    assert unread == []
+
+
 def test_a_broken_anchor_fails_the_build(tmp_path: Path) -> None:
     """Strict means strict: a link to an anchor no page has is an error, not a warning."""
     copy = tmp_path / "project"
