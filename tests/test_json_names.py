@@ -122,7 +122,7 @@ def _block(opening: str) -> str:
     return found.group(1)
 
 
-def test_the_readme_builders_recipe_as_written(billing: ModuleType) -> None:
+def test_the_docs_builders_recipe_as_written(billing: ModuleType) -> None:
     block = _block("from contracts.billing_api import error_response, success_response")
     namespace: dict[str, Any] = {}
     exec(block.splitlines()[0], namespace)
@@ -147,7 +147,7 @@ def _error(code: str, message: str, **members: Any) -> dict[str, Any]:
     return {"code": code, "message": message, "retryable": retryable, **members, "class": "client"}
 
 
-def test_the_readme_server_recipes_as_written(billing: ModuleType) -> None:
+def test_the_docs_server_recipes_as_written(billing: ModuleType) -> None:
     """The page's server, and its tool that answers an error with `isError` as the page
     says (`error_response(...)` given its arguments, `content=[...]` none)."""
     namespace: dict[str, Any] = {}
