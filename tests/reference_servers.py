@@ -8,7 +8,7 @@ the workers share. They never enter the project's own environment (they bring th
 Without a package index, pip's message skips the tests, as the TypeScript client's tests skip
 without node; CI (MCP_CONTRACTS_REQUIRE_SHARED=1) fails on it instead.
 
-A test module uses the fixture with `pytest_plugins = ["reference_servers"]`.
+tests/conftest.py loads this module as a plugin: every test module may ask for the fixture.
 """
 
 from __future__ import annotations
