@@ -41,9 +41,11 @@ def _environment(tmp_path_factory: pytest.TempPathFactory, worker_id: str, name:
 
 def _conform(contract: str, command: list[str], cwd: Path) -> tuple[dict[str, object], Counter[tuple[str, str, str]]]:
     """conform of the built-in `contract` against `command`, started in `cwd` (code-scalpel writes
-    its `.code-scalpel/` there): the report and its errors counted by (rule, pointer, subject)."""
+    its `.code-scalpel/` there): the report and its errors counted by (rule, pointer, subject).
+    A request may take a minute: codescalpel takes 10 s and more to start on a busy machine."""
     done = run_process(
-        "conform", "--schemas", str(SCHEMAS), "--contract", contract, "--format", "json", "--", *command, cwd=cwd,
+        "conform", "--schemas", str(SCHEMAS), "--contract", contract, "--format", "json", "--timeout", "60",
+        "--", *command, cwd=cwd,
         timeout=600,
     )  # fmt: skip
     assert done.returncode == 1, done.stderr[-2000:]
