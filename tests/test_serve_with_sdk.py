@@ -69,7 +69,8 @@ def test_the_root_model_publishes_the_listed_output_schema(contract: str) -> Non
     assert published.get("type") == "object"  # every revision with output schemas takes it
     listed = _listed_output_schemas(contract)
     assert all(schema == pruned(published) for schema in listed)  # listed: what its root reaches
-    assert len(listed) > 0 or contract == "mcp-envelope"  # it lists no tools
+    # mcp-envelope lists no tools; foundry's (as foundry-mcp 0.16.0 lists them) answer in text.
+    assert len(listed) > 0 or contract in ("mcp-envelope", "foundry")
     standalone_validator(published)  # self-contained: nothing to fetch
 
 
@@ -149,10 +150,12 @@ def test_conform_finds_nothing_to_say_about_the_sdk_server(monkeypatch: pytest.M
     monkeypatch.setenv("PYTHONPATH", _server_environment()["PYTHONPATH"])
     revisions = [f"--protocol={r}" for r in OUTPUT_REVISIONS]
     command = ("--", sys.executable, str(SERVER))
-    result = run_cli("conform", "--contract", "code-scalpel", "--format", "json", *revisions, *command)
+    tools = ("--tool", "security_scan", "--tool", "extract_code")  # the others take none of the real arguments
+    result = run_cli("conform", "--contract", "code-scalpel", "--format", "json", *revisions, *tools, *command)
     report = conform_report(result.stdout)
     assert result.returncode == 0, report
-    assert report["findings"] == []
+    # It takes fewer of the real server's optional arguments (codescalpel 2.1.4): warnings only.
+    assert {f["rule"] for f in report["findings"]} <= {"input-schema-differs"}
     assert report["calls"] == 2 * len(OUTPUT_REVISIONS)  # security_scan succeeds, extract_code fails
 
 
