@@ -17,7 +17,7 @@ import copy
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from pydantic import BaseModel, GetJsonSchemaHandler, TypeAdapter
+from pydantic import BaseModel, GetJsonSchemaHandler
 from pydantic_core import CoreSchema
 
 from .json_text import package_json
@@ -76,6 +76,8 @@ def _canary_passes(generator: type) -> bool:
 
 
 def _try_canary(generator: type) -> bool:
+    from pydantic import TypeAdapter  # its module costs an import a model without a schema never needs
+
     class Canary(BaseModel):
         @classmethod
         def __get_pydantic_json_schema__(cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler, /) -> Any:

@@ -19,7 +19,7 @@ import copy
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from pydantic import BaseModel, GetJsonSchemaHandler, TypeAdapter
+from pydantic import BaseModel, GetJsonSchemaHandler
 from pydantic_core import CoreSchema
 
 from .json_text import package_json
@@ -91,6 +91,10 @@ def _canary_passes(generator: type) -> bool:
 
 
 def _try_canary(generator: type) -> bool:
+    from pydantic import (
+        TypeAdapter,
+    )  # its module costs an import a model without a schema never needs
+
     class Canary(BaseModel):
         @classmethod
         def __get_pydantic_json_schema__(

@@ -5,10 +5,10 @@
 `_Compiler` writes, on a class's first use, Python functions from its core schema that set
 what pydantic's validation sets (the same classes, values, fields set and extra members),
 choosing a union's branch by a tag or a marker key; what they are not sure of is left to
-pydantic (`Undecided` for a value, `_Unsupported` for a schema). This is the part of the
-runtime that reads pydantic's internals (the core schema, the slots of `BaseModel`): each
-class's builder is checked against pydantic's own validation before it is trusted
-(`canary.py`), and anything that goes wrong while it is written leaves the class to pydantic.
+pydantic (`Undecided` for a value, `_Unsupported` for a schema). It reads pydantic's
+internals (the core schema, the slots of `BaseModel`) under a pydantic range: each class's
+builder is checked against pydantic's own validation before it is trusted (`canary.py`),
+and anything that goes wrong while it is written leaves the class to pydantic.
 """
 
 from __future__ import annotations
