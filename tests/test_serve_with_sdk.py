@@ -132,6 +132,23 @@ def test_a_model_inside_a_model_of_ones_own_keeps_its_schema() -> None:
     assert not validator.is_valid({"envelope": success, "last_error": {"code": 7}})
 
 
+def test_a_pydantic_that_refuses_the_contracts_document_publishes_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As with a pydantic release whose schema generator walks references in methods of other
+    names than the runtime wraps: the canary does not come back whole, and each class
+    publishes the schema pydantic derives from its fields, with a warning, instead of failing."""
+    published = importlib.import_module("mcp_contracts._runtime.published")
+    monkeypatch.setattr(published, "_WALKS", ("count_references", "collect_definitions"))
+    monkeypatch.setattr(published, "_TRIED", {})
+    envelope = _package("tuitbot").Envelope
+    contracts = envelope.__published__.document(envelope.__location__)
+    with pytest.warns(RuntimeWarning, match="derives from its fields"):
+        schema = TypeAdapter(envelope).json_schema(schema_generator=StrictJsonSchema)
+    assert schema != contracts and "urn:mcp-contracts:tuitbot:envelope" not in json.dumps(schema)
+    standalone_validator(schema)
+    monkeypatch.undo()
+    assert envelope.model_json_schema() == contracts
+
+
 def test_the_sdk_derives_the_contracts_output_schema(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(SERVER.parent))
     server = importlib.import_module("sdk_envelope_server")

@@ -21,7 +21,7 @@ from .json_text import bundle_file, manifest_text
 from .mcp import tools_list
 from .models_code import ModelGenerationError, format_python, models_code
 from .published import published_json
-from .runtime_text import runtime_module
+from .runtime_text import runtime_modules
 from .tables import enum_tables
 from .typescript import contract_files as typescript_contract_files
 from .typescript import typescript_package, typescript_source
@@ -80,7 +80,7 @@ def build_plan(
         ),
         "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries, rules=rules_page)),
         "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries, rules=rules_page),
-        f"python/{package}/_runtime.py": runtime_module(),
+        **{f"python/{package}/_runtime/{name}": text for name, text in runtime_modules().items()},
         MARKER: env.get_template("README.md.jinja").render(package=package, languages=languages, rules=rules_page),
         **contract_files,
     }
