@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 import typer
-from mcp_contracts_generator.cli import app
-
 from conftest import run_cli
+from mcp_contracts_generator.cli import app
 
 GROUP: Any = typer.main.get_command(app)  # typer's own click: a group with its commands
 COMMANDS = sorted(GROUP.commands)
