@@ -577,8 +577,10 @@ def import_with(
     `write`; `pending` (exit 1) when there are changes left unwritten. A server not read is the
     outcome's `problem`; files that would not load are `source-invalid` findings, and nothing
     is written."""
+    from .findings.finding import Note
+
     outcome, notes = _import(chosen, name, target, options, write=write)
-    return replace(outcome, notes=(*(f"note: {note}" for note in notes), *outcome.notes))
+    return replace(outcome, notes=(*(Note("note", note) for note in notes), *outcome.notes))
 
 
 def _import(

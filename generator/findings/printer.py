@@ -57,7 +57,7 @@ def emit(outcome: Outcome, output_format: str, reports: Reports) -> int:
             unwritten.append(f"error: {printable(str(path))}: cannot write the {name} report: {problem}")
             code = EXIT_INVALID
     sys.stdout.flush()
-    said = [*unwritten, *outcome.notes]
+    said = [*unwritten, *map(str, outcome.notes)]
     if outcome.problem is not None:  # the command could not judge or build at all
         said.append(f"error: {outcome.problem}")
     sys.stderr.write("".join(line + "\n" for line in said))
