@@ -547,7 +547,7 @@ def import_(
     header: HeaderOption = None,
     call: Annotated[
         bool,
-        typer.Option("--call", help="Call each tool the server annotates read-only; record the answers as examples."),
+        typer.Option("--call", help="Call each read-only, closed-world tool; record its answer as an example."),
     ] = False,
     call_tool: Annotated[
         list[str] | None,
