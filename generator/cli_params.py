@@ -243,7 +243,7 @@ ProbeErrorsOption = Annotated[
 ImportedNameArgument = Annotated[str, typer.Argument(help="The contract to write: <schemas>/contracts/NAME/.")]
 CallOption = Annotated[
     bool,
-    typer.Option("--call", help="Call each tool the server annotates read-only; record the answers as examples."),
+    typer.Option("--call", help="Call each read-only, closed-world tool; record its answer as an example."),
 ]
 CallToolOption = Annotated[
     list[str] | None,
