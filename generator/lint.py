@@ -205,7 +205,7 @@ def _shape_copy_differs(src: Sources) -> Iterator[tuple[Document, list[object], 
     tools = src.tools.data.get("tools") if isinstance(src.tools.data, dict) else None
     if not shapes or not isinstance(tools, list):
         return
-    from .mcp.compare import TooLarge, schema_difference  # what `conform` compares with: only here
+    from .schema.compare import TooLarge, schema_difference  # what `conform` compares with: only here
 
     for index, tool in enumerate(tools):
         own = tool.get("outputSchema") if isinstance(tool, dict) else None

@@ -23,12 +23,12 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_contracts_generator import api
 from mcp_contracts_generator.mcp import answers
-from mcp_contracts_generator.mcp.compare import Difference, TooLarge, schema_difference
 from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock, build_server
 from mcp_contracts_generator.mcp.served import ServedContract, ServedTool, same_json, served
-from mcp_contracts_generator.mcp.synthesize import synthesize
 from mcp_contracts_generator.render.mcp import bundled_envelope
+from mcp_contracts_generator.schema.compare import Difference, TooLarge, schema_difference
 from mcp_contracts_generator.schema.pointer import value_at
+from mcp_contracts_generator.schema.synthesize import synthesize
 
 require_shared()
 SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")

@@ -24,9 +24,9 @@ from hypothesis.errors import NoSuchExample, Unsatisfiable
 from hypothesis_jsonschema import from_schema
 
 from ..schema.pointer import encode
+from ..schema.synthesize import candidates
 from ..schema.vocabulary import ANNOTATIONS, OPENINGS, STRUCTURAL
 from .mutate import edges, mutants
-from .synthesize import candidates
 
 
 @dataclass(frozen=True)

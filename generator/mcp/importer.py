@@ -29,13 +29,13 @@ from .. import interrupt
 from ..diagnostics import without_secrets
 from ..importing.facts import RecordedCall, ServerFacts, as_listed, read_only
 from ..protocol import VERSIONS, Revision, revision
+from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
+from ..schema.synthesize import candidates
 from . import client_side
 from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, UnheldNumber
-from .compare import schema_difference
 from .connect import Stopped, Target, connected, describe, leaf, list_tools
 from .report import Report, shown
-from .synthesize import candidates
 
 _TRIES = 8  # argument sets tried per tool before it is left without an example
 # A quoted example in a description: 'Etc/UTC', "en-GB" or `main`.

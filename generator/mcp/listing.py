@@ -18,9 +18,9 @@ import mcp.types as types
 
 from ..breaking import input_narrowings
 from ..protocol import VERSIONED_TOOL_FIELDS, Revision
+from ..schema.compare import Difference, TooLarge, schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.pointer import PointerError, decode
-from .compare import Difference, TooLarge, schema_difference
 from .report import Report, shown
 from .served import ServedContract, ServedTool, same_json
 
