@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from .load.project import LoadResult
     from .mcp.conform import ConformOptions, Target
     from .mcp.importer import ImportOptions
-    from .mcp.served import ServedContract
     from .model import Contract
     from .render.plan import Plan, RenderProblem
+    from .serving.served import ServedContract
     from .validate import Verdict
     from .write import Drift
 
@@ -487,7 +487,7 @@ def validate_report(
 
 def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagnostic]:
     """Contract `name` of the sources as an MCP server publishes it (`mock`, `conform`)."""
-    from .mcp.served import served
+    from .serving.served import served
 
     found = source_contract(chosen, name)
     return found if isinstance(found, list) else served(found)
@@ -531,7 +531,7 @@ def conform_with(
     findings, an unknown contract or a server not reached the outcome's `problem`."""
     from .findings import finding as findings
     from .mcp.conform import ConformOptions, conform, describe
-    from .mcp.served import served
+    from .serving.served import served
 
     loaded = _load(chosen)
     if loaded.project is None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .config import Settings
     from .findings.finding import Outcome
     from .mcp.conform import Target
-    from .mcp.served import ServedContract
+    from .serving.served import ServedContract
 
 cli_params.install()  # flag values converted without importing pydantic, as typer converts them
 app = typer.Typer(
@@ -427,7 +427,7 @@ def mock(
     """
     _require_sdk("mock")
     from .interrupt import run
-    from .mcp.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
+    from .serving.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
 
     served_contract = _served(schemas, contract)
     server = build_server(Mock(served_contract))

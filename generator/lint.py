@@ -282,7 +282,7 @@ def _error_outside_output(src: Sources) -> Iterator[tuple[Document, list[object]
     contract = src.contract
     if contract is None or contract.builders is None or not contract.error_results.structured:
         return
-    from .mcp.errors_admitted import refused_errors  # builds envelopes as mock does: only here
+    from .serving.errors_admitted import refused_errors  # builds envelopes as mock does: only here
 
     for index, name, code, refusal in refused_errors(contract):
         text = f"{name!r}: its outputSchema refuses the error envelope of {code!r} ({refusal})"

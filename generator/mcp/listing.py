@@ -21,8 +21,8 @@ from ..protocol import VERSIONED_TOOL_FIELDS, Revision
 from ..schema.compare import Difference, TooLarge, schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.pointer import PointerError, decode
+from ..serving.served import ServedContract, ServedTool, same_json
 from .report import Report, shown
-from .served import ServedContract, ServedTool, same_json
 
 
 def compare_listing(
