@@ -576,9 +576,9 @@ def import_with(
     `write`; `pending` (exit 1) when there are changes left unwritten. A server not read is the
     outcome's `problem`; files that would not load are `source-invalid` findings, and nothing
     is written."""
+    from .client.connect import describe
     from .findings import finding as findings
     from .importing.pipeline import import_contract
-    from .mcp.connect import describe
     from .mcp.importer import read_server
     from .scaffold import name_problem
 

@@ -600,7 +600,7 @@ def _target(command: list[str] | None, url: str | None, header: list[str] | None
 
 def _capabilities(text: str) -> frozenset[str]:
     """`--client-capabilities` as the capabilities it names; exit 2 for one that is none."""
-    from .mcp.client_side import parsed
+    from .client.client_side import parsed
 
     try:
         return parsed(text)

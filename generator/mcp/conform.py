@@ -29,16 +29,16 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
 from .. import interrupt
+from ..client import client_side
+from ..client.bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, ServerLog
+from ..client.connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
+from ..client.report import Report, shown
 from ..protocol import VERSIONS, Revision, revision
 from ..serving.mock import ERROR_REQUEST
 from ..serving.revisions import contract_at
 from ..serving.served import ServedContract, ServedTool
-from . import client_side
-from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, ServerLog
-from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
 from .echoes import echo_at, echoes
 from .listing import compare_listing, published_hints
-from .report import Report, shown
 from .results import document_of, judge_result
 
 if TYPE_CHECKING:  # `--fuzz` imports hypothesis: only a run that fuzzes pays for it

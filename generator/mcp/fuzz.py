@@ -38,6 +38,7 @@ from hypothesis import given, seed
 from hypothesis.errors import Unsatisfiable
 from mcp_types.jsonrpc import INTERNAL_ERROR
 
+from ..client.report import Report, shown
 from ..findings.finding import Finding
 from ..schema.engine import standalone_validator
 from ..schema.values import not_json
@@ -46,7 +47,6 @@ from .echoes import echo_at, echoes, marked
 from .fuzz_calls import Answer, Reconnect, Server
 from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
 from .listing import HINT_DEFAULTS
-from .report import Report, shown
 from .results import document_of, judge_result
 
 SHRINK_CALLS = 100  # calls one run of a tool may make past its N, to shrink what it found
