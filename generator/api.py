@@ -29,11 +29,11 @@ from .diagnostics import Diagnostic, display_path
 # Each command imports the stages it uses when it runs: `check` answered from the cache,
 # `--help` and `--version` import no loader, renderer, pydantic or jinja2.
 if TYPE_CHECKING:
+    from .conformance.conform import ConformOptions, Target
     from .findings import finding as findings
     from .findings.policy import Policy
     from .load.documents import Reading
     from .load.project import LoadResult
-    from .mcp.conform import ConformOptions, Target
     from .mcp.importer import ImportOptions
     from .model import Contract
     from .render.plan import Plan, RenderProblem
@@ -529,8 +529,8 @@ def conform_with(
     contract: its findings at the levels of `[tool.mcp-contracts.rules]` and the contract's
     `rules:` (`extra_tools:` sets `extra-tool`); sources that do not load are `source-invalid`
     findings, an unknown contract or a server not reached the outcome's `problem`."""
+    from .conformance.conform import ConformOptions, conform, describe
     from .findings import finding as findings
-    from .mcp.conform import ConformOptions, conform, describe
     from .serving.served import served
 
     loaded = _load(chosen)

@@ -24,8 +24,8 @@ from .protocol import VERSIONS
 # (0.6 s) only `mock` and `conform`.
 if TYPE_CHECKING:
     from .config import Settings
+    from .conformance.conform import Target
     from .findings.finding import Outcome
-    from .mcp.conform import Target
     from .serving.served import ServedContract
 
 cli_params.install()  # flag values converted without importing pydantic, as typer converts them
@@ -522,7 +522,7 @@ def conform(
         raise typer.Exit(EXIT_INVALID)
 
     from . import api
-    from .mcp.conform import ConformOptions
+    from .conformance.conform import ConformOptions
 
     reports = _reports(report)
     target, headers = _target(command, url, header)

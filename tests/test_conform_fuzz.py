@@ -16,8 +16,8 @@ import jsonschema_rs
 import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
-from mcp_contracts_generator.mcp.fuzz_draw import breaches, valid_strategy
-from mcp_contracts_generator.mcp.mutate import edges
+from mcp_contracts_generator.conformance.fuzzing.fuzz_draw import breaches, valid_strategy
+from mcp_contracts_generator.conformance.fuzzing.mutate import edges
 
 pytestmark = pytest.mark.first
 SERVERS = ROOT / "tests" / "servers"

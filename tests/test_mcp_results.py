@@ -19,8 +19,8 @@ from conform_json import conform_report
 from conftest import ROOT, run_cli
 from mcp_contracts_generator import api
 from mcp_contracts_generator.client.report import Report
-from mcp_contracts_generator.mcp.listing import compare_listing
-from mcp_contracts_generator.mcp.results import judge_result
+from mcp_contracts_generator.conformance.listing import compare_listing
+from mcp_contracts_generator.conformance.results import judge_result
 from mcp_contracts_generator.model import ErrorResults
 from mcp_contracts_generator.serving import answers
 from mcp_contracts_generator.serving.mock import Mock

@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 from hypothesis_jsonschema import from_schema
 
-from ..schema.pointer import encode
-from ..schema.synthesize import candidates
-from ..schema.vocabulary import ANNOTATIONS, OPENINGS, STRUCTURAL
+from ...schema.pointer import encode
+from ...schema.synthesize import candidates
+from ...schema.vocabulary import ANNOTATIONS, OPENINGS, STRUCTURAL
 from .mutate import edges, mutants
 
 

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from itertools import chain, islice
 from typing import Any
 
-from ..schema.pointer import PointerError, follow, from_fragment
-from ..schema.synthesize import candidates
-from ..schema.values import json_types
-from ..schema.vocabulary import COMBINATIONS, IN_PLACE, OPENINGS
+from ...schema.pointer import PointerError, follow, from_fragment
+from ...schema.synthesize import candidates
+from ...schema.values import json_types
+from ...schema.vocabulary import COMBINATIONS, IN_PLACE, OPENINGS
 
 _DEPTH = 4  # how far below the root values are changed
 _MOST = 256  # mutants of one value, at most
