@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from .conformance.conform import ConformOptions, Target
     from .findings import finding as findings
     from .findings.policy import Policy
+    from .importing.importer import ImportOptions
     from .load.documents import Reading
     from .load.project import LoadResult
-    from .mcp.importer import ImportOptions
     from .model import Contract
     from .render.plan import Plan, RenderProblem
     from .serving.served import ServedContract
@@ -557,7 +557,7 @@ def import_server(
 ) -> tuple[findings.Outcome, list[str]]:
     """Write contract `name` from the MCP server at `target` (see `import_with`), with the
     project's settings."""
-    from .mcp.importer import ImportOptions
+    from .importing.importer import ImportOptions
 
     chosen = settings(schemas_dir)
     if isinstance(chosen, list):
@@ -578,8 +578,8 @@ def import_with(
     is written."""
     from .client.connect import describe
     from .findings import finding as findings
+    from .importing.importer import read_server
     from .importing.pipeline import import_contract
-    from .mcp.importer import read_server
     from .scaffold import name_problem
 
     facts = {"contract": name, "target": describe(target), "written": [], "removed": [], "changed": False}

@@ -573,7 +573,7 @@ def import_(
     _require_sdk("import")
 
     from . import api
-    from .mcp.importer import ImportOptions
+    from .importing.importer import ImportOptions
 
     reports = _reports(report)
     target, headers = _target(command, url, header)

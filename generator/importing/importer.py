@@ -31,11 +31,11 @@ from ..client.bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, UnheldNumbe
 from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools
 from ..client.report import Report, shown
 from ..diagnostics import without_secrets
-from ..importing.facts import RecordedCall, ServerFacts, as_listed, read_only
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.synthesize import candidates
+from .facts import RecordedCall, ServerFacts, as_listed, read_only
 
 _TRIES = 8  # argument sets tried per tool before it is left without an example
 # A quoted example in a description: 'Etc/UTC', "en-GB" or `main`.
