@@ -346,10 +346,10 @@ def breaking_with(chosen: Settings, against: str | None = None) -> findings.Outc
     then the version each contract needs for those that remain, then the breaks accepted on
     purpose. A revision is verified as a commit first and read from git's objects (see
     `generator.against`); the old sources load as the new ones do, with the same limits."""
-    from .accepted import accept
-    from .against import Nothing, load_old
-    from .against import resolve as resolve_against
     from .breaking import changes_between, version_findings
+    from .breaking.accepted import accept
+    from .breaking.against import Nothing, load_old
+    from .breaking.against import resolve as resolve_against
     from .findings import finding as findings
 
     old_side = resolve_against(against, chosen.against, chosen.branch, chosen.schemas)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from mcp_contracts_generator.accepted import accept
+from mcp_contracts_generator.breaking.accepted import accept
 from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.findings.finding import Finding
 from mcp_contracts_generator.findings.policy import Policy
