@@ -1,5 +1,5 @@
 """accepted-breaks.yaml: breaks reviewed and accepted on purpose, read at load and applied
-by `accept` to the findings of `breaking` (generator/accepted.py)."""
+by `accept` to the findings of `breaking` (generator/breaking/accepted.py)."""
 
 from __future__ import annotations
 

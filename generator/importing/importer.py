@@ -1,7 +1,7 @@
 """`mcp-contracts import`: what a live server lists, read as `conform` reads it.
 
 The server is asked at every protocol revision, each in a session of its own (the transport
-code is `conform`'s, `mcp.connect`, declaring the client capabilities `client_side` says);
+code is `conform`'s, `client.connect`, declaring the client capabilities `client_side` says);
 the revisions it answers as asked become the contract's `protocol:`, and the newest of them
 gives the listing, the server's info and, when asked for, the calls. A tool is called only
 when asked: `--call` calls those the server annotates read-only, `--call-tool NAME` any one
