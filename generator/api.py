@@ -29,15 +29,15 @@ from .diagnostics import Diagnostic, display_path
 # Each command imports the stages it uses when it runs: `check` answered from the cache,
 # `--help` and `--version` import no loader, renderer, pydantic or jinja2.
 if TYPE_CHECKING:
+    from .conformance.conform import ConformOptions, Target
     from .findings import finding as findings
     from .findings.policy import Policy
+    from .importing.importer import ImportOptions
     from .load.documents import Reading
     from .load.project import LoadResult
-    from .mcp.conform import ConformOptions, Target
-    from .mcp.importer import ImportOptions
-    from .mcp.served import ServedContract
     from .model import Contract
     from .render.plan import Plan, RenderProblem
+    from .serving.served import ServedContract
     from .validate import Verdict
     from .write import Drift
 
@@ -346,10 +346,10 @@ def breaking_with(chosen: Settings, against: str | None = None) -> findings.Outc
     then the version each contract needs for those that remain, then the breaks accepted on
     purpose. A revision is verified as a commit first and read from git's objects (see
     `generator.against`); the old sources load as the new ones do, with the same limits."""
-    from .accepted import accept
-    from .against import Nothing, load_old
-    from .against import resolve as resolve_against
     from .breaking import changes_between, version_findings
+    from .breaking.accepted import accept
+    from .breaking.against import Nothing, load_old
+    from .breaking.against import resolve as resolve_against
     from .findings import finding as findings
 
     old_side = resolve_against(against, chosen.against, chosen.branch, chosen.schemas)
@@ -490,7 +490,7 @@ def validate_report(
 
 def served_contract(chosen: Settings, name: str) -> ServedContract | list[Diagnostic]:
     """Contract `name` of the sources as an MCP server publishes it (`mock`, `conform`)."""
-    from .mcp.served import served
+    from .serving.served import served
 
     found = source_contract(chosen, name)
     return found if isinstance(found, list) else served(found)
@@ -532,9 +532,9 @@ def conform_with(
     contract: its findings at the levels of `[tool.mcp-contracts.rules]` and the contract's
     `rules:` (`extra_tools:` sets `extra-tool`); sources that do not load are `source-invalid`
     findings, an unknown contract or a server not reached the outcome's `problem`."""
+    from .conformance.conform import ConformOptions, conform, describe
     from .findings import finding as findings
-    from .mcp.conform import ConformOptions, conform, describe
-    from .mcp.served import served
+    from .serving.served import served
 
     loaded = _load(chosen)
     if loaded.project is None:
@@ -560,7 +560,7 @@ def import_server(
 ) -> findings.Outcome:
     """Write contract `name` from the MCP server at `target` (see `import_with`), with the
     project's settings."""
-    from .mcp.importer import ImportOptions
+    from .importing.importer import ImportOptions
 
     chosen = settings(schemas_dir)
     if isinstance(chosen, list):
@@ -590,10 +590,10 @@ def _import(
     chosen: Settings, name: str, target: Target, options: ImportOptions, *, write: bool
 ) -> tuple[findings.Outcome, list[str]]:
     """`import_with`'s outcome, and its notes apart."""
+    from .client.connect import describe
     from .findings import finding as findings
+    from .importing.importer import read_server
     from .importing.pipeline import import_contract
-    from .mcp.connect import describe
-    from .mcp.importer import read_server
     from .scaffold import name_problem
 
     facts = {"contract": name, "target": describe(target), "written": [], "removed": [], "changed": False}

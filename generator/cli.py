@@ -250,7 +250,7 @@ def mock(
 
     _or_refuse(cli_server.sdk_problem("mock"))
     from .interrupt import run
-    from .mcp.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
+    from .serving.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
 
     server = build_server(Mock(_or_refuse(cli_server.served(schemas, contract))))
     if transport is Transport.stdio:

@@ -12,9 +12,9 @@ from .protocol import VERSIONS
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .mcp.conform import ConformOptions, Target
-    from .mcp.importer import ImportOptions
-    from .mcp.served import ServedContract
+    from .conformance.conform import ConformOptions, Target
+    from .importing.importer import ImportOptions
+    from .serving.served import ServedContract
 
 # The MCP SDK releases `mock`, `conform` and `import` run on (the `mcp` extra).
 SDK_RELEASES = ((2, 3), (3, 0))
@@ -88,7 +88,7 @@ def _headers(given: list[str], url: str | None) -> dict[str, str] | str:
 
 def capabilities(text: str) -> frozenset[str] | str:
     """`--client-capabilities` as the capabilities it names; a problem for one that is none."""
-    from .mcp.client_side import parsed
+    from .client.client_side import parsed
 
     try:
         return parsed(text)
@@ -111,7 +111,7 @@ def conform_options(
 ) -> ConformOptions | str:
     """How `conform` talks to the server, from its flags (see `ConformOptions`), or why not: a
     revision `--protocol` names that is not one of MCP, a capability that is none."""
-    from .mcp.conform import ConformOptions
+    from .conformance.conform import ConformOptions
 
     for version in protocol or ():
         if version not in VERSIONS:
@@ -129,7 +129,7 @@ def import_options(
     timeout: float, headers: dict[str, str], call: bool, call_tool: list[str] | None, client_capabilities: str
 ) -> ImportOptions | str:
     """How `import` talks to the server, from its flags, or why not (a capability that is none)."""
-    from .mcp.importer import ImportOptions
+    from .importing.importer import ImportOptions
 
     declared = capabilities(client_capabilities)
     if isinstance(declared, str):

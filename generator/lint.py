@@ -205,7 +205,7 @@ def _shape_copy_differs(src: Sources) -> Iterator[tuple[Document, list[object], 
     tools = src.tools.data.get("tools") if isinstance(src.tools.data, dict) else None
     if not shapes or not isinstance(tools, list):
         return
-    from .mcp.compare import TooLarge, schema_difference  # what `conform` compares with: only here
+    from .schema.compare import TooLarge, schema_difference  # what `conform` compares with: only here
 
     for index, tool in enumerate(tools):
         own = tool.get("outputSchema") if isinstance(tool, dict) else None
@@ -282,7 +282,7 @@ def _error_outside_output(src: Sources) -> Iterator[tuple[Document, list[object]
     contract = src.contract
     if contract is None or contract.builders is None or not contract.error_results.structured:
         return
-    from .mcp.errors_admitted import refused_errors  # builds envelopes as mock does: only here
+    from .serving.errors_admitted import refused_errors  # builds envelopes as mock does: only here
 
     for index, name, code, refusal in refused_errors(contract):
         text = f"{name!r}: its outputSchema refuses the error envelope of {code!r} ({refusal})"

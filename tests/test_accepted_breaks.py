@@ -1,5 +1,5 @@
 """accepted-breaks.yaml: breaks reviewed and accepted on purpose, read at load and applied
-by `accept` to the findings of `breaking` (generator/accepted.py)."""
+by `accept` to the findings of `breaking` (generator/breaking/accepted.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from mcp_contracts_generator.accepted import accept
+from mcp_contracts_generator.breaking.accepted import accept
 from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.findings.finding import Finding
 from mcp_contracts_generator.findings.policy import Policy

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import SCHEMAS, run_cli, run_process
 from mcp_contracts_generator import api
+from mcp_contracts_generator.breaking.git_tree import GitTree
 from mcp_contracts_generator.config import Limits
-from mcp_contracts_generator.git_tree import GitTree
 from mcp_contracts_generator.load.project import load_project
 
 CONTRACT = Path("schemas") / "contracts" / "jsonrpc"

@@ -407,3 +407,21 @@ class TestFilling:
     def test_members_left_at_missing_are_left_out_and_extra_ones_kept(self) -> None:
         members = {"a": 1, "b": MISSING}
         assert Filling().fill(members, extra={"c": 2}) == {"c": 2, "a": 1} and members == {"a": 1, "b": MISSING}
+
+
+def test_a_constant_behind_an_anchor_is_filled_by_the_builder(schemas_copy: Path, tmp_path: Path) -> None:
+    """A shape's members are read through the schema core's resolver: a `$ref` to an
+    `$anchor` leads to the constant as a `$ref` to a pointer does."""
+    for other in (schemas_copy / "contracts").iterdir():
+        if other.name != "tuitbot":
+            shutil.rmtree(other)
+    source = schemas_copy / "contracts" / "tuitbot" / "envelope.schema.json"
+    schema = load_json(source)
+    schema["$defs"]["AlwaysTrue"] = {"$anchor": "always-true", "const": True}
+    schema["$defs"]["SuccessEnvelope"]["properties"]["success"] = {"$ref": "#always-true"}
+    source.write_text(json.dumps(schema), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run_cli("generate", "--schemas", str(schemas_copy), "--out", str(out)).returncode == 0
+    with generated_package(out, "tuitbot") as contract:
+        assert ((("success",), True)) in contract.builders.SUCCESS_CONSTANTS
+        assert contract.builders.success_response().model_dump(mode="json")["success"] is True

@@ -16,8 +16,8 @@ import jsonschema_rs
 import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
-from mcp_contracts_generator.mcp.fuzz_draw import breaches, valid_strategy
-from mcp_contracts_generator.mcp.mutate import edges
+from mcp_contracts_generator.conformance.fuzzing.fuzz_draw import breaches, valid_strategy
+from mcp_contracts_generator.conformance.fuzzing.mutate import edges
 
 pytestmark = pytest.mark.first
 SERVERS = ROOT / "tests" / "servers"
@@ -438,6 +438,23 @@ def test_valid_arguments_are_drawn_at_the_edges_too() -> None:
     assert edges(GET_PAGE, {"page": 7}) == [{"page": 1}, {"page": 100}]
     lookup = {"type": "object", "properties": {"text": {"maxLength": 3}, "deep": {"type": "boolean"}}}
     assert edges(lookup, {}) == [{"deep": False}, {"deep": True}, {"text": "xxx"}]
+
+
+def test_a_property_behind_an_anchor_or_an_id_is_broken_and_drawn_at_its_edges() -> None:
+    """The mutator reads `$ref` as the schema core resolves it: an `$anchor`, and a pointer
+    written inside a resource of its own (`$id`), lead where the judge says they lead."""
+    schema = {
+        "type": "object",
+        "properties": {"page": {"$ref": "#page"}, "size": {"$ref": "sizes.json#/$defs/size"}},
+        "$defs": {
+            "page": {"$anchor": "page", "type": "integer", "maximum": 9},
+            "sizes": {"$id": "sizes.json", "$defs": {"size": {"type": "integer", "minimum": 2}}},
+        },
+    }
+    validator = jsonschema_rs.validator_for(schema)
+    assert edges(schema, {"page": 1, "size": 3}) == [{"page": 9, "size": 3}, {"page": 1, "size": 2}]
+    found = {(b.keyword, b.pointer) for b in breaches(validator, schema, {"page": 1, "size": 3})}
+    assert {("maximum", "/page"), ("minimum", "/size"), ("type", "/page"), ("type", "/size")} <= found
 
 
 def test_what_hypothesis_jsonschema_cannot_read_is_drawn_from_the_synthesiser() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
-from mcp_contracts_generator.mcp.echoes import MARKER
+from mcp_contracts_generator.conformance.echoes import MARKER
 
 SERVER = ("--", sys.executable, str(ROOT / "tests" / "servers" / "faulty_echo.py"))
 LATEST = ("--protocol", "2026-07-28")

@@ -259,3 +259,22 @@ def test_the_output_folders_readme_names_every_output_and_nothing_else(project: 
             elif entry.name not in ("README.md", "__pycache__"):
                 there.add(entry.name + "/" if entry.is_dir() else entry.name)
         assert named == there, out
+
+
+def test_a_field_behind_an_anchor_says_what_its_definition_says(schemas_copy: Path, tmp_path: Path) -> None:
+    """A field's `$ref` is read as the schema core resolves it: through an `$anchor`, the
+    field's row carries the definition's description, as through a pointer."""
+    for other in (schemas_copy / "contracts").iterdir():
+        if other.name != "tuitbot":
+            shutil.rmtree(other)
+    source = schemas_copy / "contracts" / "tuitbot" / "envelope.schema.json"
+    schema = load_json(source)
+    schema["$defs"]["ToolMeta"]["$anchor"] = "tool-meta"
+    schema["$defs"]["SuccessEnvelope"]["properties"]["meta"] = {"$ref": "#tool-meta"}
+    source.write_text(json.dumps(schema), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run_cli("generate", "--schemas", str(schemas_copy), "--out", str(out)).returncode == 0
+    page = (out / "docs" / "tuitbot.md").read_text(encoding="utf-8")
+    section = page[page.index('<a id="def-successenvelope"></a>') :]
+    row = next(line for line in section.splitlines() if line.startswith("| meta |"))
+    assert row.startswith("| meta | [ToolMeta](#def-toolmeta) | no |") and "Metadata a tool attaches" in row

@@ -281,7 +281,7 @@ def test_mock_refuses_a_port_in_use() -> None:
 def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
     from mcp import StdioServerParameters
     from mcp_contracts_generator import api
-    from mcp_contracts_generator.mcp.conform import ConformOptions
+    from mcp_contracts_generator.conformance.conform import ConformOptions
 
     chosen = api.settings()
     assert not isinstance(chosen, list)

@@ -22,13 +22,13 @@ from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_contracts_generator import api
-from mcp_contracts_generator.mcp import answers
-from mcp_contracts_generator.mcp.compare import Difference, TooLarge, schema_difference
-from mcp_contracts_generator.mcp.mock import ERROR_REQUEST, Mock, build_server
-from mcp_contracts_generator.mcp.served import ServedContract, ServedTool, same_json, served
-from mcp_contracts_generator.mcp.synthesize import synthesize
 from mcp_contracts_generator.render.mcp import bundled_envelope
+from mcp_contracts_generator.schema.compare import Difference, TooLarge, schema_difference
 from mcp_contracts_generator.schema.pointer import value_at
+from mcp_contracts_generator.schema.synthesize import synthesize
+from mcp_contracts_generator.serving import answers
+from mcp_contracts_generator.serving.mock import ERROR_REQUEST, Mock, build_server
+from mcp_contracts_generator.serving.served import ServedContract, ServedTool, same_json, served
 
 require_shared()
 SPEC = load_json(REFERENCE / "mcp-spec" / "schema-2026-07-28.json")
@@ -352,7 +352,7 @@ def test_made_strings_and_searches_stay_small() -> None:
 
 def test_a_tool_default_success_is_made_once_and_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     """A success can cost a synthesis from the output schema: the mock makes one per tool."""
-    from mcp_contracts_generator.mcp import mock
+    from mcp_contracts_generator.serving import mock
 
     made: list[str] = []
 

@@ -17,9 +17,9 @@ import mcp.types as types
 import pytest
 from conftest import CONTRACTS, ROOT, SCHEMAS
 from mcp_contracts_generator import api
-from mcp_contracts_generator.mcp.mock import Mock
-from mcp_contracts_generator.mcp.served import served
 from mcp_contracts_generator.protocol import VERSIONS
+from mcp_contracts_generator.serving.mock import Mock
+from mcp_contracts_generator.serving.served import served
 
 PROJECT = api.load(SCHEMAS).project
 assert PROJECT is not None
@@ -32,8 +32,8 @@ _START = textwrap.dedent("""
     from mcp_contracts_generator.config import load_settings
     from mcp_contracts_generator.load.documents import Reading
     from mcp_contracts_generator.load.project import load_project
-    from mcp_contracts_generator.mcp.mock import Mock, build_server
-    from mcp_contracts_generator.mcp.served import served
+    from mcp_contracts_generator.serving.mock import Mock, build_server
+    from mcp_contracts_generator.serving.served import served
     from mcp_contracts_generator.protocol import VERSIONS
 
     chosen = load_settings()

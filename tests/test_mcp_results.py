@@ -18,13 +18,13 @@ import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
 from mcp_contracts_generator import api
-from mcp_contracts_generator.mcp import answers
-from mcp_contracts_generator.mcp.listing import compare_listing
-from mcp_contracts_generator.mcp.mock import Mock
-from mcp_contracts_generator.mcp.report import Report
-from mcp_contracts_generator.mcp.results import judge_result
-from mcp_contracts_generator.mcp.served import ServedContract, served
+from mcp_contracts_generator.client.report import Report
+from mcp_contracts_generator.conformance.listing import compare_listing
+from mcp_contracts_generator.conformance.results import judge_result
 from mcp_contracts_generator.model import ErrorResults
+from mcp_contracts_generator.serving import answers
+from mcp_contracts_generator.serving.mock import Mock
+from mcp_contracts_generator.serving.served import ServedContract, served
 
 SERVERS = ROOT / "tests" / "servers"
 TEXT = (sys.executable, str(SERVERS / "text_server.py"))
@@ -287,8 +287,8 @@ CONTENT_TOOLS_NAMES = ("snapshot", "recording", "attachment")
 
 def test_the_mock_answers_a_content_tool_with_a_block_of_a_type_it_declares(tmp_path: Path) -> None:
     from mcp_contracts_generator import api
-    from mcp_contracts_generator.mcp.mock import Mock
-    from mcp_contracts_generator.mcp.served import served
+    from mcp_contracts_generator.serving.mock import Mock
+    from mcp_contracts_generator.serving.served import served
 
     assert run_cli("init", "media", cwd=tmp_path).returncode == 0
     tools = tmp_path / "schemas" / "contracts" / "media" / "tools.yaml"

@@ -31,9 +31,9 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_contracts_generator.api import served_contract
 from mcp_contracts_generator.config import load_settings
-from mcp_contracts_generator.mcp.revisions import listing_at
-from mcp_contracts_generator.mcp.served import ServedContract
 from mcp_contracts_generator.protocol import VERSIONS, Revision, revision
+from mcp_contracts_generator.serving.revisions import listing_at
+from mcp_contracts_generator.serving.served import ServedContract
 from pydantic import TypeAdapter
 from ruamel.yaml import YAML
 from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS, expected_calls, http_mock

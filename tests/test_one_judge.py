@@ -10,10 +10,10 @@ import mcp.types as types
 import pytest
 from conftest import run_cli
 from mcp_contracts_generator import api
-from mcp_contracts_generator.mcp.mock import Mock
-from mcp_contracts_generator.mcp.report import Report
-from mcp_contracts_generator.mcp.results import judge_result
+from mcp_contracts_generator.client.report import Report
+from mcp_contracts_generator.conformance.results import judge_result
 from mcp_contracts_generator.runtime import Judge
+from mcp_contracts_generator.serving.mock import Mock
 from mcp_contracts_generator.validate import load_judge
 
 REQUEST = {"id": "1", "jsonrpc": "2.0", "method": "m", "params": {}}

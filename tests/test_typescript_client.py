@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from conftest import CONTRACTS, ROOT, SCHEMAS, run_cli
 from mcp_contracts_generator import api
-from mcp_contracts_generator.mcp.served import ServedContract, same_json, served
+from mcp_contracts_generator.serving.served import ServedContract, same_json, served
 from typescript_toolchain import node_or_skip
 
 pytestmark = pytest.mark.first

@@ -18,8 +18,8 @@ import pytest
 from conform_json import conform_report
 from conftest import CONTRACTS, SCHEMAS, run_cli
 from mcp_contracts_generator import api
-from mcp_contracts_generator.mcp.served import ServedContract, served
 from mcp_contracts_generator.schema.pointer import value_at
+from mcp_contracts_generator.serving.served import ServedContract, served
 from typescript_toolchain import TS
 
 pytestmark = pytest.mark.xdist_group("typescript-package")

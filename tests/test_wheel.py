@@ -129,7 +129,7 @@ DRAW = """\
 import json, sys
 import jsonschema_rs
 from hypothesis import HealthCheck, given, settings
-from mcp_contracts_generator.mcp.fuzz_draw import valid_strategy
+from mcp_contracts_generator.conformance.fuzzing.fuzz_draw import valid_strategy
 
 found = []
 for schema in json.loads(sys.argv[1]):

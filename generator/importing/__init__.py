@@ -1,1 +1,1 @@
-"""`import`: a contract written from what a live server lists (facts, envelope, files)."""
+"""`import`: a contract written from what a live server lists (the server read, its facts, the files written)."""

@@ -25,7 +25,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
-from ..mcp.compare import schema_difference
+from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from .envelope import canonical, envelope_of
 from .facts import HINTS, RecordedCall, ServerFacts, contract_version, semantic_version

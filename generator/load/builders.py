@@ -19,23 +19,18 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from ..model import BuilderField, Builders, Catalogue, Shape, View, ViewClass, ViewType
-from ..schema.pointer import PointerError, decode, encode, follow, from_fragment, location, resolve
+from ..schema.pointer import PointerError, decode, encode, location, resolve
+from ..schema.resolver import Resolver
 from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, REFERENCES
 from .documents import Document
 
 _MAX_DEPTH = 8  # constants deeper than this are left to the caller
 
 
-def _local(schema: Any, node: Any) -> Any:
-    """`node` with local `$ref`s followed (a ref to another file is not followed)."""
-    seen = 0
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#") and seen < 32:
-        try:
-            node = follow(schema, from_fragment(node["$ref"][1:]))
-        except KeyError:
-            return None
-        seen += 1
-    return node
+def _local(refs: Resolver, node: Any) -> Any:
+    """`node` with its `$ref`s followed, as the schema core resolves them (a reference to
+    another file is not followed)."""
+    return refs.chain(node)[-1]
 
 
 def _single_value(node: Any) -> tuple[bool, Any]:
@@ -51,9 +46,9 @@ def _single_value(node: Any) -> tuple[bool, Any]:
     return False, None
 
 
-def constants(schema: Any, node: Any, path: tuple[str, ...] = ()) -> list[tuple[str, Any]]:
+def constants(refs: Resolver, node: Any, path: tuple[str, ...] = ()) -> list[tuple[str, Any]]:
     """(document pointer, value) of every constant a shape requires."""
-    node = _local(schema, node)
+    node = _local(refs, node)
     if not isinstance(node, dict) or len(path) > _MAX_DEPTH:
         return []
     properties = node.get("properties")
@@ -64,18 +59,13 @@ def constants(schema: Any, node: Any, path: tuple[str, ...] = ()) -> list[tuple[
     for name in required:
         if name not in properties:
             continue
-        sub = _local(schema, properties[name])
+        sub = _local(refs, properties[name])
         single, value = _single_value(sub)
         if single:
             found.append((encode([*path, name]), value))
         else:
-            found += constants(schema, sub, (*path, name))
+            found += constants(refs, sub, (*path, name))
     return found
-
-
-def _tokens(pointer: str) -> tuple[str, ...]:
-    """The reference tokens of an RFC 6901 pointer, unescaped."""
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:])
 
 
 def _branches(node: dict[str, Any], key: str) -> list[Any]:
@@ -83,10 +73,10 @@ def _branches(node: dict[str, Any], key: str) -> list[Any]:
     return found if isinstance(found, list) else []
 
 
-def accepts_null(schema: Any, node: Any, depth: int = 0) -> bool:
+def accepts_null(refs: Resolver, node: Any, depth: int = 0) -> bool:
     """Whether a schema surely accepts null; False when it cannot tell (`not`, `if`, a
     reference to another file...), so that a parameter is optional only when it may be."""
-    node = _local(schema, node)
+    node = _local(refs, node)
     if node is True:
         return True
     if not isinstance(node, dict) or depth > _MAX_DEPTH:
@@ -100,94 +90,94 @@ def accepts_null(schema: Any, node: Any, depth: int = 0) -> bool:
         return False
     if isinstance(node.get("enum"), list) and None not in node["enum"]:
         return False
-    if not all(accepts_null(schema, b, depth + 1) for b in _branches(node, "allOf")):
+    if not all(accepts_null(refs, b, depth + 1) for b in _branches(node, "allOf")):
         return False
-    if _branches(node, "anyOf") and not any(accepts_null(schema, b, depth + 1) for b in _branches(node, "anyOf")):
+    if _branches(node, "anyOf") and not any(accepts_null(refs, b, depth + 1) for b in _branches(node, "anyOf")):
         return False
     one_of = _branches(node, "oneOf")
-    return not one_of or sum(accepts_null(schema, b, depth + 1) for b in one_of) == 1
+    return not one_of or sum(accepts_null(refs, b, depth + 1) for b in one_of) == 1
 
 
-def _may_be_container(schema: Any, node: Any) -> bool:
+def _may_be_container(refs: Resolver, node: Any) -> bool:
     """Whether a branch may be an object or an array (not, say, the null of `ToolError | null`)."""
-    node = _local(schema, node)
+    node = _local(refs, node)
     if not isinstance(node, dict) or "type" not in node:
         return node is not False
     kind = node["type"]
     return bool({"object", "array"} & set([kind] if isinstance(kind, str) else kind))
 
 
-def always_present(schema: Any, node: Any, tokens: tuple[str, ...], made: tuple[str, ...] = ()) -> bool:
+def always_present(refs: Resolver, node: Any, tokens: tuple[str, ...], made: tuple[str, ...] = ()) -> bool:
     """Whether every document of `node` has a member at `tokens`, given that a builder makes
     the containers along `made` (the code's pointer): required at every step, in every
     branch of a union that may hold it."""
-    node = _local(schema, node)
+    node = _local(refs, node)
     if not tokens:
         return True
     if not isinstance(node, dict) or len(tokens) > _MAX_DEPTH:
         return False
-    if any(always_present(schema, b, tokens, made) for b in _branches(node, "allOf")):
+    if any(always_present(refs, b, tokens, made) for b in _branches(node, "allOf")):
         return True
     for key in ALTERNATIVES:
-        branches = [b for b in _branches(node, key) if _may_be_container(schema, b)]
-        if branches and all(always_present(schema, b, tokens, made) for b in branches):
+        branches = [b for b in _branches(node, key) if _may_be_container(refs, b)]
+        if branches and all(always_present(refs, b, tokens, made) for b in branches):
             return True
     head, rest = tokens[0], tokens[1:]
     built = len(made) > 1 and made[0] == head  # a container on the way to the code
     after = made[1:] if built else ()
     if head.isdigit() and built:
-        return always_present(schema, node.get("items", True), rest, after)
+        return always_present(refs, node.get("items", True), rest, after)
     required = node.get("required")
     if not built and not (isinstance(required, list) and head in required):
         return False
     properties = node.get("properties")
     sub = properties.get(head) if isinstance(properties, dict) else None
-    return not rest if sub is None else always_present(schema, sub, rest, after)
+    return not rest if sub is None else always_present(refs, sub, rest, after)
 
 
-def _member_schemas(schema: Any, node: Any, name: str, depth: int = 0) -> list[Any]:
+def _member_schemas(refs: Resolver, node: Any, name: str, depth: int = 0) -> list[Any]:
     """Every subschema a shape gives its member `name`, through unions and `allOf`."""
-    node = _local(schema, node)
+    node = _local(refs, node)
     if not isinstance(node, dict) or depth > _MAX_DEPTH:
         return []
     properties = node.get("properties")
     found = [properties[name]] if isinstance(properties, dict) and name in properties else []
     for key in COMBINATIONS:
         for branch in _branches(node, key):
-            found += _member_schemas(schema, branch, name, depth + 1)
+            found += _member_schemas(refs, branch, name, depth + 1)
     return found
 
 
-def _nodes_at(schema: Any, node: Any, tokens: tuple[str, ...], depth: int = 0) -> list[Any]:
+def _nodes_at(refs: Resolver, node: Any, tokens: tuple[str, ...], depth: int = 0) -> list[Any]:
     """Every subschema that may hold the value at `tokens`, the branches of its unions and
     `allOf` included."""
-    node = _local(schema, node)
+    node = _local(refs, node)
     if not isinstance(node, dict) or depth > 4 * _MAX_DEPTH:
         return [] if tokens else [node]
     found = [] if tokens else [node]
     for key in COMBINATIONS:
         for branch in _branches(node, key):
-            found += _nodes_at(schema, branch, tokens, depth + 1)
+            found += _nodes_at(refs, branch, tokens, depth + 1)
     if tokens:
         head, rest = tokens[0], tokens[1:]
         properties = node.get("properties")
         if isinstance(properties, dict) and head in properties:
-            found += _nodes_at(schema, properties[head], rest, depth + 1)
+            found += _nodes_at(refs, properties[head], rest, depth + 1)
         elif head.isdigit() and "items" in node:
-            found += _nodes_at(schema, node["items"], rest, depth + 1)
+            found += _nodes_at(refs, node["items"], rest, depth + 1)
     return found
 
 
-def null_defaults(schema: Any, node: Any, code: str, pointers: list[str]) -> list[tuple[str, None]]:
+def null_defaults(refs: Resolver, node: Any, code: str, pointers: list[str]) -> list[tuple[str, None]]:
     """(pointer, None) for each member that an object the builder makes on the way to the
     code must have, whose schema accepts null, and which the builder does not fill: the
     builder puts null there when the caller gives nothing."""
-    tokens = _tokens(code)
-    taken = {_tokens(p) for p in pointers}
+    tokens = decode(code)
+    taken = {decode(p) for p in pointers}
     found = []
     for depth in range(1, len(tokens)):
-        containers = [n for n in _nodes_at(schema, node, tokens[:depth]) if isinstance(n, dict)]
-        containers = [n for n in containers if _may_be_container(schema, n) and "properties" in n]
+        containers = [n for n in _nodes_at(refs, node, tokens[:depth]) if isinstance(n, dict)]
+        containers = [n for n in containers if _may_be_container(refs, n) and "properties" in n]
         if not containers or tokens[depth].isdigit():
             continue
         required = [set(r) if isinstance(r := n.get("required"), list) else set() for n in containers]
@@ -196,7 +186,7 @@ def null_defaults(schema: Any, node: Any, code: str, pointers: list[str]) -> lis
             if any(t[: len(path)] == path for t in taken):
                 continue
             subs = [n["properties"][name] for n in containers if name in n.get("properties", {})]
-            if subs and all(accepts_null(schema, sub) for sub in subs):
+            if subs and all(accepts_null(refs, sub) for sub in subs):
                 found.append((encode(path), None))
     return found
 
@@ -237,16 +227,15 @@ def _union(types: list[ViewType]) -> ViewType:
     return distinct[0] if len(distinct) == 1 else ViewType("union", items=tuple(distinct))
 
 
-def shape(schema: Any, pointer: str, view: View | None, pointers: list[str]) -> Shape:
-    """The members of the shape at `pointer` as keyword parameters; `pointers` are where the
+def shape(refs: Resolver, node: Any, pointer: str, view: View | None, pointers: list[str]) -> Shape:
+    """The members of the shape at `pointer` (`node`) as keyword parameters; `pointers` are where the
     builder puts its own values (constants, the code, the message, derived fields)."""
     model = _view_class(view, pointer) if view is not None else None
     members = _members(view, model) if view is not None and model is not None else None
     if members is None:
         return Shape(None, True)
-    node = resolve(schema, pointer)
-    firsts = {_tokens(p)[0] for p in pointers if p}
-    whole = {_tokens(p)[0] for p in pointers if len(_tokens(p)) == 1}
+    firsts = {decode(p)[0] for p in pointers if p}
+    whole = {decode(p)[0] for p in pointers if len(decode(p)) == 1}
     names = list(dict.fromkeys(f.name for m in members for f in m.fields))
     fields, open_ = [], any(not m.closed for m in members)
     for name in names:
@@ -256,13 +245,13 @@ def shape(schema: Any, pointer: str, view: View | None, pointers: list[str]) -> 
             open_ = True  # given through **extra
             continue
         found = [f for m in members for f in m.fields if f.name == name]
-        nullable = all(accepts_null(schema, sub) for sub in _member_schemas(schema, node, name))
+        nullable = all(accepts_null(refs, sub) for sub in _member_schemas(refs, node, name))
         fields.append(
             BuilderField(
                 name,
                 _union([f.type for f in found]),
                 required=len(found) == len(members) and all(f.required for f in found),
-                nullable=nullable and bool(_member_schemas(schema, node, name)),
+                nullable=nullable and bool(_member_schemas(refs, node, name)),
                 filled=name in firsts,
             )
         )
@@ -296,8 +285,9 @@ def build_builders(
             )
     if problems:
         return None, problems
-    success_constants = tuple(constants(schema, shapes["success"]))
-    error_constants = tuple(constants(schema, shapes["error"]))
+    refs = Resolver.of_document(schema)
+    success_constants = tuple(constants(refs, shapes["success"]))
+    error_constants = tuple(constants(refs, shapes["error"]))
     code, message = spec["code"], spec.get("message")
     error_pointers = [p for p, _ in error_constants] + [code, *([message] if message else []), *derived]
     return (
@@ -307,11 +297,11 @@ def build_builders(
             code=code,
             message=message,
             derived=tuple(sorted(derived.items())),
-            error_defaults=tuple(null_defaults(schema, shapes["error"], code, error_pointers)),
+            error_defaults=tuple(null_defaults(refs, shapes["error"], code, error_pointers)),
             message_required=message is not None
-            and always_present(schema, shapes["error"], _tokens(message), _tokens(code)),
-            success=shape(schema, spec.get("success", ""), view, [p for p, _ in success_constants]),
-            error=shape(schema, spec.get("error", ""), view, error_pointers),
+            and always_present(refs, shapes["error"], decode(message), decode(code)),
+            success=shape(refs, shapes["success"], spec.get("success", ""), view, [p for p, _ in success_constants]),
+            error=shape(refs, shapes["error"], spec.get("error", ""), view, error_pointers),
         ),
         [],
     )

@@ -25,7 +25,7 @@ from .flow_depth import flow_depth
 
 class Files(Protocol):
     """Where one load's files come from: the disk (`Disk`), or the tree of a git revision
-    (`generator.git_tree.GitTree`, for `breaking`). The paths are the loader's: a tree
+    (`generator.breaking.git_tree.GitTree`, for `breaking`). The paths are the loader's: a tree
     mounts its files under a folder of its own, and names each as the user should read it."""
 
     def name(self, path: Path) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from ..model import Contract, View
 from ..naming import definition_anchor
 from ..schema.dialect import read_as
-from ..schema.pointer import PointerError, encode, follow, from_fragment, location
+from ..schema.pointer import PointerError, encode, from_fragment, location
 from ..schema.resolver import Resolver
 from ..schema.uri import defrag, join
 from ..schema.vocabulary import ANNOTATIONS, DEFINITIONS
@@ -262,43 +262,38 @@ def _field(name: str, node: Any, required: str, schema: dict[str, Any], links: L
         default=(
             json_line(node["default"]) if isinstance(node, dict) and "default" in node else None
         ),
-        description=description(node, schema),
+        description=description(node, links),
     )
 
 
-def description(node: Any, schema: dict[str, Any]) -> str:
+def description(node: Any, links: Links) -> str:
     """A field's description, or that of the definition it refers to."""
     if not isinstance(node, dict):
         return ""
     if node.get("description"):
         return str(node["description"])
-    target = _local_definition(node, schema)
+    target = _definition_of(node, links)
     return str(target[1].get("description", "")) if target is not None and isinstance(target[1], dict) else ""
 
 
-def _local_definition(node: Mapping[str, Any], schema: Mapping[str, Any]) -> tuple[str, Any] | None:
-    """(key, schema) of the entry of this document's `$defs` (or `definitions`) that a
-    node's `$ref` names (`#/$defs/key`); None when it names anything else."""
+def _definition_of(node: Mapping[str, Any], links: Links) -> tuple[str, Any] | None:
+    """(key, schema) of the `$defs` (or `definitions`) entry that a node's `$ref` names, as
+    the schema core resolves it (a pointer, an `$anchor`, an `$id`); None for anything else."""
     reference = node.get("$ref")
-    if not isinstance(reference, str) or not reference.startswith("#"):
+    if not isinstance(reference, str) or links.resolver is None:
         return None
-    try:
-        tokens = from_fragment(defrag(reference)[1])
-    except PointerError:
+    target = links.resolver.resolve(reference, links.base)
+    visit = links.resolver.place(target.node) if target is not None else None
+    if visit is None or len(visit.pointer) != 2 or visit.pointer[0] not in DEFINITIONS or not visit.pointer[1]:
         return None
-    if len(tokens) != 2 or tokens[0] not in DEFINITIONS or not tokens[1]:
-        return None
-    try:
-        return tokens[1], follow(schema, tokens)
-    except PointerError:
-        return None
+    return str(visit.pointer[1]), visit.node
 
 
 def _object_variants(options: list[Any], schema: dict[str, Any], links: Links) -> list[tuple[str, dict[str, Any]]]:
     """The variants of a oneOf/anyOf when every one is a `$ref` to an object with properties."""
     variants = []
     for option in options:
-        found = _local_definition(option, schema) if isinstance(option, dict) else None
+        found = _definition_of(option, links) if isinstance(option, dict) else None
         if found is None:
             return []
         key, target = found
@@ -391,7 +386,7 @@ def _merged_field(
     merged_constraints = tuple(dict.fromkeys(c for _, v in present for c in constraints(v["properties"][prop], links)))
     if prop == tag:
         merged_constraints = ()
-    descriptions = [description(v["properties"][prop], schema) for _, v in present]
+    descriptions = [description(v["properties"][prop], links) for _, v in present]
     return SchemaField(
         name=prop,
         type_parts=kinds,

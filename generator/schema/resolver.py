@@ -25,6 +25,7 @@ from .vocabulary import EITHER, Vocabulary, named
 from .walk import Visit, anchors, base_within, children, copied, replaced, walk
 
 Retrieve = Callable[[str], Any]
+MAX_HOPS = 32  # references followed one after another, at most: a longer chain is a loop
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,25 @@ class Resolver:
         """The base URI inside `node`, a subschema read at `base`."""
         visit = self._places.get(id(node))
         return base_within(node, base, visit.dialect if visit is not None else self._default or EITHER)
+
+    def chain(self, node: Any) -> list[Any]:
+        """`node` (a schema read here) and each schema its `$ref` leads to in turn, to the
+        first without one. A reference that names nothing here (another file's, say) ends
+        the chain at the schema that writes it, and so do MAX_HOPS references (a loop)."""
+        found = [node]
+        base = self._base_of(node)
+        while len(found) <= MAX_HOPS and isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            target = self.resolve(node["$ref"], base)
+            if target is None:
+                break
+            node, base = target.node, target.base
+            found.append(node)
+        return found
+
+    def _base_of(self, node: Any) -> str:
+        """The base URI inside a schema read here (inside one that was not, read at the root)."""
+        visit = self._places.get(id(node))
+        return visit.base if visit is not None else self.base_within(node, self.root_uri)
 
     def _resource(self, uri: str) -> Visit | None:
         found = self._resources.get(uri)

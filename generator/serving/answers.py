@@ -20,8 +20,8 @@ from itertools import islice
 from typing import Any
 
 from ..schema.pointer import put
+from ..schema.synthesize import candidates, synthesize
 from .served import ServedContract, ServedTool, same_json
-from .synthesize import candidates, synthesize
 
 
 @dataclass(frozen=True)

@@ -23,12 +23,12 @@ from typing import Any
 
 import mcp.types as types
 
+from ..client.report import Report, shown
 from ..runtime import NotJson, Violation, parse_json
 from ..schema.pointer import encode
 from ..schema.values import not_json
+from ..serving.served import ServedContract, ServedTool, published_check
 from .echoes import echo_at, echoes
-from .report import Report, shown
-from .served import ServedContract, ServedTool, published_check
 
 _SHOWN_VIOLATIONS = 3
 # What strict clients (the TypeScript SDK) say when they refuse a result.

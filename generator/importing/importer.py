@@ -1,7 +1,7 @@
 """`mcp-contracts import`: what a live server lists, read as `conform` reads it.
 
 The server is asked at every protocol revision, each in a session of its own (the transport
-code is `conform`'s, `mcp.connect`, declaring the client capabilities `client_side` says);
+code is `conform`'s, `client.connect`, declaring the client capabilities `client_side` says);
 the revisions it answers as asked become the contract's `protocol:`, and the newest of them
 gives the listing, the server's info and, when asked for, the calls. A tool is called only
 when asked: `--call` calls those the server annotates read-only, closed-world and not
@@ -27,16 +27,16 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from .. import interrupt
+from ..client import client_side
+from ..client.bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, UnheldNumber
+from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools
+from ..client.report import Report, shown
 from ..diagnostics import without_secrets
-from ..importing.facts import RecordedCall, ServerFacts, as_listed, not_safe_to_call
 from ..protocol import VERSIONS, Revision, revision
+from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
-from . import client_side
-from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, UnheldNumber
-from .compare import schema_difference
-from .connect import Stopped, Target, connected, describe, leaf, list_tools
-from .report import Report, shown
-from .synthesize import candidates
+from ..schema.synthesize import candidates
+from .facts import RecordedCall, ServerFacts, as_listed, not_safe_to_call
 
 _TRIES = 8  # argument sets tried per tool before it is left without an example
 # A quoted example in a description: 'Etc/UTC', "en-GB" or `main`.

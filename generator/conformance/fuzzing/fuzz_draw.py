@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 from hypothesis_jsonschema import from_schema
 
-from ..schema.pointer import encode
-from ..schema.vocabulary import ANNOTATIONS, OPENINGS, STRUCTURAL
+from ...schema.pointer import encode
+from ...schema.synthesize import candidates
+from ...schema.vocabulary import ANNOTATIONS, OPENINGS, STRUCTURAL
 from .mutate import edges, mutants
-from .synthesize import candidates
 
 
 @dataclass(frozen=True)

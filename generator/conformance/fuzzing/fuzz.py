@@ -38,16 +38,16 @@ from hypothesis import given, seed
 from hypothesis.errors import Unsatisfiable
 from mcp_types.jsonrpc import INTERNAL_ERROR
 
-from ..findings.finding import Finding
-from ..schema.engine import standalone_validator
-from ..schema.values import not_json
-from .echoes import echo_at, echoes, marked
+from ...client.report import Report, shown
+from ...findings.finding import Finding
+from ...schema.engine import standalone_validator
+from ...schema.values import not_json
+from ...serving.served import ServedContract, ServedTool
+from ..echoes import echo_at, echoes, marked
+from ..listing import HINT_DEFAULTS
+from ..results import document_of, judge_result
 from .fuzz_calls import Answer, Reconnect, Server
 from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
-from .listing import HINT_DEFAULTS
-from .report import Report, shown
-from .results import document_of, judge_result
-from .served import ServedContract, ServedTool
 
 SHRINK_CALLS = 100  # calls one run of a tool may make past its N, to shrink what it found
 RECONNECTS = 8  # new sessions one run may ask for (a crash or a hang costs one)

@@ -29,21 +29,21 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
 from .. import interrupt
+from ..client import client_side
+from ..client.bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, ServerLog
+from ..client.connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
+from ..client.report import Report, shown
 from ..protocol import VERSIONS, Revision, revision
-from . import client_side
-from .bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, ServerLog
-from .connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
+from ..serving.mock import ERROR_REQUEST
+from ..serving.revisions import contract_at
+from ..serving.served import ServedContract, ServedTool
 from .echoes import echo_at, echoes
 from .listing import compare_listing, published_hints
-from .mock import ERROR_REQUEST
-from .report import Report, shown
 from .results import document_of, judge_result
-from .revisions import contract_at
-from .served import ServedContract, ServedTool
 
 if TYPE_CHECKING:  # `--fuzz` imports hypothesis: only a run that fuzzes pays for it
-    from .fuzz import Plan
-    from .fuzz_calls import Reconnect
+    from .fuzzing.fuzz import Plan
+    from .fuzzing.fuzz_calls import Reconnect
 
 __all__ = ["ConformOptions", "Target", "conform", "describe", "revisions_checked"]
 
@@ -125,7 +125,7 @@ def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
     """The `--fuzz` plan (its seed picked now when none is given), noted in the report."""
     if options.fuzz <= 0:
         return None
-    from .fuzz import plan
+    from .fuzzing.fuzz import plan
 
     chosen = plan(options.fuzz, options.seed, options.call_tools, options.timeout, options.fuzz_budget)
     report.fuzz = {"seed": chosen.seed, "examples": chosen.examples, "tools": {}}
@@ -192,7 +192,7 @@ async def _session(
             if answered and probe_errors and tool.calls and contract.knows_errors():
                 await _probe(session, contract, tool, timeout, report)
         if fuzz is not None:
-            from .fuzz import fuzz_tools
+            from .fuzzing.fuzz import fuzz_tools
 
             hints = {name: published_hints(tool) for name, tool in listed.items()}
             await fuzz_tools(fuzz[1], fuzz[0], contract, tools, report, hints)

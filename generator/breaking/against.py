@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .config import Limits
-from .diagnostics import Diagnostic
+from ..config import Limits
+from ..diagnostics import Diagnostic
+from ..load.documents import Reading
+from ..load.project import LoadResult, load_project
+from ..naming import longest_file_name
 from .git_tree import GitFailed, GitTree, git
-from .load.documents import Reading
-from .load.project import LoadResult, load_project
-from .naming import longest_file_name
 
 MERGE_BASE, LAST_TAG = "merge-base", "last-tag"
 BRANCHES = ("origin/HEAD", "origin/main", "origin/master", "main", "master")

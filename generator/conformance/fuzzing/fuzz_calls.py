@@ -22,8 +22,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
-from .connect import first_error, leaf
-from .report import Report
+from ...client.connect import first_error, leaf
+from ...client.report import Report
 
 Reconnect = Callable[[], AbstractAsyncContextManager[tuple[ClientSession, str]]]
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from re import _parser as re_parser  # type: ignore[attr-defined,unused-ignore]  # the parser of `re`, since 3.11
 from typing import Any
 
-from ..schema.resolver import Resolver, absolute_references
+from .resolver import Resolver, absolute_references
 
 _MAX_DEPTH = 24
 _PER_NODE = 32  # candidates tried per schema node

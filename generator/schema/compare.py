@@ -27,10 +27,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..schema.pointer import encode
-from ..schema.resolver import Resolver
-from ..schema.values import json_types
-from ..schema.vocabulary import (
+from .pointer import encode
+from .resolver import Resolver
+from .values import json_types
+from .vocabulary import (
     ALTERNATIVES,
     ANNOTATIONS,
     COMBINATIONS,
@@ -40,7 +40,7 @@ from ..schema.vocabulary import (
     STRUCTURAL,
     UNORDERED,
 )
-from ..schema.walk import children, copied, replaced
+from .walk import children, copied, replaced
 
 _HOLDERS = EITHER.applicators  # their schemas are normalised one by one
 _MAX_DEPTH = 64  # references followed within one another

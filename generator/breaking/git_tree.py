@@ -19,9 +19,9 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import IO
 
-from .config import Limits
-from .diagnostics import Diagnostic, printable
-from .load.documents import SYMLINK_OUT, Reading, over_limit, source_text
+from ..config import Limits
+from ..diagnostics import Diagnostic, printable
+from ..load.documents import SYMLINK_OUT, Reading, over_limit, source_text
 
 SYMLINK = "120000"
 SUBMODULE = "160000"

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from itertools import chain, islice
 from typing import Any
 
-from ..schema.pointer import PointerError, follow, from_fragment
-from ..schema.values import json_types
-from ..schema.vocabulary import COMBINATIONS, IN_PLACE, OPENINGS
-from .synthesize import candidates
+from ...schema.resolver import Resolver
+from ...schema.synthesize import candidates
+from ...schema.values import json_types
+from ...schema.vocabulary import COMBINATIONS, IN_PLACE, OPENINGS
 
 _DEPTH = 4  # how far below the root values are changed
 _MOST = 256  # mutants of one value, at most
@@ -60,19 +60,15 @@ def _without(document: Any, at: tuple[Any, ...], name: str) -> Any:
     return result
 
 
-def _resolved(root: Any, schema: Any) -> Any:
-    """`schema` with a local `$ref` (`#/...`) followed, its siblings kept beside the target's keywords."""
-    for _ in range(16):
-        reference = schema.get("$ref") if isinstance(schema, dict) else None
-        if not isinstance(reference, str) or not reference.startswith("#"):
-            return schema
-        try:
-            target = follow(root, from_fragment(reference[1:]))
-        except PointerError:
-            return schema
-        siblings = {k: v for k, v in schema.items() if k != "$ref"}
-        schema = {**target, **siblings} if isinstance(target, dict) else target
-    return schema
+def _resolved(refs: Resolver, schema: Any) -> Any:
+    """`schema` with its `$ref`s followed as the schema core resolves them, the keywords
+    beside each `$ref` kept beside the target's."""
+    chain = refs.chain(schema)
+    merged = chain[-1]
+    for step in reversed(chain[:-1]):
+        siblings = {k: v for k, v in step.items() if k != "$ref"}
+        merged = {**merged, **siblings} if isinstance(merged, dict) else merged
+    return merged
 
 
 def _number(value: Any) -> float | None:
@@ -263,7 +259,7 @@ def _applicators(root: Any, schema: dict[str, Any], value: Any, at: tuple[Any, .
 
 
 def _visit(root: Any, schema: Any, value: Any, at: tuple[Any, ...], depth: int) -> Iterator[Any]:
-    schema = _resolved(root["schema"], schema)
+    schema = _resolved(root["refs"], schema)
     if depth > _DEPTH or not isinstance(schema, dict):
         return
     for replacement in _replacements(schema, value):
@@ -283,8 +279,9 @@ def mutants(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
     one keyword of `schema`, in a fixed order, without repeats; at most a few hundred."""
     if not isinstance(schema, dict):
         return []
-    root = {"schema": schema, "arguments": arguments}
-    schema = _resolved(schema, schema)
+    refs = Resolver.of_document(schema)
+    root = {"refs": refs, "arguments": arguments}
+    schema = _resolved(refs, schema)
     if not isinstance(schema, dict):
         return []
     found: dict[str, dict[str, Any]] = {}
@@ -323,11 +320,12 @@ def edges(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
     of an integer, the longest string...), where servers' own bounds tend to be off by one."""
     if not isinstance(schema, dict):
         return []
-    root = _resolved(schema, schema)
+    refs = Resolver.of_document(schema)
+    root = _resolved(refs, schema)
     found = root.get("properties") if isinstance(root, dict) else None
     made: dict[str, dict[str, Any]] = {}
     for name, sub in sorted((found if isinstance(found, dict) else {}).items()):
-        resolved = _resolved(schema, sub)
+        resolved = _resolved(refs, sub)
         for value in _edge_values(resolved) if isinstance(resolved, dict) else ():
             edge = _set(arguments, (name,), value)
             made.setdefault(json.dumps(edge, sort_keys=True), edge)

@@ -17,10 +17,10 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 
-from .breaking.version import Precedence, precedence
-from .findings.finding import Finding
-from .model import AcceptedBreak, Contract, Project
-from .rules import rule
+from ..findings.finding import Finding
+from ..model import AcceptedBreak, Contract, Project
+from ..rules import rule
+from .version import Precedence, precedence
 
 ACCEPTED_LEVEL = "note"
 

@@ -17,12 +17,12 @@ from typing import Any
 import mcp.types as types
 
 from ..breaking import input_narrowings
+from ..client.report import Report, shown
 from ..protocol import VERSIONED_TOOL_FIELDS, Revision
+from ..schema.compare import Difference, TooLarge, schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.pointer import PointerError, decode
-from .compare import Difference, TooLarge, schema_difference
-from .report import Report, shown
-from .served import ServedContract, ServedTool, same_json
+from ..serving.served import ServedContract, ServedTool, same_json
 
 
 def compare_listing(

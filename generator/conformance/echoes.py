@@ -18,7 +18,7 @@ import mcp.types as types
 
 from ..runtime import NotJson, parse_json
 from ..schema.pointer import encode
-from .served import ServedTool
+from ..serving.served import ServedTool
 
 SHORTEST = 6  # characters a value needs to be looked for
 MARKER = "mcp-contracts-secret-argument-7f3a9c"  # what `--fuzz` puts in a secret argument

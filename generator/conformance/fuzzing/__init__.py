@@ -1,0 +1,1 @@
+"""`conform --fuzz`: arguments drawn from and broken against input schemas, calls, findings."""

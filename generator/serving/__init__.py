@@ -1,0 +1,1 @@
+"""`mock`: a contract served as an MCP server publishes it (listings, answers, revisions)."""
