@@ -83,6 +83,21 @@ def run_process(
     )
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """A folder of this test run that every pytest-xdist worker sees (the workers' common parent)."""
+    base = tmp_path_factory.getbasetemp()
+    return base if worker_id == "master" else base.parent
+
+
+@pytest.fixture(scope="session")
+def generated_corpus(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[Path]:
+    """The corpus project (tests/corpus_project.py), generated once for the run; the output folder."""
+    from corpus_project import corpus_generated
+
+    with corpus_generated(run_folder(tmp_path_factory, worker_id)) as out:
+        yield out
+
+
 @pytest.fixture(scope="session")
 def reference() -> Path:
     require_shared()

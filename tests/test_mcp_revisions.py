@@ -34,10 +34,10 @@ from mcp_contracts_generator.config import load_settings
 from mcp_contracts_generator.mcp.revisions import listing_at
 from mcp_contracts_generator.mcp.served import ServedContract
 from mcp_contracts_generator.protocol import VERSIONS, Revision, revision
+from mcp_servers import GOOD_ITEM, SHOP_TOOLS, expected_calls, http_mock
+from mcp_servers import RAW as RAW_SERVER
 from pydantic import TypeAdapter
 from ruamel.yaml import YAML
-from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS, expected_calls, http_mock
-from test_mcp_conform import RAW as RAW_SERVER
 
 # One worker runs the module (six mock processes shared by the module's tests),
 # not each worker again (`--dist loadgroup`).

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_cli
-from test_mcp_conform import http_mock
+from mcp_servers import http_mock
 
 HOSTILE = [sys.executable, str(ROOT / "tests" / "servers" / "hostile_text_server.py")]
 # What a terminal acts on: C0 controls but tab and newline, DEL, C1 controls.
