@@ -187,7 +187,11 @@ def pytest_configure(config: pytest.Config) -> None:
     atexit.register(shutil.rmtree, cache, ignore_errors=True)
     os.environ["MCP_CONTRACTS_CACHE_DIR"] = cache
     config.addinivalue_line("markers", "first: a long test, started before the others")
-    config.addinivalue_line("markers", "slow: run by `pytest -m slow` (CI runs it), not by default")
+    config.addinivalue_line(
+        "markers",
+        "slow: needs the package index, builds a wheel or starts many servers; run by `pytest -m slow`"
+        " (CI runs it), not by default",
+    )
     # Each rule of the registry has a test that makes it fire and one that keeps it quiet
     # (tests/test_rules.py reads these marks from the test files).
     config.addinivalue_line("markers", "fires(*rule_ids): the test makes these rules report a finding")
