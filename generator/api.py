@@ -175,7 +175,7 @@ def _render_sources(chosen: Settings) -> RenderResult:
     if loaded.project is None:
         return RenderResult(None, loaded.diagnostics)
     try:
-        plan = build_plan(loaded.project, chosen.package, templates, chosen.languages)
+        plan = build_plan(loaded.project, chosen.package, templates, chosen.languages, rules_page=chosen.rules_page)
     except TemplateSyntaxError as exc:
         return RenderResult(
             None, [Diagnostic(exc.filename or str(exc.name), exc.lineno, None, f"template: {exc.message}")]
@@ -408,6 +408,7 @@ def docs_with(chosen: Settings, site: Path | None = None) -> Site:
     (`generator.site`) is the problem, and left as it is."""
     import subprocess
     import sys
+    from importlib.util import find_spec
 
     from .site import mark, site_problem
 
@@ -415,6 +416,8 @@ def docs_with(chosen: Settings, site: Path | None = None) -> Site:
     config = chosen.output / "mkdocs.yml"
     if not config.is_file():
         return Site(site, f"{display_path(config)} is missing: run `mcp-contracts generate` first")
+    if find_spec("mkdocs") is None:  # the `docs` extra: nothing else needs it
+        return Site(site, "docs needs mkdocs, which this environment lacks: pip install 'mcp-contracts[docs]'")
     problem = site_problem(site, chosen)
     if problem is not None:
         return Site(site, problem)

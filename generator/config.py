@@ -59,6 +59,7 @@ KEYS = {
     "languages": 'the languages `generate` writes: ["python"] (the default) or ["python", "typescript"]',
     "limits": f"a table of limits: {', '.join(LIMIT_KEYS)}",
     "rules": "a table of rule IDs set to error, warning, note or off (the docs page of the rules lists them)",
+    "rules_page": "true to add the page of the tool's rules to the generated docs, docs/rules.md (default: false)",
     "breaking": "a table: `against`, the revision `breaking` compares with by default (merge-base, last-tag,"
     " or a git revision), and `branch`, the branch merge-base looks for",
 }
@@ -88,6 +89,9 @@ class Settings:
     against: str = "merge-base"  # what `breaking` compares with when --against is not given
     branch: str | None = None  # the branch `against = "merge-base"` looks for
     languages: tuple[str, ...] = ("python",)  # in LANGUAGES' order
+    # Whether the docs carry the tool's rules page: off by default, for that page is the tool's,
+    # not the project's, and would change the output (and fail `check`) with every upgrade.
+    rules_page: bool = False
     # Whether `output` came from a flag (`--out`, the API's `out_dir`): the person running the
     # command chose it. The file's `output` is the repository's, which a pull request edits.
     output_given: bool = False
@@ -166,6 +170,9 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
         elif key == "languages":
             said = _languages_problem(value)
             problems += [Diagnostic(where, line, None, said)] if said else []
+        elif key == "rules_page":
+            flag = isinstance(value, bool)
+            problems += [] if flag else [Diagnostic(where, line, None, f"{key!r} must be true or false: {KEYS[key]}")]
         elif not isinstance(value, str) or not value:
             problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {KEYS[key]}"))
         elif key == "package" and package_problem(value) is not None:
@@ -254,6 +261,7 @@ def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
         against=section.get("breaking", {}).get("against", "merge-base"),
         branch=section.get("breaking", {}).get("branch"),
         languages=tuple(language for language in LANGUAGES if language in section.get("languages", ["python"])),
+        rules_page=section.get("rules_page", False),
     )
 
 

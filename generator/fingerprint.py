@@ -191,6 +191,7 @@ def inputs(chosen: Settings) -> dict[str, Any] | None:
         "settings": {
             "package": chosen.package,
             "languages": list(chosen.languages),
+            "rules_page": chosen.rules_page,
             # The limits the loader reads within: whether the sources load at all.
             "limits": {
                 "source_bytes": limits.source_bytes,

@@ -21,12 +21,12 @@ def _first_existing(*candidates: Path) -> Path:
 
 TEMPLATES_DIR = _first_existing(_PACKAGE / "_data" / "templates", _CHECKOUT / "templates")
 META_SCHEMAS_DIR = _first_existing(_PACKAGE / "_data" / "meta", _CHECKOUT / "schemas" / "meta")
-# The runtime every generated package carries a copy of, as `_runtime.py`.
-RUNTIME_SOURCE = _PACKAGE / "runtime.py"
+# The runtime every generated package carries a copy of, as `_runtime/`.
+RUNTIME_PACKAGE = _PACKAGE / "runtime"
 # The runtime every generated TypeScript package carries a copy of, in `src/_runtime/`.
 TYPESCRIPT_RUNTIME = _PACKAGE / "typescript"
 # The modules outside the standard library that generated Python imports, and those they
-# import in turn: `_runtime.py`'s (pydantic, pydantic_core, jsonschema_rs, msgspec), the
+# import in turn: `_runtime/`'s (pydantic, pydantic_core, jsonschema_rs, msgspec), the
 # models' (pydantic) and pydantic's own requirements. A package of these names would shadow
 # them (config.package_problem); tests/test_config.py holds the list to the code.
 GENERATED_CODE_IMPORTS = (

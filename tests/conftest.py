@@ -20,6 +20,10 @@ import pytest
 from mcp_contracts_generator.cli import app
 from typer.testing import CliRunner
 
+# The session's environment of the reference MCP servers (the fixture `reference_servers`),
+# loaded here once so that every test module may import from it.
+pytest_plugins = ["reference_servers"]
+
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"
 GENERATED = ROOT / "generated"

@@ -8,7 +8,7 @@ the workers share. They never enter the project's own environment (they bring th
 Without a package index, pip's message skips the tests, as the TypeScript client's tests skip
 without node; CI (MCP_CONTRACTS_REQUIRE_SHARED=1) fails on it instead.
 
-A test module uses the fixture with `pytest_plugins = ["reference_servers"]`.
+tests/conftest.py loads this module as a plugin: every test module may ask for the fixture.
 """
 
 from __future__ import annotations
@@ -82,12 +82,12 @@ class ReferenceServers:
             process.communicate(timeout=10)
 
 
-def _pip_failed(venv: Path) -> str:
+def _pip_failed(venv: Path, pins: tuple[str, ...] = PINS) -> str:
     """Make the environment at `venv` with the pinned servers: '' when it is ready, else what
     failed (pip's own message)."""
     steps = (
         [sys.executable, "-m", "venv", str(venv)],
-        [str(venv / _BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PINS],
+        [str(venv / _BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pins],
     )
     for step in steps:
         try:
@@ -100,13 +100,15 @@ def _pip_failed(venv: Path) -> str:
     return ""
 
 
-def reference_environment(shared: Path) -> ReferenceServers:
-    """The servers' environment in `shared` (a folder every worker sees), made by the first
+def reference_environment(
+    shared: Path, name: str = "reference-servers", pins: tuple[str, ...] = PINS
+) -> ReferenceServers:
+    """The servers' environment `name` in `shared` (a folder every worker sees), made by the first
     worker to ask; each later one waits on the lock and reads the outcome it left."""
-    venv, outcome = shared / "reference-servers", shared / "reference-servers.outcome"
-    with FileLock(str(shared / "reference-servers.lock")):
+    venv, outcome = shared / name, shared / f"{name}.outcome"
+    with FileLock(str(shared / f"{name}.lock")):
         if not outcome.is_file():
-            outcome.write_text(_pip_failed(venv), encoding="utf-8")
+            outcome.write_text(_pip_failed(venv, pins), encoding="utf-8")
     problem = outcome.read_text(encoding="utf-8")
     if problem:
         reason = f"the reference MCP servers could not be installed from the package index: {problem}"

@@ -354,10 +354,10 @@ def test_the_default_install_is_the_action_checkout(tmp_path: Path) -> None:
     assert run.stdout["setup"].startswith("mcp-contracts ")  # its --version
 
 
-def test_the_readme_shows_every_input_and_only_inputs_there_are() -> None:
-    """The section "In GitHub Actions": its table names each input; its workflows pass only real ones."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## In GitHub Actions\n", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_show_every_input_and_only_inputs_there_are() -> None:
+    """The section "In GitHub Actions" of docs/ci.md: its table names each input; its workflows pass only real ones."""
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    section = page.split("\n## In GitHub Actions\n", 1)[1].split("\n## ", 1)[0]
     tabled = {
         name
         for row in re.findall(r"^\| (`.+?) \|", section, flags=re.MULTILINE)

@@ -119,7 +119,7 @@ def canonical(name: str) -> str:
 def test_the_modules_no_package_may_shadow_are_those_the_generated_code_imports() -> None:
     """The runtime and every generated module import nothing else outside the standard
     library, and pydantic, jsonschema-rs and msgspec need no other distribution."""
-    files = [ROOT / "generator" / "runtime.py", *sorted((GENERATED / "python").rglob("*.py"))]
+    files = [*sorted((ROOT / "generator" / "runtime").glob("*.py")), *sorted((GENERATED / "python").rglob("*.py"))]
     imported = set().union(*map(_imported, files)) - set(sys.stdlib_module_names) - {"__future__"}
     assert imported <= set(GENERATED_CODE_IMPORTS), imported
     modules = {canonical(m): m for m in GENERATED_CODE_IMPORTS}

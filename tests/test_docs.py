@@ -54,6 +54,19 @@ def test_every_code_tool_and_definition_can_be_found(site: Path, contract: str) 
         assert f'id="{error_anchor(code.value)}"' in page, code
 
 
+def test_descriptions_show_their_code_spans_as_code_on_every_page(site: Path) -> None:
+    for page in (GENERATED / "docs").glob("*.md"):
+        assert "\\`" not in page.read_text(encoding="utf-8"), f"{page.name} shows a backtick as text"
+    rules = (site / "rules" / "index.html").read_text(encoding="utf-8")
+    assert "Every <code>$defs</code> entry of the envelope schema is referenced." in rules
+    scalpel = (site / "code-scalpel" / "index.html").read_text(encoding="utf-8")
+    assert "The feature needs a higher tier; see <code>upgrade_hints</code>." in scalpel
+    envelope = (site / "mcp-envelope" / "index.html").read_text(encoding="utf-8")
+    assert "such as <code>sha256:&lt;hex&gt;</code>." in envelope
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "as the <code>result</code> of an mcp.envelope.v0.1" in index
+
+
 def test_tool_error_codes_link_to_the_catalogue() -> None:
     manifest = load_json(GENERATED / "manifests" / "tuitbot.json")
     tool = next(t for t in manifest["tools"] if "x_rate_limited" in t["possible_error_codes"])
@@ -208,3 +221,41 @@ def test_docs_builds_again_over_its_own_site_and_into_an_empty_folder(project: P
     empty.mkdir()
     assert run_cli("docs", "--site", str(empty), cwd=project).returncode == 0
     assert (empty / ".mcp-contracts-site").is_file() and (empty / "index.html").is_file()
+
+
+def test_the_rules_page_is_the_projects_choice(project: Path, tmp_path: Path) -> None:
+    """The rules page is the tool's, not the project's: a project's docs carry it only when
+    `rules_page = true` says so, so that a tool upgrade that rewords a rule drifts no `check`."""
+    out = project / "generated"
+    assert not (out / "docs" / "rules.md").exists()
+    for page in ("mkdocs.yml", "docs/index.md", "README.md"):
+        assert "rules" not in (out / page).read_text(encoding="utf-8").lower(), page
+
+    chosen = tmp_path / "chosen"
+    shutil.copytree(project, chosen, symlinks=True)
+    assert run_cli("check", cwd=chosen).returncode == 0  # a clean comparison: the cache records it
+    (chosen / "pyproject.toml").write_text(PROJECT + "rules_page = true\n", encoding="utf-8")
+    drifted = run_cli("check", cwd=chosen)  # the setting is among the inputs the cache holds
+    assert drifted.returncode == 1 and "generated/docs/rules.md" in drifted.stdout, drifted.stdout
+    assert run_cli("generate", cwd=chosen).returncode == 0
+    written = chosen / "generated"
+    assert (written / "docs" / "rules.md").read_bytes() == (GENERATED / "docs" / "rules.md").read_bytes()
+    assert "  - Rules: rules.md\n" in (written / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "[the rules page](rules.md)" in (written / "docs" / "index.md").read_text(encoding="utf-8")
+    built = run_cli("docs", "--site", str(tmp_path / "site"), cwd=chosen)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert 'id="http-range"' in (tmp_path / "site" / "rules" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_output_folders_readme_names_every_output_and_nothing_else(project: Path) -> None:
+    for out in (GENERATED, project / "generated"):
+        readme = (out / "README.md").read_text(encoding="utf-8")
+        paths = "".join(line.split("|")[1] for line in readme.splitlines() if line.startswith("| `"))
+        named = set(re.findall(r"`([^`]+)`", paths))
+        there = set()
+        for entry in out.iterdir():
+            if entry.name in ("python", "typescript"):  # each holds the one package
+                there |= {f"{entry.name}/{package.name}/" for package in entry.iterdir()}
+            elif entry.name not in ("README.md", "__pycache__"):
+                there.add(entry.name + "/" if entry.is_dir() else entry.name)
+        assert named == there, out

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import markdown
 import pytest
 from conftest import SCHEMAS, generated_package, run_cli
 from hostile.texts import HOSTILE
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 from mcp_contracts_generator import api
-from mcp_contracts_generator.render.escape import md, py
+from mcp_contracts_generator.render.escape import md, prose, py
 from ruamel.yaml import YAML
 
 
@@ -34,10 +40,111 @@ def test_md_stays_one_inert_cell(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"), [("- item", "\\- item"), ("1. item", "1\\. item"), ("= x", "\\= x"), ("1.0", "1.0")]
+    ("text", "expected"), [("- item", "\\- item"), ("1. item", "1\\. item"), ("= x", "&#61; x"), ("1.0", "1.0")]
 )
 def test_md_never_starts_a_block(text: str, expected: str) -> None:
     assert md(text) == expected
+
+
+class _Cells(HTMLParser):
+    """The cells of a rendered table row: each cell's shown text, the text of its code
+    elements, and every tag inside it that is not `code`."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.cells: list[dict[str, Any]] = []
+        self.in_cell = self.in_code = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "td":
+            self.in_cell = True
+            self.cells.append({"text": "", "code": [], "tags": []})
+        elif self.in_cell and tag == "code":
+            self.in_code = True
+            self.cells[-1]["code"].append("")
+        elif self.in_cell:
+            self.cells[-1]["tags"].append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        self.in_cell = self.in_cell and tag != "td"
+        self.in_code = self.in_code and tag != "code"
+
+    def handle_data(self, data: str) -> None:
+        if self.in_cell:
+            self.cells[-1]["text"] += data
+            if self.in_code:
+                self.cells[-1]["code"][-1] += data
+
+
+# The two renderers a generated page meets: Python-Markdown as mkdocs runs it, and CommonMark
+# with GitHub's tables (markdown-it), as a repository host shows the page.
+RENDERERS = {
+    "mkdocs": lambda page: markdown.markdown(page, extensions=["toc", "tables", "fenced_code"]),
+    "commonmark": lambda page: MarkdownIt("commonmark").enable("table").render(page),
+}
+
+
+def _rendered_cells(cell: str, renderer: str) -> list[dict[str, Any]]:
+    page = f"| a | b | c |\n| --- | --- | --- |\n| x | {cell} | y |\n"
+    parser = _Cells()
+    parser.feed(RENDERERS[renderer](page))
+    return parser.cells
+
+
+def _spans(text: str) -> list[str]:
+    """The code spans a description holds in the subset `prose` lets through."""
+    return re.findall(r"(?<!`)`([^`|\s](?:[^`|]*[^`|\s])?)`(?!`)", " ".join(text.split()))
+
+
+PROSE = [
+    *HOSTILE[:-1],
+    "see `upgrade_hints`, `sha256:<hex>` and `plan[0]`",
+    "`<script>alert(1)</script>` and `[x](javascript:alert(1))` and `**not bold**`",
+    "`a | b` is not code: a pipe would split the cell",
+    "`` `x` `` and ` spaced ` and `trailing ` and `",
+    "a\\`b` and `c\\` then `&amp;` and `&#124;`",
+    "- `list`",
+    "`x`` y`",
+]
+
+
+@pytest.mark.parametrize("renderer", RENDERERS)
+@pytest.mark.parametrize("text", PROSE)
+def test_prose_shows_its_code_spans_as_code_and_nothing_else_as_markup(text: str, renderer: str) -> None:
+    _prose_renders_as_written(text, renderer)
+
+
+@pytest.mark.parametrize("renderer", RENDERERS)
+def test_any_drawn_description_renders_as_written(renderer: str) -> None:
+    hazards = st.sampled_from(list("`|\\<>&*_[]()!#-+=.:;'\" a1é😀\t\n"))
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.lists(hazards | st.sampled_from(["`x`", "``", "&amp;", "&#124;", "<b>", "](", "http://x"])).map("".join))
+    def drawn(text: str) -> None:
+        _prose_renders_as_written(text, renderer)
+
+    drawn()
+
+
+@pytest.mark.parametrize("renderer", RENDERERS)
+@pytest.mark.parametrize("text", PROSE)
+def test_md_shows_any_text_as_written(text: str, renderer: str) -> None:
+    _prose_renders_as_written(text, renderer, code=False)
+
+
+def _prose_renders_as_written(text: str, renderer: str, *, code: bool = True) -> None:
+    """In a table cell, `prose(text)` keeps the row's three cells; its code elements are the
+    spans of `text`, as written; it makes no other element; the cell shows `text` (its
+    whitespace collapsed) without the backticks around those spans. `md(text)` (not `code`)
+    makes no element at all, and shows `text` whole."""
+    cell = prose(text) if code else md(text)
+    assert "\n" not in cell and "|" not in cell.replace("&#124;", "")
+    cells = _rendered_cells(cell, renderer)
+    assert [c["text"] for c in cells[::2]] == ["x", "y"], cells
+    (shown,) = cells[1:2]
+    assert shown["tags"] == [] and shown["code"] == (_spans(text) if code else []), shown
+    expected = re.sub(r"(?<!`)`([^`|\s](?:[^`|]*[^`|\s])?)`(?!`)", r"\1", text) if code else text
+    assert shown["text"].strip() == re.sub(r"\s+", " ", expected).strip(), shown
 
 
 def test_hostile_strings_from_sources_cannot_break_outputs(tmp_path: Path) -> None:

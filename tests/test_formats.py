@@ -23,7 +23,7 @@ from mcp_contracts_generator.diagnostics import printable
 from mcp_contracts_generator.findings.finding import Finding, Outcome
 from mcp_contracts_generator.findings.formats import FORMATS, printed
 from mcp_contracts_generator.model import Place
-from mcp_contracts_generator.render.escape import md
+from mcp_contracts_generator.render.escape import md, prose
 from mcp_contracts_generator.rules import BY_ID, of_command
 from report_checks import GITHUB_LINE, SARIF_DATA, SARIF_DIGEST, SARIF_SCHEMA, assert_sarif
 
@@ -478,7 +478,7 @@ def test_the_rules_page_lists_every_rule_of_the_registry_under_its_command() -> 
     ]
     for rule in RULES:
         (row,) = [line for line in page.splitlines() if line.startswith(f'| <a id="{rule.id}"></a>')]
-        assert f"| {md(rule.level)} | {md(rule.category)} |" in row and md(rule.purpose) in row
+        assert f"| {md(rule.level)} | {md(rule.category)} |" in row and prose(rule.purpose) in row
         if rule.bump is not None:
             assert f"| {rule.bump} |" in row
         section = page[: page.index(row)].rsplit("\n## ", 1)[1].split("\n", 1)[0]

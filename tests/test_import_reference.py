@@ -31,8 +31,6 @@ from ruamel.yaml import YAML
 if TYPE_CHECKING:
     from reference_servers import ReferenceServers
 
-# The session's environment of the reference servers: the fixture `reference_servers`.
-pytest_plugins = ["reference_servers"]
 # Long tests, started first, on one worker: the others need not wait on the lock while the
 # first to ask makes the servers' environment (about 40 s). The tests of the reference servers
 # need the package index: they run under `pytest -m slow` (as CI does), not by default.

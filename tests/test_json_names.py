@@ -6,8 +6,8 @@ A property that is no Python name (`from`, `retry-after`, `a b`, `1x`, `model_du
 name, so that what a model writes is what the judge accepted; and validation reads the
 property's name only, so that a member `from_` of an open object stays a member `from_`.
 
-Shown on tests/contracts/billing-api (the README's contract, with such names), where the
-README's recipes run as written, and on every valid document of tests/corpus/.
+Shown on tests/contracts/billing-api (the docs' contract, with such names), where the
+recipes of docs/python.md run as written, and on every valid document of tests/corpus/.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pydantic import BaseModel, ValidationError
 
 pytestmark = pytest.mark.xdist_group("corpus")  # one generate of the corpus, as in test_corpus
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGE = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")  # Generated Python
 CONTRACT = ROOT / "tests" / "contracts" / "billing-api"
 # The property names of `Names` (closed) and `Open` (open to other members).
 NAMES = ("from", "class", "import", "retry-after", "a b", "1x", "ü", "model_dump", "schema", "json", "copy", "dict")
@@ -44,7 +44,7 @@ VERSION = {"api-version": "2026-11"}
 
 @pytest.fixture(scope="module")
 def billing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    """`contracts.billing_api`, generated from tests/contracts/billing-api as the README's project does."""
+    """`contracts.billing_api`, generated from tests/contracts/billing-api as the docs' project does."""
     project = tmp_path_factory.mktemp("names")
     shutil.copytree(CONTRACT, project / "schemas" / "contracts" / "billing-api")
     outcome = api.generate(project / "schemas", project / "generated", package="contracts")
@@ -114,13 +114,13 @@ def test_names_that_clash_with_pydantic_members_leave_them_working(billing: Modu
 
 
 def _block(opening: str) -> str:
-    """The README's Python code block that starts with `opening`."""
-    found = re.search(rf"```python\n({re.escape(opening)}.*?)```", README, re.DOTALL)
-    assert found, f"no README block starts with {opening!r}"
+    """The page's Python code block that starts with `opening`."""
+    found = re.search(rf"```python\n({re.escape(opening)}.*?)```", PAGE, re.DOTALL)
+    assert found, f"no block of docs/python.md starts with {opening!r}"
     return found.group(1)
 
 
-def test_the_readme_builders_recipe_as_written(billing: ModuleType) -> None:
+def test_the_docs_builders_recipe_as_written(billing: ModuleType) -> None:
     block = _block("from contracts.billing_api import error_response, success_response")
     namespace: dict[str, Any] = {}
     exec(block.splitlines()[0], namespace)
@@ -145,13 +145,13 @@ def _error(code: str, message: str, **members: Any) -> dict[str, Any]:
     return {"code": code, "message": message, "retryable": retryable, **members, "class": "client"}
 
 
-def test_the_readme_server_recipes_as_written(billing: ModuleType) -> None:
-    """The README's server, and its tool that answers an error with `isError` as the README
+def test_the_docs_server_recipes_as_written(billing: ModuleType) -> None:
+    """The page's server, and its tool that answers an error with `isError` as the page
     says (`error_response(...)` given its arguments, `content=[...]` none)."""
     namespace: dict[str, Any] = {}
     exec(_block("from mcp.server.mcpserver import MCPServer"), namespace)
-    found = re.search(r"return `(CallToolResult\(.*?\))`", README, re.DOTALL)
-    assert found, "the README's isError recipe"
+    found = re.search(r"return `(CallToolResult\(.*?\))`", PAGE, re.DOTALL)
+    assert found, "the isError recipe of docs/python.md"
     recipe = " ".join(found.group(1).split())
     answer = recipe.replace("error_response(...)", 'error_response("rate_limited", error={"retry-after": 30})')
     answer = answer.replace("content=[...]", "content=[]")

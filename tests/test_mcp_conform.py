@@ -398,10 +398,10 @@ def test_a_server_that_quits_on_an_unknown_method_is_reached_with_the_older_hand
     assert legacy.returncode == 0, legacy.stdout + legacy.stderr
 
 
-def test_every_rule_conform_reports_is_in_the_readme() -> None:
+def test_every_rule_conform_reports_is_on_the_mcp_page() -> None:
     from mcp_contracts_generator.rules import of_command
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
     rules = [rule.id for rule in of_command("conform") if rule.id != "source-invalid"]
     assert len(rules) > 20
-    assert [rule for rule in rules if f"`{rule}`" not in readme] == []
+    assert [rule for rule in rules if f"`{rule}`" not in page] == []

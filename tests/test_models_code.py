@@ -21,7 +21,7 @@ from mcp_contracts_generator import api
 from mcp_contracts_generator.model import NO_DEFAULT, Contract, View, ViewClass, ViewField, ViewType
 from mcp_contracts_generator.render.escape import docstring
 from mcp_contracts_generator.render.models_code import models_code, view_schema
-from mcp_contracts_generator.resources import RUNTIME_SOURCE
+from mcp_contracts_generator.resources import RUNTIME_PACKAGE
 
 ANY = ViewType("any")
 
@@ -73,7 +73,7 @@ def _imported(tmp_path: Path, code: str) -> Iterator[ModuleType]:
     (package / "c").mkdir(parents=True)
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "c" / "__init__.py").write_text("", encoding="utf-8")
-    shutil.copy(RUNTIME_SOURCE, package / "_runtime.py")
+    shutil.copytree(RUNTIME_PACKAGE, package / "_runtime", ignore=shutil.ignore_patterns("__pycache__"))
     (package / "c" / "models.py").write_text(code, encoding="utf-8")
     sys.path.insert(0, str(tmp_path))
     try:

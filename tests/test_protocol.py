@@ -48,11 +48,11 @@ def test_each_fact_is_the_specifications(revision: Revision) -> None:
     assert set(tool) == set(revision.tool_fields)
 
 
-def test_the_revisions_are_the_ones_contract_yaml_takes_and_the_readme_tabulates() -> None:
+def test_the_revisions_are_the_ones_contract_yaml_takes_and_the_docs_tabulate() -> None:
     meta = load_json(SCHEMAS / "meta" / "contract.schema.json")
     assert meta["properties"]["protocol"]["items"]["enum"] == list(VERSIONS)
     assert list(VERSIONS) == sorted(VERSIONS)
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = text[text.index("## MCP protocol revisions") :]
+    text = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
+    table = text[text.index("## Protocol revisions") :]
     for version in VERSIONS:
         assert f"\n| {version} |" in table, version

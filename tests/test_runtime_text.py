@@ -1,5 +1,5 @@
-"""`_runtime.py` comes from the kept, black-formatted runtime only while that is of the
-current runtime.py and black; otherwise black formats it, to the same bytes."""
+"""`_runtime/` comes from the kept, black-formatted modules only while each is of the current
+runtime module and black; otherwise black formats it, to the same bytes."""
 
 from __future__ import annotations
 
@@ -8,24 +8,27 @@ from pathlib import Path
 import pytest
 from mcp_contracts_generator.render import runtime_text
 from mcp_contracts_generator.render.python_format import format_python
-from mcp_contracts_generator.resources import RUNTIME_SOURCE
 
-EXPECTED = format_python(runtime_text.RUNTIME_HEADER + RUNTIME_SOURCE.read_text(encoding="utf-8"))
+EXPECTED = {name: format_python(runtime_text._unformatted(name)) for name in runtime_text.runtime_names()}
 
 
 def test_the_kept_runtime_is_current() -> None:
-    key = runtime_text.FORMATTED.read_text(encoding="utf-8").split("\n", 1)[0] + "\n"
     update = "run `.venv/bin/python -m mcp_contracts_generator.render.runtime_text` to update it"
-    assert key == runtime_text._key(runtime_text._unformatted()), update
-    assert runtime_text.runtime_module() == EXPECTED
+    kept = sorted(path.name.removesuffix(".txt") for path in runtime_text.FORMATTED.glob("*.txt"))
+    assert kept == sorted(EXPECTED), update
+    for name in EXPECTED:
+        key = (runtime_text.FORMATTED / f"{name}.txt").read_text(encoding="utf-8").split("\n", 1)[0] + "\n"
+        assert key == runtime_text._key(runtime_text._unformatted(name)), update
+    assert runtime_text.runtime_modules() == EXPECTED
 
 
 @pytest.mark.parametrize("kept", ["sha256:0 black:0\nstale text", "", "no key line"])
 def test_a_stale_or_missing_kept_runtime_is_formatted_by_black(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: str
 ) -> None:
-    path = tmp_path / "runtime_formatted.txt"
     if kept:
-        path.write_text(kept, encoding="utf-8")
-    monkeypatch.setattr(runtime_text, "FORMATTED", path)
-    assert runtime_text.runtime_module() == EXPECTED
+        for name in EXPECTED:
+            (tmp_path / f"{name}.txt").write_text(kept, encoding="utf-8")
+    monkeypatch.setattr(runtime_text, "FORMATTED", tmp_path)
+    assert runtime_text.runtime_modules() == EXPECTED
+

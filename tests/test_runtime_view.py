@@ -2,10 +2,11 @@
 
 After the judge accepts a document, `model_validate_json` and `model_validate` build the
 typed view with functions the runtime writes once per class from the class's core schema
-(`_runtime._Compiler`), without pydantic validating again. These tests hold that view to
+(`_runtime/view.py`), without pydantic validating again. These tests hold that view to
 pydantic's own, for every built-in example and for documents drawn from every built-in
 schema: the same classes at every level, the same values of the same types, the same
-fields set and extra members, the same dumps.
+fields set and extra members, the same dumps. The runtime checks it too, on each class's
+first document (`_runtime/canary.py`), and takes pydantic's way where they differ.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from builtin_models import root_model
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
 from mcp_contracts_generator import runtime
+from mcp_contracts_generator.runtime import canary, view
 from pydantic import BaseModel, ConfigDict, Field
 from schema_strategies import from_schema
 
@@ -85,6 +87,8 @@ def test_the_view_of_every_example_is_pydantics(contract: str) -> None:
         _agree(model, example)
         text = json.dumps(example)
         _same(model.model_validate_json(text), _pydantic_view(model, example))
+    # the canary has kept the view: on this pydantic, the fast way is the one taken
+    assert model.__dict__.get("__checked__") and model._fast()[1] is model._view() is not None  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("contract", CONTRACTS)
@@ -113,7 +117,7 @@ def test_an_undecided_value_takes_pydantics_way(monkeypatch: pytest.MonkeyPatch)
 
     def undecided(value: Any) -> Any:
         calls.append(value)
-        raise sys.modules["mcp_contracts._runtime"]._Undecided
+        raise sys.modules["mcp_contracts._runtime.view"].Undecided
 
     fast = model._fast()  # type: ignore[attr-defined]
     monkeypatch.setattr(model, "__fast__", (fast[0], undecided), raising=False)
@@ -132,8 +136,8 @@ def test_a_schema_the_compiler_does_not_follow_is_left_to_pydantic() -> None:
     schema = Constrained.__pydantic_core_schema__
     fields = schema["schema"]["fields"]  # type: ignore[index]
     fields["name"]["schema"] = {"type": "str", "min_length": 1}
-    with pytest.raises(runtime._Unsupported):
-        runtime._Compiler(schema)
+    with pytest.raises(view._Unsupported):
+        view._Compiler(schema)
 
 
 def test_extra_members_where_allowed_are_kept_as_pydantic_keeps_them() -> None:
@@ -142,12 +146,86 @@ def test_extra_members_where_allowed_are_kept_as_pydantic_keeps_them() -> None:
         name: str
         tags: list[str] = Field(default=[])
 
-    build = runtime._view_builder(Open)
+    build = view.view_builder(Open)
     assert build is not None
     for value in ({"name": "a"}, {"name": "a", "more": {"x": [1]}}, {"name": "a", "tags": ["t"], "z": None}):
         _same(build(value), _pydantic_view(Open, value))
     first, second = build({"name": "a"}), build({"name": "b"})
     assert first.tags == [] and first.tags is not second.tags  # each instance its own copy of a default
+
+
+def _judged_alone(model: Any) -> None:
+    """`model` judged by a schema that takes any object: only its view is at stake."""
+    runtime.bind(runtime.Judge("urn:example:any-object", {"urn:example:any-object": {"type": "object"}}), {model: ""})
+
+
+def test_a_view_unlike_pydantics_is_dropped_on_the_first_document() -> None:
+    """A core schema that says what pydantic's validator does not (as a pydantic release
+    whose core schema the builder misreads would): the first document shows it, is built by
+    pydantic, and so is every one after it."""
+
+    class Counted(runtime.JudgedModel):
+        name: str
+        count: int = 0
+
+    _judged_alone(Counted)
+    Counted.model_rebuild()
+    fields = Counted.__pydantic_core_schema__["schema"]["fields"]  # type: ignore[index]
+    fields["count"]["schema"]["default"] = 1  # the builder reads 1; the validator, built already, fills 0
+    assert Counted.model_validate({"name": "a"}).count == 0
+    assert Counted._view() is None and Counted._fast()[1] is None  # type: ignore[attr-defined]
+    assert Counted.model_validate_json(b'{"name": "b"}').count == 0
+
+
+def test_a_view_like_pydantics_is_checked_once_then_built_directly() -> None:
+    class Named(runtime.JudgedModel):
+        name: str
+        tags: list[str] = Field(default=[])
+
+    _judged_alone(Named)
+    checking = Named._fast()[1]  # type: ignore[attr-defined]
+    assert checking is not Named._view()  # type: ignore[attr-defined]
+    first = Named.model_validate_json(b'{"name": "a", "tags": ["x"]}')
+    _same(first, _pydantic_view(Named, {"name": "a", "tags": ["x"]}))
+    assert Named._fast()[1] is Named._view() is not None  # type: ignore[attr-defined]
+
+
+def test_a_builder_that_fails_leaves_the_class_to_pydantic() -> None:
+    """A core schema of a shape the builder does not read (a key it expects is gone), and a
+    builder that raises on a judged document: neither reaches the caller."""
+
+    class Reshaped(runtime.JudgedModel):
+        name: str
+
+    _judged_alone(Reshaped)
+    Reshaped.model_rebuild()
+    del Reshaped.__pydantic_core_schema__["schema"]["fields"]  # type: ignore[misc]
+    assert Reshaped._view() is None  # type: ignore[attr-defined]
+    assert Reshaped.model_validate({"name": "a"}).name == "a"
+
+    class Raising(runtime.JudgedModel):
+        name: str
+
+    def broken(value: Any) -> Any:
+        raise AttributeError("__pydantic_fields_set__")
+
+    _judged_alone(Raising)
+    Raising.__view__ = broken
+    assert Raising.model_validate_json(b'{"name": "a"}').name == "a"
+    assert Raising._fast()[1] is None  # type: ignore[attr-defined]
+
+
+def test_a_model_without_a_slot_pydantic_sets_is_not_the_same_view() -> None:
+    """As a pydantic release that adds a slot the builder does not set would show it."""
+
+    class Slotted(runtime.JudgedModel):
+        name: str
+
+    made = Slotted(name="a")
+    bare = object.__new__(Slotted)
+    object.__setattr__(bare, "__dict__", {"name": "a"})
+    assert canary.agree(Slotted(name="a"), made)
+    assert not canary.agree(bare, made)
 
 
 def test_importing_a_contract_reads_no_schema_and_loads_no_judge() -> None:

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel of this checkout."""
     work = tmp_path_factory.mktemp("wheel")
     source = work / "source"  # a copy: the build writes beside its sources, not in this checkout
-    for part in ("pyproject.toml", "README.md", "generator", "templates", "schemas/meta"):
+    for part in ("pyproject.toml", "README.md", "LICENSE", "generator", "templates", "schemas/meta"):
         copy = shutil.copytree if (ROOT / part).is_dir() else shutil.copy
         (source / part).parent.mkdir(parents=True, exist_ok=True)
         copy(ROOT / part, source / part)
@@ -59,6 +60,17 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert built.returncode == 0, built.stderr
     [built_wheel] = (work / "dist").glob("mcp_contracts-*.whl")
     return built_wheel
+
+
+def test_the_wheel_carries_the_license_and_needs_neither_jsonschema_nor_mkdocs(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        [metadata] = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+        assert "MIT License" in archive.read(metadata.replace("METADATA", "licenses/LICENSE")).decode("utf-8")
+        lines = archive.read(metadata).decode("utf-8").splitlines()
+    assert "License-Expression: MIT" in lines
+    needs = [line.split(": ", 1)[1] for line in lines if line.startswith("Requires-Dist: ") and "extra ==" not in line]
+    assert not [need for need in needs if need.startswith(("jsonschema<", "jsonschema>", "mkdocs"))], needs
+    assert 'Requires-Dist: mkdocs<2,>=1.6.1; extra == "docs"' in lines
 
 
 def _environment(folder: Path, *requirements: str | Path) -> Path:
@@ -160,7 +172,7 @@ def test_fuzzing_draws_with_the_releases_the_mcp_extra_installs(wheel: Path, tmp
     assert report["facts"]["fuzz"]["tools"]["example_tool"]["valid"] > 3
 
 
-def test_the_walkthrough_in_a_repository_of_ones_own(tool: Path, tmp_path: Path) -> None:
+def test_the_walkthrough_in_a_repository_of_ones_own(tool: Path, wheel: Path, tmp_path: Path) -> None:
     repo = tmp_path / "billing-server"
     (repo / "src" / "billing").mkdir(parents=True)
     assert _run("git", "init", "--quiet", cwd=repo).returncode == 0
@@ -221,12 +233,20 @@ def test_the_walkthrough_in_a_repository_of_ones_own(tool: Path, tmp_path: Path)
     assert drifted.returncode == 1
     assert "changed  python/billing_contracts/billing_api/errors.py" in drifted.stdout
 
+    # mkdocs is the `docs` extra: without it, `docs` says how to get it and writes nothing.
+    refused = _run(cli, "docs", cwd=repo / "src")
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "pip install 'mcp-contracts[docs]'" in refused.stderr
+    assert not (repo / "site").exists()
+    with_docs = _run(tool / "python", "-m", "pip", "install", "--quiet", f"{wheel}[docs]", cwd=tmp_path)
+    assert with_docs.returncode == 0, with_docs.stderr
     site = _run(cli, "docs", cwd=repo / "src")
     assert site.returncode == 0, site.stdout + site.stderr
     assert (repo / "site" / "billing-api" / "index.html").is_file()
 
-    # The environment holds the tool and no contracts: neither the built-ins nor a generic name.
-    for name in ("mcp_contracts", "generator", "contracts"):
+    # The environment holds the tool and no contracts: neither the built-ins nor a generic name;
+    # nor python-jsonschema, which only the tests use (the judge is jsonschema-rs).
+    for name in ("mcp_contracts", "generator", "contracts", "jsonschema"):
         found = _run(tool / "python", "-c", f"import {name}", cwd=tmp_path)
         assert "ModuleNotFoundError" in found.stderr, name
     version = _run(cli, "--version", cwd=tmp_path)

@@ -27,10 +27,13 @@ from .json_text import json_line
 
 @dataclass(frozen=True, slots=True)
 class TypePart:
-    """A piece of a field's type as docs show it; `anchor` links to a definition."""
+    """A piece of a field's type as docs show it; `anchor` links to a definition. A piece of
+    `prose` is text an author wrote (a catalogue's message, a tool's description): its code
+    spans are shown as code."""
 
     text: str
     anchor: str | None = None
+    prose: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..model import Column, Contract, Project, Table
 from ..naming import error_anchor, error_type_anchor, row_anchor
 from .describe import Definition, TypePart
-from .escape import md
+from .escape import md, prose
 from .json_text import json_block, json_line
 
 Cell = tuple[TypePart, ...]
@@ -28,13 +28,20 @@ class Row:
     @property
     def line(self) -> str:
         """The row as a Markdown table line, its anchor in the first cell, every text escaped
-        (`md`): a catalogue of thousands of rows is written here, not cell by cell in Jinja."""
+        (`md`, or `prose`): a catalogue of thousands of rows is written here, not cell by cell
+        in Jinja."""
         out = ["|"]
         for index, cell in enumerate(self.cells):
             out.append(f' <a id="{self.anchor}"></a>' if index == 0 else " ")
-            out += (f"[{md(part.text)}](#{part.anchor})" if part.anchor else md(part.text) for part in cell)
+            out += (_part_text(part) for part in cell)
             out.append(" |")
         return "".join(out)
+
+
+def _part_text(part: TypePart) -> str:
+    if part.anchor:
+        return f"[{md(part.text)}](#{part.anchor})"
+    return prose(part.text) if part.prose else md(part.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +89,7 @@ def _text(value: object) -> Cell:
         if not isinstance(properties, dict) or not properties:
             return (TypePart("object"),)
         return (TypePart(", ".join(f"{name}{'' if name in required else '?'}" for name in properties)),)
-    return (TypePart(str(value)),)
+    return (TypePart(value, prose=True),) if isinstance(value, str) else (TypePart(str(value)),)
 
 
 def _plain(value: object) -> str:

@@ -3,8 +3,10 @@
 `py` turns a value into a Python literal that cannot end its string early or run code;
 `docstring` turns text into a triple-quoted docstring literal of the same promise;
 `md` turns text into Markdown that renders as that text, inside a table cell or not,
-and never as HTML; `yaml` turns text into a YAML scalar (for `mkdocs.yml`); `ts` turns a
-JSON value into a TypeScript expression, and `tsdoc` text into a TypeScript doc comment.
+and never as HTML; `prose` does the same for a description, but lets its code spans
+through as code (the one Markdown a description may use); `yaml` turns text into a YAML
+scalar (for `mkdocs.yml`); `ts` turns a JSON value into a TypeScript expression, and
+`tsdoc` text into a TypeScript doc comment.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ _MD_PUNCTUATION = set("\\`*_[]|<>#!~$")
 _WHITESPACE = re.compile(r"\s+")
 # A leading "-", "+", "=" or "1." (after escaping) would start a list or underline a heading.
 _BLOCK_START = re.compile(r"^( *\d*)([.)]|[-+=])(?= |$)")
-_MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"}
+# Written as entities: what HTML reads as markup, the cell's end, and what Python-Markdown
+# (mkdocs) would show a backslash before, for it escapes fewer characters than CommonMark
+# (strikethrough's "~", math's "$"; a heading's "=" at the start).
+_MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;", "~": "&#126;", "$": "&#36;"}
 # Each character `md` changes, to what: an entity first, else a backslash before it.
 _MD_TABLE = str.maketrans({**{c: "\\" + c for c in _MD_PUNCTUATION}, **_MD_ENTITIES})
 _PRINTABLE_ESCAPES = str.maketrans({c: _PY_ESCAPES[c] for c in '\\"'})
@@ -101,11 +106,34 @@ def md(value: object) -> str:
     return _BLOCK_START.sub(_escape_block_start, text, count=1)
 
 
+# A code span `prose` lets through: one backtick each side, neither beside another backtick.
+# Inside: no backtick; no pipe, on which GitHub's tables split a cell even in code; no space
+# at either end, which CommonMark and Python-Markdown (mkdocs) trim differently. Inside a code
+# span nothing is markup, so its text is written as it is, and shown as written.
+_CODE_SPAN = re.compile(r"(?<!`)`([^`|\s](?:[^`|]*[^`|\s])?)`(?!`)")
+
+
+def prose(value: object) -> str:
+    """A description as Markdown inline content: what `md` writes, but each code span
+    (`like_this`) kept as code. Whatever else the text holds is shown as that text: a
+    backtick that starts no such span, HTML, a link or a pipe neither renders nor ends a cell."""
+    if value is None:
+        return ""
+    text = _WHITESPACE.sub(" ", str(value))
+    out: list[str] = []
+    start = 0
+    for span in _CODE_SPAN.finditer(text):
+        out += (text[start : span.start()].translate(_MD_TABLE), span.group(0))
+        start = span.end()
+    out.append(text[start:].translate(_MD_TABLE))
+    return _BLOCK_START.sub(_escape_block_start, "".join(out), count=1)
+
+
 def _escape_block_start(match: re.Match[str]) -> str:
     digits, marker = match.group(1), match.group(2)
     if marker in ".)" and not digits.strip():
         return match.group(0)  # "." or ")" start nothing without a number before them
-    return digits + "\\" + marker
+    return digits + ("&#61;" if marker == "=" else "\\" + marker)
 
 
 def yaml(value: object) -> str:

@@ -21,7 +21,7 @@ from .json_text import bundle_file, manifest_text
 from .mcp import tools_list
 from .models_code import ModelGenerationError, format_python, models_code
 from .published import published_json
-from .runtime_text import runtime_module
+from .runtime_text import runtime_modules
 from .tables import enum_tables
 from .typescript import contract_files as typescript_contract_files
 from .typescript import typescript_package, typescript_source
@@ -43,7 +43,12 @@ class RenderProblem:
 
 
 def build_plan(
-    project: Project, package: str, templates: Path | None = None, languages: tuple[str, ...] = ("python",)
+    project: Project,
+    package: str,
+    templates: Path | None = None,
+    languages: tuple[str, ...] = ("python",),
+    *,
+    rules_page: bool = False,
 ) -> Plan | list[RenderProblem]:
     """Every output file of the project, keyed by its path under the output folder; or,
     when any contract cannot be rendered, the problem of each such contract (the others
@@ -51,7 +56,9 @@ def build_plan(
 
     The Python goes to `python/<package>/`; it imports itself relatively, so that it may
     also live inside a package of the user's. With "typescript" among `languages`, an npm
-    package goes to `typescript/<package>/` (see `render/typescript.py`).
+    package goes to `typescript/<package>/` (see `render/typescript.py`). With `rules_page`,
+    the docs carry the tool's rules page, `docs/rules.md` (a project turns it on: it is the
+    tool's page, and changes with the tool).
     """
     env = template_environment(templates)
     definitions: dict[str, tuple[Definition, ...]] = {}  # described once, for two pages
@@ -71,13 +78,14 @@ def build_plan(
         f"python/{package}/__init__.py": env.get_template("python/package/__init__.py.jinja").render(
             contracts=project.contracts
         ),
-        "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries)),
-        "docs/rules.md": _markdown(env.get_template("docs/rules.md.jinja").render(sections=rule_sections())),
-        "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries),
-        f"python/{package}/_runtime.py": runtime_module(),
-        MARKER: env.get_template("README.md.jinja").render(),
+        "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries, rules=rules_page)),
+        "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries, rules=rules_page),
+        **{f"python/{package}/_runtime/{name}": text for name, text in runtime_modules().items()},
+        MARKER: env.get_template("README.md.jinja").render(package=package, languages=languages, rules=rules_page),
         **contract_files,
     }
+    if rules_page:
+        files["docs/rules.md"] = _markdown(env.get_template("docs/rules.md.jinja").render(sections=rule_sections()))
     if "typescript" in languages:
         files.update(typescript_package(env, project, package))
     return {path: files[path].encode("utf-8") for path in sorted(files)}

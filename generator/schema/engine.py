@@ -22,7 +22,7 @@ def engine_draft(dialect: Vocabulary | None) -> int | None:
 
 class _Annotation:
     """`contentMediaType` and `contentEncoding` read as annotations, as the runtime's judge
-    reads them (see `CONTENT_ANNOTATIONS` of runtime.py): draft-07 lets a validator assert
+    reads them (see `CONTENT_ANNOTATIONS` of runtime/judge.py): draft-07 lets a validator assert
     them, jsonschema-rs does, the TypeScript judge and the clients of a published schema do not."""
 
     def __init__(self, parent_schema: Any, value: Any, schema_path: Any) -> None:

@@ -822,6 +822,14 @@ CASES = [
         "output is a file", "names", lambda p: (p / "afile").write_text("x"), ("generate", "--out", "afile"), 2, "afile"
     ),
     Case("unknown config key", "names", config("\n[tool.mcp-contracts.extra]\n"), GENERATE, 2, "unknown key"),
+    Case(
+        "rules_page not a boolean",
+        "names",
+        setting('package = "contracts"', 'package = "contracts"\nrules_page = "yes"'),
+        GENERATE,
+        2,
+        "pyproject.toml:5: 'rules_page' must be true or false",
+    ),
     Case("init long name", "names", nothing, ("init", LONG_NAME), 2, "242 bytes is longer than this file system takes"),
     Case(
         "import long name",

@@ -4,7 +4,7 @@ publishes the contract's own schema as each tool's `outputSchema` (the generated
 carry it) and checks every result against the model. `conform --contract code-scalpel`
 finds nothing to say about it (tests/test_serve_with_sdk.py).
 
-`security_scan` and `extract_code` take the arguments the contract gives them; the other
+`security_scan` and `extract_code` take some of the arguments the contract gives them; the other
 eighteen tools take none and are made in a loop. `extract_code` fails as its example does:
 an error envelope in a result flagged `isError`, as the contract wants of errors; its
 annotation `Annotated[CallToolResult, Envelope]` lets it build that result itself while
@@ -60,14 +60,15 @@ def _served(tool_id: str, **data: object) -> Envelope:
 
 
 @app.tool(description="Scans code for security vulnerabilities.")
-def security_scan(code: Annotated[str, Field(description="The source code to scan.")]) -> Envelope:
-    return _served("security_scan", risk_level="high" if "eval(" in code else "low", findings=[])
+def security_scan(code: Annotated[str | None, Field(description="The source code to scan.")] = None) -> Envelope:
+    return _served("security_scan", risk_level="high" if "eval(" in (code or "") else "low", findings=[])
 
 
 @app.tool(description="Extracts a function, class or method by name.")
 def extract_code(
-    file_path: Annotated[str, Field(description="The file to read.")],
     target_name: Annotated[str, Field(description="The function, class or method to extract.")],
+    target_type: Annotated[str, Field(description="function, class or method.")],
+    file_path: Annotated[str | None, Field(description="The file to read.")] = None,
 ) -> Annotated[CallToolResult, Envelope]:
     failure = error_response(
         "not_found",

@@ -38,6 +38,7 @@ try {
       const result = await client.callTool({ name: call.tool, arguments: call.arguments });
       outcome.isError = result.isError ?? false;
       outcome.structuredContent = result.structuredContent ?? null;
+      outcome.text = result.content?.[0]?.text ?? null;
     } catch (error) {
       outcome.error = message(error);
     }

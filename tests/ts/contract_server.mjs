@@ -29,7 +29,7 @@ function same(a, b) {
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
 }
 
-function result(answer) {
+function result(answer, structured = true) {
   if (answer.build === "text") {
     return { content: [{ type: "text", text: answer.text }], isError: answer.isError === true };
   }
@@ -40,14 +40,15 @@ function result(answer) {
       : answer.build === "success"
         ? contract.successResponse(...answer.args)
         : contract.parseEnvelope(answer.args[0]);
-  return { content: [{ type: "text", text: JSON.stringify(document) }], structuredContent: document, isError };
+  const content = [{ type: "text", text: JSON.stringify(document) }];
+  return structured ? { content, structuredContent: document, isError } : { content, isError };
 }
 
 const server = new McpServer({ name: `${contract.CONTRACT}-typescript`, version: "1.0.0" });
 for (const tool of Object.values(contract.TOOLS)) {
   server.registerTool(tool.name, tool.config, async (args) => {
     const answer = answers.find((a) => a.tool === tool.name && same(a.arguments, args));
-    if (answer !== undefined) return result(answer);
+    if (answer !== undefined) return result(answer, "outputSchema" in tool.config); // a text tool: text only
     if (!("outputSchema" in tool.config)) return { content: [{ type: "text", text: `${tool.name}: done` }] };
     return result({ build: "success", args: [] });
   });

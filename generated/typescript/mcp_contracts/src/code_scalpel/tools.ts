@@ -13,10 +13,30 @@ import { judged } from "../_runtime/zod.js";
 
 /** Each published schema once: the envelope is every tool's output. */
 const SCHEMAS: readonly Readonly<Record<string, unknown>>[] = [
-  JSON.parse("{\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Code\"},\"file_path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"File Path\"},\"language\":{\"default\":\"auto\",\"title\":\"Language\",\"type\":\"string\"},\"static_tools\":{\"anyOf\":[{\"items\":{\"type\":\"string\"},\"type\":\"array\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Static Tools\"}},\"title\":\"analyze_codeArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
   JSON.parse("{\"$defs\":{\"CommunityEnvelope\":{\"description\":\"A response at the community tier: `duration_ms` is recommended, not required.\",\"properties\":{\"capabilities\":{\"description\":\"What this invocation supports.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"data\":{\"description\":\"The tool-specific payload (any JSON value, or null).\"},\"duration_ms\":{\"description\":\"End-to-end runtime in milliseconds, never negative.\",\"minimum\":0,\"type\":\"number\"},\"error\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolError\"},{\"type\":\"null\"}],\"description\":\"The standardized error, or null on success.\"},\"request_id\":{\"description\":\"Correlation id, caller-provided or server-generated.\",\"type\":\"string\"},\"tier\":{\"const\":\"community\",\"description\":\"The tier that served the call: `community`.\"},\"tool_id\":{\"description\":\"Canonical MCP tool id, for example `security_scan`.\",\"type\":\"string\"},\"tool_version\":{\"description\":\"Semantic version of the tool implementation.\",\"type\":\"string\"},\"upgrade_hints\":{\"description\":\"Hints for features unavailable at this tier.\",\"items\":{\"$ref\":\"#/$defs/UpgradeHint\"},\"type\":\"array\"}},\"required\":[\"tier\",\"tool_version\",\"tool_id\",\"request_id\",\"capabilities\",\"error\",\"upgrade_hints\",\"data\"],\"title\":\"CommunityEnvelope\",\"type\":\"object\"},\"PaidTierEnvelope\":{\"description\":\"A response at the pro or enterprise tier: `duration_ms` is required.\",\"properties\":{\"capabilities\":{\"description\":\"What this invocation supports.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"data\":{\"description\":\"The tool-specific payload (any JSON value, or null).\"},\"duration_ms\":{\"description\":\"End-to-end runtime in milliseconds, never negative.\",\"minimum\":0,\"type\":\"number\"},\"error\":{\"anyOf\":[{\"$ref\":\"#/$defs/ToolError\"},{\"type\":\"null\"}],\"description\":\"The standardized error, or null on success.\"},\"request_id\":{\"description\":\"Correlation id, caller-provided or server-generated.\",\"type\":\"string\"},\"tier\":{\"description\":\"The tier that served the call: `pro` or `enterprise`.\",\"enum\":[\"pro\",\"enterprise\"]},\"tool_id\":{\"description\":\"Canonical MCP tool id, for example `security_scan`.\",\"type\":\"string\"},\"tool_version\":{\"description\":\"Semantic version of the tool implementation.\",\"type\":\"string\"},\"upgrade_hints\":{\"description\":\"Hints for features unavailable at this tier.\",\"items\":{\"$ref\":\"#/$defs/UpgradeHint\"},\"type\":\"array\"}},\"required\":[\"tier\",\"tool_version\",\"tool_id\",\"request_id\",\"capabilities\",\"duration_ms\",\"error\",\"upgrade_hints\",\"data\"],\"title\":\"PaidTierEnvelope\",\"type\":\"object\"},\"ToolError\":{\"description\":\"The standardized error model. It never includes code contents.\",\"properties\":{\"error\":{\"description\":\"A human-readable message.\",\"type\":\"string\"},\"error_code\":{\"description\":\"A machine-parseable code from the error-code registry.\",\"enum\":[\"invalid_argument\",\"invalid_path\",\"forbidden\",\"not_found\",\"timeout\",\"too_large\",\"resource_exhausted\",\"not_implemented\",\"upgrade_required\",\"dependency_unavailable\",\"internal_error\"]},\"error_details\":{\"anyOf\":[{\"type\":\"object\"},{\"type\":\"null\"}],\"description\":\"Structured details that are safe for clients, or null when there are none; always present.\"}},\"required\":[\"error\",\"error_code\",\"error_details\"],\"title\":\"ToolError\",\"type\":\"object\"},\"UpgradeHint\":{\"description\":\"A feature that is unavailable at the current tier.\",\"properties\":{\"feature\":{\"description\":\"The feature that is unavailable.\",\"type\":\"string\"},\"reason\":{\"description\":\"Why it is unavailable.\",\"type\":\"string\"},\"tier\":{\"description\":\"The tier that offers it.\",\"type\":\"string\"}},\"required\":[\"feature\",\"tier\",\"reason\"],\"title\":\"UpgradeHint\",\"type\":\"object\"}},\"$id\":\"urn:mcp-contracts:code-scalpel:envelope\",\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"description\":\"The JSON object every Code Scalpel MCP tool returns. `duration_ms` is required for the pro and enterprise tiers and optional for community.\",\"oneOf\":[{\"$ref\":\"#/$defs/CommunityEnvelope\"},{\"$ref\":\"#/$defs/PaidTierEnvelope\"}],\"title\":\"CodeScalpelEnvelope\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
-  JSON.parse("{\"properties\":{\"code\":{\"description\":\"The source code to scan.\",\"type\":\"string\"}},\"required\":[\"code\"],\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
-  JSON.parse("{\"properties\":{\"file_path\":{\"description\":\"The file to read.\",\"type\":\"string\"},\"target_name\":{\"description\":\"The function, class or method to extract.\",\"type\":\"string\"}},\"required\":[\"file_path\",\"target_name\"],\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"code\":{\"title\":\"Code\",\"type\":\"string\"},\"confidence_threshold\":{\"default\":0.7,\"title\":\"Confidence Threshold\",\"type\":\"number\"},\"language\":{\"default\":\"auto\",\"title\":\"Language\",\"type\":\"string\"}},\"required\":[\"code\"],\"title\":\"unified_sink_detectArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"backend_code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Backend Code\"},\"backend_file\":{\"default\":\"backend.py\",\"title\":\"Backend File\",\"type\":\"string\"},\"backend_file_path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Backend File Path\"},\"frontend_code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Frontend Code\"},\"frontend_file\":{\"default\":\"frontend.ts\",\"title\":\"Frontend File\",\"type\":\"string\"},\"frontend_file_path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Frontend File Path\"}},\"title\":\"type_evaporation_scanArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"include_dev\":{\"default\":true,\"title\":\"Include Dev\",\"type\":\"boolean\"},\"path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Path\"},\"project_root\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Project Root\"},\"scan_vulnerabilities\":{\"default\":true,\"title\":\"Scan Vulnerabilities\",\"type\":\"boolean\"},\"timeout\":{\"default\":30.0,\"title\":\"Timeout\",\"type\":\"number\"}},\"title\":\"scan_dependenciesArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Code\"},\"confidence_threshold\":{\"default\":0.7,\"title\":\"Confidence Threshold\",\"type\":\"number\"},\"file_path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"File Path\"}},\"title\":\"security_scanArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"code\":{\"title\":\"Code\",\"type\":\"string\"},\"max_depth\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Max Depth\"},\"max_paths\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Max Paths\"}},\"required\":[\"code\"],\"title\":\"symbolic_executeArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Code\"},\"crash_log\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Crash Log\"},\"data_driven\":{\"default\":false,\"title\":\"Data Driven\",\"type\":\"boolean\"},\"file_path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"File Path\"},\"framework\":{\"default\":\"pytest\",\"title\":\"Framework\",\"type\":\"string\"},\"function_name\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Function Name\"}},\"title\":\"generate_unit_testsArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"new_code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"New Code\"},\"original_code\":{\"title\":\"Original Code\",\"type\":\"string\"},\"patch\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Patch\"},\"strict_mode\":{\"default\":false,\"title\":\"Strict Mode\",\"type\":\"boolean\"}},\"required\":[\"original_code\"],\"title\":\"simulate_refactorArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"as_microservice\":{\"default\":false,\"title\":\"As Microservice\",\"type\":\"boolean\"},\"closure_detection\":{\"default\":false,\"title\":\"Closure Detection\",\"type\":\"boolean\"},\"code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Code\"},\"context_depth\":{\"default\":1,\"title\":\"Context Depth\",\"type\":\"integer\"},\"dependency_injection_suggestions\":{\"default\":false,\"title\":\"Dependency Injection Suggestions\",\"type\":\"boolean\"},\"file_path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"File Path\"},\"include_context\":{\"default\":false,\"title\":\"Include Context\",\"type\":\"boolean\"},\"include_cross_file_deps\":{\"default\":false,\"title\":\"Include Cross File Deps\",\"type\":\"boolean\"},\"include_token_estimate\":{\"default\":true,\"title\":\"Include Token Estimate\",\"type\":\"boolean\"},\"language\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Language\"},\"microservice_host\":{\"default\":\"127.0.0.1\",\"title\":\"Microservice Host\",\"type\":\"string\"},\"microservice_port\":{\"default\":8000,\"title\":\"Microservice Port\",\"type\":\"integer\"},\"organization_wide\":{\"default\":false,\"title\":\"Organization Wide\",\"type\":\"boolean\"},\"target_name\":{\"title\":\"Target Name\",\"type\":\"string\"},\"target_type\":{\"title\":\"Target Type\",\"type\":\"string\"},\"variable_promotion\":{\"default\":false,\"title\":\"Variable Promotion\",\"type\":\"boolean\"},\"workspace_root\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Workspace Root\"}},\"required\":[\"target_type\",\"target_name\"],\"title\":\"extract_codeArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"create_backup\":{\"default\":true,\"title\":\"Create Backup\",\"type\":\"boolean\"},\"file_path\":{\"title\":\"File Path\",\"type\":\"string\"},\"new_code\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"New Code\"},\"new_name\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"New Name\"},\"operation\":{\"default\":\"replace\",\"title\":\"Operation\",\"type\":\"string\"},\"target_name\":{\"title\":\"Target Name\",\"type\":\"string\"},\"target_type\":{\"title\":\"Target Type\",\"type\":\"string\"}},\"required\":[\"file_path\",\"target_type\",\"target_name\"],\"title\":\"update_symbolArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"complexity_threshold\":{\"default\":10,\"title\":\"Complexity Threshold\",\"type\":\"integer\"},\"exclude_dirs\":{\"anyOf\":[{\"items\":{\"type\":\"string\"},\"type\":\"array\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Exclude Dirs\"},\"include_related\":{\"anyOf\":[{\"items\":{\"type\":\"string\"},\"type\":\"array\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Include Related\"},\"include_report\":{\"default\":true,\"title\":\"Include Report\",\"type\":\"boolean\"},\"pattern\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Pattern\"},\"pattern_type\":{\"default\":\"regex\",\"title\":\"Pattern Type\",\"type\":\"string\"},\"root_path\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Root Path\"}},\"title\":\"crawl_projectArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"file_path\":{\"title\":\"File Path\",\"type\":\"string\"}},\"required\":[\"file_path\"],\"title\":\"get_file_contextArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"include_tests\":{\"default\":true,\"title\":\"Include Tests\",\"type\":\"boolean\"},\"project_root\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Project Root\"},\"scope_prefix\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Scope Prefix\"},\"symbol_name\":{\"title\":\"Symbol Name\",\"type\":\"string\"}},\"required\":[\"symbol_name\"],\"title\":\"get_symbol_referencesArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"ctx\":{\"default\":null,\"title\":\"ctx\",\"type\":\"string\"},\"depth\":{\"default\":10,\"title\":\"depth\",\"type\":\"string\"},\"entry_point\":{\"default\":null,\"title\":\"entry_point\",\"type\":\"string\"},\"focus_functions\":{\"default\":null,\"title\":\"focus_functions\",\"type\":\"string\"},\"include_circular_import_check\":{\"default\":true,\"title\":\"include_circular_import_check\",\"type\":\"string\"},\"paths_from\":{\"default\":null,\"title\":\"paths_from\",\"type\":\"string\"},\"paths_to\":{\"default\":null,\"title\":\"paths_to\",\"type\":\"string\"},\"project_root\":{\"default\":null,\"title\":\"project_root\",\"type\":\"string\"}},\"title\":\"get_call_graphArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"center_node_id\":{\"title\":\"center_node_id\",\"type\":\"string\"},\"direction\":{\"default\":\"both\",\"title\":\"direction\",\"type\":\"string\"},\"k\":{\"default\":2,\"title\":\"k\",\"type\":\"string\"},\"max_nodes\":{\"default\":100,\"title\":\"max_nodes\",\"type\":\"string\"},\"min_confidence\":{\"default\":0.0,\"title\":\"min_confidence\",\"type\":\"string\"},\"project_root\":{\"default\":null,\"title\":\"project_root\",\"type\":\"string\"},\"query\":{\"default\":null,\"title\":\"query\",\"type\":\"string\"}},\"required\":[\"center_node_id\"],\"title\":\"get_graph_neighborhoodArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"complexity_threshold\":{\"default\":10,\"title\":\"complexity_threshold\",\"type\":\"string\"},\"ctx\":{\"default\":null,\"title\":\"ctx\",\"type\":\"string\"},\"detect_service_boundaries\":{\"default\":false,\"title\":\"detect_service_boundaries\",\"type\":\"string\"},\"include_circular_check\":{\"default\":true,\"title\":\"include_circular_check\",\"type\":\"string\"},\"include_complexity\":{\"default\":true,\"title\":\"include_complexity\",\"type\":\"string\"},\"min_isolation_score\":{\"default\":0.6,\"title\":\"min_isolation_score\",\"type\":\"string\"},\"project_root\":{\"default\":null,\"title\":\"project_root\",\"type\":\"string\"}},\"title\":\"get_project_mapArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"confidence_decay_factor\":{\"default\":0.9,\"title\":\"confidence_decay_factor\",\"type\":\"string\"},\"include_code\":{\"default\":true,\"title\":\"include_code\",\"type\":\"string\"},\"include_diagram\":{\"default\":true,\"title\":\"include_diagram\",\"type\":\"string\"},\"max_depth\":{\"default\":3,\"title\":\"max_depth\",\"type\":\"string\"},\"max_files\":{\"default\":null,\"title\":\"max_files\",\"type\":\"string\"},\"project_root\":{\"default\":null,\"title\":\"project_root\",\"type\":\"string\"},\"target_file\":{\"title\":\"target_file\",\"type\":\"string\"},\"target_symbol\":{\"title\":\"target_symbol\",\"type\":\"string\"},\"timeout_seconds\":{\"default\":null,\"title\":\"timeout_seconds\",\"type\":\"string\"}},\"required\":[\"target_file\",\"target_symbol\"],\"title\":\"get_cross_file_dependenciesArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"confidence_threshold\":{\"default\":0.7,\"title\":\"confidence_threshold\",\"type\":\"string\"},\"ctx\":{\"default\":null,\"title\":\"ctx\",\"type\":\"string\"},\"entry_points\":{\"default\":null,\"title\":\"entry_points\",\"type\":\"string\"},\"include_diagram\":{\"default\":true,\"title\":\"include_diagram\",\"type\":\"string\"},\"max_depth\":{\"default\":5,\"title\":\"max_depth\",\"type\":\"string\"},\"max_modules\":{\"default\":500,\"title\":\"max_modules\",\"type\":\"string\"},\"project_root\":{\"default\":null,\"title\":\"project_root\",\"type\":\"string\"},\"timeout_seconds\":{\"default\":120.0,\"title\":\"timeout_seconds\",\"type\":\"string\"}},\"title\":\"cross_file_security_scanArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"paths\":{\"items\":{\"type\":\"string\"},\"title\":\"Paths\",\"type\":\"array\"},\"project_root\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Project Root\"}},\"required\":[\"paths\"],\"title\":\"validate_pathsArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"manifest_source\":{\"default\":\"file\",\"title\":\"Manifest Source\",\"type\":\"string\"},\"policy_dir\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Policy Dir\"}},\"title\":\"verify_policy_integrityArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"create_backup\":{\"default\":true,\"title\":\"Create Backup\",\"type\":\"boolean\"},\"file_path\":{\"title\":\"File Path\",\"type\":\"string\"},\"new_name\":{\"title\":\"New Name\",\"type\":\"string\"},\"target_name\":{\"title\":\"Target Name\",\"type\":\"string\"},\"target_type\":{\"title\":\"Target Type\",\"type\":\"string\"}},\"required\":[\"file_path\",\"target_type\",\"target_name\",\"new_name\"],\"title\":\"rename_symbolArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"compliance_standards\":{\"anyOf\":[{\"items\":{\"type\":\"string\"},\"type\":\"array\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Compliance Standards\"},\"generate_report\":{\"default\":false,\"title\":\"Generate Report\",\"type\":\"boolean\"},\"paths\":{\"items\":{\"type\":\"string\"},\"title\":\"Paths\",\"type\":\"array\"},\"report_config\":{\"anyOf\":[{\"additionalProperties\":true,\"type\":\"object\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Report Config\"},\"rules\":{\"anyOf\":[{\"items\":{\"type\":\"string\"},\"type\":\"array\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Rules\"}},\"required\":[\"paths\"],\"title\":\"code_policy_checkArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
+  JSON.parse("{\"properties\":{\"tier\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Tier\"},\"tool_name\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}],\"default\":null,\"title\":\"Tool Name\"}},\"title\":\"get_capabilitiesArguments\",\"type\":\"object\"}") as Readonly<Record<string, unknown>>,
 ];
 
 function schema(index: number): Readonly<Record<string, unknown>> {
@@ -30,7 +50,7 @@ export const TOOLS = {
     name: "analyze_code",
     config: {
       description: "Parses source code and reports its structure.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"code": z.unknown().optional(), "language": z.string().optional(), "file_path": z.unknown().optional(), "static_tools": z.unknown().optional()}), schema(0)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -38,7 +58,7 @@ export const TOOLS = {
     name: "unified_sink_detect",
     config: {
       description: "Detects dangerous sinks across languages.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"code": z.string(), "language": z.string().optional(), "confidence_threshold": z.number().optional()}), schema(2)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -46,7 +66,7 @@ export const TOOLS = {
     name: "type_evaporation_scan",
     config: {
       description: "Finds where type guarantees are lost across a boundary.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"frontend_code": z.unknown().optional(), "backend_code": z.unknown().optional(), "frontend_file_path": z.unknown().optional(), "backend_file_path": z.unknown().optional(), "frontend_file": z.string().optional(), "backend_file": z.string().optional()}), schema(3)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -54,7 +74,7 @@ export const TOOLS = {
     name: "scan_dependencies",
     config: {
       description: "Scans declared dependencies for known vulnerabilities.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"path": z.unknown().optional(), "project_root": z.unknown().optional(), "scan_vulnerabilities": z.boolean().optional(), "include_dev": z.boolean().optional(), "timeout": z.number().optional()}), schema(4)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -62,7 +82,7 @@ export const TOOLS = {
     name: "security_scan",
     config: {
       description: "Scans code for security vulnerabilities.",
-      inputSchema: judged(z.looseObject({"code": z.string()}), schema(2)),
+      inputSchema: judged(z.looseObject({"code": z.unknown().optional(), "file_path": z.unknown().optional(), "confidence_threshold": z.number().optional()}), schema(5)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -70,7 +90,7 @@ export const TOOLS = {
     name: "symbolic_execute",
     config: {
       description: "Explores execution paths symbolically.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"code": z.string(), "max_paths": z.unknown().optional(), "max_depth": z.unknown().optional()}), schema(6)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -78,7 +98,7 @@ export const TOOLS = {
     name: "generate_unit_tests",
     config: {
       description: "Generates unit tests from code paths.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"code": z.unknown().optional(), "file_path": z.unknown().optional(), "function_name": z.unknown().optional(), "framework": z.string().optional(), "data_driven": z.boolean().optional(), "crash_log": z.unknown().optional()}), schema(7)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -86,7 +106,7 @@ export const TOOLS = {
     name: "simulate_refactor",
     config: {
       description: "Checks whether a proposed refactor keeps behaviour.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"original_code": z.string(), "new_code": z.unknown().optional(), "patch": z.unknown().optional(), "strict_mode": z.boolean().optional()}), schema(8)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -94,7 +114,7 @@ export const TOOLS = {
     name: "extract_code",
     config: {
       description: "Extracts a function, class or method by name.",
-      inputSchema: judged(z.looseObject({"file_path": z.string(), "target_name": z.string()}), schema(3)),
+      inputSchema: judged(z.looseObject({"target_type": z.string(), "target_name": z.string(), "file_path": z.unknown().optional(), "code": z.unknown().optional(), "language": z.unknown().optional(), "include_context": z.boolean().optional(), "context_depth": z.number().optional(), "include_cross_file_deps": z.boolean().optional(), "include_token_estimate": z.boolean().optional(), "variable_promotion": z.boolean().optional(), "closure_detection": z.boolean().optional(), "dependency_injection_suggestions": z.boolean().optional(), "as_microservice": z.boolean().optional(), "microservice_host": z.string().optional(), "microservice_port": z.number().optional(), "organization_wide": z.boolean().optional(), "workspace_root": z.unknown().optional()}), schema(9)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -102,7 +122,7 @@ export const TOOLS = {
     name: "update_symbol",
     config: {
       description: "Replaces a symbol's definition in a file.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"file_path": z.string(), "target_type": z.string(), "target_name": z.string(), "new_code": z.unknown().optional(), "operation": z.string().optional(), "new_name": z.unknown().optional(), "create_backup": z.boolean().optional()}), schema(10)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -110,7 +130,7 @@ export const TOOLS = {
     name: "crawl_project",
     config: {
       description: "Walks a project and summarises its files.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"root_path": z.unknown().optional(), "exclude_dirs": z.unknown().optional(), "complexity_threshold": z.number().optional(), "include_report": z.boolean().optional(), "pattern": z.unknown().optional(), "pattern_type": z.string().optional(), "include_related": z.unknown().optional()}), schema(11)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -118,7 +138,7 @@ export const TOOLS = {
     name: "get_file_context",
     config: {
       description: "Summarises one file's contents and structure.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"file_path": z.string()}), schema(12)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -126,7 +146,7 @@ export const TOOLS = {
     name: "get_symbol_references",
     config: {
       description: "Lists the references to a symbol.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"symbol_name": z.string(), "project_root": z.unknown().optional(), "scope_prefix": z.unknown().optional(), "include_tests": z.boolean().optional()}), schema(13)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -134,47 +154,42 @@ export const TOOLS = {
     name: "get_call_graph",
     config: {
       description: "Builds the call graph of a project.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
-      outputSchema: judged(z.looseObject({}), schema(1)),
+      inputSchema: judged(z.looseObject({"project_root": z.string().optional(), "entry_point": z.string().optional(), "depth": z.string().optional(), "include_circular_import_check": z.string().optional(), "paths_from": z.string().optional(), "paths_to": z.string().optional(), "focus_functions": z.string().optional(), "ctx": z.string().optional()}), schema(14)),
     },
   },
   "get_graph_neighborhood": {
     name: "get_graph_neighborhood",
     config: {
       description: "Returns the neighbourhood of a node in the code graph.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
-      outputSchema: judged(z.looseObject({}), schema(1)),
+      inputSchema: judged(z.looseObject({"center_node_id": z.string(), "k": z.string().optional(), "max_nodes": z.string().optional(), "direction": z.string().optional(), "min_confidence": z.string().optional(), "project_root": z.string().optional(), "query": z.string().optional()}), schema(15)),
     },
   },
   "get_project_map": {
     name: "get_project_map",
     config: {
       description: "Maps a project's packages and modules.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
-      outputSchema: judged(z.looseObject({}), schema(1)),
+      inputSchema: judged(z.looseObject({"project_root": z.string().optional(), "include_complexity": z.string().optional(), "complexity_threshold": z.string().optional(), "include_circular_check": z.string().optional(), "detect_service_boundaries": z.string().optional(), "min_isolation_score": z.string().optional(), "ctx": z.string().optional()}), schema(16)),
     },
   },
   "get_cross_file_dependencies": {
     name: "get_cross_file_dependencies",
     config: {
       description: "Resolves dependencies across files.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
-      outputSchema: judged(z.looseObject({}), schema(1)),
+      inputSchema: judged(z.looseObject({"target_file": z.string(), "target_symbol": z.string(), "project_root": z.string().optional(), "max_depth": z.string().optional(), "include_code": z.string().optional(), "include_diagram": z.string().optional(), "confidence_decay_factor": z.string().optional(), "max_files": z.string().optional(), "timeout_seconds": z.string().optional()}), schema(17)),
     },
   },
   "cross_file_security_scan": {
     name: "cross_file_security_scan",
     config: {
       description: "Traces tainted data across files.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
-      outputSchema: judged(z.looseObject({}), schema(1)),
+      inputSchema: judged(z.looseObject({"project_root": z.string().optional(), "entry_points": z.string().optional(), "max_depth": z.string().optional(), "include_diagram": z.string().optional(), "timeout_seconds": z.string().optional(), "max_modules": z.string().optional(), "confidence_threshold": z.string().optional(), "ctx": z.string().optional()}), schema(18)),
     },
   },
   "validate_paths": {
     name: "validate_paths",
     config: {
       description: "Checks that paths exist and are accessible.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"paths": z.array(z.string()), "project_root": z.unknown().optional()}), schema(19)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -182,7 +197,31 @@ export const TOOLS = {
     name: "verify_policy_integrity",
     config: {
       description: "Verifies that policy files have not been tampered with.",
-      inputSchema: judged(z.looseObject({}), schema(0)),
+      inputSchema: judged(z.looseObject({"policy_dir": z.unknown().optional(), "manifest_source": z.string().optional()}), schema(20)),
+      outputSchema: judged(z.looseObject({}), schema(1)),
+    },
+  },
+  "rename_symbol": {
+    name: "rename_symbol",
+    config: {
+      description: "Rename a symbol (function/class/variable) throughout a file or codebase.",
+      inputSchema: judged(z.looseObject({"file_path": z.string(), "target_type": z.string(), "target_name": z.string(), "new_name": z.string(), "create_backup": z.boolean().optional()}), schema(21)),
+      outputSchema: judged(z.looseObject({}), schema(1)),
+    },
+  },
+  "code_policy_check": {
+    name: "code_policy_check",
+    config: {
+      description: "Check code against style guides and compliance standards (HIPAA, SOC2, PCI-DSS).",
+      inputSchema: judged(z.looseObject({"paths": z.array(z.string()), "rules": z.unknown().optional(), "compliance_standards": z.unknown().optional(), "generate_report": z.boolean().optional(), "report_config": z.unknown().optional()}), schema(22)),
+      outputSchema: judged(z.looseObject({}), schema(1)),
+    },
+  },
+  "get_capabilities": {
+    name: "get_capabilities",
+    config: {
+      description: "List all tools with tier limits. Pass tool_name='...' for full parameter docs and usage details.",
+      inputSchema: judged(z.looseObject({"tier": z.unknown().optional(), "tool_name": z.unknown().optional()}), schema(23)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },

@@ -1,0 +1,259 @@
+# Copied by mcp-contracts from its generator/runtime/builders.py. Do not edit.
+# Needs at run time: pydantic>=2.14, jsonschema-rs>=0.60, msgspec>=0.19.
+"""The builders' part of the runtime: a `Filling` puts, at paths compiled once, the constants,
+the values of each call and the defaults a builder adds to the members its caller gave; the
+catalogue's values are looked up once per code."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
+from pydantic import MISSING
+
+from .json_text import json_pointer
+
+_ABSENT: Any = object()  # a member that is not there
+
+Path = tuple[str, ...]
+"""The reference tokens of a JSON pointer, unescaped: `("errors", "0", "code")` is
+`/errors/0/code`. The generated builders hold their pointers split once, as paths."""
+
+Placements = tuple[tuple[Path, Any], ...]
+"""(path, value): what a builder puts where, in order."""
+
+_CONTAINERS = (
+    dict,
+    list,
+)  # a value of these types is copied into each document that gets it
+# What a token of a `Filling` leads to: a container on the way, a value, a slot, a default.
+_NODE, _VALUE, _SLOT, _DEFAULT = range(4)
+
+
+def plain(value: Any) -> Any:
+    """A catalogue value as JSON has it: an enum member's value, anything else as it is."""
+    return value.value if isinstance(value, Enum) else value
+
+
+def catalogue_values(
+    catalogue: Mapping[Any, Any], derived: tuple[tuple[Path, str], ...]
+) -> dict[str, tuple[Any, ...]]:
+    """For each code of a catalogue (`ERRORS`): its value, then the value of each column of
+    `derived` (path, column) for it, as JSON has them. Made once, at import, so that an
+    error builder's call looks its code up once; the keys are the codes' values, which
+    their enum members (`StrEnum`) find too."""
+    return {
+        plain(code): (
+            plain(code),
+            *(plain(getattr(info, column)) for _, column in derived),
+        )
+        for code, info in catalogue.items()
+    }
+
+
+class Filling:
+    """What a builder puts into the members its caller gave, compiled once from paths.
+
+    `placements` are (path, value); `slots` are paths whose values each call gives, in
+    order (one given as `MISSING` is left out); `defaults` are (path, value) put where
+    nothing is, inside an object that is there. Of two at the same path, the later is
+    kept (a slot for the code replaces the constant a schema of one code has there). The
+    paths are compiled into a tree of the objects and arrays on the way, so that a call
+    walks each once.
+    """
+
+    __slots__ = ("_root",)
+
+    def __init__(
+        self,
+        placements: Placements = (),
+        slots: tuple[Path, ...] = (),
+        defaults: Placements = (),
+    ) -> None:
+        root: dict[str, Any] = {}
+        leaves = [
+            *((path, _VALUE, value) for path, value in placements),
+            *((path, _SLOT, index) for index, path in enumerate(slots)),
+            *((path, _DEFAULT, value) for path, value in defaults),
+        ]
+        for path, kind, payload in leaves:
+            if not path:
+                raise ValueError("a builder puts nothing at the whole document's place")
+            node = root
+            for token in path[:-1]:
+                node = node.setdefault(token, {})
+                if not isinstance(node, dict):
+                    raise ValueError(
+                        f"{json_pointer(path)} is inside a value the builder puts"
+                    )
+            if isinstance(node.get(path[-1]), dict):
+                raise ValueError(f"{json_pointer(path)} holds values the builder puts")
+            node[path[-1]] = (
+                kind,
+                payload,
+            )  # a later one at the same path replaces an earlier
+        self._root = _compiled(root)
+
+    def fill(
+        self,
+        members: Mapping[str, Any],
+        *values: Any,
+        extra: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The document of the members a builder's caller gave, with every value put at
+        its path, a value for each slot.
+
+        `members` are the builder's keyword parameters (those left at `MISSING` are left
+        out); `extra` the members that are not. Only the objects and arrays on the paths
+        are copied, or made where they are missing (an array where the next token is an
+        index, an object otherwise): nothing the caller gave is changed, and nothing off
+        the paths is copied. A value already there that differs is a ValueError naming
+        its pointer, not overwritten.
+        """
+        if extra:
+            members = {**extra, **members}
+        document = {
+            key: value for key, value in members.items() if value is not MISSING
+        }
+        _merge(document, self._root, values)
+        return document
+
+
+_Items = tuple[tuple[str, int, Any, Path], ...]
+
+
+def _compiled(tree: dict[str, Any], path: Path = ()) -> _Items:
+    """(token, kind, payload, path) of each entry of a tree; a container's payload is (its
+    items, whether a value or slot is inside it (not only defaults), and None for an object,
+    or for an array whether the builder can make it: its indexes are 0, 1... in turn).
+    """
+    items = []
+    for token, entry in tree.items():
+        at = (*path, token)
+        if isinstance(entry, dict):
+            inside = _compiled(entry, at)
+            placed = any(
+                kind != _DEFAULT if kind != _NODE else payload[1]
+                for _, kind, payload, _ in inside
+            )
+            tokens = list(entry)
+            array = _is_index(tokens[0]) and tokens == [
+                str(index) for index in range(len(tokens))
+            ]
+            items.append(
+                (
+                    token,
+                    _NODE,
+                    (inside, placed, array if _is_index(tokens[0]) else None),
+                    at,
+                )
+            )
+        else:
+            items.append((token, *entry, at))
+    return tuple(items)
+
+
+def _merge(node: Any, items: _Items, values: tuple[Any, ...]) -> None:
+    """Put `items` into `node`, a container of the document's own (made or copied here)."""
+    in_object = type(node) is dict
+    for token, kind, payload, path in items:
+        if in_object:
+            key: Any = token
+            found = node.get(token, _ABSENT)
+        elif kind == _DEFAULT or (
+            kind == _NODE and not payload[1]
+        ):  # only defaults: nothing is made
+            key = int(token) if _is_index(token) else len(node)
+            if key >= len(node):
+                continue
+            found = node[key]
+        else:
+            key = _index(node, path)
+            found = node[key] if key < len(node) else _ABSENT
+        if kind == _NODE:
+            inside, placed, array = payload
+            if found is _ABSENT:
+                if not placed:
+                    continue  # defaults go only into an object that is there
+                value = _made(inside, values, array)
+                if not value:
+                    continue  # every slot inside was left out
+            else:
+                if isinstance(found, Mapping):
+                    value = dict(found)
+                elif isinstance(found, (list, tuple)):
+                    value = list(found)
+                elif placed:
+                    raise ValueError(
+                        f"{json_pointer(path)} is {found!r}: the builder puts values inside it,"
+                        " in an object or an array"
+                    )
+                else:
+                    continue
+                _merge(value, inside, values)
+        else:
+            value = values[payload] if kind == _SLOT else payload
+            if value is MISSING:
+                continue
+            if found is not _ABSENT:
+                if kind != _DEFAULT and (
+                    found != value or type(found) is not type(value)
+                ):
+                    raise ValueError(
+                        f"{json_pointer(path)} is {value!r} in this contract, not {found!r}"
+                    )
+                continue
+            if type(value) in _CONTAINERS:
+                value = copy.deepcopy(value)
+        if in_object or key < len(node):
+            node[key] = value
+        else:
+            node.append(value)
+
+
+def _made(items: _Items, values: tuple[Any, ...], array: bool | None) -> Any:
+    """A new container of `items`, where nothing was: an array (when `array` is not None)
+    only of the indexes 0, 1... in turn."""
+    made: Any = {}
+    for token, kind, payload, _ in items:
+        if kind == _NODE:
+            inside, placed, inner = payload
+            if not placed:
+                continue
+            value = _made(inside, values, inner)
+            if not value:
+                continue
+        else:
+            value = values[payload] if kind == _SLOT else payload
+            if value is MISSING:
+                continue
+            if type(value) in _CONTAINERS:
+                value = copy.deepcopy(value)
+        made[token] = value
+    if array is None:
+        return made
+    if not array or (
+        len(made) < len(items)
+        and list(made) != [str(index) for index in range(len(made))]
+    ):
+        raise ValueError(
+            f"{json_pointer(items[0][3][:-1])} cannot be made: the indexes of an array go 0, 1..."
+        )
+    return list(made.values())
+
+
+def _index(array: list[Any], path: Path) -> int:
+    """The index the last token of `path` names in `array`: at most one past its end."""
+    token = path[-1]
+    if _is_index(token) and int(token) <= len(array):
+        return int(token)
+    raise ValueError(
+        f"{json_pointer(path)} cannot be filled: {json_pointer(path[:-1])} is an array of {len(array)},"
+        f" and {token!r} is not an index of it or the next one"
+    )
+
+
+def _is_index(token: str) -> bool:
+    return token.isascii() and token.isdigit()

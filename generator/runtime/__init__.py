@@ -1,0 +1,53 @@
+"""The runtime of generated contracts: the schema as the judge, models as typed views.
+
+A contract's schema, bundled with every resource it refers to, is compiled by jsonschema-rs
+into a `Judge` (judge.py). The generated models inherit `JudgedModel` or `JudgedRootModel`
+(models.py): `model_validate` and `model_validate_json` ask the judge first, so they accept
+exactly what the schema accepts, then build the typed view, which is never stricter than the
+schema. The view of a judged document is built without validating again, by functions
+written once per class from its core schema (view.py), trusted once they build a class's first
+document as pydantic does (canary.py). Their JSON Schema (`model_json_schema()`, pydantic's
+`TypeAdapter`, what the MCP SDK publishes as a tool's `outputSchema`) is the contract's own,
+from the package's `published.json` (published.py). The builders fill documents from paths
+compiled once (builders.py); JSON text is read by msgspec (json_text.py).
+
+Where the runtime leans on pydantic's internals (a class's core schema and `BaseModel`'s slots
+in view.py, two private methods of the JSON Schema generator in published.py), it checks them
+on a canary first and takes pydantic's own way where they differ.
+
+This package is the generator's own and is copied (black-formatted) into every generated
+package as `_runtime/`: generated code needs pydantic, jsonschema-rs and msgspec, and not the
+generator. It must import nothing else.
+"""
+
+from __future__ import annotations
+
+from .builders import Filling, Path, Placements, catalogue_values, plain
+from .json_text import NOT_A_JSON_VALUE, NotJson, json_pointer, lone_surrogate, parse_json, short
+from .judge import CONTENT_ANNOTATIONS, Judge, Violation, dialect
+from .models import JudgedModel, JudgedRootModel, bind
+from .published import Published
+from .view import Integer
+
+__all__ = [
+    "CONTENT_ANNOTATIONS",
+    "NOT_A_JSON_VALUE",
+    "Filling",
+    "Integer",
+    "Judge",
+    "JudgedModel",
+    "JudgedRootModel",
+    "NotJson",
+    "Path",
+    "Placements",
+    "Published",
+    "Violation",
+    "bind",
+    "catalogue_values",
+    "dialect",
+    "json_pointer",
+    "lone_surrogate",
+    "parse_json",
+    "plain",
+    "short",
+]

@@ -1,0 +1,80 @@
+"""The canary of the fast view: a class's view builder (view.py) is trusted only once the view
+it builds of a judged document is the one pydantic's own validation builds of it.
+
+The builder reads pydantic's internals under a pydantic range (the core schema, the slots of
+`BaseModel`): a release that changes what a model holds, or what its serializer reads, shows
+as a difference on the class's first document, and the class takes pydantic's way for good.
+The check costs one validation by pydantic and two dumps of each view, once per class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from .view import Undecided
+
+_FAILED: Any = object()  # what a builder that raised built
+_UNSET: Any = object()  # a slot an instance does not hold
+
+
+def checked(
+    view: Callable[[Any], Any], pydantic: Callable[[Any], Any], trust: Callable[[bool], None], value: Any
+) -> Any:
+    """The view of a judged `value`: `view`'s when it is the one `pydantic` builds, else
+    pydantic's; `trust` is told which. `Undecided` from `view` passes through and tells
+    nothing (pydantic builds that value; the next one is checked), and an error of pydantic's
+    validation is raised once `trust` is told False."""
+    try:
+        built = view(value)
+    except Undecided:
+        raise
+    except Exception:  # a builder that fails on a judged value is not one to keep
+        built = _FAILED
+    try:
+        expected = pydantic(value)
+    except Exception:
+        trust(False)
+        raise
+    agreed = built is not _FAILED and agree(built, expected)
+    trust(agreed)
+    return built if agreed else expected
+
+
+def agree(fast: Any, slow: Any) -> bool:
+    """Whether two views are one: the same classes at every level, the same values of the
+    same types, every slot of every model alike (fields set, extra members, private
+    attributes), and the same dumps."""
+    try:
+        return _same(fast, slow) and _dumps(fast) == _dumps(slow)
+    except Exception:  # a slot the serializer needs and the builder did not set; too deep a value
+        return False
+
+
+def _dumps(view: Any) -> tuple[Any, ...]:
+    if not isinstance(view, BaseModel):
+        return (view,)
+    return view.model_dump(mode="json"), view.model_dump_json(exclude_unset=True)
+
+
+def _same(fast: Any, slow: Any) -> bool:
+    if type(fast) is not type(slow):
+        return False
+    if isinstance(slow, BaseModel):
+        return all(_same(getattr(fast, name, _UNSET), getattr(slow, name, _UNSET)) for name in _slots(type(slow)))
+    if isinstance(slow, dict):
+        return list(fast) == list(slow) and all(_same(fast[key], value) for key, value in slow.items())
+    if isinstance(slow, list):
+        return len(fast) == len(slow) and all(map(_same, fast, slow))
+    return bool(fast is slow or fast == slow)
+
+
+def _slots(model: type) -> list[str]:
+    """Every slot of a model class (`__dict__` and pydantic's own), whatever a release adds."""
+    names: set[str] = set()
+    for cls in model.__mro__:
+        declared = cls.__dict__.get("__slots__", ())
+        names.update((declared,) if isinstance(declared, str) else declared)
+    return sorted(names)
