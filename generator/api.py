@@ -53,11 +53,12 @@ class RenderResult:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What `generate` changed or `check` found; `drift` is None when the sources or the
-    output setting are invalid. `answered` says how `check` found it: from this machine's
-    cache of what it verified (`fingerprint.verified`), or by comparing the rendered plan
-    with the disk."""
+class OutputResult:
+    """What `generate` changed or `check` found in the output folder; `drift` is None when the
+    sources or the output setting are invalid. `answered` says how `check` found it: from this
+    machine's cache of what it verified (`fingerprint.verified`), or by comparing the rendered
+    plan with the disk. The commands report it as a `findings.Outcome` (`generate_report`,
+    `check_report`)."""
 
     drift: Drift | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -214,13 +215,13 @@ def generate(
     templates: Path | None = None,
     *,
     package: str | None = None,
-) -> Outcome:
+) -> OutputResult:
     """Write every output atomically; on invalid sources write nothing."""
     chosen = settings(schemas_dir, out_dir, templates, package=package)
-    return Outcome(None, chosen) if isinstance(chosen, list) else generate_with(chosen)
+    return OutputResult(None, chosen) if isinstance(chosen, list) else generate_with(chosen)
 
 
-def generate_with(chosen: Settings) -> Outcome:
+def generate_with(chosen: Settings) -> OutputResult:
     """`generate` with settings already resolved (the CLI resolves them once). What it wrote
     is recorded in this machine's cache, for `check` (see `generator.fingerprint`)."""
     from .fingerprint import remember
@@ -228,19 +229,19 @@ def generate_with(chosen: Settings) -> Outcome:
 
     refused = output_problem(chosen)
     if refused is not None:
-        return Outcome(None, [refused])
+        return OutputResult(None, [refused])
     rendered = _render(chosen)
     if rendered.plan is None:
-        return Outcome(None, rendered.diagnostics)
+        return OutputResult(None, rendered.diagnostics)
     try:
         drift = write_plan(rendered.plan, chosen.output)
         remember(chosen, rendered.inputs, rendered.plan)
-        return Outcome(drift)
+        return OutputResult(drift)
     except UnsafeOutput as exc:
-        return Outcome(None, [Diagnostic(display_path(chosen.output), None, None, str(exc))])
+        return OutputResult(None, [Diagnostic(display_path(chosen.output), None, None, str(exc))])
     except OSError as exc:  # a read-only folder, a full disk: the output is as it was
         where = display_path(Path(exc.filename)) if exc.filename else display_path(chosen.output)
-        return Outcome(None, [Diagnostic(where, None, None, f"cannot write: {exc.strerror or exc}")])
+        return OutputResult(None, [Diagnostic(where, None, None, f"cannot write: {exc.strerror or exc}")])
 
 
 def check(
@@ -250,14 +251,14 @@ def check(
     *,
     package: str | None = None,
     full: bool = False,
-) -> Outcome:
+) -> OutputResult:
     """Compare the output folder with what the sources produce (`full`: render and compare
     even when this machine's cache answers; see `check_with`)."""
     chosen = settings(schemas_dir, out_dir, templates, package=package)
-    return Outcome(None, chosen) if isinstance(chosen, list) else check_with(chosen, full=full)
+    return OutputResult(None, chosen) if isinstance(chosen, list) else check_with(chosen, full=full)
 
 
-def check_with(chosen: Settings, *, full: bool = False) -> Outcome:
+def check_with(chosen: Settings, *, full: bool = False) -> OutputResult:
     """`check` with settings already resolved.
 
     An output setting `generate` refuses is refused first, before anything is read. Unless
@@ -273,20 +274,20 @@ def check_with(chosen: Settings, *, full: bool = False) -> Outcome:
 
     refused = output_problem(chosen)
     if refused is not None:
-        return Outcome(None, [refused])
+        return OutputResult(None, [refused])
     if not full and verified(chosen):
-        return Outcome(Drift(), answered="cache")
+        return OutputResult(Drift(), answered="cache")
     rendered = _render(chosen)
     if rendered.plan is None:
-        return Outcome(None, rendered.diagnostics, answered="comparison")
+        return OutputResult(None, rendered.diagnostics, answered="comparison")
     try:
         drift = compare(rendered.plan, chosen.output)
     except OSError as exc:  # a folder of the output that cannot be listed
         where = display_path(Path(exc.filename)) if exc.filename else display_path(chosen.output)
-        return Outcome(None, [Diagnostic(where, None, None, f"cannot read: {exc.strerror or exc}")])
+        return OutputResult(None, [Diagnostic(where, None, None, f"cannot read: {exc.strerror or exc}")])
     if drift.clean:
         remember(chosen, rendered.inputs, rendered.plan)
-    return Outcome(drift, answered="comparison")
+    return OutputResult(drift, answered="comparison")
 
 
 def check_report(chosen: Settings, *, full: bool = False) -> findings.Outcome:
@@ -326,10 +327,9 @@ def _not_loaded(
 ) -> findings.Outcome:
     """The outcome of a command whose settings or sources do not load: `source-invalid`
     findings (the printers count them; the text format says them as `check` does)."""
-    from .findings import finding as findings
+    from .findings.finding import Outcome
 
-    found = tuple(sorted(map(findings.Finding.of_diagnostic, diagnostics), key=findings.Finding.sort_key))
-    return findings.Outcome(command, found, ("source-invalid",), loaded=False, facts=dict(facts or {}))
+    return Outcome.refused(command, diagnostics, facts)
 
 
 def breaking(against: str | None = None, schemas_dir: Path | None = None) -> findings.Outcome:
@@ -557,28 +557,39 @@ def import_server(
     schemas_dir: Path | None = None,
     *,
     write: bool = False,
-) -> tuple[findings.Outcome, list[str]]:
+) -> findings.Outcome:
     """Write contract `name` from the MCP server at `target` (see `import_with`), with the
     project's settings."""
     from .mcp.importer import ImportOptions
 
     chosen = settings(schemas_dir)
     if isinstance(chosen, list):
-        return _not_loaded("import", chosen), []
+        return _not_loaded("import", chosen)
     return import_with(chosen, name, target, options or ImportOptions(), write=write)
 
 
 def import_with(
     chosen: Settings, name: str, target: Target, options: ImportOptions, *, write: bool = False
-) -> tuple[findings.Outcome, list[str]]:
+) -> findings.Outcome:
     """Read the MCP server at `target` and write contract `name` from what it lists (see
-    `generator.importing`), and the notes of the run (revisions not spoken, tools not called).
+    `generator.importing`); the notes of the run (revisions not spoken, tools not called) are
+    the outcome's `notes`.
 
     A new contract is written at once. For one that exists, the outcome's findings are what an
     import changes (`breaking`'s rules at the project's levels) and nothing is written unless
     `write`; `pending` (exit 1) when there are changes left unwritten. A server not read is the
     outcome's `problem`; files that would not load are `source-invalid` findings, and nothing
     is written."""
+    from .findings.finding import Note
+
+    outcome, notes = _import(chosen, name, target, options, write=write)
+    return replace(outcome, notes=(*(Note("note", note) for note in notes), *outcome.notes))
+
+
+def _import(
+    chosen: Settings, name: str, target: Target, options: ImportOptions, *, write: bool
+) -> tuple[findings.Outcome, list[str]]:
+    """`import_with`'s outcome, and its notes apart."""
     from .findings import finding as findings
     from .importing.pipeline import import_contract
     from .mcp.connect import describe

@@ -9,14 +9,21 @@ enum, a flag, a list of those), made of typer's own pydantic-free steps (`coerce
 bounds...) and any value the converter does not accept as it is go to typer's own
 conversion, which says what is wrong in its own words. When typer's internals are not the
 ones this was written for, `install` changes nothing.
+
+The options several commands share, and the longer ones of `conform`, are declared here
+once (their names, help texts and the one `--format` enum), so that cli.py holds commands.
 """
 
 from __future__ import annotations
 
 import os
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
-from typing import Any, get_args, get_origin
+from typing import Annotated, Any, get_args, get_origin
+
+import typer
+
+from .protocol import VERSIONS
 
 _NOT_PLAIN = object()
 
@@ -77,3 +84,171 @@ def install() -> None:
 
     get_runtime_param.plain = True  # type: ignore[attr-defined]
     _TyperParameter.get_runtime_param = get_runtime_param  # type: ignore[method-assign]
+
+
+class Format(StrEnum):
+    """The one format enum: a printer of `findings/formats/` each."""
+
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+    junit = "junit"
+    markdown = "markdown"
+
+
+class Handshake(StrEnum):
+    auto = "auto"
+    legacy = "legacy"
+
+
+class Transport(StrEnum):
+    stdio = "stdio"
+    http = "http"
+
+
+FormatOption = Annotated[
+    Format,
+    typer.Option(
+        "--format",
+        help="text (file:line:col: RULE [level] message), json (schemas/meta/findings-report.schema.json),"
+        " github annotations, sarif (2.1.0, for code scanning), junit (XML), or markdown (a step summary).",
+    ),
+]
+ReportOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--report",
+        metavar="FORMAT:PATH",
+        help=f"Also write the report in FORMAT ({', '.join(Format)}) to PATH (- is standard output); repeatable.",
+    ),
+]
+SchemasOption = Annotated[
+    Path | None, typer.Option("--schemas", help="Folder of canonical sources. [config: schemas; default: schemas]")
+]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", help="Folder of generated outputs. [config: output; default: generated]")
+]
+TemplatesOption = Annotated[
+    Path | None,
+    typer.Option("--templates", help="Folder of templates that override built-in ones by path. [config: templates]"),
+]
+PackageOption = Annotated[
+    str | None,
+    typer.Option("--package", help="Import package of the generated Python. [config: package; default: contracts]"),
+]
+
+# The server `conform` and `import` talk to: a command after `--`, or a URL with its headers.
+CommandArgument = Annotated[
+    list[str] | None, typer.Argument(help="After --: the command that starts the server over stdio.")
+]
+UrlOption = Annotated[str | None, typer.Option("--url", help="The server's streamable HTTP URL.")]
+HeaderOption = Annotated[
+    list[str] | None, typer.Option("--header", help="'Name: value' sent with every HTTP request; repeatable.")
+]
+TimeoutOption = Annotated[float, typer.Option("--timeout", help="Seconds each request may take.", min=0.1)]
+ClientCapabilitiesOption = Annotated[
+    str,
+    typer.Option(
+        "--client-capabilities",
+        metavar="LIST",
+        help="What the client declares, which may change what the server lists: some of roots, sampling, "
+        "elicitation (comma-separated), or none. Requests they let the server make are answered at once "
+        "(no roots, sampling refused, elicitation declined).",
+    ),
+]
+
+# `conform`'s own.
+HandshakeOption = Annotated[
+    Handshake,
+    typer.Option(
+        "--handshake",
+        help="auto: every revision asked for; legacy: only those opened with initialize "
+        "(for a server that quits on server/discover).",
+    ),
+]
+ProtocolOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--protocol",
+        metavar="REVISION",
+        help=f"A protocol revision to check ({', '.join(VERSIONS)}); repeatable. Default: those the contract declares.",
+    ),
+]
+ToolOption = Annotated[
+    list[str] | None,
+    typer.Option("--tool", help="Compare and call only this tool; repeatable. Other listed tools are not extra."),
+]
+FuzzOption = Annotated[
+    int,
+    typer.Option(
+        "--fuzz",
+        metavar="N",
+        min=0,
+        help="Call each read-only, closed-world tool with N argument sets its inputSchema accepts and N that "
+        "break it by one keyword (at the newest revision checked). 0: none.",
+    ),
+]
+SeedOption = Annotated[
+    int | None, typer.Option("--seed", help="The seed of --fuzz (default: one is picked and reported).")
+]
+FuzzToolOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--call-tool",
+        metavar="TOOL",
+        help="--fuzz this tool too, though not read-only, closed-world and not destructive; repeatable.",
+    ),
+]
+FuzzBudgetOption = Annotated[
+    float | None,
+    typer.Option(
+        "--fuzz-budget",
+        metavar="SECONDS",
+        min=0.1,
+        help="Stop --fuzz once it has taken this long (what was found is reported; the stop is a note).",
+    ),
+]
+
+# The options of one command each.
+FullOption = Annotated[
+    bool,
+    typer.Option("--full", help="Render and compare every file even when this machine's cache says nothing changed."),
+]
+AgainstOption = Annotated[
+    str | None,
+    typer.Option(
+        "--against",
+        help="A git revision, a folder of other sources, merge-base or last-tag"
+        " (default: [tool.mcp-contracts.breaking] against, merge-base).",
+    ),
+]
+NameArgument = Annotated[str, typer.Argument(help="The new contract's name, in kebab case.")]
+SiteOption = Annotated[Path | None, typer.Option("--site", help="Folder the HTML site is written to. [default: site]")]
+FilesArgument = Annotated[list[str], typer.Argument(help="JSON documents to judge; - reads standard input.")]
+JudgedContractOption = Annotated[str, typer.Option("--contract", help="The contract to judge against.")]
+DefinitionOption = Annotated[
+    str | None, typer.Option("--definition", help="Judge against this entry of the schema's $defs.")
+]
+HiddenOutOption = Annotated[Path | None, typer.Option("--out", hidden=True)]  # validate's, once: refused
+HiddenPackageOption = Annotated[str | None, typer.Option("--package", hidden=True)]
+ServedContractOption = Annotated[str, typer.Option("--contract", help="The contract to serve.")]
+TransportOption = Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")]
+HostOption = Annotated[str, typer.Option("--host", help="The address HTTP listens on.")]
+PortOption = Annotated[int, typer.Option("--port", help="The port HTTP listens on; 0 picks a free one.")]
+MetContractOption = Annotated[str, typer.Option("--contract", help="The contract the server must meet.")]
+ProbeErrorsOption = Annotated[
+    bool, typer.Option("--probe-errors", help="Ask for each declared error code (see `mock`).")
+]
+ImportedNameArgument = Annotated[str, typer.Argument(help="The contract to write: <schemas>/contracts/NAME/.")]
+CallOption = Annotated[
+    bool,
+    typer.Option("--call", help="Call each read-only, closed-world tool; record its answer as an example."),
+]
+CallToolOption = Annotated[
+    list[str] | None,
+    typer.Option("--call-tool", metavar="TOOL", help="Call this tool too, read-only or not; repeatable."),
+]
+WriteOption = Annotated[
+    bool, typer.Option("--write", help="Write the changes into a contract that exists (else only shown).")
+]

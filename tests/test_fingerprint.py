@@ -49,7 +49,7 @@ def project(tmp_path: Path) -> Path:
     return project
 
 
-def _check(project: Path, *, full: bool = False) -> api.Outcome:
+def _check(project: Path, *, full: bool = False) -> api.OutputResult:
     before = Path.cwd()
     os.chdir(project)
     try:

@@ -106,6 +106,24 @@ def test_the_contract_says_what_the_server_lists(project: Path) -> None:
     assert "examples" not in tools["get_item"]
 
 
+def test_call_leaves_tools_that_may_reach_other_hosts_or_destroy_to_call_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read-only is not enough for `--call`, as for `conform --fuzz`: `openWorldHint` true or
+    not given (mcp-server-fetch's `fetch` reached the network so), or `destructiveHint` true,
+    and the tool is called only when `--call-tool` names it; a note says why."""
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("OPEN_WORLD_CALLS", str(calls))
+    command = ("--", sys.executable, str(ROOT / "tests" / "servers" / "open_world.py"))
+    result = run_cli("import", "world", "--call", "--call-tool", "peek", *command, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert sorted(calls.read_text(encoding="utf-8").split()) == ["count_nodes", "look", "peek"]
+    reach = "the server does not annotate it closed-world (openWorldHint false): it may reach other hosts"
+    assert f"fetch: not called: {reach} (name it with --call-tool)" in result.stderr
+    assert "wipe: not called: the server annotates it destructive (name it with --call-tool)" in result.stderr
+    assert "peek: not called" not in result.stderr
+
+
 def test_shapes_of_their_own_make_an_envelope_of_every_one(project: Path) -> None:
     assert run_cli("import", "shop", *server("many"), cwd=project).returncode == 0
     tools = {tool["name"]: tool for tool in tools_yaml(project, "shop")}
@@ -637,3 +655,22 @@ def test_a_file_an_import_takes_out_is_the_only_one_removed(tmp_path: Path) -> N
         "mine.txt",
         "tools.yaml",
     ]
+
+
+def test_the_notes_of_an_import_are_its_outcomes_each_with_a_level(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The API gives one `Outcome`, its notes in it; `--format json` carries them too."""
+    from mcp import StdioServerParameters
+    from mcp_contracts_generator import api
+    from mcp_contracts_generator.findings.finding import Note, Outcome
+
+    spoken = Note("note", "2025-11-25 not spoken: asked for it, the server answered 2025-06-18")
+    monkeypatch.chdir(project)
+    outcome = api.import_server("raw", StdioServerParameters(command=RAW[0], args=list(RAW[1:])))
+    assert isinstance(outcome, Outcome) and outcome.exit_code == 0, outcome
+    assert spoken in outcome.notes
+    result = run_cli("import", "raw", "--format", "json", "--", *RAW, cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert spoken.as_json() in json.loads(result.stdout)["notes"]
+    assert f"{spoken}\n" in result.stderr

@@ -188,3 +188,18 @@ def test_generate_init_and_docs_speak_every_format(
     assert said.returncode == 2, said.stdout + said.stderr
     (line,) = said.stdout.splitlines()
     assert line.startswith(annotation) and (GITHUB_LINE.match(line) or "file=" not in line), line
+
+
+def test_one_outcome_class_and_one_format_enum() -> None:
+    """Every command's result is one `Outcome` (findings/finding.py), printed in a format of the
+    one `--format` enum: no other class of the generator takes either name."""
+    import ast
+
+    from conftest import ROOT
+
+    named: dict[str, list[str]] = {"Outcome": [], "Format": []}
+    for path in sorted((ROOT / "generator").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name in named:
+                named[node.name].append(path.relative_to(ROOT).as_posix())
+    assert named == {"Outcome": ["generator/findings/finding.py"], "Format": ["generator/cli_params.py"]}

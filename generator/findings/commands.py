@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, display_path, printable, working_folder
-from .finding import Finding, Outcome
+from .finding import Finding, Note, Outcome
 
 if TYPE_CHECKING:
     from ..validate import Verdict
@@ -85,16 +85,14 @@ def generated(drift: Drift | None, diagnostics: Sequence[Diagnostic], shown: str
     }
     count = len(drift.changed) + len(drift.missing) + len(drift.extra)
     summary = f"{count} file(s) changed in {shown}." if count else f"{shown} is up to date."
-    notes = []
+    notes: list[Note] = []
     if drift.left_behind is not None:  # the new tree is in; the old one could not go
         problem = drift.left_behind
         where = display_path(Path(problem.filename)) if problem.filename else shown
-        notes.append(
-            f"warning: {where}: the old tree could not be removed ({problem.strerror or problem}):"
-            " the next `mcp-contracts generate` removes it"
-        )
+        said = f"{where}: the old tree could not be removed ({problem.strerror or problem})"
+        notes.append(Note("warning", f"{said}: the next `mcp-contracts generate` removes it"))
     if working_folder() is None:
-        notes.append(f"note: {shown} held the working folder and was replaced: `cd .` to see the new files")
+        notes.append(Note("note", f"{shown} held the working folder and was replaced: `cd .` to see the new files"))
     return Outcome("generate", (), (), facts=facts, summary=summary, notes=tuple(notes))
 
 
@@ -111,7 +109,7 @@ def built_site(site: Path, problem: str | None, output: str) -> Outcome:
     then goes to standard error before the problem)."""
     facts = {"site": display_path(site)}
     if problem is not None:
-        notes = (output.rstrip("\n"),) if output.strip() else ()
+        notes = (Note("note", "mkdocs said:\n" + output.rstrip("\n")),) if output.strip() else ()
         return Outcome("docs", (), (), facts=facts, problem=problem, notes=notes)
     return Outcome("docs", (), (), facts=facts, summary=f"Site written to {display_path(site)}/index.html")
 

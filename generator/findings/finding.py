@@ -17,7 +17,7 @@ from ..diagnostics import Diagnostic, printable
 if TYPE_CHECKING:  # imported when a place is asked for: `check` answered from the cache loads no model
     from ..model import Place
 
-__all__ = ["Finding", "Outcome"]
+__all__ = ["Finding", "Note", "Outcome"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +117,21 @@ class Finding:
         return printable(f"{where}: {self.rule} [{self.level}] {self.described()}")  # one line, whatever it holds
 
 
+@dataclass(frozen=True, slots=True)
+class Note:
+    """What a command says beside its findings, at a level (note, warning): a revision the
+    server does not speak, an old tree left behind. On standard error in text, `notes` in JSON."""
+
+    level: str
+    message: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"level": self.level, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"{self.level}: {self.message}"
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What one command found, for a printer: the findings (those of sources that do not
@@ -132,7 +147,7 @@ class Outcome:
     problem: str | None = None  # why the command could not judge at all (a server not reached): exit 2
     pending: bool = False  # what was found still waits to be written (`import` without --write): exit 1
     failing: bool = True  # whether an error finding fails the command (`import` only shows what changed)
-    notes: tuple[str, ...] = ()  # lines for standard error in every format (`note: ...`), not findings
+    notes: tuple[Note, ...] = ()  # said on standard error in every format, and in JSON: not findings
 
     @classmethod
     def refused(

@@ -77,6 +77,15 @@ def as_listed(tool: Any, written: dict[str, Any]) -> dict[str, Any]:
     return listed
 
 
-def read_only(tool: dict[str, Any]) -> bool:
-    """Whether the server annotates `tool` read-only (MCP's default: it is not)."""
-    return (tool.get("annotations") or {}).get("readOnlyHint") is True
+def not_safe_to_call(tool: dict[str, Any]) -> str | None:
+    """Why `--call` leaves `tool` alone unless `--call-tool` names it, or None: it is safe to
+    call when the server annotates it read-only and closed-world (`openWorldHint` false: MCP
+    takes a hint not given for true, a tool that may reach other hosts) and not destructive."""
+    hints = tool.get("annotations") or {}
+    if hints.get("readOnlyHint") is not True:
+        return "the server does not annotate it read-only"
+    if hints.get("openWorldHint") is not False:
+        return "the server does not annotate it closed-world (openWorldHint false): it may reach other hosts"
+    if hints.get("destructiveHint") is True:
+        return "the server annotates it destructive"
+    return None

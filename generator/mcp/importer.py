@@ -4,9 +4,10 @@ The server is asked at every protocol revision, each in a session of its own (th
 code is `conform`'s, `mcp.connect`, declaring the client capabilities `client_side` says);
 the revisions it answers as asked become the contract's `protocol:`, and the newest of them
 gives the listing, the server's info and, when asked for, the calls. A tool is called only
-when asked: `--call` calls those the server annotates read-only, `--call-tool NAME` any one
-by name. Its arguments are drawn from its inputSchema (`synthesize.candidates`, with the
-values its descriptions quote as examples), each judged by that schema first; the first
+when asked: `--call` calls those the server annotates read-only, closed-world and not
+destructive (`facts.not_safe_to_call`), `--call-tool NAME` any one by name. Its arguments
+are drawn from its inputSchema (`synthesize.candidates`, with the values its descriptions
+quote as examples), each judged by that schema first; the first
 call that succeeds, with an answer its own outputSchema accepts, is recorded.
 """
 
@@ -27,7 +28,7 @@ from pydantic import ValidationError
 
 from .. import interrupt
 from ..diagnostics import without_secrets
-from ..importing.facts import RecordedCall, ServerFacts, as_listed, read_only
+from ..importing.facts import RecordedCall, ServerFacts, as_listed, not_safe_to_call
 from ..protocol import VERSIONS, Revision, revision
 from ..schema.engine import first_refusal, standalone_validator
 from . import client_side
@@ -230,7 +231,7 @@ async def _record_calls(
     server goes away during a later one)."""
     for tool in tools:
         name = tool["name"]
-        if name not in options.call_tools and not (options.call and read_only(tool)):
+        if name not in options.call_tools and not (options.call and not_safe_to_call(tool) is None):
             continue
         recorded = await _record(session, tool, options.timeout, reading, heard)
         if recorded is not None:
@@ -242,9 +243,9 @@ def _not_called(tools: tuple[dict[str, Any], ...], options: ImportOptions) -> li
     if not options.call:
         return []
     return [
-        f"{tool['name']}: not called: the server does not annotate it read-only (name it with --call-tool)"
+        f"{tool['name']}: not called: {why} (name it with --call-tool)"
         for tool in tools
-        if not read_only(tool) and tool["name"] not in options.call_tools
+        if (why := not_safe_to_call(tool)) is not None and tool["name"] not in options.call_tools
     ]
 
 

@@ -78,7 +78,7 @@ def _tool(name: str) -> dict[str, Any]:
     return {
         "name": name,
         "description": DESCRIPTIONS[name],
-        "annotations": {"readOnlyHint": True},
+        "annotations": {"readOnlyHint": True, "openWorldHint": False},
         "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False, "$schema": DRAFT_07},
         "outputSchema": {**OUTPUTS[name], "$schema": dialect},
     }

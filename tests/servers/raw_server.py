@@ -27,7 +27,7 @@ from pathlib import Path
 TOOL = {
     "name": "get_item",
     "description": "An item.",
-    "annotations": {"readOnlyHint": True},
+    "annotations": {"readOnlyHint": True, "openWorldHint": False},
     "inputSchema": {
         "type": "object",
         "required": ["item_id"],

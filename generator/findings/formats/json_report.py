@@ -23,6 +23,7 @@ def report(outcome: Outcome) -> dict[str, Any]:
         "facts": outcome.facts,
         "findings": [finding.as_json() for finding in outcome.findings],
         "summary": outcome.summary,
+        "notes": [note.as_json() for note in outcome.notes],
     }
 
 

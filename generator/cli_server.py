@@ -1,0 +1,148 @@
+"""What `mock`, `conform` and `import` need before they talk to a server, from their flags:
+the MCP SDK in this environment, the server (a URL with its headers, or a command), the
+client's capabilities, the options of a `conform` run. Each answer is a value, or a problem
+(a `str`) that the CLI says and exits 2 with."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .protocol import VERSIONS
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .mcp.conform import ConformOptions, Target
+    from .mcp.importer import ImportOptions
+    from .mcp.served import ServedContract
+
+# The MCP SDK releases `mock`, `conform` and `import` run on (the `mcp` extra).
+SDK_RELEASES = ((2, 3), (3, 0))
+
+
+def sdk_problem(command: str) -> str | None:
+    """`command` runs on the official MCP SDK 2.x: when this environment lacks it, or holds the
+    1.x line a server of its own depends on, how to run it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found: str | None = version("mcp")
+    except PackageNotFoundError:
+        found = None
+    release = tuple(int(part) for part in (found or "").split(".")[:2] if part.isdigit())
+    if found is not None and SDK_RELEASES[0] <= release < SDK_RELEASES[1]:
+        return None
+    has = f"this environment has mcp {found}" if found else "this environment has no mcp"
+    return (
+        f"`{command}` needs the MCP SDK, mcp>=2.3,<3 ({has}): install 'mcp-contracts[mcp]', or run"
+        " the tool in an environment of its own: pipx install 'mcp-contracts[mcp]' (or uv tool install)"
+    )
+
+
+def fuzzing_problem(fuzz: int, seed: int | None, call_tool: list[str] | None, budget: float | None) -> str | None:
+    """`conform --fuzz` draws arguments with hypothesis-jsonschema (the `mcp` extra): when this
+    environment lacks it, how to get it; without `--fuzz`, the flags that go with it are a problem."""
+    if not fuzz:
+        given = seed is not None or call_tool or budget is not None
+        return "--seed, --call-tool and --fuzz-budget go with --fuzz N" if given else None
+    missing = []
+    for name in ("hypothesis", "hypothesis_jsonschema"):
+        try:
+            __import__(name)  # `--fuzz` imports them anyway
+        except ImportError:
+            missing.append(name)
+    if not missing:
+        return None
+    return (
+        f"`conform --fuzz` needs hypothesis and hypothesis-jsonschema (this environment lacks"
+        f" {', '.join(missing)}): install 'mcp-contracts[mcp]'"
+    )
+
+
+def target(command: list[str] | None, url: str | None, header: list[str] | None) -> tuple[Target, dict[str, str]] | str:
+    """The server `conform` and `import` talk to, a URL or a command, and the headers sent to
+    a URL; a problem unless exactly one is given."""
+    from mcp import StdioServerParameters
+
+    argv = command or []
+    if (url is None) == (not argv):
+        return "give either --url URL or -- COMMAND ARGS... (one of them)"
+    headers = _headers(header or [], url)
+    if isinstance(headers, str):
+        return headers
+    return (url if url is not None else StdioServerParameters(command=argv[0], args=argv[1:])), headers
+
+
+def _headers(given: list[str], url: str | None) -> dict[str, str] | str:
+    """`--header` values as a mapping; a problem for one that is not `Name: value`, or without --url."""
+    if given and url is None:
+        return "--header goes with --url (a command started over stdio has no headers)"
+    headers = {}
+    for text in given:
+        name, colon, value = text.partition(":")
+        if not colon or not name.strip() or any(c in text for c in "\r\n"):
+            return f"--header {text!r} is not 'Name: value'"
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+def capabilities(text: str) -> frozenset[str] | str:
+    """`--client-capabilities` as the capabilities it names; a problem for one that is none."""
+    from .mcp.client_side import parsed
+
+    try:
+        return parsed(text)
+    except ValueError as exc:
+        return str(exc)
+
+
+def conform_options(
+    timeout: float,
+    probe_errors: bool,
+    headers: dict[str, str],
+    handshake: str,
+    protocol: list[str] | None,
+    tool: list[str] | None,
+    fuzz: int,
+    seed: int | None,
+    call_tool: list[str] | None,
+    fuzz_budget: float | None,
+    client_capabilities: str,
+) -> ConformOptions | str:
+    """How `conform` talks to the server, from its flags (see `ConformOptions`), or why not: a
+    revision `--protocol` names that is not one of MCP, a capability that is none."""
+    from .mcp.conform import ConformOptions
+
+    for version in protocol or ():
+        if version not in VERSIONS:
+            return f"--protocol {version!r} is not a revision of MCP ({', '.join(VERSIONS)})"
+    declared = capabilities(client_capabilities)
+    if isinstance(declared, str):
+        return declared
+    protocols, tools = tuple(protocol) if protocol else None, tuple(tool) if tool else None
+    named = tuple(call_tool or ())
+    given = (timeout, probe_errors, headers, handshake, protocols, tools, fuzz, seed, named, fuzz_budget)
+    return ConformOptions(*given, client_capabilities=declared)
+
+
+def import_options(
+    timeout: float, headers: dict[str, str], call: bool, call_tool: list[str] | None, client_capabilities: str
+) -> ImportOptions | str:
+    """How `import` talks to the server, from its flags, or why not (a capability that is none)."""
+    from .mcp.importer import ImportOptions
+
+    declared = capabilities(client_capabilities)
+    if isinstance(declared, str):
+        return declared
+    return ImportOptions(timeout, headers, call, tuple(call_tool or ()), client_capabilities=declared)
+
+
+def served(schemas: Path | None, contract: str) -> ServedContract | str:
+    """The contract `mock` serves, from the project's settings and sources, or why not: each
+    problem of the settings or the sources (`error: ` before all but the first, as the CLI
+    says them)."""
+    from . import api
+
+    chosen = api.settings(schemas)
+    found = chosen if isinstance(chosen, list) else api.served_contract(chosen, contract)
+    return "\nerror: ".join(map(str, found)) if isinstance(found, list) else found
