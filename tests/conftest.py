@@ -87,6 +87,21 @@ def run_process(
     )
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """A folder of this test run that every pytest-xdist worker sees (the workers' common parent)."""
+    base = tmp_path_factory.getbasetemp()
+    return base if worker_id == "master" else base.parent
+
+
+@pytest.fixture(scope="session")
+def generated_corpus(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[Path]:
+    """The corpus project (tests/corpus_project.py), generated once for the run; the output folder."""
+    from corpus_project import corpus_generated
+
+    with corpus_generated(run_folder(tmp_path_factory, worker_id)) as out:
+        yield out
+
+
 @pytest.fixture(scope="session")
 def reference() -> Path:
     require_shared()
@@ -176,7 +191,11 @@ def pytest_configure(config: pytest.Config) -> None:
     atexit.register(shutil.rmtree, cache, ignore_errors=True)
     os.environ["MCP_CONTRACTS_CACHE_DIR"] = cache
     config.addinivalue_line("markers", "first: a long test, started before the others")
-    config.addinivalue_line("markers", "slow: run by `pytest -m slow` (CI runs it), not by default")
+    config.addinivalue_line(
+        "markers",
+        "slow: needs the package index, builds a wheel or starts many servers; run by `pytest -m slow`"
+        " (CI runs it), not by default",
+    )
     # Each rule of the registry has a test that makes it fire and one that keeps it quiet
     # (tests/test_rules.py reads these marks from the test files).
     config.addinivalue_line("markers", "fires(*rule_ids): the test makes these rules report a finding")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import run_folder
 from filelock import FileLock
 
 HERE = Path(__file__).resolve().parent
@@ -119,8 +120,7 @@ def reference_environment(
 
 @pytest.fixture(scope="session")
 def reference_servers(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> ReferenceServers:
-    base = tmp_path_factory.getbasetemp()
-    return reference_environment(base if worker_id == "master" else base.parent)
+    return reference_environment(run_folder(tmp_path_factory, worker_id))
 
 
 def git_repository(folder: Path) -> Path:

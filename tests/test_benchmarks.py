@@ -78,6 +78,7 @@ def _check(markdown: str, expected: set[str] = EXPECTED | TYPESCRIPT) -> None:
         assert f"{package} " in markdown
 
 
+@pytest.mark.slow  # every benchmark once, each a process of its own: `pytest -m slow`, as CI runs it
 def test_the_smoke_run_gives_every_row_a_number_and_writes_only_where_told(tmp_path: Path) -> None:
     committed = (ROOT / "BENCHMARKS.md").read_bytes()
     out = tmp_path / "smoke.md"

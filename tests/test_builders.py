@@ -10,6 +10,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any, Final
 
 import pytest
+from builtin_models import verdicts
 from conftest import generated_package, load_json, run_cli
 from mcp_contracts.code_scalpel import builders as scalpel
 from mcp_contracts.foundry import builders as foundry
@@ -19,7 +20,6 @@ from mcp_contracts.mcp_envelope import builders as envelope_builders
 from mcp_contracts.tuitbot import builders as tuitbot
 from mcp_contracts_generator.runtime import Filling
 from pydantic import MISSING, ValidationError
-from test_contract_rules import _verdicts
 
 
 def dumped(model: Any) -> dict[str, Any]:
@@ -71,7 +71,7 @@ class TestTuitbot:
             "policy_decision": "denied",
         }
         for instance in (ok, failed):
-            assert _verdicts("tuitbot", instance) == (True, True)
+            assert verdicts("tuitbot", instance) == (True, True)
 
     def test_negative_elapsed_time_is_refused(self) -> None:
         with pytest.raises(ValidationError):
@@ -101,7 +101,7 @@ class TestFoundry:
             "error_type": "not_found",
             "remediation": "List specs.",
         }
-        assert _verdicts("foundry", envelope) == (True, True)
+        assert verdicts("foundry", envelope) == (True, True)
 
     def test_unknown_code_and_wrong_type_are_refused(self) -> None:
         with pytest.raises(KeyError):
@@ -141,7 +141,7 @@ class TestCodeScalpel:
             )
         )
         assert envelope["error"] == {"error": "File not found.", "error_code": "not_found", "error_details": None}
-        assert _verdicts("code-scalpel", envelope) == (True, True)
+        assert verdicts("code-scalpel", envelope) == (True, True)
 
     def test_a_required_member_of_the_error_that_accepts_null_is_null_unless_given(self) -> None:
         least = {"tier": "community", "upgrade_hints": [], **self.IDS}
@@ -172,7 +172,7 @@ class TestMcpEnvelope:
         assert envelope["schema_version"] == "mcp.envelope.v0.1"
         assert envelope["errors"][0]["code"] == "ADAPTER.EXECUTION.FAILED"
         assert envelope["errors"][0]["message"] == "boom"
-        assert _verdicts("mcp-envelope", envelope) == (True, True)
+        assert verdicts("mcp-envelope", envelope) == (True, True)
 
 
 # The members each contract's shapes require that the builders cannot fill: the least a caller gives.
@@ -189,10 +189,10 @@ BUILDERS: Final = {"code-scalpel": scalpel, "foundry": foundry, "mcp-envelope": 
 def test_every_code_builds_an_envelope_the_schema_accepts(contract: str) -> None:
     module: ModuleType = BUILDERS[contract]
     success = dumped(module.success_response(**LEAST[contract], **({"data": {}} if contract == "foundry" else {})))
-    assert _verdicts(contract, success) == (True, True)
+    assert verdicts(contract, success) == (True, True)
     for code in module.ErrorCode:
         failure = dumped(module.error_response(code, "Something went wrong.", **LEAST[contract]))
-        assert _verdicts(contract, failure) == (True, True), code
+        assert verdicts(contract, failure) == (True, True), code
 
 
 class TestJsonRpc:
@@ -228,7 +228,7 @@ class TestWrap:
     def test_legacy_payloads_are_wrapped_unchanged(self, payload: Any) -> None:
         wrapped = envelope.wrap(payload)
         assert wrapped == {"schema_version": "mcp.envelope.v0.1", "result": payload}
-        assert _verdicts("mcp-envelope", wrapped) == (True, True)
+        assert verdicts("mcp-envelope", wrapped) == (True, True)
 
     def test_payload_with_its_own_schema_version_is_kept_intact(self) -> None:
         payload = {"schema_version": "assist.response.v0.1", "plan": ["a"]}
@@ -249,7 +249,7 @@ class TestWrap:
                 "details": {"exit_code": 2},
             }
         ]
-        assert _verdicts("mcp-envelope", failure) == (True, True)
+        assert verdicts("mcp-envelope", failure) == (True, True)
         with pytest.raises(ValidationError):
             envelope.adapter_failure("")
 

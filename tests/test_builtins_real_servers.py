@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conform_json import conform_report
-from conftest import SCHEMAS, run_process
+from conftest import SCHEMAS, run_folder, run_process
 from reference_servers import ReferenceServers, reference_environment
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("builtin-servers")]
@@ -35,8 +35,7 @@ CODE_SCALPEL_LATER = ["validate_paths", "verify_policy_integrity", "rename_symbo
 
 
 def _environment(tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, pins: tuple[str, ...]) -> Path:
-    base = tmp_path_factory.getbasetemp()
-    return reference_environment(base if worker_id == "master" else base.parent, name, pins).venv
+    return reference_environment(run_folder(tmp_path_factory, worker_id), name, pins).venv
 
 
 def _conform(contract: str, command: list[str], cwd: Path) -> tuple[dict[str, object], Counter[tuple[str, str, str]]]:

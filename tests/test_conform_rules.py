@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conform_json import conform_report
 from conftest import run_cli, run_process
-from test_mcp_conform import GOOD_ITEM, RAW
+from mcp_servers import GOOD_ITEM, RAW
 
 SPOKEN = ("--protocol", "2025-06-18")  # the one revision the bare server speaks
 TOOLS = """\

@@ -10,10 +10,8 @@ import copy
 from typing import Any
 
 import pytest
-from conftest import REFERENCE, SCHEMAS, load_json, require_shared
-from pydantic import ValidationError
-from reference_judge import reference_validator
-from test_reference_fixtures import root_model
+from builtin_models import verdicts
+from conftest import REFERENCE, load_json, require_shared
 
 SCALPEL = {
     "tier": "pro",
@@ -148,39 +146,28 @@ def _changed(envelope: dict[str, Any], path: tuple[Any, ...], value: Any) -> dic
     return changed
 
 
-def _verdicts(contract: str, instance: Any) -> tuple[bool, bool]:
-    schema = load_json(SCHEMAS / "contracts" / contract / "envelope.schema.json")
-    by_schema = reference_validator(schema).is_valid(instance)
-    try:
-        root_model(contract).model_validate(instance)
-        by_model = True
-    except ValidationError:
-        by_model = False
-    return by_schema, by_model
-
-
 @pytest.mark.parametrize(("contract", "rule", "valid", "path", "value"), CASES, ids=[f"{c[0]}: {c[1]}" for c in CASES])
 def test_rule_holds_in_schema_and_models(
     contract: str, rule: str, valid: dict[str, Any], path: tuple[Any, ...], value: Any
 ) -> None:
-    assert _verdicts(contract, valid) == (True, True), "the starting envelope must be valid"
-    assert _verdicts(contract, _changed(valid, path, value)) == (False, False), rule
+    assert verdicts(contract, valid) == (True, True), "the starting envelope must be valid"
+    assert verdicts(contract, _changed(valid, path, value)) == (False, False), rule
 
 
 def test_community_tier_may_omit_duration() -> None:
-    assert _verdicts("code-scalpel", _changed({**SCALPEL, "tier": "community"}, ("duration_ms",), DELETE)) == (
+    assert verdicts("code-scalpel", _changed({**SCALPEL, "tier": "community"}, ("duration_ms",), DELETE)) == (
         True,
         True,
     )
 
 
 def test_tuitbot_api_profile_has_neither_workflow_field() -> None:
-    assert _verdicts("tuitbot", TUIT_OK) == (True, True)
-    assert _verdicts("tuitbot", TUIT_WORKFLOW) == (True, True)
+    assert verdicts("tuitbot", TUIT_OK) == (True, True)
+    assert verdicts("tuitbot", TUIT_WORKFLOW) == (True, True)
 
 
 @pytest.mark.parametrize(
     "payload", [{"ok": True}, "text", [1, 2], 3, 2.5, True, None, {"schema_version": "assist.response.v0.1"}]
 )
 def test_mcp_envelope_accepts_any_legacy_result(payload: Any) -> None:
-    assert _verdicts("mcp-envelope", {**ENVELOPE, "result": payload}) == (True, True)
+    assert verdicts("mcp-envelope", {**ENVELOPE, "result": payload}) == (True, True)

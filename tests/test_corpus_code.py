@@ -8,9 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_corpus import PACKAGE, generated_corpus
-
-__all__ = ["generated_corpus"]  # the session fixture, shared with test_corpus
+from corpus_project import PACKAGE
 
 
 def _run(*command: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -13,91 +13,30 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
-from urllib.parse import urldefrag, urljoin
 
 import jsonschema_rs
 import pytest
-from conftest import SHARED, require_shared
+from conftest import require_shared
 from jsonschema import Draft202012Validator, validators
 from mcp_contracts_generator.render.compound import compound
 from mcp_contracts_generator.render.dialect import to_2020_12
 from mcp_contracts_generator.schema.dialect import resource_dialects
-from mcp_contracts_generator.schema.vocabulary import DRAFT_2020_12 as LATEST
-from mcp_contracts_generator.schema.walk import children
 from referencing import Registry
-
-DRAFT_2020_12 = LATEST.uri
+from suite_groups import DRAFT_2020_12, FILES, ROOT_URI, names_a_meta_schema, no_fetch, suite_resources
 
 require_shared()
-SUITE = SHARED / "jsts"
-REMOTES = "http://localhost:1234/"
-ROOT_URI = "https://root.test/schema.json"
-DIALECTS = {"draft7": "http://json-schema.org/draft-07/schema#", "draft2020-12": DRAFT_2020_12}
-META_SCHEMAS = ("http://json-schema.org/", "https://json-schema.org/")
-FILES = [(d, p) for d in sorted(DIALECTS) for p in sorted((SUITE / "tests" / d).glob("*.json"))]
-
-
-def _references(node: Any, base: str, draft_07: bool) -> list[str]:
-    """The absolute URI of each `$ref` in a schema, with `$id`s changing the base."""
-    if not isinstance(node, dict):
-        return []
-    identifier = node.get("$id")
-    if isinstance(identifier, str) and not (draft_07 and "$ref" in node):
-        base = urldefrag(urljoin(base, identifier))[0]
-    found = [urljoin(base, node["$ref"])] if isinstance(node.get("$ref"), str) else []
-    for _, sub in children(node):
-        found += _references(sub, base, draft_07)
-    return found
-
-
-def _resources(schema: Any, draft: str) -> dict[str, Any]:
-    """The group's schema and every file of the suite's remotes it reaches."""
-    if isinstance(schema, bool):
-        return {ROOT_URI: schema}
-    resources = {ROOT_URI: {"$schema": DIALECTS[draft], **schema}}
-    pending = [ROOT_URI]
-    while pending:
-        uri = pending.pop()
-        for reference in _references(resources[uri], uri, draft == "draft7"):
-            target = urldefrag(reference)[0]
-            path = SUITE / "remotes" / target[len(REMOTES) :]
-            if target.startswith(REMOTES) and target not in resources and path.is_file():
-                resources[target] = json.loads(path.read_text(encoding="utf-8"))
-                pending.append(target)
-    return resources
-
-
-def _no_fetch(uri: str) -> Any:
-    raise ValueError(f"{uri}: the published schema must stand alone")
-
-
-def _names_a_meta_schema(resources: dict[str, Any]) -> bool:
-    """A `$ref` to a standard meta-schema, or a meta-schema of its own (`$schema`): these stay
-    references in the published document (a contract's bundle holds no meta-schema), so
-    that only a validator that knows them judges such a schema; they are left out here."""
-    draft_07 = isinstance(resources[ROOT_URI], dict) and "draft-07" in resources[ROOT_URI].get("$schema", "")
-    for uri, document in resources.items():
-        if any(r.startswith(META_SCHEMAS) for r in _references(document, uri, draft_07)):
-            return True
-        dialect = document.get("$schema", "") if isinstance(document, dict) else ""
-        if dialect and not dialect.startswith(META_SCHEMAS):
-            return True
-    return False
-
-
 @pytest.mark.parametrize(("draft", "path"), FILES, ids=[f"{d}-{p.stem}" for d, p in FILES])
 def test_every_instance_keeps_its_verdict_in_the_published_document(draft: str, path: Path) -> None:
     wrong = []
     for group in json.loads(path.read_text(encoding="utf-8")):
-        resources = _resources(group["schema"], draft)
-        if _names_a_meta_schema(resources):
+        resources = suite_resources(group["schema"], draft)
+        if names_a_meta_schema(resources):
             continue
         published = compound(ROOT_URI, resources, resource_dialects(resources, ROOT_URI))
         if isinstance(published, dict):
             assert published["$schema"] == DRAFT_2020_12
         try:
-            validator = jsonschema_rs.validator_for(published, retriever=_no_fetch)
+            validator = jsonschema_rs.validator_for(published, retriever=no_fetch)
         except (ValueError, jsonschema_rs.ValidationError) as exc:
             wrong.append(f"{group['description']}: {str(exc).splitlines()[0]}")
             continue
@@ -123,11 +62,11 @@ def test_a_draft_07_document_published_as_written_keeps_every_verdict(path: Path
     other files), unless draft-07 cannot hold them (a `$ref` beside the `$id` a file needs)."""
     wrong = []
     for group in json.loads(path.read_text(encoding="utf-8")):
-        resources = _resources(group["schema"], "draft7")
-        if _names_a_meta_schema(resources):
+        resources = suite_resources(group["schema"], "draft7")
+        if names_a_meta_schema(resources):
             continue
         published = compound(ROOT_URI, resources, resource_dialects(resources, ROOT_URI), keep_draft_07=True)
-        validator = jsonschema_rs.validator_for(published, retriever=_no_fetch)
+        validator = jsonschema_rs.validator_for(published, retriever=no_fetch)
         python = validators.validator_for(published)(published, registry=Registry())
         for case in group["tests"]:
             for name, judge in (("jsonschema-rs", validator), ("python-jsonschema", python)):
@@ -144,7 +83,7 @@ def test_only_the_groups_that_name_a_meta_schema_are_left_out() -> None:
         f"{draft}/{path.stem}: {group['description']}"
         for draft, path in FILES
         for group in json.loads(path.read_text(encoding="utf-8"))
-        if _names_a_meta_schema(_resources(group["schema"], draft))
+        if names_a_meta_schema(suite_resources(group["schema"], draft))
     )
     assert left_out == [
         "draft2020-12/defs: validate definition against metaschema",
@@ -193,7 +132,7 @@ def test_what_draft_07_ignores_but_a_pointer_reaches_stays_reachable() -> None:
         "properties": {"a": {"$ref": "#/additionalItems"}, "b": {"$ref": "#/$defs/kept"}},
     }
     published = compound(ROOT_URI, {ROOT_URI: schema}, resource_dialects({ROOT_URI: schema}, ROOT_URI))
-    validator = jsonschema_rs.validator_for(published, retriever=_no_fetch)
+    validator = jsonschema_rs.validator_for(published, retriever=no_fetch)
     assert validator.is_valid({"a": 1, "b": 2}) and not validator.is_valid({"a": "x"})
     assert validator.is_valid(["x", "y"]) and not validator.is_valid(["x", 1])
 
@@ -218,7 +157,7 @@ def test_a_schema_a_pointer_reaches_under_an_unknown_keyword_is_translated() -> 
     assert group["list"] == {"type": "array", "prefixItems": [{"type": "string"}], "items": False}
     assert group["pair"]["properties"]["left"] == {"$ref": "#/$defs/group/list/prefixItems/0"}
     assert group["data"] == {"items": [1], "$ref": "#/definitions/nowhere"}  # reached by no pointer
-    validator = jsonschema_rs.validator_for(translated, retriever=_no_fetch)
+    validator = jsonschema_rs.validator_for(translated, retriever=no_fetch)
     assert validator.is_valid({"list": ["a"], "pair": {"left": "b"}})
     assert not validator.is_valid({"list": ["a", 1]}) and not validator.is_valid({"pair": {"left": 1}})
 
@@ -238,7 +177,7 @@ def test_each_file_is_read_in_its_own_dialect() -> None:
     published = compound(
         "https://e.test/root.json", resources, resource_dialects(resources, "https://e.test/root.json")
     )
-    for validator in (jsonschema_rs.validator_for(published, retriever=_no_fetch), Draft202012Validator(published)):
+    for validator in (jsonschema_rs.validator_for(published, retriever=no_fetch), Draft202012Validator(published)):
         assert validator.is_valid({"t": 1, "p": ["s"]})
         assert not validator.is_valid({"t": "x"})
         assert not validator.is_valid({"p": [1]})  # 2020-12's prefixItems still applies there

@@ -10,13 +10,13 @@ import json
 from typing import Any
 
 import pytest
+from builtin_models import root_model
 from conftest import CONTRACTS, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 from reference_judge import reference_validator
 from schema_strategies import from_schema, mutations
-from test_reference_fixtures import root_model
 
 EXAMPLES_PER_CONTRACT = 250
 

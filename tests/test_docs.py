@@ -10,11 +10,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from builtin_models import verdicts
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json, run_cli
 from mcp_contracts_generator import api
 from mcp_contracts_generator.naming import error_anchor, slug
 from mcp_contracts_generator.site import SITE_MARKER_LINE
-from test_contract_rules import _verdicts
 
 # One worker runs the module (one site built for the module),
 # not each worker again (`--dist loadgroup`).
@@ -96,7 +96,7 @@ def test_every_example_shown_in_the_docs_is_valid(contract: str) -> None:
     blocks = re.findall(r"^(`{3,})json\n(.*?)\n\1$", page, re.M | re.S)
     assert len(blocks) == len(list((SCHEMAS / "contracts" / contract / "examples").glob("*.json")))
     for _, block in blocks:
-        assert _verdicts(contract, json.loads(block)) == (True, True)
+        assert verdicts(contract, json.loads(block)) == (True, True)
 
 
 def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:

@@ -13,27 +13,13 @@ from typing import Any
 import markdown
 import pytest
 from conftest import SCHEMAS, generated_package, run_cli
+from hostile.texts import HOSTILE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from mcp_contracts_generator import api
 from mcp_contracts_generator.render.escape import md, prose, py
 from ruamel.yaml import YAML
-
-HOSTILE = [
-    'quote " and triple """ and \'\'\'',
-    "back\\slash \\n not a newline",
-    "new\nline\r\nand\ttab",
-    "pipe | in | cells",
-    "<script>alert(1)</script> <b>bold</b> &amp;",
-    "`code` ``double`` ```fence```",
-    "**strong** _em_ [link](http://x) ![img](y) # heading",
-    "{{ jinja }} {% raw %} ${shell}",
-    "'); import os; os.system('echo pwned') #",
-    "- a list item",
-    "1. a numbered item",
-    "nul \x00 bell \x07 line-sep \u2028 emoji 😀 accent é",
-]
 
 
 @pytest.mark.parametrize("text", HOSTILE)

@@ -19,28 +19,15 @@ from typing import Any
 
 import pytest
 from conftest import ROOT, SCHEMAS, assert_report, load_json, run_cli
-from jsonschema import Draft4Validator
 from mcp_contracts_generator.diagnostics import printable
 from mcp_contracts_generator.findings.finding import Finding, Outcome
 from mcp_contracts_generator.findings.formats import FORMATS, printed
 from mcp_contracts_generator.model import Place
 from mcp_contracts_generator.render.escape import md, prose
 from mcp_contracts_generator.rules import BY_ID, of_command
+from report_checks import GITHUB_LINE, SARIF_DATA, SARIF_DIGEST, SARIF_SCHEMA, assert_sarif
 
-SARIF_DATA = ROOT / "tests" / "data" / "sarif"
-SARIF_SCHEMA = load_json(SARIF_DATA / "sarif-schema-2.1.0.json")
-SARIF_DIGEST = "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e"
 HOSTILE = "a | b `c` <script>x</script> 100% done\r\nnext line, key: value * _d_ [e](f) \x07\x00"
-GITHUB_LINE = re.compile(r"^::(error|warning|notice) file=[^,:]+,line=[1-9][0-9]*(,col=[1-9][0-9]*)?,title=[^:,]+::.*$")
-
-
-def assert_sarif(text: str) -> dict[str, Any]:
-    """`text` is a SARIF 2.1.0 log the published schema accepts, formats (`uri`) included."""
-    log = json.loads(text)
-    validator = Draft4Validator(SARIF_SCHEMA, format_checker=Draft4Validator.FORMAT_CHECKER)
-    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(log)]
-    assert errors == [], errors
-    return log  # type: ignore[no-any-return]
 
 
 def _finding(rule: str, level: str, line: int | None, **context: Any) -> Finding:

@@ -16,23 +16,24 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from conform_json import conform_report
-from conftest import ROOT, SCHEMAS, assert_report, run_cli, run_process, tree_bytes
+from conftest import SCHEMAS, assert_report, run_cli, run_process, tree_bytes
 from mcp import Client, StdioServerParameters
 from mcp_contracts_generator.protocol import VERSIONS
+from mcp_servers import http_mock
 from ruamel.yaml import YAML
 
 if TYPE_CHECKING:
     from reference_servers import ReferenceServers
 
 # Long tests, started first, on one worker: the others need not wait on the lock while the
-# first to ask makes the servers' environment (about 40 s).
+# first to ask makes the servers' environment (about 40 s). The tests of the reference servers
+# need the package index: they run under `pytest -m slow` (as CI does), not by default.
 pytestmark = [pytest.mark.first, pytest.mark.xdist_group("reference-servers")]
 
 MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock", "--schemas", str(SCHEMAS)]
@@ -249,6 +250,7 @@ def start(server: str, servers: ReferenceServers, tmp_path: Path) -> tuple[list[
 
 
 @pytest.mark.parametrize("server", sorted(SERVERS))
+@pytest.mark.slow  # the reference servers come from the package index
 def test_import_generate_lint_conform_and_a_tool_taken_out_is_found_again(
     server: str, reference_servers: ReferenceServers, tmp_path: Path
 ) -> None:
@@ -261,6 +263,7 @@ def test_import_generate_lint_conform_and_a_tool_taken_out_is_found_again(
     assert_tool_found_again(project, server, target, taken_out)
 
 
+@pytest.mark.slow  # the reference servers come from the package index
 def test_a_tool_not_read_only_is_called_only_when_named(reference_servers: ReferenceServers, tmp_path: Path) -> None:
     """`--call-tool borrow_book` calls it (once, at one revision) and records the answer; into
     the existing contract, the call is shown as a change and written only with --write."""
@@ -276,6 +279,7 @@ def test_a_tool_not_read_only_is_called_only_when_named(reference_servers: Refer
     assert json.loads(answer.read_text(encoding="utf-8")) == {"book_id": "x", "loans": 1}
 
 
+@pytest.mark.slow  # the reference servers come from the package index
 def test_examples_a_new_call_would_add_are_shown_before_they_are_written(
     reference_servers: ReferenceServers, tmp_path: Path
 ) -> None:
@@ -310,6 +314,7 @@ def _hand_write(project: Path, name: str) -> None:
             yaml.dump(document, stream)
 
 
+@pytest.mark.slow  # the reference servers come from the package index
 def test_a_new_release_imported_into_a_contract_keeps_what_was_written_by_hand(
     reference_servers: ReferenceServers, tmp_path: Path
 ) -> None:
@@ -343,6 +348,7 @@ def test_a_new_release_imported_into_a_contract_keeps_what_was_written_by_hand(
     assert not calls.exists()
 
 
+@pytest.mark.slow  # the reference servers come from the package index
 def test_importing_again_with_call_changes_nothing_when_the_server_answers_the_same(
     reference_servers: ReferenceServers, tmp_path: Path
 ) -> None:
@@ -361,6 +367,7 @@ def test_importing_again_with_call_changes_nothing_when_the_server_answers_the_s
     assert (code, report["facts"]["changed"], report["findings"]) == (0, False, []), report
 
 
+@pytest.mark.slow  # the reference servers come from the package index
 def test_fastmcp_over_http_imports_as_over_stdio(reference_servers: ReferenceServers, tmp_path: Path) -> None:
     """The same server over streamable HTTP: the same contract, byte for byte, and it conforms
     over HTTP at every revision."""
@@ -370,21 +377,6 @@ def test_fastmcp_over_http_imports_as_over_stdio(reference_servers: ReferenceSer
         assert_imported(over_http, "library", [url], "--call")
     assert tree_bytes(over_http / "schemas") == tree_bytes(over_stdio / "schemas")
     assert not (tmp_path / "loans").exists()
-
-
-@contextmanager
-def http_mock(contract: str) -> Iterator[str]:
-    """`mock --transport http --port 0` of a built-in contract; its URL (printed on stderr)."""
-    command = [*MOCK, "--contract", contract, "--transport", "http", "--port", "0"]
-    process = subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    assert process.stderr is not None
-    try:
-        url = next((line.split("serving at ", 1)[1].strip() for line in process.stderr if "serving at " in line), "")
-        assert url, f"the mock did not announce its URL (exit {process.poll()})"
-        yield url
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
 
 
 def assert_as_listed(project: Path, name: str, listed: dict[str, dict[str, Any]]) -> None:

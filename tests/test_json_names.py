@@ -25,14 +25,12 @@ from typing import Any
 import anyio
 import pytest
 from conftest import ROOT, generated_package
+from corpus_project import NAMES as CORPUS
+from corpus_project import PACKAGE as CORPUS_PACKAGE
+from corpus_project import hand_written, module_name
 from mcp import Client
 from mcp_contracts_generator import api
 from pydantic import BaseModel, ValidationError
-from test_corpus import NAMES as CORPUS
-from test_corpus import PACKAGE as CORPUS_PACKAGE
-from test_corpus import _documents, _module, generated_corpus
-
-__all__ = ["generated_corpus"]  # the session fixture, shared with test_corpus
 
 pytestmark = pytest.mark.xdist_group("corpus")  # one generate of the corpus, as in test_corpus
 
@@ -183,8 +181,8 @@ def test_the_docs_server_recipes_as_written(billing: ModuleType) -> None:
 @pytest.mark.parametrize("name", CORPUS)
 def test_every_valid_corpus_document_is_dumped_as_it_was_read(generated_corpus: Path, name: str) -> None:
     """Under any property names: keywords, sigils, unicode, pydantic's own, CamelCase collisions."""
-    package = importlib.import_module(f"{CORPUS_PACKAGE}.{_module(name)}")
-    for document in _documents(name)["valid"]:
+    package = importlib.import_module(f"{CORPUS_PACKAGE}.{module_name(name)}")
+    for document in hand_written(name)["valid"]:
         model = package.Envelope.model_validate(document)
         dumps = [model.model_dump(exclude_unset=True), model.model_dump(mode="json", exclude_unset=True)]
         assert dumps == [document, document], json.dumps(document, ensure_ascii=False)

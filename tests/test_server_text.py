@@ -7,13 +7,14 @@ and a `--url` with a user name, a password or a query is never shown whole
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_cli
-from test_mcp_conform import http_mock
+from mcp_servers import http_mock
 
 HOSTILE = [sys.executable, str(ROOT / "tests" / "servers" / "hostile_text_server.py")]
 # What a terminal acts on: C0 controls but tab and newline, DEL, C1 controls.
@@ -40,11 +41,19 @@ def test_import_prints_a_servers_text_escaped(tmp_path: Path) -> None:
     _clean(done.stdout + done.stderr)
 
 
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project whose contract `shop` is imported from the hostile server, once for the module."""
+    project = tmp_path_factory.mktemp("imported")
+    (project / "schemas" / "contracts").mkdir(parents=True)
+    assert _run("import", "shop", "--", *HOSTILE, cwd=project).returncode == 0
+    return project
+
+
 @pytest.mark.parametrize("output", ["text", "github", "json"])
-def test_conform_prints_a_servers_text_escaped(tmp_path: Path, output: str) -> None:
+def test_conform_prints_a_servers_text_escaped(imported: Path, tmp_path: Path, output: str) -> None:
     """A server listing tools named with control characters, then one refusing to start with them."""
-    (tmp_path / "schemas" / "contracts").mkdir(parents=True)
-    assert _run("import", "shop", "--", *HOSTILE, cwd=tmp_path).returncode == 0
+    shutil.copytree(imported, tmp_path, dirs_exist_ok=True)
     for refuse in ((), ("--refuse",)):
         done = _run("conform", "--contract", "shop", "--format", output, "--", *HOSTILE, *refuse, cwd=tmp_path)
         assert done.returncode == (2 if refuse else 0), done.stderr

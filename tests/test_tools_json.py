@@ -21,7 +21,7 @@ from mcp_contracts_generator.render.mcp import bundled_envelope, object_rooted, 
 from mcp_contracts_generator.render.published import published_schemas
 from mcp_contracts_generator.schema.dialect import resource_dialects
 from mcp_contracts_generator.schema.reach import pruned, unreached_definitions
-from test_dialect import FILES, ROOT_URI, _names_a_meta_schema, _no_fetch, _resources
+from suite_groups import FILES, ROOT_URI, names_a_meta_schema, no_fetch, suite_resources
 
 GENERATED = ROOT / "generated"
 PROJECT = api.load(ROOT / "schemas").project
@@ -33,14 +33,14 @@ CONTRACTS = {c.name: c for c in PROJECT.contracts}
 def test_a_pruned_document_gives_the_suites_verdict(draft: str, path: Path) -> None:
     wrong = []
     for group in json.loads(path.read_text(encoding="utf-8")):
-        resources = _resources(group["schema"], draft)
-        if _names_a_meta_schema(resources):
+        resources = suite_resources(group["schema"], draft)
+        if names_a_meta_schema(resources):
             continue
         for as_written in (False, True) if draft == "draft7" else (False,):  # said in 2020-12, or kept
             published = compound(ROOT_URI, resources, resource_dialects(resources, ROOT_URI), keep_draft_07=as_written)
             kept = pruned(published)
             assert unreached_definitions(kept) == [], group["description"]
-            validator = jsonschema_rs.validator_for(kept, retriever=_no_fetch)
+            validator = jsonschema_rs.validator_for(kept, retriever=no_fetch)
             for case in group["tests"]:
                 if validator.is_valid(case["data"]) != case["valid"]:
                     wrong.append(f"{group['description']} / {case['description']} ({as_written=})")
@@ -79,14 +79,14 @@ def _instances(contract: Contract) -> list[Any]:
 @pytest.mark.parametrize("name", sorted(CONTRACTS))
 def test_each_published_output_schema_keeps_the_verdicts_of_the_full_envelope(name: str) -> None:
     contract = CONTRACTS[name]
-    full = jsonschema_rs.validator_for(object_rooted(bundled_envelope(contract)), retriever=_no_fetch)
+    full = jsonschema_rs.validator_for(object_rooted(bundled_envelope(contract)), retriever=no_fetch)
     instances = _instances(contract)
     for entry, tool in zip(contract.manifest.tools.entries, tool_listing(contract), strict=True):
         schema = tool.get("outputSchema")
         if schema is None or entry.get("outputSchema"):  # a tool's own: not the envelope's verdicts
             continue
         assert unreached_definitions(schema) == [], tool["name"]
-        published = jsonschema_rs.validator_for(schema, retriever=_no_fetch)
+        published = jsonschema_rs.validator_for(schema, retriever=no_fetch)
         assert [published.is_valid(i) for i in instances] == [full.is_valid(i) for i in instances], tool["name"]
 
 

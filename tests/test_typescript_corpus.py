@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 import yaml
 from conftest import ROOT, generated_package, load_json, run_cli
+from corpus_project import DRAWS_PER_SCHEMA, NAMES, hand_written, make_contract
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_contracts_generator import api
 from mcp_contracts_generator.model import Contract
 from mcp_contracts_generator.runtime import Judge
 from schema_strategies import JSON_VALUES, from_schema, mutations
-from test_corpus import DRAWS_PER_SCHEMA, NAMES, _documents, _make_contract
 from typescript_toolchain import call, compile_package, node_or_skip, run_script
 
 pytestmark = pytest.mark.xdist_group("typescript-package")
@@ -47,7 +47,7 @@ def _generate(project: Path) -> Path:
         f'[tool.mcp-contracts]\npackage = "{PACKAGE}"\nlanguages = ["python", "typescript"]\n', encoding="utf-8"
     )
     for name in NAMES:
-        _make_contract(project, name)
+        make_contract(project, name)
     shutil.copytree(EVERY_KEYWORD, project / "schemas" / "contracts" / "every-keyword")
     result = run_cli("generate", cwd=project)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
@@ -86,13 +86,13 @@ def _draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
 
 def _corpus_documents(name: str) -> list[Any]:
     """The hand-written documents of a corpus schema, and the mutations test_corpus.py draws of them."""
-    documents = _documents(name)
+    documents = hand_written(name)
     written = documents["valid"] + documents["invalid"]
     seeds = st.sampled_from(written)
     return written + _draw(st.one_of(mutations(seeds), mutations(mutations(seeds)), JSON_VALUES), DRAWS_PER_SCHEMA)
 
 
-def _every_keyword_documents() -> list[Any]:
+def _every_keyworddocuments() -> list[Any]:
     examples = [load_json(p) for p in sorted((EVERY_KEYWORD / "examples").glob("*.json"))]
     root = load_json(EVERY_KEYWORD / "envelope.schema.json")
     seeds = st.sampled_from(examples)
@@ -128,7 +128,7 @@ def judged(project: Path, contracts: dict[str, Contract]) -> dict[str, list[tupl
     cases: list[dict[str, Any]] = []
     expected: list[tuple[str, list[Any], str, list[bool]]] = []
     for name, contract in sorted(contracts.items()):
-        documents = _every_keyword_documents() if name == "every-keyword" else _corpus_documents(name)
+        documents = _every_keyworddocuments() if name == "every-keyword" else _corpus_documents(name)
         bundle = load_json(project / "generated" / "python" / PACKAGE / contract.module / "schema.json")
         judge = Judge.from_bundle(bundle)
         cases.append({"module": contract.module, "documents": documents})
@@ -184,7 +184,7 @@ def test_the_typescript_judge_gives_the_python_judges_verdict(
     assert min(verdicts.values()) > 0, verdicts  # both verdicts, on the envelope
     if name != "every-keyword":  # and the hand-written verdict on each hand-written document
         by_typescript = {json.dumps(d, sort_keys=True): t["valid"] for d, kind, _, t in judged[name] if not kind}
-        for expected, documents in ((True, _documents(name)["valid"]), (False, _documents(name)["invalid"])):
+        for expected, documents in ((True, hand_written(name)["valid"]), (False, hand_written(name)["invalid"])):
             for document in documents:
                 assert by_typescript[json.dumps(document, sort_keys=True)] is expected, document
 
