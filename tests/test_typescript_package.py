@@ -214,7 +214,8 @@ def test_the_typescript_and_python_judges_agree_on_drawn_instances(
         by_typescript = outcome["value"] == []
         assert by_python == by_typescript, f"Python says {by_python}, TypeScript {outcome}: {json.dumps(instance)}"
         verdicts[by_python] += 1
-    assert min(verdicts.values()) >= INSTANCES_PER_CONTRACT // 10, verdicts
+    # Both verdicts, each often enough to mean something (one in twenty draws at least).
+    assert min(verdicts.values()) >= INSTANCES_PER_CONTRACT // 20, verdicts
 
 
 def test_check_covers_the_typescript_package(tmp_path: Path) -> None:
