@@ -59,6 +59,12 @@ def long_integers() -> Iterator[None]:
         sys.set_int_max_str_digits(before)
 
 
+def _key(value: Any) -> str:
+    """`value` as JSON, to tell values apart (HUGE among them, wherever this is called from)."""
+    with long_integers():
+        return json.dumps(value, sort_keys=True)
+
+
 def _set(document: Any, at: tuple[Any, ...], value: Any) -> Any:
     """A copy of `document` with `value` at `at` (a property added when it is missing)."""
     if not at:
@@ -308,7 +314,7 @@ def mutants(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for mutant in chain(_applicators(root, schema, arguments, (), 0), _object(root, schema, arguments, (), 0)):
         if isinstance(mutant, dict):
-            found.setdefault(json.dumps(mutant, sort_keys=True), mutant)
+            found.setdefault(_key(mutant), mutant)
         if len(found) >= _MOST:
             break
     return list(found.values())
@@ -352,5 +358,5 @@ def edges(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         resolved = _resolved(refs, sub)
         for value in _edge_values(resolved) if isinstance(resolved, dict) else ():
             edge = _set(arguments, (name,), value)
-            made.setdefault(json.dumps(edge, sort_keys=True), edge)
+            made.setdefault(_key(edge), edge)
     return list(made.values())[:_MOST]
