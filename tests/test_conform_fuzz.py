@@ -17,7 +17,7 @@ import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
 from mcp_contracts_generator.conformance.fuzzing.fuzz_draw import breaches, valid_strategy
-from mcp_contracts_generator.conformance.fuzzing.mutate import edges
+from mcp_contracts_generator.conformance.fuzzing.mutate import edges, long_integers
 
 pytestmark = pytest.mark.first
 SERVERS = ROOT / "tests" / "servers"
@@ -244,15 +244,19 @@ def test_the_same_seed_gives_the_same_calls_and_findings(tmp_path: Path) -> None
 @pytest.mark.fires("fuzz-invalid-accepted")
 def test_a_server_that_accepts_invalid_arguments_is_found_and_the_seed_is_reported(tmp_path: Path) -> None:
     project, server = _project(tmp_path, "items")
-    text = run_cli("conform", "--contract", "items", "--fuzz", "10", *server, cwd=project)  # every revision
+    fuzz = ("--fuzz", "10", "--timeout", "5")
+    text = run_cli("conform", "--contract", "items", *fuzz, *server, cwd=project)  # every revision
     assert text.returncode == 1
     [found] = [line for line in text.stdout.splitlines() if "fuzz-invalid-accepted" in line]
     assert "(MCP 2026-07-28; get_item(" in found  # fuzzed once, at the newest revision
     picked = re.search(r"reproduce with --seed (\d+)\.", text.stdout)
     assert picked is not None, text.stdout
-    code, report = _conform(project, "items", "--fuzz", "10", "--seed", picked.group(1), *server)
+    code, report = _conform(project, "items", *fuzz, "--seed", picked.group(1), *server)
     assert code == 1 and report["fuzz"]["seed"] == int(picked.group(1))
-    [finding] = report["findings"]
+    # A seed that draws `item_id` past 4300 digits finds the SDK's hang too (the message is dropped).
+    hangs = [f for f in report["findings"] if f["rule"] == "fuzz-hang"]
+    assert all("(4301 digits)" in f["subject"] for f in hangs), hangs
+    [finding] = [f for f in report["findings"] if f not in hangs]
     assert (finding["rule"], finding["subject"]) == ("fuzz-invalid-accepted", "get_item({})")  # shrunk
     assert finding["message"].startswith("a success on arguments that break `required` at /: {}")
     assert finding["pointer"] == "/tools/0/inputSchema/required"
@@ -281,9 +285,11 @@ def test_an_internal_error_is_a_crash_shown_with_the_simplest_arguments(tmp_path
 @pytest.mark.fires("fuzz-valid-refused")
 def test_a_server_that_requires_an_optional_field_is_found(tmp_path: Path) -> None:
     project, server = _project(tmp_path, "search")
-    code, report = _conform(project, "search", "--fuzz", "10", "--seed", "1", *server)
+    code, report = _conform(project, "search", "--fuzz", "10", "--seed", "2", "--timeout", "3", *server)
     assert code == 1
     assert _found(report) == [
+        # The SDK cannot read a message with an integer past 4300 digits, and never answers it.
+        ("fuzz-hang", 'search({"limit": -10000000000000000000…(4301 digits), "text": ""})'),
         # The SDK's MCPServer checks arguments with pydantic's lax mode, which takes `true` for
         # an integer: a finding of its own, real too.
         ("fuzz-invalid-accepted", 'search({"limit": true, "text": ""})'),
@@ -305,15 +311,26 @@ def test_the_mock_gets_no_fuzz_findings_and_a_tool_named_is_fuzzed_though_not_re
     assert name == tool and facts["valid"] > 0 and facts["invalid"] > 0
 
 
-def test_a_tool_not_read_only_is_called_when_named(tmp_path: Path) -> None:
+@pytest.mark.fires("fuzz-hang")
+def test_a_tool_not_read_only_is_called_when_named_and_an_integer_past_4300_digits_finds_the_sdk_hang(
+    tmp_path: Path,
+) -> None:
+    """`page` has no maximum: it is also sent as 10**4300 (4301 digits, written in full), which
+    the Python SDK cannot read (Python's limit on an integer's digits) and answers never."""
     project, server = _project(tmp_path, "pages")
     log = tmp_path / "calls.log"
-    only = ("--tool", "delete_page", "--call-tool", "delete_page")
-    code, report = _conform(project, "pages", "--fuzz", "5", "--seed", "1", *only, *server, "--log", str(log))
-    assert (code, report["findings"]) == (0, [])
+    only = ("--tool", "delete_page", "--call-tool", "delete_page", "--timeout", "2")
+    code, report = _conform(project, "pages", "--fuzz", "5", "--seed", "2", *only, *server, "--log", str(log))
+    assert code == 1 and report["problem"] is None
+    huge = '{"page": 10000000000000000000…(4301 digits)}'
+    assert _found(report) == [("fuzz-hang", f"delete_page({huge})")]
+    [hang] = report["findings"]
+    accepts = "no answer within 2 s on arguments the input schema accepts"
+    assert hang["message"] == f"{accepts}: {huge} (--fuzz 5 --seed 2)"
+    assert hang["pointer"] == "/tools/2/inputSchema"
     called = log.read_text(encoding="utf-8").split()
-    assert set(called) == {"delete_page"} and len(called) > 5
-    assert report["calls"] == len(called)
+    assert set(called) == {"delete_page"} and len(called) > 5  # the call it hangs on never reaches the tool
+    assert report["calls"] == len(called) + 1
 
 
 def test_a_fuzz_budget_stops_the_run_says_so_and_leaves_the_exit_code(tmp_path: Path) -> None:
@@ -436,6 +453,14 @@ def test_each_mutant_kept_breaks_exactly_the_keyword_it_is_named_by() -> None:
 def test_valid_arguments_are_drawn_at_the_edges_too() -> None:
     """The bounds themselves, which chance may miss; each enum member and boolean, the longest string."""
     assert edges(GET_PAGE, {"page": 7}) == [{"page": 1}, {"page": 100}]
+    unbounded = {"type": "object", "properties": {"n": {"type": "integer"}, "m": {"type": "integer", "minimum": 0}}}
+    below = {"type": "object", "properties": {"x": {"type": ["integer", "null"], "exclusiveMaximum": 5}}}
+    with long_integers():  # past 4300 digits: the SDK in Python drops the message
+        assert edges(unbounded, {}) == [{"m": 0}, {"m": 10**4300}, {"n": -(10**4300)}, {"n": 10**4300}]
+        assert edges(below, {}) == [{"x": -(10**4300)}, {"x": 4}]
+        halves = {"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 0.5}}}
+        validator = jsonschema_rs.validator_for(halves)  # its mutants: no float made of the integer
+        assert ("type", "/n") in {(b.keyword, b.pointer) for b in breaches(validator, halves, {"n": 10**4300})}
     lookup = {"type": "object", "properties": {"text": {"maxLength": 3}, "deep": {"type": "boolean"}}}
     assert edges(lookup, {}) == [{"deep": False}, {"deep": True}, {"text": "xxx"}]
 
@@ -452,7 +477,9 @@ def test_a_property_behind_an_anchor_or_an_id_is_broken_and_drawn_at_its_edges()
         },
     }
     validator = jsonschema_rs.validator_for(schema)
-    assert edges(schema, {"page": 1, "size": 3}) == [{"page": 9, "size": 3}, {"page": 1, "size": 2}]
+    huge = 10**4300  # past the end where there is no bound
+    at_edges = [{"page": -huge, "size": 3}, {"page": 9, "size": 3}, {"page": 1, "size": 2}, {"page": 1, "size": huge}]
+    assert edges(schema, {"page": 1, "size": 3}) == at_edges
     found = {(b.keyword, b.pointer) for b in breaches(validator, schema, {"page": 1, "size": 3})}
     assert {("maximum", "/page"), ("minimum", "/size"), ("type", "/page"), ("type", "/size")} <= found
 

@@ -10,6 +10,7 @@ the findings when the run ends (`outcome`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,7 +119,18 @@ def _deepest(places: Places, source: str, parts: list[Any]) -> Place:
     return places.at(source, kept)
 
 
+# A JSON string (left as it is), or an integer of more than 40 digits (shown by its first 20).
+_STRING_OR_LONG_INTEGER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?)([0-9]{20})([0-9]{21,})')
+
+
+def _abridged(found: re.Match[str]) -> str:
+    sign, first, rest = found.groups()
+    return found.group(0) if first is None else f"{sign}{first}…({len(first) + len(rest)} digits)"
+
+
 def shown(value: Any, limit: int = 200) -> str:
-    """A value as a report shows it: JSON, cut at `limit` characters."""
+    """A value as a report shows it: JSON, cut at `limit` characters, with an integer of more
+    than 40 digits (`conform --fuzz` sends one past 4300) as its first 20 and its length."""
     text = "(nothing)" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    text = _STRING_OR_LONG_INTEGER.sub(_abridged, text)
     return text if len(text) <= limit else text[: limit - 1] + "…"

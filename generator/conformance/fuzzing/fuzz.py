@@ -48,6 +48,7 @@ from ..listing import HINT_DEFAULTS
 from ..results import document_of, judge_result
 from .fuzz_calls import Answer, Reconnect, Server
 from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
+from .mutate import long_integers
 
 SHRINK_CALLS = 100  # calls one run of a tool may make past its N, to shrink what it found
 RECONNECTS = 8  # new sessions one run may ask for (a crash or a hang costs one)
@@ -413,9 +414,10 @@ async def fuzz_tools(
     server = Server(reconnect, report.revision or "", the_plan.timeout, report)
     deadline = time.monotonic() + the_plan.budget if the_plan.budget is not None else None
     shared = _Run(the_plan, contract, server, report, _Budget(deadline))
-    async with anyio.create_task_group() as group:
-        group.start_soon(server.hold)
-        try:
-            await anyio.to_thread.run_sync(_fuzz_all, shared, tools, published or {})
-        finally:
-            server.close()
+    with long_integers():  # an integer past 4300 digits is drawn, judged, keyed and shown
+        async with anyio.create_task_group() as group:
+            group.start_soon(server.hold)
+            try:
+                await anyio.to_thread.run_sync(_fuzz_all, shared, tools, published or {})
+            finally:
+                server.close()

@@ -18,7 +18,9 @@ import copy
 import json
 import math
 import re
+import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import chain, islice
 from typing import Any
 
@@ -36,6 +38,31 @@ _OF_EACH_TYPE: tuple[Any, ...] = ("fuzz", 0.5, 7, True, None, [], {})
 _OFF_PATTERN = ("", "!", " 0", "\u00e9")  # strings some pattern refuses (the judge says which)
 _ACCEPTED = 4  # values of a `not` or `if` schema tried, at most
 _CONDITIONAL = IN_PLACE - set(COMBINATIONS)  # `not`, `if`, `then`, `else`, dependent schemas
+# An integer of 4301 digits: past the 4300 Python's `int` reads from text by default, which an
+# SDK in Python may refuse in the message it reads, and then answer nothing at all.
+HUGE = 10**4300
+_DIGITS = 5000  # the digits Python reads and writes while fuzzing: HUGE's, and a hard cap
+
+
+@contextmanager
+def long_integers() -> Iterator[None]:
+    """Python's limit on the digits of an integer read or written as text raised to `_DIGITS`
+    (never removed) for the block, that HUGE be judged, keyed and shown; restored after."""
+    before = sys.get_int_max_str_digits()
+    if before == 0 or before >= _DIGITS:
+        yield
+        return
+    sys.set_int_max_str_digits(_DIGITS)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(before)
+
+
+def _key(value: Any) -> str:
+    """`value` as JSON, to tell values apart (HUGE among them, wherever this is called from)."""
+    with long_integers():
+        return json.dumps(value, sort_keys=True)
 
 
 def _set(document: Any, at: tuple[Any, ...], value: Any) -> Any:
@@ -125,7 +152,7 @@ def _off_step(schema: dict[str, Any], value: Any) -> Iterator[Any]:
     if step is None or step <= 0 or not math.isfinite(step):
         return
     base = _number(value)
-    base = base if base is not None else step
+    base = base if base is not None and abs(base) < 2**53 else step  # HUGE has no float
     yield base + 1 if isinstance(step, int) and step > 1 else base + step / 2
 
 
@@ -287,20 +314,23 @@ def mutants(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for mutant in chain(_applicators(root, schema, arguments, (), 0), _object(root, schema, arguments, (), 0)):
         if isinstance(mutant, dict):
-            found.setdefault(json.dumps(mutant, sort_keys=True), mutant)
+            found.setdefault(_key(mutant), mutant)
         if len(found) >= _MOST:
             break
     return list(found.values())
 
 
 def _edge_values(schema: dict[str, Any]) -> Iterator[Any]:
-    """The values at the edges of what `schema` allows: its bounds, the shortest and longest
-    strings and arrays, each `enum` member, both booleans (the judge keeps those it accepts)."""
+    """The values at the edges of what `schema` allows: its bounds (HUGE past the end an
+    integer has no bound at), the shortest and longest strings and arrays, each `enum` member,
+    both booleans (the judge keeps those it accepts)."""
     integral = "integer" in _types(schema)
-    for key in ("minimum", "maximum"):
+    for key, exclusive, outer in (("minimum", "exclusiveMinimum", -HUGE), ("maximum", "exclusiveMaximum", HUGE)):
         bound = _number(schema.get(key))
         if bound is not None and math.isfinite(bound):
             yield (math.ceil(bound) if key == "minimum" else math.floor(bound)) if integral else bound
+        elif integral and _number(schema.get(exclusive)) is None:
+            yield outer
     for key, step in (("exclusiveMinimum", 1), ("exclusiveMaximum", -1)):
         bound = _number(schema.get(key))
         if bound is not None and math.isfinite(bound) and integral:
@@ -328,5 +358,5 @@ def edges(schema: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         resolved = _resolved(refs, sub)
         for value in _edge_values(resolved) if isinstance(resolved, dict) else ():
             edge = _set(arguments, (name,), value)
-            made.setdefault(json.dumps(edge, sort_keys=True), edge)
+            made.setdefault(_key(edge), edge)
     return list(made.values())[:_MOST]
