@@ -315,7 +315,7 @@ def import_(
     """Write a contract from a live MCP server: its info, every tool it lists, their schemas and hints.
 
     Asks at every protocol revision; the contract declares those the server speaks. No tool is
-    called unless asked: `--call` (read-only tools), `--call-tool TOOL`. For a contract that
+    called unless asked: `--call` (read-only, closed-world tools), `--call-tool TOOL`. For a contract that
     exists, shows what the server changed (as `breaking` findings) and writes only with
     `--write`, keeping descriptions, the catalogue and columns: exit 1 while changes are
     unwritten. Exit 2 when the server cannot be read.
