@@ -81,7 +81,9 @@ def build_plan(
         "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries, rules=rules_page)),
         "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries, rules=rules_page),
         **{f"python/{package}/_runtime/{name}": text for name, text in runtime_modules().items()},
-        MARKER: env.get_template("README.md.jinja").render(package=package, languages=languages, rules=rules_page),
+        MARKER: env.get_template("README.md.jinja").render(
+            package=package, typescript="typescript" in languages, rules=rules_page
+        ),
         **contract_files,
     }
     if rules_page:
