@@ -5,16 +5,16 @@ tools written as the SDK's MCPServer serves them, and how many calls `conform` m
 from __future__ import annotations
 
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from conftest import ROOT, SCHEMAS
+from forkserver import python
 from ruamel.yaml import YAML
 
-MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock"]
+MOCK = [*python("-m", "mcp_contracts_generator", "mock")]
 
 
 def read_url(process: subprocess.Popen[str], deadline: float) -> str:
@@ -97,5 +97,5 @@ tools:
 """
 
 
-RAW = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"))
+RAW = python(str(ROOT / "tests" / "servers" / "raw_server.py"))
 GOOD_ITEM = '{"content": [], "structuredContent": {"name": "pen", "price": 1.5}}'

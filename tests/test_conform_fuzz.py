@@ -16,13 +16,14 @@ import jsonschema_rs
 import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
+from forkserver import python
 from mcp_contracts_generator.conformance.fuzzing.fuzz_draw import breaches, valid_strategy
 from mcp_contracts_generator.conformance.fuzzing.mutate import edges, long_integers
 
 pytestmark = pytest.mark.first
 SERVERS = ROOT / "tests" / "servers"
 LATEST = ("--protocol", "2026-07-28")  # fuzzing is done at the newest revision checked
-MOCK = (sys.executable, "-m", "mcp_contracts_generator", "mock")
+MOCK = python("-m", "mcp_contracts_generator", "mock")
 
 PAGES = """\
 tools:
@@ -164,7 +165,7 @@ def _project(tmp_path: Path, contract: str) -> tuple[Path, tuple[str, ...]]:
     server, tools = FAULTY[contract]
     assert run_cli("init", contract, cwd=tmp_path).returncode == 0
     (tmp_path / "schemas" / "contracts" / contract / "tools.yaml").write_text(tools, encoding="utf-8")
-    return tmp_path, ("--", sys.executable, str(SERVERS / server))
+    return tmp_path, ("--", *python(str(SERVERS / server)))
 
 
 def _conform(project: Path, contract: str, *args: str) -> tuple[int, dict[str, Any]]:
@@ -266,7 +267,7 @@ def test_an_internal_error_is_a_crash_shown_with_the_simplest_arguments(tmp_path
     """raw_server.py --call-error answers every call with -32603: the simplest calls show it."""
     project, _ = _project(tmp_path, "items")
     (project / "schemas" / "contracts" / "items" / "tools.yaml").write_text(SHOP, encoding="utf-8")
-    raw = ("--", sys.executable, str(SERVERS / "raw_server.py"), "{}", "--call-error")
+    raw = ("--", *python(str(SERVERS / "raw_server.py"), "{}", "--call-error"))
     result = run_cli(
         "conform", "--contract", "items", "--format", "json", "--protocol", "2025-06-18", "--fuzz", "5", "--seed", "1",
         "--call-tool", "get_item", *raw, cwd=project,  # its openWorldHint is not given: fuzzed when named
@@ -353,7 +354,7 @@ def test_a_fuzz_budget_stops_the_run_says_so_and_leaves_the_exit_code(tmp_path: 
     assert "reproduce with --seed 1. The --fuzz-budget of 2 s was spent: the fuzzing stopped early." in text.stdout
 
 
-OPEN_WORLD = ("--", sys.executable, str(SERVERS / "open_world.py"))
+OPEN_WORLD = ("--", *python(str(SERVERS / "open_world.py")))
 
 
 @pytest.fixture
@@ -525,7 +526,7 @@ def test_a_server_that_ignores_one_keyword_is_found_for_each_keyword_at_a_small_
     mutation breaks is noted, not silently left unchecked."""
     assert run_cli("init", "keywords", cwd=tmp_path).returncode == 0
     (tmp_path / "schemas" / "contracts" / "keywords" / "tools.yaml").write_text(_keywords_contract(), encoding="utf-8")
-    server = ("--", sys.executable, str(SERVERS / "faulty_lax.py"), "--keywords")
+    server = ("--", *python(str(SERVERS / "faulty_lax.py"), "--keywords"))
     code, report = _conform(tmp_path, "keywords", "--fuzz", "5", "--seed", "1", *server)
     assert code == 1 and report["problem"] is None
     found = {(f["rule"], f["subject"].split("(")[0], f["pointer"]) for f in report["findings"]}

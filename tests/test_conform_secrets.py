@@ -6,16 +6,16 @@ with `--clean`."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
+from forkserver import python
 from mcp_contracts_generator.conformance.echoes import MARKER
 
-SERVER = ("--", sys.executable, str(ROOT / "tests" / "servers" / "faulty_echo.py"))
+SERVER = ("--", *python(str(ROOT / "tests" / "servers" / "faulty_echo.py")))
 LATEST = ("--protocol", "2026-07-28")
 
 # As faulty_echo.py lists `scan`; errors are the envelope of `init`'s contract, as text.

@@ -7,17 +7,17 @@ without an SDK (tests/servers/capability_server.py), started as a real process."
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
+from forkserver import python
 from ruamel.yaml import YAML
 
-SERVER = ("--", sys.executable, str(ROOT / "tests" / "servers" / "capability_server.py"))
-MOCK = ("--", sys.executable, "-m", "mcp_contracts_generator", "mock", "--contract", "caps")
+SERVER = ("--", *python(str(ROOT / "tests" / "servers" / "capability_server.py")))
+MOCK = ("--", *python("-m", "mcp_contracts_generator", "mock", "--contract", "caps"))
 ASKING = ("list_roots", "sample", "elicit")
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from conftest import ROOT, run_cli, run_process
+from forkserver import python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -32,7 +33,7 @@ SERVER = ROOT / "tests" / "servers" / "import_server.py"
 
 
 def server(shape: str) -> tuple[str, ...]:
-    return ("--", sys.executable, str(SERVER), shape)
+    return ("--", *python(str(SERVER), shape))
 
 
 @pytest.fixture
@@ -114,7 +115,7 @@ def test_call_leaves_tools_that_may_reach_other_hosts_or_destroy_to_call_tool(
     and the tool is called only when `--call-tool` names it; a note says why."""
     calls = tmp_path / "calls.txt"
     monkeypatch.setenv("OPEN_WORLD_CALLS", str(calls))
-    command = ("--", sys.executable, str(ROOT / "tests" / "servers" / "open_world.py"))
+    command = ("--", *python(str(ROOT / "tests" / "servers" / "open_world.py")))
     result = run_cli("import", "world", "--call", "--call-tool", "peek", *command, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert sorted(calls.read_text(encoding="utf-8").split()) == ["count_nodes", "look", "peek"]
@@ -297,7 +298,8 @@ def test_one_shape_is_the_envelope_and_its_tools_reference_it() -> None:
     assert none.schema["type"] == "object" and none.referencing == frozenset()
 
 
-RAW = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), "{}")
+RAW_SERVER = python(str(ROOT / "tests" / "servers" / "raw_server.py"))
+RAW = (*RAW_SERVER, "{}")
 
 
 def test_a_listing_that_would_not_load_is_every_problem_named_and_nothing_written(project: Path) -> None:
@@ -320,7 +322,7 @@ def test_a_listing_that_would_not_load_is_every_problem_named_and_nothing_writte
 def _raw_over(transport: str, tmp_path: Path, *options: str) -> Iterator[tuple[str, ...]]:
     """The raw server with `options`, as `import` is pointed at it: a command over stdio, or
     the URL of its streamable HTTP (each answer a JSON body, or one event with `sse`)."""
-    command = (sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), *options)
+    command = python(str(ROOT / "tests" / "servers" / "raw_server.py"), *options)
     if transport == "stdio":
         yield ("--", *command)
         return
@@ -414,7 +416,7 @@ def test_importing_again_with_call_keeps_the_example_calls_there(project: Path) 
 def test_from_a_faulty_server_to_its_fault(project: Path, server_file: str, planted: set[tuple[str, str]]) -> None:
     """The whole road of a team with a server: import, generate, lint, conform (0 findings:
     the fault is not on the example paths), then `conform --fuzz` finds what was planted."""
-    command = ("--", sys.executable, str(ROOT / "tests" / "servers" / server_file))
+    command = ("--", *python(str(ROOT / "tests" / "servers" / server_file)))
     assert run_cli("import", "faulty", *command, cwd=project).returncode == 0
     assert run_cli("generate", cwd=project).returncode == 0
     lint = run_cli("lint", "--format", "json", cwd=project)
@@ -435,7 +437,7 @@ ANSWER = json.dumps({"content": [{"type": "text", "text": "{}"}], "structuredCon
 def raw(*tool_changes: str) -> tuple[str, ...]:
     """The raw server answering every call with ANSWER, its tool changed by `--tool JSON`."""
     changes = [part for change in tool_changes for part in ("--tool", change)]
-    return ("--", sys.executable, str(ROOT / "tests" / "servers" / "raw_server.py"), ANSWER, *changes)
+    return ("--", *python(str(ROOT / "tests" / "servers" / "raw_server.py"), ANSWER, *changes))
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http", "sse"])
@@ -493,7 +495,7 @@ def test_import_records_the_block_types_its_calls_saw_and_none_it_did_not_see(pr
     """A tool that lists no output schema and answers with an image and a resource link: not
     called, it declares no block types (any conforms); called, those it answered with. Either
     contract conforms to the server, and importing again changes nothing."""
-    pictures = ("--", *RAW[:2], PICTURE, "--tool", json.dumps({"outputSchema": None}))
+    pictures = ("--", *RAW_SERVER, PICTURE, "--tool", json.dumps({"outputSchema": None}))
     assert run_cli("import", "raw", *pictures, cwd=project).returncode == 0
     assert tools_yaml(project, "raw")[0]["result"] == {"structured": False}
     tools = folder(project, "raw") / "tools.yaml"

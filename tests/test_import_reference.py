@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from conform_json import conform_report
 from conftest import SCHEMAS, assert_report, run_cli, run_process, tree_bytes
+from forkserver import python
 from mcp import Client, StdioServerParameters
 from mcp_contracts_generator.protocol import VERSIONS
 from mcp_servers import http_mock
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 # need the package index: they run under `pytest -m slow` (as CI does), not by default.
 pytestmark = [pytest.mark.first, pytest.mark.xdist_group("reference-servers")]
 
-MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock", "--schemas", str(SCHEMAS)]
+MOCK = [*python("-m", "mcp_contracts_generator", "mock", "--schemas", str(SCHEMAS))]
 PACKAGE = "imported"
 NEWEST = "2026-07-28"
 LISTING_TIMEOUT = 120  # seconds: a listing that never comes fails the test instead of hanging it

@@ -6,12 +6,12 @@ do not agree on a dialect keep an envelope that accepts any result, and a note s
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import ROOT, run_cli
+from forkserver import python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator
@@ -23,7 +23,7 @@ DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
 
 def server(*options: str) -> tuple[str, ...]:
-    return ("--", sys.executable, str(SERVER), *options)
+    return ("--", *python(str(SERVER), *options))
 
 
 def folder(project: Path) -> Path:

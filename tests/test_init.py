@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 from conftest import generated_package, run_cli
+from forkserver import python
 
 
 def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
@@ -63,7 +63,7 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
     assert site.returncode == 0, site.stderr
     assert (tmp_path / "site" / "billing-api" / "index.html").is_file()
     assert run_cli("check", cwd=subfolder).returncode == 0
-    mock = (sys.executable, "-m", "mcp_contracts_generator", "mock", "--contract", "billing-api")
+    mock = python("-m", "mcp_contracts_generator", "mock", "--contract", "billing-api")
     # One revision: a stdio session is a process (every revision of a scaffold: test_mcp_revisions.py).
     at = ("--protocol", "2026-07-28")
     conformed = run_cli("conform", "--contract", "billing-api", "--probe-errors", *at, "--", *mock, cwd=subfolder)

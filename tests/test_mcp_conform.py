@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 from conform_json import conform_report
 from conftest import CONTRACTS, ROOT, SCHEMAS, run_cli
+from forkserver import python
 from mcp_contracts_generator.protocol import VERSIONS
 from mcp_servers import GOOD_ITEM, MOCK, RAW, SHOP_TOOLS, expected_calls, http_mock
 from ruamel.yaml import YAML
 
 pytestmark = pytest.mark.first
-FAULTY = [sys.executable, str(ROOT / "tests" / "servers" / "faulty_server.py"), str(ROOT)]
+FAULTY = [*python(str(ROOT / "tests" / "servers" / "faulty_server.py"), str(ROOT))]
 FAULTS = ("extra-tool", "missing-tool", "input-required", "wrong-envelope", "wrong-retryable", "undeclared-code")
 FAULTS += ("is-error", "hang")
 
@@ -312,7 +313,7 @@ def test_a_server_written_with_the_sdks_mcpserver_conforms(tmp_path: Path) -> No
     same, and `search` takes `None` as well (an input that accepts more: a warning)."""
     assert run_cli("init", "shop", cwd=tmp_path).returncode == 0
     (tmp_path / "schemas" / "contracts" / "shop" / "tools.yaml").write_text(SHOP_TOOLS, encoding="utf-8")
-    server = ("--", sys.executable, str(ROOT / "tests" / "servers" / "mcpserver_shop.py"))
+    server = ("--", *python(str(ROOT / "tests" / "servers" / "mcpserver_shop.py")))
     result = run_cli("conform", "--contract", "shop", "--format", "json", *server, cwd=tmp_path)
     report = conform_report(result.stdout)
     assert result.returncode == 0, report

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -18,6 +17,7 @@ import anyio
 import mcp.types as types
 import pytest
 from conftest import CONTRACTS, REFERENCE, ROOT, SCHEMAS, load_json, require_shared, run_cli
+from forkserver import python
 from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp.shared.exceptions import MCPError
@@ -178,7 +178,7 @@ def test_a_tool_without_examples_is_answered_with_a_document_made_from_its_schem
     assert result.is_error is False and result.structured_content == {"hits": []}
     report = run_cli(
         "conform", "--schemas", str(tmp_path / "schemas"), "--contract", "every-keyword", "--protocol", "2026-07-28",
-        "--", *(sys.executable, "-m", "mcp_contracts_generator", "mock", "--schemas", str(tmp_path / "schemas")),
+        "--", *python("-m", "mcp_contracts_generator", "mock", "--schemas", str(tmp_path / "schemas")),
         *("--contract", "every-keyword"),
     )  # fmt: skip
     assert report.returncode == 0, report.stdout

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import mcp.types as types
 import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
+from forkserver import python
 from mcp_contracts_generator import api
 from mcp_contracts_generator.client.report import Report
 from mcp_contracts_generator.conformance.listing import compare_listing
@@ -27,8 +27,8 @@ from mcp_contracts_generator.serving.mock import Mock
 from mcp_contracts_generator.serving.served import ServedContract, served
 
 SERVERS = ROOT / "tests" / "servers"
-TEXT = (sys.executable, str(SERVERS / "text_server.py"))
-STRICT = (sys.executable, str(SERVERS / "strict_error_server.py"))
+TEXT = python(str(SERVERS / "text_server.py"))
+STRICT = python(str(SERVERS / "strict_error_server.py"))
 CONTRACTS = ("git-text", "strict-errors")
 AT = ("--protocol", "2025-11-25")  # one revision with output schemas, where one run suffices
 
@@ -134,7 +134,7 @@ def test_an_error_result_outside_the_listed_output_schema_is_what_strict_clients
 def test_conform_passes_against_the_mock_of_each_contract(schemas: Path, contract: str) -> None:
     """The oldest revision (no output schemas) and the newest: a stdio session is a process,
     and the real servers above are conformed at every revision."""
-    mock = (sys.executable, "-m", "mcp_contracts_generator", "mock", "--schemas", str(schemas), "--contract", contract)
+    mock = python("-m", "mcp_contracts_generator", "mock", "--schemas", str(schemas), "--contract", contract)
     ends = ("--probe-errors", "--protocol", "2025-03-26", "--protocol", "2026-07-28")
     code, report = _conform(schemas, contract, "--", *mock, extra=ends)
     assert (code, report["findings"], report["problem"]) == (0, [], None)
@@ -298,7 +298,7 @@ def test_the_mock_answers_a_content_tool_with_a_block_of_a_type_it_declares(tmp_
     mock = Mock(served(loaded.contracts[0]))
     kinds = {name: [block.type for block in mock.answer(name, {}, None).content] for name in CONTENT_TOOLS_NAMES}
     assert kinds == {"snapshot": ["image"], "recording": ["audio"], "attachment": ["resource_link"]}
-    mock_command = (sys.executable, "-m", "mcp_contracts_generator", "mock", "--contract", "media")
+    mock_command = python("-m", "mcp_contracts_generator", "mock", "--contract", "media")
     result = run_cli(
         "conform", "--contract", "media", "--protocol", "2026-07-28", "--format", "json", "--", *mock_command,
         cwd=tmp_path,

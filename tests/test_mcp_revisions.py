@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -25,6 +24,7 @@ import mcp.types as types
 import pytest
 from conform_json import conform_report
 from conftest import CONTRACTS, REFERENCE, ROOT, require_shared, run_cli
+from forkserver import python
 from jsonschema.validators import validator_for
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -45,7 +45,7 @@ pytestmark = pytest.mark.xdist_group("mcp-revisions")
 
 require_shared()
 
-MOCK = [sys.executable, "-m", "mcp_contracts_generator", "mock"]
+MOCK = [*python("-m", "mcp_contracts_generator", "mock")]
 SCAFFOLD = "shop"
 CASES = (*CONTRACTS, SCAFFOLD)
 RAW = TypeAdapter(dict[str, Any])  # the result as it came, after the SDK's own check of it

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCHEMAS
+from forkserver import python
 
 HUGE = ROOT / "tests" / "servers" / "huge_server.py"
 TWO_GB = 2_000_000_000
@@ -43,7 +44,7 @@ def _measured(*args: str, cwd: Path = ROOT) -> dict[str, object]:
 @contextmanager
 def _huge_http(tmp_path: Path, size: int, *mode: str) -> Iterator[str]:
     url_file = tmp_path / "url"
-    server = subprocess.Popen([sys.executable, str(HUGE), str(size), "--http", str(url_file), *mode])
+    server = subprocess.Popen(python(str(HUGE), str(size), "--http", str(url_file), *mode))
     try:
         deadline = time.monotonic() + 30
         while not url_file.is_file() and time.monotonic() < deadline:
@@ -56,7 +57,7 @@ def _huge_http(tmp_path: Path, size: int, *mode: str) -> Iterator[str]:
 
 def _target(tmp_path: Path, transport: str, size: int) -> Iterator[tuple[str, ...]]:
     if transport == "stdio":
-        yield ("--", sys.executable, str(HUGE), str(size))
+        yield ("--", *python(str(HUGE), str(size)))
         return
     with _huge_http(tmp_path, size, *((f"--{transport}",) if transport != "http" else ())) as url:
         yield ("--url", url)
@@ -82,7 +83,7 @@ def test_the_cap_is_the_projects_setting(tmp_path: Path) -> None:
     project = tmp_path / "project"
     shutil.copytree(SCHEMAS / "contracts" / "tuitbot", project / "schemas" / "contracts" / "tuitbot")
     settings = '[tool.mcp-contracts]\n\n[tool.mcp-contracts.limits]\nmessage_bytes = {limit}\n'
-    mock = ("--", sys.executable, "-m", "mcp_contracts_generator", "mock", "--contract", "tuitbot")
+    mock = ("--", *python("-m", "mcp_contracts_generator", "mock", "--contract", "tuitbot"))
     asked = ("conform", "--contract", "tuitbot", "--protocol", "2025-11-25", "--format", "json", *mock)
     for limit, code in ((4096, 2), (16777216, 0)):
         (project / "pyproject.toml").write_text(settings.format(limit=limit), encoding="utf-8")

@@ -16,6 +16,7 @@ import anyio
 import pytest
 from conform_json import conform_report
 from conftest import CONTRACTS, GENERATED, ROOT, SCHEMAS, generated_package, run_cli
+from forkserver import python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client, StdioServerParameters
@@ -166,7 +167,7 @@ def _server_environment() -> dict[str, str]:
 def test_conform_finds_nothing_to_say_about_the_sdk_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PYTHONPATH", _server_environment()["PYTHONPATH"])
     revisions = [f"--protocol={r}" for r in OUTPUT_REVISIONS]
-    command = ("--", sys.executable, str(SERVER))
+    command = ("--", *python(str(SERVER)))
     tools = ("--tool", "security_scan", "--tool", "extract_code")  # the others take none of the real arguments
     result = run_cli("conform", "--contract", "code-scalpel", "--format", "json", *revisions, *tools, *command)
     report = conform_report(result.stdout)

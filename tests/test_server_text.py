@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_cli
+from forkserver import python
 from mcp_servers import http_mock
 
-HOSTILE = [sys.executable, str(ROOT / "tests" / "servers" / "hostile_text_server.py")]
+HOSTILE = [*python(str(ROOT / "tests" / "servers" / "hostile_text_server.py"))]
 # What a terminal acts on: C0 controls but tab and newline, DEL, C1 controls.
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 FORMATS = ("json", "sarif", "junit", "markdown", "github", "text")
