@@ -321,14 +321,21 @@ class AcceptedBreak:
     """An entry of a contract's `accepted-breaks.yaml`: a break reviewed and accepted on purpose.
 
     It covers the `breaking` findings of its `rule` and `subject` (matched exactly) while the
-    contract's version is `version`; `place` is where the entry is written, for the finding
-    that says it matches nothing."""
+    contract's version is `version`; `place` is where the entry is written (entry `index` of
+    `file`), for the finding that says it matches nothing. The place is found when asked: a
+    line number costs a second, line-keeping read of the file, which most loads never need."""
 
     rule: str
     subject: str
     reason: str
     version: str
-    place: Place
+    file: str
+    index: int
+    places: Places = field(compare=False, repr=False)
+
+    @property
+    def place(self) -> Place:
+        return self.places.at(self.file, ["accepted", self.index])
 
 
 @dataclass(frozen=True, slots=True)

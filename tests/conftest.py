@@ -193,8 +193,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "first: a long test, started before the others")
     config.addinivalue_line(
         "markers",
-        "slow: needs the package index, builds a wheel or starts many servers; run by `pytest -m slow`"
-        " (CI runs it), not by default",
+        "slow: needs the package index, builds a wheel or a TypeScript package, runs a whole external"
+        " suite, starts servers by the dozen or waits out a hang; run by `pytest -m slow` (CI runs it),"
+        " not by default",
     )
     # Each rule of the registry has a test that makes it fire and one that keeps it quiet
     # (tests/test_rules.py reads these marks from the test files).

@@ -33,11 +33,19 @@ CLIENT = Path(__file__).with_name("forkserver_client.py")
 # What a test server imports: loaded once in the fork server, shared by every child.
 WARM = (
     "anyio",
+    "anyio._backends._asyncio",
     "pydantic",
+    "rich.console",
+    "rich.logging",
+    "ruamel.yaml",
+    "yaml",
     "mcp",
     "mcp.server.mcpserver",
     "mcp.server.stdio",
+    "mcp_contracts_generator.api",
     "mcp_contracts_generator.cli",
+    "mcp_contracts_generator.cli_server",
+    "mcp_contracts_generator.load.project",
     "mcp_contracts_generator.serving.mock",
     "mcp_contracts_generator.serving.pipes",
 )

@@ -185,6 +185,7 @@ def test_each_faulty_server_passes_plain_conform(tmp_path: Path, contract: str) 
     assert "fuzz" not in report
 
 
+@pytest.mark.slow  # waits out a hang, then shrinks
 @pytest.mark.fires("fuzz-crash", "fuzz-hang", "fuzz-skipped")
 def test_a_crash_at_the_maximum_and_a_hang_are_found_with_the_shrunk_arguments(tmp_path: Path) -> None:
     project, server = _project(tmp_path, "pages")
@@ -242,6 +243,7 @@ def test_the_same_seed_gives_the_same_calls_and_findings(tmp_path: Path) -> None
     assert _found(runs[0][1]) == [("fuzz-crash", 'get_page({"page": 100})')]
 
 
+@pytest.mark.slow  # fuzzes at every revision, then again by seed, and waits out a hang
 @pytest.mark.fires("fuzz-invalid-accepted")
 def test_a_server_that_accepts_invalid_arguments_is_found_and_the_seed_is_reported(tmp_path: Path) -> None:
     project, server = _project(tmp_path, "items")
@@ -283,6 +285,7 @@ def test_an_internal_error_is_a_crash_shown_with_the_simplest_arguments(tmp_path
     assert all("JSON-RPC internal error -32603 (it broke)" in message for message in crashes)
 
 
+@pytest.mark.slow  # waits out the SDK's hang on a 4301-digit integer
 @pytest.mark.fires("fuzz-valid-refused")
 def test_a_server_that_requires_an_optional_field_is_found(tmp_path: Path) -> None:
     project, server = _project(tmp_path, "search")
@@ -334,6 +337,7 @@ def test_a_tool_not_read_only_is_called_when_named_and_an_integer_past_4300_digi
     assert report["calls"] == len(called) + 1
 
 
+@pytest.mark.slow  # runs until a budget of seconds ends
 def test_a_fuzz_budget_stops_the_run_says_so_and_leaves_the_exit_code(tmp_path: Path) -> None:
     """1000 argument sets asked for, 2 seconds given (from the start of the fuzzing): it stops, and
     the mock still conforms."""
@@ -485,6 +489,7 @@ def test_a_property_behind_an_anchor_or_an_id_is_broken_and_drawn_at_its_edges()
     assert {("maximum", "/page"), ("minimum", "/size"), ("type", "/page"), ("type", "/size")} <= found
 
 
+@pytest.mark.slow  # draws against a judge that accepts nothing until hypothesis gives up
 def test_what_hypothesis_jsonschema_cannot_read_is_drawn_from_the_synthesiser() -> None:
     recursive = {
         "type": "object",

@@ -18,6 +18,8 @@ from pydantic import ValidationError
 from reference_judge import reference_validator
 from schema_strategies import from_schema, mutations
 
+pytestmark = pytest.mark.slow  # drawn documents by the thousand, through every judge
+
 EXAMPLES_PER_CONTRACT = 250
 
 

@@ -515,6 +515,7 @@ def test_the_pinned_renderers_are_those_pyproject_pins_exactly() -> None:
 # where the full comparison did not.
 
 
+@pytest.mark.slow  # a command process per table
 @pytest.mark.parametrize(
     "tool_table",
     [

@@ -116,6 +116,7 @@ def test_any_string_anywhere_renders_safely_or_is_refused(tmp_path_factory: pyte
     _typescript_compiles(rendered)
 
 
+@pytest.mark.slow  # tsc builds
 def test_strings_hostile_to_typescript_render_code_that_compiles(tmp_path: Path) -> None:
     rendered = tmp_path / "rendered"
     for shift in range(len(TYPESCRIPT_HOSTILE)):  # each string in every place

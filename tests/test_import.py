@@ -64,7 +64,10 @@ def conform_json(project: Path, name: str, shape: str) -> dict[str, Any]:
     return report
 
 
-@pytest.mark.parametrize("shape", ["shared", "many", "hostile"])
+# One shape in the default run; the others under `slow` (each: an import, generate, lint and conform).
+@pytest.mark.parametrize(
+    "shape", ["shared", pytest.param("many", marks=pytest.mark.slow), pytest.param("hostile", marks=pytest.mark.slow)]
+)
 def test_an_imported_contract_generates_lints_and_conforms(project: Path, shape: str) -> None:
     result = run_cli("import", shape, "--call", *server(shape), cwd=project)
     assert result.returncode == 0, result.stderr
@@ -225,6 +228,7 @@ def test_bad_requests_exit_2_and_write_nothing(project: Path, arguments: tuple[s
     assert not (project / "schemas").exists()
 
 
+@pytest.mark.slow  # two import processes, each starting the server at every revision
 def test_the_same_server_gives_the_same_bytes(tmp_path: Path) -> None:
     """Two imports in two folders, under two hash seeds: byte-identical contracts."""
     made = []
@@ -405,6 +409,7 @@ def test_importing_again_with_call_keeps_the_example_calls_there(project: Path) 
     assert files_of(folder(project, "shop")) == before
 
 
+@pytest.mark.slow  # the whole road, and a fuzz run that waits out a hang
 @pytest.mark.parametrize(
     ("server_file", "planted"),
     [

@@ -393,6 +393,7 @@ def assert_as_listed(project: Path, name: str, listed: dict[str, dict[str, Any]]
         assert {k: entry.get(k) for k in fields} == {k: wire.get(k) for k in fields}, tool
 
 
+@pytest.mark.slow  # the mock at every revision, over each transport
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_import_of_a_mock_holds_what_the_mock_lists(transport: str, tmp_path: Path) -> None:
     """`mock` of a built-in contract (a server of ours, in our environment; every tool with its

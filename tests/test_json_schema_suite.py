@@ -24,7 +24,9 @@ from typescript_toolchain import compile_package, run_script
 
 require_shared()
 SUITE = SHARED / "jsts"
-pytestmark = pytest.mark.first  # a long test: start it before the short ones
+# Long tests: started before the short ones, and under `slow` (each generates about a thousand
+# contracts and compiles their TypeScript); CI runs them.
+pytestmark = [pytest.mark.first, pytest.mark.slow]
 
 
 def run_suite(tmp_path: Path, *flags: str) -> dict[str, object]:

@@ -109,6 +109,7 @@ EXPECTED_FAULTS = [
 ]
 
 
+@pytest.mark.slow  # waits out the hanging tool over both transports, at every revision
 @pytest.mark.fires(
     "call-timeout",
     "catalogue-contradicted",

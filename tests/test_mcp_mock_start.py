@@ -21,6 +21,8 @@ from mcp_contracts_generator.protocol import VERSIONS
 from mcp_contracts_generator.serving.mock import Mock
 from mcp_contracts_generator.serving.served import served
 
+pytestmark = pytest.mark.slow  # the mock started as a process, cold, per test
+
 PROJECT = api.load(SCHEMAS).project
 assert PROJECT is not None
 

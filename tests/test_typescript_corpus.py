@@ -29,7 +29,7 @@ from mcp_contracts_generator.runtime import Judge
 from schema_strategies import JSON_VALUES, from_schema, mutations
 from typescript_toolchain import call, compile_package, node_or_skip, run_script
 
-pytestmark = pytest.mark.xdist_group("typescript-package")
+pytestmark = [pytest.mark.xdist_group("typescript-package"), pytest.mark.slow]  # tsc builds, node runs
 
 PACKAGE = "corpus_contracts"
 EVERY_KEYWORD = ROOT / "tests" / "contracts" / "every-keyword"

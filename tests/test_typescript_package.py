@@ -23,7 +23,7 @@ from schema_strategies import from_schema, mutations
 from typescript_toolchain import PACKAGE, TS, call, compile_package, node_or_skip
 
 MODULES = {name: name.replace("-", "_") for name in CONTRACTS}
-pytestmark = pytest.mark.xdist_group("typescript-package")
+pytestmark = [pytest.mark.xdist_group("typescript-package"), pytest.mark.slow]  # tsc builds, node runs
 
 
 def test_the_built_ins_package_is_an_esm_package_with_a_strict_tsconfig() -> None:

@@ -22,7 +22,7 @@ from mcp_contracts_generator.schema.pointer import value_at
 from mcp_contracts_generator.serving.served import ServedContract, served
 from typescript_toolchain import TS
 
-pytestmark = pytest.mark.xdist_group("typescript-package")
+pytestmark = [pytest.mark.xdist_group("typescript-package"), pytest.mark.slow]  # tsc builds, node runs
 # The revisions the pinned TypeScript SDK (1.32.2) answers as asked.
 SDK_REVISIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
 

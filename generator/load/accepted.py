@@ -45,7 +45,7 @@ def load_accepted(folder: Path, reading: Reading) -> tuple[tuple[AcceptedBreak, 
         return (), problems
     places = Places({ACCEPTED_FILE: document})
     accepted = tuple(
-        AcceptedBreak(e["rule"], e["subject"], e["reason"], e["version"], places.at(ACCEPTED_FILE, ["accepted", i]))
+        AcceptedBreak(e["rule"], e["subject"], e["reason"], e["version"], ACCEPTED_FILE, i, places)
         for i, e in enumerate(entries)
     )
     return accepted, []
