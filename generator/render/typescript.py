@@ -22,7 +22,7 @@ from ..naming import lower_camel
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
 from .escape import ts, ts_key
-from .json_text import COMPACT, json_line
+from .json_text import COMPACT, json_block, json_line
 from .mcp import tool_listing
 from .tables import Section, sections
 from .ts_types import OBJECT_MEMBERS, declarations, member_type
@@ -95,7 +95,7 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
         ),
         f"{folder}/judge.ts": env.get_template("typescript/contract/judge.ts.jinja").render(
             contract=contract,
-            bundle_text=ts(json_line(_bundle(contract), sort_keys=True, separators=COMPACT)),
+            bundle_text=json_text_expression(_bundle(contract), indent=""),
             locations=[(c.name, ts(c.location)) for c in contract.view.classes],
         ),
         f"{folder}/errors.ts": env.get_template("typescript/contract/errors.ts.jinja").render(
@@ -233,7 +233,18 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
                 output_schema=index(output) if output is not None else None,
             )
         )
-    return {"tools": tools, "schemas": [ts(text) for text in schemas]}
+    return {"tools": tools, "schemas": [json_text_expression(json.loads(text), indent="  ") for text in schemas]}
+
+
+def json_text_expression(value: Any, *, indent: str) -> str:
+    """A TypeScript expression of the JSON text of `value` for `JSON.parse`, one line of the
+    indented text a line of the source: a one-keyword edit of a schema is a one-line diff.
+
+    `JSON.parse` rather than an object literal: V8 reads it faster, and a `__proto__` key is a
+    property there, never the prototype. Each line is a string literal of `ts` (ASCII only, so
+    no character of a schema ends it early); the code at `indent` places the array."""
+    lines = "".join(f"{indent}  {ts(line)},\n" for line in json_block(value, sort_keys=True).split("\n"))
+    return f'[\n{lines}{indent}].join("\\n")'
 
 
 # --- the builders --------------------------------------------------------------------------
