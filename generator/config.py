@@ -56,7 +56,7 @@ KEYS = {
     "output": "the folder `generate` writes (default: generated)",
     "package": f"the import package of the generated Python (default: {DEFAULT_PACKAGE})",
     "templates": "a folder of templates that override built-in ones by path",
-    "languages": 'the languages `generate` writes: ["python"] (the default) or ["python", "typescript"]',
+    "languages": 'the languages `generate` writes: ["python"] (the default), ["typescript"] or both',
     "limits": f"a table of limits: {', '.join(LIMIT_KEYS)}",
     "rules": "a table of rule IDs set to error, warning, note or off (the docs page of the rules lists them)",
     "rules_page": "true to add the page of the tool's rules to the generated docs, docs/rules.md (default: false)",
@@ -69,8 +69,8 @@ BREAKING_KEYS = {
     " (default: the first of origin/HEAD, origin/main, origin/master, main, master that exists)",
 }
 PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-# The languages `generate` can write. Python is always among them: `validate`, `mock` and
-# `conform` judge with its package.
+# The languages `generate` can write, one or both: `validate`, `mock` and `conform` judge with
+# the sources' own judge, not with a generated package.
 LANGUAGES = ("python", "typescript")
 
 
@@ -199,8 +199,8 @@ def _languages_problem(value: Any) -> str | None:
         return f"unknown language {unknown[0]!r} in 'languages'; known: {', '.join(LANGUAGES)}"
     if len(set(value)) != len(value):
         return "'languages' names a language twice"
-    if "python" not in value:
-        return "'languages' must include \"python\": validate, mock and conform judge with its package"
+    if not value:
+        return f"'languages' names no language: {KEYS['languages']}"
     return None
 
 
@@ -267,7 +267,10 @@ def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
 
 def section_text(package: str = DEFAULT_PACKAGE) -> str:
     """The section `init` adds to a project that has none."""
-    return f'\n[tool.{SECTION}]\nschemas = "schemas"\noutput = "generated"\npackage = "{package}"\n'
+    return (
+        f'\n[tool.{SECTION}]\nschemas = "schemas"\noutput = "generated"\npackage = "{package}"\n'
+        'languages = ["python"]  # or ["typescript"], or ["python", "typescript"]\n'
+    )
 
 
 def package_problem(package: str) -> str | None:

@@ -9,7 +9,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from conftest import GENERATED, ROOT, SCHEMAS
+from conftest import GENERATED, ROOT, SCHEMAS, run_cli
 from mcp_contracts_generator import __version__, api
 from mcp_contracts_generator.cli import app
 from mcp_contracts_generator.config import load_settings
@@ -151,7 +151,10 @@ def test_init_adds_the_section_to_an_existing_pyproject(tmp_path: Path, monkeypa
     assert result.exit_code == 0, result.output
     text = (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
     assert text.startswith(original)
-    assert text.endswith('\n[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n')
+    assert text.endswith(
+        '\n[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n'
+        'languages = ["python"]  # or ["typescript"], or ["python", "typescript"]\n'
+    )
     assert (tmp_path / "schemas" / "contracts" / "orders" / "contract.yaml").is_file()
 
 
@@ -167,3 +170,28 @@ def test_one_process_judges_with_the_output_as_it_is_now(tmp_path: Path, monkeyp
     schema.write_text(schema.read_text(encoding="utf-8").replace('"minLength": 1', '"minLength": 5', 1))
     assert api.generate().drift is not None
     assert not api.validate("jsonrpc", [str(document)]).verdicts[0].valid
+
+
+def test_a_typescript_only_project_generates_no_python_and_every_command_works(tmp_path: Path) -> None:
+    """`languages = ["typescript"]`: the npm package, manifests, listings and pages, no Python;
+    `check`, `validate` and `lint` work as with Python (they judge with the sources)."""
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", tmp_path / "schemas" / "contracts" / "jsonrpc")
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-contracts]\nlanguages = ["typescript"]\n', encoding="utf-8")
+    assert run_cli("generate", cwd=tmp_path).returncode == 0
+    out = tmp_path / "generated"
+    written = sorted(p.name for p in out.iterdir())
+    assert written == ["README.md", "docs", "manifests", "mcp", "mkdocs.yml", "typescript"]
+    assert (out / "typescript" / "contracts" / "src" / "jsonrpc" / "judge.ts").is_file()
+    readme = (out / "README.md").read_text(encoding="utf-8")
+    assert "`python/" not in readme and "`typescript/contracts/`" in readme
+    page = (out / "docs" / "jsonrpc.md").read_text(encoding="utf-8")
+    assert "| Contract | Version | TypeScript module | Source |" in page
+    assert "| jsonrpc | 0.1.0 | contracts/jsonrpc |" in page
+    assert run_cli("check", cwd=tmp_path).returncode == 0
+    example = tmp_path / "schemas" / "contracts" / "jsonrpc" / "examples" / "tool-invoke.json"
+    assert run_cli("validate", "--contract", "jsonrpc", str(example), cwd=tmp_path).returncode == 0
+    assert run_cli("lint", cwd=tmp_path).returncode == 0
+    (out / "python").mkdir()  # a file generate did not write: check names it
+    (out / "python" / "stale.py").write_text("", encoding="utf-8")
+    checked = run_cli("check", "--full", cwd=tmp_path)
+    assert checked.returncode == 1 and "python/stale.py" in checked.stdout + checked.stderr

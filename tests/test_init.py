@@ -24,7 +24,12 @@ def test_init_then_generate_validate_and_build_docs(tmp_path: Path) -> None:
     ]
     assert "# The error codes of billing-api" in (folder / "errors.yaml").read_text(encoding="utf-8")
     config = tomllib.loads((tmp_path / "pyproject.toml").read_text(encoding="utf-8"))
-    assert config["tool"]["mcp-contracts"] == {"schemas": "schemas", "output": "generated", "package": "contracts"}
+    assert config["tool"]["mcp-contracts"] == {
+        "schemas": "schemas",
+        "output": "generated",
+        "package": "contracts",
+        "languages": ["python"],  # the default, spelled out
+    }
 
     subfolder = tmp_path / "src" / "deep"
     subfolder.mkdir(parents=True)

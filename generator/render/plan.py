@@ -24,7 +24,7 @@ from .published import published_json
 from .runtime_text import runtime_modules
 from .tables import enum_tables
 from .typescript import contract_files as typescript_contract_files
-from .typescript import typescript_package, typescript_source
+from .typescript import npm_name, typescript_package, typescript_source
 
 Plan = dict[str, bytes]
 # The output folder's README: its first line tells a folder `generate` may replace.
@@ -75,17 +75,18 @@ def build_plan(
         return problems
     entries = index_entries(project, definitions)
     files: dict[str, str] = {
-        f"python/{package}/__init__.py": env.get_template("python/package/__init__.py.jinja").render(
-            contracts=project.contracts
-        ),
         "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries, rules=rules_page)),
         "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries, rules=rules_page),
-        **{f"python/{package}/_runtime/{name}": text for name, text in runtime_modules().items()},
         MARKER: env.get_template("README.md.jinja").render(
-            package=package, typescript="typescript" in languages, rules=rules_page
+            package=package, python="python" in languages, typescript="typescript" in languages, rules=rules_page
         ),
         **contract_files,
     }
+    if "python" in languages:
+        files[f"python/{package}/__init__.py"] = env.get_template("python/package/__init__.py.jinja").render(
+            contracts=project.contracts
+        )
+        files.update({f"python/{package}/_runtime/{name}": text for name, text in runtime_modules().items()})
     if rules_page:
         files["docs/rules.md"] = _markdown(env.get_template("docs/rules.md.jinja").render(sections=rule_sections()))
     if "typescript" in languages:
@@ -133,7 +134,10 @@ def _render_contract(
     the template."""
     try:
         definitions = describe_definitions(contract)
-        files = _contract_files(env, contract, package, definitions)
+        python = "python" in languages
+        files = _contract_files(env, contract, package, definitions, python=python)
+        if python:
+            files.update(_python_files(env, contract, f"python/{package}/{contract.module}"))
         if "typescript" in languages:
             files.update(typescript_contract_files(env, contract, typescript_source(package, contract)))
         return definitions, files
@@ -146,9 +150,32 @@ def _render_contract(
 
 
 def _contract_files(
-    env: Environment, contract: Contract, python_package: str, definitions: tuple[Definition, ...]
+    env: Environment, contract: Contract, python_package: str, definitions: tuple[Definition, ...], *, python: bool
 ) -> dict[str, str]:
-    package = f"python/{python_package}/{contract.module}"
+    """The files of a contract whatever the languages: its manifest, its MCP listing, its page.
+    The page names the module a project imports the contract from: the Python module when
+    Python is written, else the npm package's export."""
+    module = f"{python_package}.{contract.module}" if python else f"{npm_name(python_package)}/{contract.module}"
+    return {
+        f"manifests/{contract.name}.json": env.get_template("manifests/manifest.json.jinja").render(
+            manifest_json=manifest_text(contract.manifest)
+        ),
+        f"mcp/{contract.name}.tools.json": tools_list(contract),
+        f"docs/{contract.name}.md": _markdown(
+            env.get_template("docs/contract.md.jinja").render(
+                contract=contract,
+                definitions=definitions,
+                module_language="Python" if python else "TypeScript",
+                module=module,
+                sections=doc_sections(contract),
+                examples=example_blocks(contract),
+            )
+        ),
+    }
+
+
+def _python_files(env: Environment, contract: Contract, package: str) -> dict[str, str]:
+    """The Python package of a contract (`python/<package>/<module>/`)."""
     tables = enum_tables(contract.catalogue)
     error_exports = ("ERRORS", "ErrorCode", "error_info")
     files = {
@@ -167,19 +194,6 @@ def _contract_files(
             contract=contract, tables=tables
         ),
         f"{package}/models.py": models_code(contract),
-        f"manifests/{contract.name}.json": env.get_template("manifests/manifest.json.jinja").render(
-            manifest_json=manifest_text(contract.manifest)
-        ),
-        f"mcp/{contract.name}.tools.json": tools_list(contract),
-        f"docs/{contract.name}.md": _markdown(
-            env.get_template("docs/contract.md.jinja").render(
-                contract=contract,
-                definitions=definitions,
-                python_module=f"{python_package}.{contract.module}",
-                sections=doc_sections(contract),
-                examples=example_blocks(contract),
-            )
-        ),
     }
     if contract.builders is not None:
         files[f"{package}/builders.py"] = format_python(
