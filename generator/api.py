@@ -176,7 +176,14 @@ def _render_sources(chosen: Settings) -> RenderResult:
     if loaded.project is None:
         return RenderResult(None, loaded.diagnostics)
     try:
-        plan = build_plan(loaded.project, chosen.package, templates, chosen.languages, rules_page=chosen.rules_page)
+        plan = build_plan(
+            loaded.project,
+            chosen.package,
+            templates,
+            chosen.languages,
+            rules_page=chosen.rules_page,
+            distribution=(chosen.distribution, chosen.distribution_version),
+        )
     except TemplateSyntaxError as exc:
         return RenderResult(
             None, [Diagnostic(exc.filename or str(exc.name), exc.lineno, None, f"template: {exc.message}")]

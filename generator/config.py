@@ -55,6 +55,8 @@ KEYS = {
     "schemas": "the folder of canonical sources (default: schemas)",
     "output": "the folder `generate` writes (default: generated)",
     "package": f"the import package of the generated Python (default: {DEFAULT_PACKAGE})",
+    "distribution": "the name pip installs generated/python as (default: `package`, with `-` for `_`)",
+    "distribution_version": "the version of that distribution, as PEP 440 writes one (default: 0.0.0)",
     "templates": "a folder of templates that override built-in ones by path",
     "languages": 'the languages `generate` writes: ["python"] (the default), ["typescript"] or both',
     "limits": f"a table of limits: {', '.join(LIMIT_KEYS)}",
@@ -69,6 +71,7 @@ BREAKING_KEYS = {
     " (default: the first of origin/HEAD, origin/main, origin/master, main, master that exists)",
 }
 PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+DISTRIBUTION_NAME = re.compile(r"^([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$")
 # The languages `generate` can write, one or both: `validate`, `mock` and `conform` judge with
 # the sources' own judge, not with a generated package.
 LANGUAGES = ("python", "typescript")
@@ -92,6 +95,9 @@ class Settings:
     # Whether the docs carry the tool's rules page: off by default, for that page is the tool's,
     # not the project's, and would change the output (and fail `check`) with every upgrade.
     rules_page: bool = False
+    # The distribution generated/python is installed as: its name (None: the package's) and version.
+    distribution: str | None = None
+    distribution_version: str = "0.0.0"
     # Whether `output` came from a flag (`--out`, the API's `out_dir`): the person running the
     # command chose it. The file's `output` is the repository's, which a pull request edits.
     output_given: bool = False
@@ -177,7 +183,20 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
             problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {KEYS[key]}"))
         elif key == "package" and package_problem(value) is not None:
             problems.append(Diagnostic(where, line, None, str(package_problem(value))))
+        elif key == "distribution" and not DISTRIBUTION_NAME.match(value):
+            problems.append(Diagnostic(where, line, None, f"{value!r} is not a distribution name (PEP 508)"))
+        elif key == "distribution_version" and not _is_version(value):
+            problems.append(Diagnostic(where, line, None, f"{value!r} is not a version (PEP 440)"))
     return problems
+
+
+def _is_version(text: str) -> bool:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return str(Version(text)) == text  # as written: the version the metadata shows
+    except InvalidVersion:
+        return False
 
 
 def _table_problems(
@@ -262,6 +281,8 @@ def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
         branch=section.get("breaking", {}).get("branch"),
         languages=tuple(language for language in LANGUAGES if language in section.get("languages", ["python"])),
         rules_page=section.get("rules_page", False),
+        distribution=section.get("distribution"),
+        distribution_version=section.get("distribution_version", "0.0.0"),
     )
 
 

@@ -192,6 +192,7 @@ def inputs(chosen: Settings) -> dict[str, Any] | None:
             "package": chosen.package,
             "languages": list(chosen.languages),
             "rules_page": chosen.rules_page,
+            "distribution": [chosen.distribution, chosen.distribution_version],
             # The limits the loader reads within: whether the sources load at all.
             "limits": {
                 "source_bytes": limits.source_bytes,

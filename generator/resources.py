@@ -29,6 +29,10 @@ TYPESCRIPT_RUNTIME = _PACKAGE / "typescript"
 # import in turn: `_runtime/`'s (pydantic, pydantic_core, jsonschema_rs, msgspec), the
 # models' (pydantic) and pydantic's own requirements. A package of these names would shadow
 # them (config.package_problem); tests/test_config.py holds the list to the code.
+# What generated Python needs installed, with the ranges it is tested against: the tool's
+# own requirements of these distributions (tests/test_config.py holds them to pyproject.toml).
+# The generated pyproject.toml lists them.
+GENERATED_CODE_REQUIREMENTS = ("jsonschema-rs>=0.60.3,<0.61", "msgspec>=0.22.0,<0.23", "pydantic>=2.14.3,<3")
 GENERATED_CODE_IMPORTS = (
     "annotated_types",
     "jsonschema_rs",

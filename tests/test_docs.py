@@ -254,8 +254,8 @@ def test_the_output_folders_readme_names_every_output_and_nothing_else(project: 
         named = set(re.findall(r"`([^`]+)`", paths))
         there = set()
         for entry in out.iterdir():
-            if entry.name in ("python", "typescript"):  # each holds the one package
-                there |= {f"{entry.name}/{package.name}/" for package in entry.iterdir()}
+            if entry.name in ("python", "typescript"):  # each holds the one package (and python its pyproject)
+                there |= {f"{entry.name}/{p.name}" + ("/" if p.is_dir() else "") for p in entry.iterdir()}
             elif entry.name not in ("README.md", "__pycache__"):
                 there.add(entry.name + "/" if entry.is_dir() else entry.name)
         assert named == there, out

@@ -6,6 +6,7 @@ import ast
 import json
 import re
 import shutil
+import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from mcp_contracts_generator import api
-from mcp_contracts_generator.render.escape import md, prose, py
+from mcp_contracts_generator.render.escape import md, prose, py, toml
 from ruamel.yaml import YAML
 
 
@@ -212,3 +213,19 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 def _write_yaml(path: Path, data: dict[str, Any]) -> None:
     """JSON is YAML: this writes any string without depending on a YAML emitter's quoting."""
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+@given(st.text())
+def test_toml_gives_a_basic_string_that_reads_back_as_the_text(text: str) -> None:
+    """The `toml` filter (the generated pyproject.toml): every text, control characters, DEL,
+    quotes and backslashes included, is one basic string that reads back as written; a lone
+    surrogate, which no TOML (or UTF-8) string holds, reads back as U+FFFD."""
+    expected = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    line = f"key = {toml(text)}\n"
+    assert "\n" not in line[:-1]
+    assert tomllib.loads(line) == {"key": expected}
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_toml_keeps_each_hostile_text(text: str) -> None:
+    assert tomllib.loads(f"key = {toml(text)}") == {"key": text.replace("\ud800", "\ufffd")}

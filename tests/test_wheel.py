@@ -209,9 +209,9 @@ def test_the_walkthrough_in_a_repository_of_ones_own(tool: Path, wheel: Path, tm
         "  'codes': sorted(code.value for code in ERRORS),\n"
         "}))\n"
     )
-    imported = _run(
-        tool / "python", "-c", use, cwd=repo / "src", env={"PYTHONPATH": str(repo / "generated" / "python")}
-    )
+    installed = _run(tool / "pip", "install", "--quiet", "-e", str(repo / "generated" / "python"), cwd=repo)
+    assert installed.returncode == 0, installed.stderr  # the walkthrough's `pip install -e generated/python`
+    imported = _run(tool / "python", "-c", use, cwd=repo / "src")
     assert imported.returncode == 0, imported.stderr
     assert json.loads(imported.stdout) == {
         "retryable": True,

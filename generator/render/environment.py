@@ -7,7 +7,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from ..resources import TEMPLATES_DIR
-from .escape import md, prose, py, ts, tsdoc, yaml
+from .escape import md, prose, py, toml, ts, tsdoc, yaml
 
 
 def template_environment(overrides: Path | None = None) -> Environment:
@@ -25,6 +25,7 @@ def template_environment(overrides: Path | None = None) -> Environment:
     env.filters["md"] = md
     env.filters["prose"] = prose
     env.filters["yaml"] = yaml
+    env.filters["toml"] = toml
     env.filters["ts"] = ts
     env.filters["tsdoc"] = tsdoc
     return env

@@ -5,8 +5,9 @@
 `md` turns text into Markdown that renders as that text, inside a table cell or not,
 and never as HTML; `prose` does the same for a description, but lets its code spans
 through as code (the one Markdown a description may use); `yaml` turns text into a YAML
-scalar (for `mkdocs.yml`); `ts` turns a JSON value into a TypeScript expression, and
-`tsdoc` text into a TypeScript doc comment.
+scalar (for `mkdocs.yml`); `toml` into a TOML basic string (for the Python package's
+`pyproject.toml`); `ts` turns a JSON value into a TypeScript expression, and `tsdoc` text
+into a TypeScript doc comment.
 """
 
 from __future__ import annotations
@@ -139,6 +140,24 @@ def _escape_block_start(match: re.Match[str]) -> str:
 def yaml(value: object) -> str:
     """A YAML double-quoted scalar: JSON's string syntax is a subset of YAML's."""
     return json.dumps(str(value), ensure_ascii=False, allow_nan=False)
+
+
+_TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def toml(value: object) -> str:
+    """A TOML basic string: `"` and `\\` escaped, and every control character and DEL (which
+    TOML refuses raw) as `\\uXXXX`; a lone surrogate (no TOML string holds one) as U+FFFD."""
+    out = []
+    for char in str(value):
+        code = ord(char)
+        if char in _TOML_ESCAPES:
+            out.append(_TOML_ESCAPES[char])
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append("\ufffd" if 0xD800 <= code <= 0xDFFF else char)
+    return '"' + "".join(out) + '"'
 
 
 def ts(value: object) -> str:
