@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, display_path
+from .files import is_project_root
 from .resources import GENERATED_CODE_IMPORTS
 
 SECTION = "mcp-contracts"
@@ -137,9 +138,10 @@ def find_config(start: Path) -> Path | None:
 
 
 def project_root(start: Path) -> Path:
-    """The nearest folder holding a pyproject.toml or `.git`; `start` when there is none."""
+    """The nearest folder holding a pyproject.toml (not the generated package's) or `.git`;
+    `start` when there is none."""
     for folder in (start, *start.parents):
-        if (folder / PYPROJECT).is_file() or (folder / ".git").exists():
+        if is_project_root(folder):
             return folder
     return start
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .files import is_project_root
 from .schema.pointer import encode
 
 
@@ -46,7 +47,7 @@ def display_path(path: Path) -> str:
     # The path as written, not where a symlink leads: a link out of the project is named by
     # its own place in the project, relative like every other file.
     target = Path(os.path.normpath(path.absolute()))
-    roots = (f for f in (here, *here.parents) if (f / "pyproject.toml").is_file() or (f / ".git").exists())
+    roots = (f for f in (here, *here.parents) if is_project_root(f))
     project = next(roots, here)
     if target != project and project not in target.parents:
         return printable(path.as_posix())

@@ -56,6 +56,21 @@ def test_without_settings_the_distribution_is_the_package_at_0_0_0(tmp_path: Pat
     assert (metadata["project"]["name"], metadata["project"]["version"]) == ("billing-contracts", "0.0.0")
 
 
+def test_the_generated_pyproject_is_no_project_of_its_own(tmp_path: Path) -> None:
+    """From inside `generated/python` (which now holds a pyproject.toml), the project is still
+    the one above: without a section its defaults apply there, and paths show relative to it."""
+    shutil.copytree(SCHEMAS / "contracts" / "tuitbot", tmp_path / "schemas" / "contracts" / "tuitbot")
+    (tmp_path / ".git").mkdir()  # a project root without a pyproject.toml
+    assert run_cli("generate", cwd=tmp_path).returncode == 0
+    inside = tmp_path / "generated" / "python"
+    assert (inside / "pyproject.toml").is_file()
+    tools = tmp_path / "schemas" / "contracts" / "tuitbot" / "tools.yaml"
+    tools.write_text(tools.read_text(encoding="utf-8").replace("description:", "description: ", 1), encoding="utf-8")
+    again = run_cli("generate", cwd=inside)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "file(s) changed in .." in again.stdout or "is up to date" in again.stdout, again.stdout
+
+
 @pytest.mark.parametrize(
     ("setting", "said"),
     [
