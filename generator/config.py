@@ -120,11 +120,21 @@ class Settings:
         return replace(self, **changes, output_given=self.output_given or output is not None)
 
 
+# The header of our section, or of one of its tables, as TOML allows it to be written.
+_SECTION_HEADER = re.compile(r"""^\s*\[\s*tool\s*\.\s*["']?""" + re.escape(SECTION) + r"""["']?\s*[.\]]""", re.M)
+
+
 def _has_section(path: Path) -> bool:
+    """Whether the file holds our section; a file that is no TOML but names the section holds
+    it too, so that its error is shown rather than the file passed over for the defaults."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         return False
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return _SECTION_HEADER.search(text) is not None
     return isinstance(data.get("tool"), dict) and SECTION in data["tool"]
 
 
@@ -264,7 +274,12 @@ def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
         root = project_root(here)
         return Settings(root, root / "schemas", root / "generated", DEFAULT_PACKAGE, None, None)
     text = config.read_text(encoding="utf-8")
-    section = tomllib.loads(text)["tool"][SECTION]
+    try:
+        section = tomllib.loads(text)["tool"][SECTION]
+    except tomllib.TOMLDecodeError as exc:
+        at = re.search(r"\(at line (\d+), column \d+\)$", str(exc))
+        said = str(exc)[: at.start()].strip() if at else str(exc)
+        return [Diagnostic(display_path(config), int(at.group(1)) if at else None, None, f"invalid TOML: {said}")]
     problems = _problems(section, config, text)
     if problems:
         return problems

@@ -195,3 +195,28 @@ def test_a_typescript_only_project_generates_no_python_and_every_command_works(t
     (out / "python" / "stale.py").write_text("", encoding="utf-8")
     checked = run_cli("check", "--full", cwd=tmp_path)
     assert checked.returncode == 1 and "python/stale.py" in checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "said"),
+    [
+        (
+            '[tool.mcp-contracts]\nlanguages = ["typescript"]\npackage = "x"\nlanguages = ["python"]\n',
+            4,
+            "Cannot overwrite a value",
+        ),
+        ('[tool.mcp-contracts]\npackage = "x\n', 2, "Illegal character"),
+        ("[tool.mcp-contracts.rules]\nx = 1\n[tool.mcp-contracts.rules]\n", 3, "Cannot declare"),
+    ],
+)
+def test_a_pyproject_that_is_no_toml_is_an_error_at_its_line_not_the_defaults(
+    tmp_path: Path, text: str, line: int, said: str
+) -> None:
+    """A file that names our section but does not parse was passed over for the defaults:
+    a duplicated `languages` generated Python only, silently."""
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", tmp_path / "schemas" / "contracts" / "jsonrpc")
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    result = run_cli("generate", cwd=tmp_path)
+    assert result.returncode == 2
+    assert f"error: pyproject.toml:{line}: invalid TOML: {said}" in result.stderr
+    assert not (tmp_path / "generated").exists()

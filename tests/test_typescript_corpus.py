@@ -304,7 +304,7 @@ def _hostile_project(folder: Path) -> Path:
     assert run_cli("init", "billing-api", cwd=folder).returncode == 0
     pyproject = folder / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
-    pyproject.write_text(text.replace("[tool.mcp-contracts]\n", _LANGUAGES), encoding="utf-8")
+    pyproject.write_text(text.replace('languages = ["python"]', _LANGUAGES), encoding="utf-8")  # init's line
     contract = folder / "schemas" / "contracts" / "billing-api"
     identity = contract / "contract.yaml"
     text = identity.read_text(encoding="utf-8").replace("module: billing_api", "module: delete")
@@ -356,7 +356,7 @@ def _hostile_project(folder: Path) -> Path:
     return folder / "generated"
 
 
-_LANGUAGES = '[tool.mcp-contracts]\nlanguages = ["python", "typescript"]\n'
+_LANGUAGES = 'languages = ["python", "typescript"]'
 
 
 @pytest.fixture(scope="module")
