@@ -11,7 +11,7 @@ from typing import Any, Final
 
 import pytest
 from builtin_models import verdicts
-from conftest import generated_package, load_json, run_cli
+from conftest import GENERATED, generated_package, load_json, run_cli
 from mcp_contracts.code_scalpel import builders as scalpel
 from mcp_contracts.foundry import builders as foundry
 from mcp_contracts.jsonrpc import canonical as jsonrpc
@@ -425,3 +425,26 @@ def test_a_constant_behind_an_anchor_is_filled_by_the_builder(schemas_copy: Path
     with generated_package(out, "tuitbot") as contract:
         assert ((("success",), True)) in contract.builders.SUCCESS_CONSTANTS
         assert contract.builders.success_response().model_dump(mode="json")["success"] is True
+
+
+def test_a_union_of_literals_is_one_literal_each_value_once() -> None:
+    """`Literal["community"] | Literal["pro", "enterprise"]` was what a reader of code-scalpel's
+    builders met; a value of another type (True beside "true", 1 beside True) keeps its place."""
+    from mcp_contracts_generator.model import View, ViewType
+    from mcp_contracts_generator.render.builder_signatures import _hint
+
+    union = ViewType(
+        "union",
+        items=(
+            ViewType("literal", ("community",)),
+            ViewType("string"),
+            ViewType("literal", ("pro", "community", True)),
+            ViewType("literal", ("true",)),
+        ),
+    )
+    needs: set[str] = set()
+    assert _hint(View("Envelope", ()), union, needs) == 'Literal["community", "pro", True, "true"] | str'
+    assert "Literal" in needs
+    text = (GENERATED / "python" / "mcp_contracts" / "code_scalpel" / "builders.py").read_text(encoding="utf-8")
+    assert 'tier: Literal["community", "pro", "enterprise"],' in text
+    assert "] | Literal[" not in text

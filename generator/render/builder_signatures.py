@@ -9,7 +9,9 @@ or made by the builder when it puts something inside it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..model import Contract, Shape, View, ViewType
 from ..schema.pointer import decode
@@ -45,8 +47,26 @@ def _hint(view: View, node: ViewType, needs: set[str]) -> str:
     if kind == "class":
         model = next(c for c in view.classes if c.name == node.name)
         return "dict[str, Any]" if model.root is None else "Any"
-    parts = list(dict.fromkeys(_hint(view, member, needs) for member in node.items))
+    parts = list(dict.fromkeys(_union_parts(view, node.items, needs)))
     return "Any" if "Any" in parts else " | ".join(parts)
+
+
+def _union_parts(view: View, members: Sequence[ViewType], needs: set[str]) -> list[str]:
+    """The hints of a union's members, its literals merged into one `Literal[...]` where the
+    first stands (`Literal["a", "b"]`, not `Literal["a"] | Literal["b"]`), each value once."""
+    parts: list[str | None] = []
+    values: list[Any] = []
+    for member in members:
+        if member.kind != "literal":
+            parts.append(_hint(view, member, needs))
+            continue
+        if not values:
+            parts.append(None)  # the merged literal's place
+        values += [v for v in member.values if not any(type(v) is type(w) and v == w for w in values)]
+    if values:
+        needs.add("Literal")
+    merged = "Literal[" + ", ".join(py(v) for v in values) + "]"
+    return [merged if part is None else part for part in parts]
 
 
 def parameters(view: View, shape: Shape, needs: set[str]) -> list[Parameter]:

@@ -45,7 +45,7 @@ ERROR_VALUES: Final[Mapping[str, tuple[Any, ...]]] = catalogue_values(ERRORS, DE
 
 def success_response(
     *,
-    tier: Literal["community"] | Literal["pro", "enterprise"],
+    tier: Literal["community", "pro", "enterprise"],
     tool_version: str,
     tool_id: str,
     request_id: str,
@@ -77,7 +77,7 @@ def error_response(
     code: ErrorCode | str,
     message: str,
     *,
-    tier: Literal["community"] | Literal["pro", "enterprise"],
+    tier: Literal["community", "pro", "enterprise"],
     tool_version: str,
     tool_id: str,
     request_id: str,
