@@ -23,7 +23,7 @@ def _exact(connection: socket.socket, size: int) -> bytes:
 
 def main() -> None:
     path, args = sys.argv[1], sys.argv[2:]
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         connection.connect(path)
     except OSError:
