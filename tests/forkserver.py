@@ -4,8 +4,9 @@ MCP SDK and this package once, instead of each paying its 2 s of imports again.
 `python(*args)` is the command line a test gives `import`, `conform` or a transport in place
 of `(sys.executable, *args)`. It runs `forkserver_client.py` (the standard library only, with
 `-I -S`: 30 ms), which hands its standard input, output and error to the fork server of this
-pytest process (a Unix socket of packets, so that each message arrives whole); the server forks, and the child runs the script (or `-m` module) as `python`
-would, as `__main__`, with the client's arguments, working folder and environment. The client
+pytest process (over a Unix socket of packets: each message arrives whole); the server forks,
+and the child runs the script (or `-m` module) as `python` would, as `__main__`, with the
+client's arguments, working folder and environment. The client
 passes signals on to the child and ends with its exit status, so the product under test sees
 one process that speaks MCP on its pipes, ends when its input ends and dies by the signal it
 is sent. The child ends too when its client is killed (SIGKILL cannot be passed on).
