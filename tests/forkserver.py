@@ -6,10 +6,10 @@ of `(sys.executable, *args)`. It runs `forkserver_client.py` (the standard libra
 `-I -S`: 30 ms), which hands its standard input, output and error to the fork server of this
 pytest process (over a Unix socket of packets: each message arrives whole); the server forks,
 and the child runs the script (or `-m` module) as `python` would, as `__main__`, with the
-client's arguments, working folder and environment. The client
-passes signals on to the child and ends with its exit status, so the product under test sees
-one process that speaks MCP on its pipes, ends when its input ends and dies by the signal it
-is sent. The child ends too when its client is killed (SIGKILL cannot be passed on).
+client's arguments, working folder and environment. The client passes signals on to the
+child and ends with its exit status, so the product under test sees one process that speaks
+MCP on its pipes, ends when its input ends and dies by the signal it is sent. The child ends
+too when its client is killed (SIGKILL cannot be passed on).
 
 What is real is kept real: the server is the SDK's, in a process of its own, over real pipes.
 Tests whose point is a process itself (signals, start-up, hash seeds, memory) start one with
