@@ -98,4 +98,28 @@ tools:
 
 
 RAW = python(str(ROOT / "tests" / "servers" / "raw_server.py"))
+# The one tool raw_server.py lists, as a contract's tools.yaml.
+RAW_TOOLS = """\
+tools:
+  - name: get_item
+    description: An item.
+    mutation: false
+    inputSchema:
+      type: object
+      required: [item_id]
+      properties:
+        item_id: {type: integer}
+        verbose: {type: boolean}
+        kind: {enum: [book, pen]}
+    outputSchema:
+      type: object
+      required: [name, price]
+      properties:
+        name: {type: string}
+        price: {type: number}
+        tags: {type: array, items: {type: string}}
+        note: {type: [string, "null"]}
+    examples:
+      - arguments: {item_id: 1, kind: book}
+"""
 GOOD_ITEM = '{"content": [], "structuredContent": {"name": "pen", "price": 1.5}}'

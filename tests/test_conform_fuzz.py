@@ -19,6 +19,7 @@ from conftest import ROOT, run_cli
 from forkserver import python
 from mcp_contracts_generator.conformance.fuzzing.fuzz_draw import breaches, valid_strategy
 from mcp_contracts_generator.conformance.fuzzing.mutate import edges, long_integers
+from mcp_servers import RAW_TOOLS
 
 pytestmark = pytest.mark.first
 SERVERS = ROOT / "tests" / "servers"
@@ -128,30 +129,6 @@ tools:
       - arguments: {text: pen, limit: 2}
 """
 
-# The one tool raw_server.py lists.
-SHOP = """\
-tools:
-  - name: get_item
-    description: An item.
-    mutation: false
-    inputSchema:
-      type: object
-      required: [item_id]
-      properties:
-        item_id: {type: integer}
-        verbose: {type: boolean}
-        kind: {enum: [book, pen]}
-    outputSchema:
-      type: object
-      required: [name, price]
-      properties:
-        name: {type: string}
-        price: {type: number}
-        tags: {type: array, items: {type: string}}
-        note: {type: [string, "null"]}
-    examples:
-      - arguments: {item_id: 1, kind: book}
-"""
 
 FAULTY = {
     "pages": ("faulty_boundary.py", PAGES),
@@ -268,7 +245,7 @@ def test_a_server_that_accepts_invalid_arguments_is_found_and_the_seed_is_report
 def test_an_internal_error_is_a_crash_shown_with_the_simplest_arguments(tmp_path: Path) -> None:
     """raw_server.py --call-error answers every call with -32603: the simplest calls show it."""
     project, _ = _project(tmp_path, "items")
-    (project / "schemas" / "contracts" / "items" / "tools.yaml").write_text(SHOP, encoding="utf-8")
+    (project / "schemas" / "contracts" / "items" / "tools.yaml").write_text(RAW_TOOLS, encoding="utf-8")
     raw = ("--", *python(str(SERVERS / "raw_server.py"), "{}", "--call-error"))
     result = run_cli(
         "conform", "--contract", "items", "--format", "json", "--protocol", "2025-06-18", "--fuzz", "5", "--seed", "1",

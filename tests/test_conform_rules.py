@@ -13,32 +13,10 @@ from typing import Any
 import pytest
 from conform_json import conform_report
 from conftest import run_cli, run_process
-from mcp_servers import GOOD_ITEM, RAW
+from mcp_servers import GOOD_ITEM, RAW, RAW_TOOLS
 
 SPOKEN = ("--protocol", "2025-06-18")  # the one revision the bare server speaks
-TOOLS = """\
-tools:
-  - name: get_item
-    description: An item.
-    mutation: false
-    inputSchema:
-      type: object
-      required: [item_id]
-      properties:
-        item_id: {type: integer}
-        verbose: {type: boolean}
-        kind: {enum: [book, pen]}
-    outputSchema:
-      type: object
-      required: [name, price]
-      properties:
-        name: {type: string}
-        price: {type: number}
-        tags: {type: array, items: {type: string}}
-        note: {type: [string, "null"]}
-    examples:
-      - arguments: {item_id: 1, kind: book}
-"""
+TOOLS = RAW_TOOLS
 INPUT = json.loads(json.dumps({"type": "object", "required": ["item_id"], "properties": {}}))
 INPUT["properties"] = {
     "item_id": {"type": "integer"},

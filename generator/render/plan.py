@@ -155,12 +155,12 @@ def _render_contract(
 
 
 def _contract_files(
-    env: Environment, contract: Contract, python_package: str, definitions: tuple[Definition, ...], *, python: bool
+    env: Environment, contract: Contract, package: str, definitions: tuple[Definition, ...], *, python: bool
 ) -> dict[str, str]:
     """The files of a contract whatever the languages: its manifest, its MCP listing, its page.
     The page names the module a project imports the contract from: the Python module when
     Python is written, else the npm package's export."""
-    module = f"{python_package}.{contract.module}" if python else f"{npm_name(python_package)}/{contract.module}"
+    module = f"{package}.{contract.module}" if python else f"{npm_name(package)}/{contract.module}"
     return {
         f"manifests/{contract.name}.json": env.get_template("manifests/manifest.json.jinja").render(
             manifest_json=manifest_text(contract.manifest)

@@ -211,11 +211,15 @@ class TsTool:
 def tool_literals(contract: Contract) -> dict[str, Any]:
     """What tools.ts places: each published schema once (the envelope is every tool's), and
     each tool with its zod parts and the index of its schemas."""
-    schemas: dict[str, int] = {}
+    positions: dict[str, int] = {}  # by compact text: each schema once
+    schemas: list[Any] = []
 
     def index(schema: Any) -> int:
         text = json_line(schema, sort_keys=True, separators=COMPACT)
-        return schemas.setdefault(text, len(schemas))
+        if text not in positions:
+            positions[text] = len(schemas)
+            schemas.append(schema)
+        return positions[text]
 
     tools = []
     for listed in tool_listing(contract):
@@ -233,7 +237,7 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
                 output_schema=index(output) if output is not None else None,
             )
         )
-    return {"tools": tools, "schemas": [json_text_expression(json.loads(text), indent="  ") for text in schemas]}
+    return {"tools": tools, "schemas": [json_text_expression(schema, indent="  ") for schema in schemas]}
 
 
 def json_text_expression(value: Any, *, indent: str) -> str:
