@@ -33,6 +33,7 @@ RESERVED_NAMES = frozenset(
         "JudgedModel",
         "JudgedRootModel",
         "Literal",
+        "ABSENT",
         "MISSING",
         "RootModel",
     }

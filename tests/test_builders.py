@@ -18,8 +18,8 @@ from mcp_contracts.jsonrpc import canonical as jsonrpc
 from mcp_contracts.mcp_envelope import adapters as envelope
 from mcp_contracts.mcp_envelope import builders as envelope_builders
 from mcp_contracts.tuitbot import builders as tuitbot
-from mcp_contracts_generator.runtime import Filling
-from pydantic import MISSING, ValidationError
+from mcp_contracts_generator.runtime import ABSENT, Filling
+from pydantic import ValidationError
 
 
 def dumped(model: Any) -> dict[str, Any]:
@@ -45,7 +45,7 @@ class TestTuitbot:
     def test_members_are_keyword_parameters_of_the_shape(self) -> None:
         parameters = inspect.signature(tuitbot.error_response).parameters
         assert list(parameters) == ["code", "message", "data", "error", "meta"]
-        assert parameters["meta"].kind is inspect.Parameter.KEYWORD_ONLY and parameters["meta"].default is MISSING
+        assert parameters["meta"].kind is inspect.Parameter.KEYWORD_ONLY and parameters["meta"].default is ABSENT
         with pytest.raises(TypeError, match="unexpected keyword argument 'extra_member'"):
             tuitbot.success_response(extra_member=1)  # type: ignore[call-arg]  # the shape is closed
 
@@ -362,8 +362,8 @@ class TestFilling:
 
     def test_a_slot_left_out_makes_no_object(self) -> None:
         filling = Filling((), (("error", "message"),))
-        assert filling.fill({}, MISSING) == {}
-        assert filling.fill({"error": {"code": 1}}, MISSING) == {"error": {"code": 1}}
+        assert filling.fill({}, ABSENT) == {}
+        assert filling.fill({"error": {"code": 1}}, ABSENT) == {"error": {"code": 1}}
 
     def test_arrays_are_made_on_the_way_and_indexes_are_checked(self) -> None:
         filling = Filling((), (("errors", "0", "code"),))
@@ -405,8 +405,8 @@ class TestFilling:
         assert Filling(((("code",), "example"),), (("code",),)).fill({}, "other") == {"code": "other"}
 
     def test_members_left_at_missing_are_left_out_and_extra_ones_kept(self) -> None:
-        members = {"a": 1, "b": MISSING}
-        assert Filling().fill(members, extra={"c": 2}) == {"c": 2, "a": 1} and members == {"a": 1, "b": MISSING}
+        members = {"a": 1, "b": ABSENT}
+        assert Filling().fill(members, extra={"c": 2}) == {"c": 2, "a": 1} and members == {"a": 1, "b": ABSENT}
 
 
 def test_a_constant_behind_an_anchor_is_filled_by_the_builder(schemas_copy: Path, tmp_path: Path) -> None:
@@ -431,7 +431,7 @@ def test_a_union_of_literals_is_one_literal_each_value_once() -> None:
     """`Literal["community"] | Literal["pro", "enterprise"]` was what a reader of code-scalpel's
     builders met; a value of another type (True beside "true", 1 beside True) keeps its place."""
     from mcp_contracts_generator.model import View, ViewType
-    from mcp_contracts_generator.render.builder_signatures import _hint
+    from mcp_contracts_generator.render.builder_signatures import _hint, _Needs
 
     union = ViewType(
         "union",
@@ -442,9 +442,9 @@ def test_a_union_of_literals_is_one_literal_each_value_once() -> None:
             ViewType("literal", ("true",)),
         ),
     )
-    needs: set[str] = set()
+    needs = _Needs()
     assert _hint(View("Envelope", ()), union, needs) == 'Literal["community", "pro", True, "true"] | str'
-    assert "Literal" in needs
+    assert "Literal" in needs.typing
     text = (GENERATED / "python" / "mcp_contracts" / "code_scalpel" / "builders.py").read_text(encoding="utf-8")
     assert 'tier: Literal["community", "pro", "enterprise"],' in text
     assert "] | Literal[" not in text

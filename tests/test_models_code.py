@@ -94,7 +94,7 @@ def test_any_description_is_safe_in_classes_fields_and_root_models(contract: Con
     code = models_code(replace(contract, view=_view(hostile)))
     tree = ast.parse(code)
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
-    assert list(classes) == ["Item", "Things"]  # the view's names, no other class
+    assert list(classes) == ["Things", "Item"]  # the view's names and order, no other class
     for node in classes.values():
         written = ast.get_docstring(node, clean=False)
         assert written is not None and textwrap.dedent(written).strip("\n") == hostile  # black indents its lines
@@ -112,7 +112,7 @@ def test_a_described_array_root_of_anything_renders(contract: Contract) -> None:
 def test_models_need_no_arbitrary_types_and_pass_ruff_with_import_order(contract: Contract, tmp_path: Path) -> None:
     code = models_code(replace(contract, view=_view("Described.")))
     assert "arbitrary_types_allowed" not in code
-    assert "from .._runtime import Integer, JudgedModel, JudgedRootModel\n" in code
+    assert "from .._runtime import ABSENT, Integer, JudgedModel, JudgedRootModel\n" in code
     path = tmp_path / "models.py"
     path.write_text(code, encoding="utf-8")
     ruff = ROOT / ".venv" / "bin" / "ruff"

@@ -1,16 +1,19 @@
 """The keyword parameters of a contract's builders, as the builders template places them.
 
-A parameter takes the JSON a member holds (an object is a `dict`, whatever class the view
-gives it), typed by the view, which is never stricter than the schema. Its default says
-what the builder does when the caller gives nothing: none (a required parameter), `None`
-(the schema accepts null and requires the member) or `MISSING` (the member is left out,
-or made by the builder when it puts something inside it).
+A parameter takes the JSON a member holds, typed by the view, which is never stricter than
+the schema. Where the view has a class, it takes that model as well as its JSON (a `dict`):
+`models.UpgradeHint | dict[str, Any]`, in a `Sequence` or `Mapping` (which, unlike `list` and
+`dict`, take a `list[UpgradeHint]`); the builder dumps the models it is given
+(`Filling`'s `models`). Its default says what the builder does when the caller gives
+nothing: none (a required parameter), `None` (the schema accepts null and requires the
+member) or `ABSENT` (the member is left out, or made by the builder when it puts something
+inside it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Contract, Shape, View, ViewType
@@ -23,35 +26,69 @@ class Parameter:
     name: str
     hint: str
     default: str | None  # a Python expression, or None for a required parameter
+    model: bool  # whether the value may hold models, which the builder dumps
+
+
+@dataclass(slots=True)
+class _Needs:
+    """The names the builders module imports for its hints: of `typing` and
+    `collections.abc`, the runtime's `ABSENT`, and the models module (whose classes a hint
+    names as `models.UpgradeHint`, so that no class name meets one of the module's own);
+    `model` says whether the hint made last has a class in it."""
+
+    typing: set[str] = field(default_factory=lambda: {"Any", "Final"})
+    abc: set[str] = field(default_factory=lambda: {"Mapping"})
+    absent: bool = False
+    models: bool = False
+    model: bool = False
 
 
 _SIMPLE = {"any": "Any", "string": "str", "integer": "int", "number": "int | float", "boolean": "bool", "null": "None"}
 
 
-def _hint(view: View, node: ViewType, needs: set[str]) -> str:
-    """The Python type of the JSON a value of `node` holds."""
+def _hint(view: View, node: ViewType, needs: _Needs) -> str:
+    """The Python type of the JSON a value of `node` holds, or of its model."""
     kind = node.kind
     simple = _SIMPLE
     if kind in simple:
         if kind == "any":
-            needs.add("Any")
+            needs.typing.add("Any")
         return simple[kind]
     if kind == "literal":
-        needs.add("Literal")
+        needs.typing.add("Literal")
         return "Literal[" + ", ".join(py(v) for v in node.values) + "]"
-    if kind == "list":
-        return f"list[{_hint(view, node.items[0], needs)}]"
-    if kind == "dict":
-        return f"dict[str, {_hint(view, node.items[0], needs)}]"
-    needs.add("Any")
+    if kind in ("list", "dict"):
+        had, needs.model = needs.model, False
+        item = _hint(view, node.items[0], needs)
+        holds_models, needs.model = needs.model, had or needs.model
+        if kind == "list":
+            needs.abc.update(("Sequence",) if holds_models else ())
+            return f"Sequence[{item}]" if holds_models else f"list[{item}]"
+        return f"Mapping[str, {item}]" if holds_models else f"dict[str, {item}]"
+    needs.typing.add("Any")
     if kind == "class":
+        needs.model = True
         model = next(c for c in view.classes if c.name == node.name)
-        return "dict[str, Any]" if model.root is None else "Any"
-    parts = list(dict.fromkeys(_union_parts(view, node.items, needs)))
+        if model.root is not None:
+            return "Any"
+        needs.models = True
+        return f"models.{model.name} | dict[str, Any]"
+    parts = list(dict.fromkeys(part for hint in _union_parts(view, node.items, needs) for part in _top(hint)))
     return "Any" if "Any" in parts else " | ".join(parts)
 
 
-def _union_parts(view: View, members: Sequence[ViewType], needs: set[str]) -> list[str]:
+def _top(hint: str) -> list[str]:
+    """The members of a union hint, those inside brackets kept whole."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(hint):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if depth == 0 and hint.startswith(" | ", at):
+            parts.append(hint[start:at])
+            start = at + 3
+    return [*parts, hint[start:]]
+
+
+def _union_parts(view: View, members: Sequence[ViewType], needs: _Needs) -> list[str]:
     """The hints of a union's members, its literals merged into one `Literal[...]` where the
     first stands (`Literal["a", "b"]`, not `Literal["a"] | Literal["b"]`), each value once."""
     parts: list[str | None] = []
@@ -64,43 +101,45 @@ def _union_parts(view: View, members: Sequence[ViewType], needs: set[str]) -> li
             parts.append(None)  # the merged literal's place
         values += [v for v in member.values if not any(type(v) is type(w) and v == w for w in values)]
     if values:
-        needs.add("Literal")
+        needs.typing.add("Literal")
     merged = "Literal[" + ", ".join(py(v) for v in values) + "]"
     return [merged if part is None else part for part in parts]
 
 
-def parameters(view: View, shape: Shape, needs: set[str]) -> list[Parameter]:
-    """The keyword parameters of a builder of `shape`; `needs` collects the names of
-    `typing` (and `MISSING`) that their hints use."""
+def parameters(view: View, shape: Shape, needs: _Needs) -> list[Parameter]:
+    """The keyword parameters of a builder of `shape`; `needs` collects the names their
+    hints use."""
     found = []
-    for field in shape.fields or ():
-        hint = _hint(view, field.type, needs)
-        if field.filled and hint != "None":  # the builder makes it an object or an array
-            hint = " | ".join(part for part in hint.split(" | ") if part != "None")
-        if field.required and not field.filled and not field.nullable:
+    for member in shape.fields or ():
+        needs.model = False
+        parts = _top(_hint(view, member.type, needs))
+        if member.filled and parts != ["None"]:  # the builder makes it an object or an array
+            parts = [part for part in parts if part != "None"]
+        if member.required and not member.filled and not member.nullable:
             default = None
-        elif field.required and not field.filled:
+        elif member.required and not member.filled:
             default = "None"
-            if hint != "Any" and "None" not in hint.split(" | "):
-                hint = f"{hint} | None"
+            if parts != ["Any"] and "None" not in parts:
+                parts.append("None")
         else:
-            needs.add("MISSING")
-            default, hint = "MISSING", f"{hint} | MISSING"
-        found.append(Parameter(field.name, hint, default))
+            needs.absent = True
+            default = "ABSENT"
+            parts.append("ABSENT")
+        found.append(Parameter(member.name, " | ".join(parts), default, needs.model))
     return found
 
 
 def builder_literals(contract: Contract) -> dict[str, object]:
     """What the builders template places: the constants, the code, the message and the
     derived fields at their paths (each pointer split into its tokens here, once), the
-    keyword parameters and the names of `typing` they use."""
+    keyword parameters, the members that may hold models, and the names the module imports."""
     assert contract.builders is not None
     builders = contract.builders
-    needs: set[str] = {"Any", "Final"}
+    needs = _Needs()
     success = parameters(contract.view, builders.success, needs)
     error = parameters(contract.view, builders.error, needs)
     if builders.message and not (builders.message_required and "message" not in contract.catalogue.error_columns):
-        needs.add("MISSING")  # an error builder leaves out a message that is None
+        needs.absent = True  # an error builder leaves out a message that is None
     return {
         "success_constants": py(tuple((decode(p), v) for p, v in builders.success_constants)),
         "error_constants": py(tuple((decode(p), v) for p, v in builders.error_constants)),
@@ -111,6 +150,10 @@ def builder_literals(contract: Contract) -> dict[str, object]:
         "message_column": "message" in contract.catalogue.error_columns,
         "success_parameters": success,
         "error_parameters": error,
-        "needs": needs,
-        "typing_names": sorted(needs - {"MISSING"}),
+        "success_models": py(tuple(p.name for p in success if p.model)),
+        "error_models": py(tuple(p.name for p in error if p.model)),
+        "typing_names": sorted(needs.typing),
+        "abc_names": sorted(needs.abc),
+        "runtime_names": ["ABSENT"] * needs.absent + ["Filling", "Path", "Placements", "catalogue_values"],
+        "models_module": needs.models,
     }

@@ -3,13 +3,14 @@
 The view (see `load/view.py`) is written as a small JSON Schema that says only what
 the models state: types, properties, required, closed objects. datamodel-code-generator
 renders it in process (its CLI costs a process start per schema) through its own
-extension points, and nothing edits its output:
+extension points, and nothing edits its output but its formatter and the order of classes
+(`in_reading_order`):
 
 - class names: the view's, given by location (`model_name_map`), which refuses a name it
   cannot give; a key that matches no class is an error too;
 - base classes: `JudgedModel`, or `JudgedRootModel` for a root model (`base_class`,
-  `base_class_map`), imported from the package's runtime (`import_overrides`, which also
-  takes `MISSING` from its stable home in pydantic);
+  `base_class_map`), imported from the package's runtime (`import_overrides`), which also
+  gives pydantic's `MISSING` the name `ABSENT` (`python_format.absent_named`);
 - integers: the runtime's `Integer` (`type_overrides`), a pydantic type, so no
   `arbitrary_types_allowed`;
 - docstrings and root models: the template `templates/python/datamodel/` with
@@ -21,6 +22,7 @@ The rules themselves stay with the judge.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import warnings
@@ -72,7 +74,7 @@ _OPTIONS: dict[str, Any] = dict(
     custom_template_dir=str(_DATAMODEL_TEMPLATES),
     base_class=f"{_STAND_IN}.JudgedModel",
     type_overrides={_INTEGER: f"{_STAND_IN}.Integer"},
-    import_overrides={"MISSING": "pydantic", **{name: _RUNTIME for name in _RUNTIME_NAMES}},
+    import_overrides={name: _RUNTIME for name in ("MISSING", *_RUNTIME_NAMES)},
 )
 
 
@@ -213,7 +215,33 @@ def models_code(contract: Contract) -> str:
         raise ModelGenerationError(contract.name, "datamodel-code-generator generated no models")
     # With a custom header it returns the module without its last newline (it joins the
     # header to the formatted body with `body.rstrip()`); a module ends with one.
-    return code + "\n"
+    return in_reading_order(code + "\n", contract.view)
+
+
+def in_reading_order(code: str, view: View) -> str:
+    """models.py with its classes in the view's order, the root first and then each class
+    where a reader meets it (datamodel-code-generator sorts them by name). Whole classes
+    move, with the two blank lines black keeps between them, and what follows the classes
+    (`Item.model_rebuild()`) stays after them, so the text stays black's. Where a class
+    would need another above it (a generated base class), or something stands between
+    classes, the order is kept."""
+    body = ast.parse(code).body
+    first = next((i for i, node in enumerate(body) if isinstance(node, ast.ClassDef)), len(body))
+    end = next((i for i in range(first, len(body)) if not isinstance(body[i], ast.ClassDef)), len(body))
+    classes = [node for node in body[first:end] if isinstance(node, ast.ClassDef)]
+    names = {node.name for node in classes}
+    bases = (base for node in classes for base in (*node.bases, *node.decorator_list))
+    if not classes or any(isinstance(node, ast.ClassDef) for node in body[end:]):
+        return code
+    if any(isinstance(name, ast.Name) and name.id in names for base in bases for name in ast.walk(base)):
+        return code
+    rank = {c.name: index for index, c in enumerate(view.classes)}
+    lines = code.splitlines(keepends=True)
+    head = "".join(lines[: classes[0].lineno - 1])
+    tail = "".join(lines[classes[-1].end_lineno or 0 :])
+    blocks = [(node.name, "".join(lines[node.lineno - 1 : node.end_lineno])) for node in classes]
+    blocks.sort(key=lambda block: rank.get(block[0], len(rank)))
+    return head + "\n\n".join(text for _, text in blocks) + tail
 
 
 def _format_refusal(exc: BaseException | None) -> FormatRefused | None:

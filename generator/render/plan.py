@@ -188,7 +188,7 @@ def _python_files(env: Environment, contract: Contract, package: str) -> dict[st
             contract=contract,
             error_exports=error_exports,
             all_exports=sorted(
-                {*error_exports, contract.root_model, "Envelope", "JUDGE"}
+                {*error_exports, contract.root_model, "ABSENT", "Envelope", "JUDGE"}
                 | ({"success_response", "error_response"} if contract.builders else set())
             ),
         ),

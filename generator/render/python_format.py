@@ -1,10 +1,14 @@
 """Generated Python as the pinned black writes it, so that the bytes are stable.
 
 `CodeFormatter` is the same step as a datamodel-code-generator custom formatter (its
-`custom_formatters` option names this module): models.py leaves it formatted.
+`custom_formatters` option names this module): models.py leaves it formatted, its
+`MISSING` named `ABSENT` first, so that black formats the names it keeps.
 """
 
 from __future__ import annotations
+
+import io
+import tokenize
 
 import black
 from black.mode import TargetVersion
@@ -29,11 +33,34 @@ class FormatRefused(Exception):
         super().__init__(refusal)
 
 
+def absent_named(code: str) -> str:
+    """`code` with pydantic's `MISSING` sentinel under the runtime's name, `ABSENT`
+    (runtime/absent.py): every name `MISSING` but a field's own (`MISSING: str`), which a
+    property of that name keeps."""
+    if "MISSING" not in code:
+        return code
+    lines = code.splitlines(keepends=True)
+    tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    renamed = []
+    for index, token in enumerate(tokens):
+        if token.type != tokenize.NAME or token.string != "MISSING":
+            continue
+        before = tokens[index - 1].type if index else tokenize.NEWLINE
+        after = tokens[index + 1].string if index + 1 < len(tokens) else ""
+        if before in (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT) and after == ":":
+            continue  # a field of that name
+        renamed.append(token.start)
+    for row, column in reversed(renamed):
+        line = lines[row - 1]
+        lines[row - 1] = line[:column] + "ABSENT" + line[column + len("MISSING") :]
+    return "".join(lines)
+
+
 class CodeFormatter(CustomCodeFormatter):
-    """datamodel-code-generator's last formatter: the pinned black."""
+    """datamodel-code-generator's last formatter: `absent_named`, then the pinned black."""
 
     def apply(self, code: str) -> str:
         try:
-            return format_python(code)
+            return format_python(absent_named(code))
         except InvalidInput as exc:
             raise FormatRefused(code, str(exc)) from exc

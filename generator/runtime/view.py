@@ -16,7 +16,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
-from pydantic import MISSING, BaseModel, BeforeValidator
+from pydantic import BaseModel, BeforeValidator
+
+from .absent import ABSENT
 
 
 def _integral(value: Any) -> Any:
@@ -31,7 +33,7 @@ Integer = Annotated[int, BeforeValidator(_integral)]
 
 
 def _literals(schema: Mapping[str, Any]) -> list[Any] | None:
-    """The values of a field's `literal` schema (under its default and MISSING wrappers)."""
+    """The values of a field's `literal` schema (under its default and ABSENT wrappers)."""
     while schema.get("type") in ("default", "missing-sentinel"):
         schema = schema["schema"]
     return list(schema["expected"]) if schema.get("type") == "literal" else None
@@ -310,7 +312,7 @@ class _Compiler:
                 body += [f"if {var} is _ABSENT:", "    raise _Undecided", *convert]
                 continue
             optional = True
-            if default is MISSING or type(default) in _PLAIN_SCALARS:
+            if default is ABSENT or type(default) in _PLAIN_SCALARS:
                 fill = self._constant(default)
             else:  # pydantic gives each instance a copy of a default that is not hashable
                 self.names["_deepcopy"] = copy.deepcopy

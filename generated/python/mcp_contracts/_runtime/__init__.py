@@ -11,7 +11,8 @@ written once per class from its core schema (view.py), trusted once they build a
 document as pydantic does (canary.py). Their JSON Schema (`model_json_schema()`, pydantic's
 `TypeAdapter`, what the MCP SDK publishes as a tool's `outputSchema`) is the contract's own,
 from the package's `published.json` (published.py). The builders fill documents from paths
-compiled once (builders.py); JSON text is read by msgspec (json_text.py).
+compiled once (builders.py); JSON text is read by msgspec (json_text.py). A member a document
+leaves out is `ABSENT` in a model or a builder's call (absent.py).
 
 Where the runtime leans on pydantic's internals (a class's core schema and `BaseModel`'s slots
 in view.py, two private methods of the JSON Schema generator in published.py), it checks them
@@ -24,7 +25,8 @@ generator. It must import nothing else.
 
 from __future__ import annotations
 
-from .builders import Filling, Path, Placements, catalogue_values, plain
+from .absent import ABSENT
+from .builders import Filling, Path, Placements, catalogue_values, json_form, plain
 from .json_text import (
     NOT_A_JSON_VALUE,
     NotJson,
@@ -39,6 +41,7 @@ from .published import Published
 from .view import Integer
 
 __all__ = [
+    "ABSENT",
     "CONTENT_ANNOTATIONS",
     "NOT_A_JSON_VALUE",
     "Filling",
@@ -54,6 +57,7 @@ __all__ = [
     "bind",
     "catalogue_values",
     "dialect",
+    "json_form",
     "json_pointer",
     "lone_surrogate",
     "parse_json",

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
-from pydantic import MISSING
+from pydantic import BaseModel
 
+from .absent import ABSENT
 from .json_text import json_pointer
 
-_ABSENT: Any = object()  # a member that is not there
+_NOT_THERE: Any = object()  # a member that is not in the document the builder fills
 
 Path = tuple[str, ...]
 """The reference tokens of a JSON pointer, unescaped: `("errors", "0", "code")` is
@@ -30,6 +31,28 @@ _CONTAINERS = (
 )  # a value of these types is copied into each document that gets it
 # What a token of a `Filling` leads to: a container on the way, a value, a slot, a default.
 _NODE, _VALUE, _SLOT, _DEFAULT = range(4)
+
+
+def json_form(value: Any) -> Any:
+    """What a builder's caller gave, as JSON has it: a model (of any contract) dumped by its
+    schema's names, and the models inside lists, tuples and dicts too (a tuple becomes a
+    list). Where there is no model inside, the value itself is returned, not a copy."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    if isinstance(value, (list, tuple)):
+        items = [json_form(item) for item in value]
+        return (
+            value
+            if type(value) is list
+            and all(a is b for a, b in zip(items, value, strict=True))
+            else items
+        )
+    if isinstance(value, dict):
+        found = {key: json_form(item) for key, item in value.items()}
+        return (
+            value if all(found[key] is item for key, item in value.items()) else found
+        )
+    return value
 
 
 def plain(value: Any) -> Any:
@@ -57,21 +80,25 @@ class Filling:
     """What a builder puts into the members its caller gave, compiled once from paths.
 
     `placements` are (path, value); `slots` are paths whose values each call gives, in
-    order (one given as `MISSING` is left out); `defaults` are (path, value) put where
+    order (one given as `ABSENT` is left out); `defaults` are (path, value) put where
     nothing is, inside an object that is there. Of two at the same path, the later is
     kept (a slot for the code replaces the constant a schema of one code has there). The
     paths are compiled into a tree of the objects and arrays on the way, so that a call
-    walks each once.
+    walks each once. `models` are the members whose values may hold models, dumped to
+    their JSON first (`json_form`); no other member is walked.
     """
 
-    __slots__ = ("_root",)
+    __slots__ = ("_models", "_root")
 
     def __init__(
         self,
         placements: Placements = (),
         slots: tuple[Path, ...] = (),
         defaults: Placements = (),
+        *,
+        models: tuple[str, ...] = (),
     ) -> None:
+        self._models = models
         root: dict[str, Any] = {}
         leaves = [
             *((path, _VALUE, value) for path, value in placements),
@@ -105,7 +132,7 @@ class Filling:
         """The document of the members a builder's caller gave, with every value put at
         its path, a value for each slot.
 
-        `members` are the builder's keyword parameters (those left at `MISSING` are left
+        `members` are the builder's keyword parameters (those left at `ABSENT` are left
         out); `extra` the members that are not. Only the objects and arrays on the paths
         are copied, or made where they are missing (an array where the next token is an
         index, an object otherwise): nothing the caller gave is changed, and nothing off
@@ -114,9 +141,10 @@ class Filling:
         """
         if extra:
             members = {**extra, **members}
-        document = {
-            key: value for key, value in members.items() if value is not MISSING
-        }
+        document = {key: value for key, value in members.items() if value is not ABSENT}
+        for key in self._models:
+            if key in document:
+                document[key] = json_form(document[key])
         _merge(document, self._root, values)
         return document
 
@@ -161,7 +189,7 @@ def _merge(node: Any, items: _Items, values: tuple[Any, ...]) -> None:
     for token, kind, payload, path in items:
         if in_object:
             key: Any = token
-            found = node.get(token, _ABSENT)
+            found = node.get(token, _NOT_THERE)
         elif kind == _DEFAULT or (
             kind == _NODE and not payload[1]
         ):  # only defaults: nothing is made
@@ -171,10 +199,10 @@ def _merge(node: Any, items: _Items, values: tuple[Any, ...]) -> None:
             found = node[key]
         else:
             key = _index(node, path)
-            found = node[key] if key < len(node) else _ABSENT
+            found = node[key] if key < len(node) else _NOT_THERE
         if kind == _NODE:
             inside, placed, array = payload
-            if found is _ABSENT:
+            if found is _NOT_THERE:
                 if not placed:
                     continue  # defaults go only into an object that is there
                 value = _made(inside, values, array)
@@ -195,9 +223,9 @@ def _merge(node: Any, items: _Items, values: tuple[Any, ...]) -> None:
                 _merge(value, inside, values)
         else:
             value = values[payload] if kind == _SLOT else payload
-            if value is MISSING:
+            if value is ABSENT:
                 continue
-            if found is not _ABSENT:
+            if found is not _NOT_THERE:
                 if kind != _DEFAULT and (
                     found != value or type(found) is not type(value)
                 ):
@@ -227,7 +255,7 @@ def _made(items: _Items, values: tuple[Any, ...], array: bool | None) -> Any:
                 continue
         else:
             value = values[payload] if kind == _SLOT else payload
-            if value is MISSING:
+            if value is ABSENT:
                 continue
             if type(value) in _CONTAINERS:
                 value = copy.deepcopy(value)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import MISSING, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from .._runtime import JudgedModel, JudgedRootModel
+from .._runtime import ABSENT, JudgedModel, JudgedRootModel
 
 
 class CodeScalpelEnvelope(JudgedRootModel[Any]):
@@ -43,50 +43,9 @@ class CommunityEnvelope(JudgedModel):
         list[str], Field(description="What this invocation supports.")
     ]
     duration_ms: Annotated[
-        int | float | MISSING,
+        int | float | ABSENT,
         Field(description="End-to-end runtime in milliseconds, never negative."),
-    ] = MISSING
-    error: Annotated[
-        ToolError | None,
-        Field(description="The standardized error, or null on success."),
-    ]
-    upgrade_hints: Annotated[
-        list[UpgradeHint],
-        Field(description="Hints for features unavailable at this tier."),
-    ]
-    data: Annotated[
-        Any, Field(description="The tool-specific payload (any JSON value, or null).")
-    ]
-
-
-class PaidTierEnvelope(JudgedModel):
-    """
-    A response at the pro or enterprise tier: `duration_ms` is required.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    tier: Annotated[
-        Literal["pro", "enterprise"],
-        Field(description="The tier that served the call: `pro` or `enterprise`."),
-    ]
-    tool_version: Annotated[
-        str, Field(description="Semantic version of the tool implementation.")
-    ]
-    tool_id: Annotated[
-        str, Field(description="Canonical MCP tool id, for example `security_scan`.")
-    ]
-    request_id: Annotated[
-        str, Field(description="Correlation id, caller-provided or server-generated.")
-    ]
-    capabilities: Annotated[
-        list[str], Field(description="What this invocation supports.")
-    ]
-    duration_ms: Annotated[
-        int | float,
-        Field(description="End-to-end runtime in milliseconds, never negative."),
-    ]
+    ] = ABSENT
     error: Annotated[
         ToolError | None,
         Field(description="The standardized error, or null on success."),
@@ -144,3 +103,44 @@ class UpgradeHint(JudgedModel):
     feature: Annotated[str, Field(description="The feature that is unavailable.")]
     tier: Annotated[str, Field(description="The tier that offers it.")]
     reason: Annotated[str, Field(description="Why it is unavailable.")]
+
+
+class PaidTierEnvelope(JudgedModel):
+    """
+    A response at the pro or enterprise tier: `duration_ms` is required.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    tier: Annotated[
+        Literal["pro", "enterprise"],
+        Field(description="The tier that served the call: `pro` or `enterprise`."),
+    ]
+    tool_version: Annotated[
+        str, Field(description="Semantic version of the tool implementation.")
+    ]
+    tool_id: Annotated[
+        str, Field(description="Canonical MCP tool id, for example `security_scan`.")
+    ]
+    request_id: Annotated[
+        str, Field(description="Correlation id, caller-provided or server-generated.")
+    ]
+    capabilities: Annotated[
+        list[str], Field(description="What this invocation supports.")
+    ]
+    duration_ms: Annotated[
+        int | float,
+        Field(description="End-to-end runtime in milliseconds, never negative."),
+    ]
+    error: Annotated[
+        ToolError | None,
+        Field(description="The standardized error, or null on success."),
+    ]
+    upgrade_hints: Annotated[
+        list[UpgradeHint],
+        Field(description="Hints for features unavailable at this tier."),
+    ]
+    data: Annotated[
+        Any, Field(description="The tool-specific payload (any JSON value, or null).")
+    ]

@@ -4,7 +4,8 @@ Each takes the members of its shape that the schema names as keyword parameters,
 starts from the constants its shape has in the schema. An error's code goes to `CODE_AT`,
 and what the catalogue says of the code fills the paths of `DERIVED`. A field that
 contradicts them is refused with ValueError, an unknown code with KeyError, and every
-envelope is judged by the schema before it is returned.
+envelope is judged by the schema before it is returned. A member the models have a class
+for takes that model or its JSON; one left at `ABSENT` is left out of the envelope.
 
 A path is a JSON pointer's tokens, split once: `("error", "code")` is `/error/code`.
 Only the objects and arrays on the paths are copied; what the caller gave is not changed.
@@ -18,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pydantic import MISSING
-
-from .._runtime import Filling, Path, Placements, catalogue_values
+from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values
+from . import models
 from .errors import ERRORS, ErrorCode
 from .models import FoundryEnvelope
 
@@ -39,10 +39,11 @@ MESSAGE_AT: Final[Path] = ("error",)
 
 # Compiled once: what each builder puts where. An error's code, the values the catalogue
 # derives from it and its message go to the slots of ERROR_FILLING, in that order.
-SUCCESS_FILLING: Final = Filling(SUCCESS_CONSTANTS)
+SUCCESS_FILLING: Final = Filling(SUCCESS_CONSTANTS, models=("meta",))
 ERROR_FILLING: Final = Filling(
     ERROR_CONSTANTS,
     (CODE_AT, *(path for path, _ in DERIVED), MESSAGE_AT),
+    models=("meta",),
 )
 # For each code: its value, then what the catalogue derives from it, in DERIVED's order.
 ERROR_VALUES: Final[Mapping[str, tuple[Any, ...]]] = catalogue_values(ERRORS, DERIVED)
@@ -51,7 +52,7 @@ ERROR_VALUES: Final[Mapping[str, tuple[Any, ...]]] = catalogue_values(ERRORS, DE
 def success_response(
     *,
     data: dict[str, Any],
-    meta: dict[str, Any] | MISSING = MISSING,
+    meta: models.Meta | dict[str, Any] | ABSENT = ABSENT,
 ) -> FoundryEnvelope:
     """A success envelope: the members given, and the constants of its shape."""
     return _success_response({"data": data, "meta": meta})
@@ -61,8 +62,8 @@ def error_response(
     code: ErrorCode | str,
     message: str,
     *,
-    data: dict[str, Any] | MISSING = MISSING,
-    meta: dict[str, Any] | MISSING = MISSING,
+    data: dict[str, Any] | ABSENT = ABSENT,
+    meta: models.Meta | dict[str, Any] | ABSENT = ABSENT,
 ) -> FoundryEnvelope:
     """A failure envelope for `code`, with `message`.
 

@@ -5,9 +5,192 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import MISSING, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from .._runtime import Integer, JudgedModel, JudgedRootModel
+from .._runtime import ABSENT, Integer, JudgedModel, JudgedRootModel
+
+
+class FoundryEnvelope(JudgedRootModel[Any]):
+    """
+    The response-v2 envelope every Foundry MCP operation returns. `error` is null exactly when `success` is true; a failure carries a non-empty error message.
+    """
+
+    root: SuccessEnvelope | FailureEnvelope
+
+
+class SuccessEnvelope(JudgedModel):
+    """
+    An operation that succeeded.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    success: Annotated[Literal[True], Field(description="Always true for a success.")]
+    data: Annotated[
+        dict[str, Any],
+        Field(
+            description="The operation payload; `{}` when there is none. On failure it may hold `error_code`, `error_type`, `remediation` and `details`."
+        ),
+    ]
+    error: Annotated[None, Field(description="Always null for a success.")]
+    meta: Annotated[
+        Meta,
+        Field(
+            description="Response metadata: always the schema version, plus the reserved optional keys. Other keys are allowed."
+        ),
+    ]
+
+
+class Meta(JudgedModel):
+    """
+    Response metadata: always the schema version, plus the reserved optional keys. Other keys are allowed.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    version: Annotated[
+        Literal["response-v2"],
+        Field(description="The response schema version: `response-v2`."),
+    ]
+    request_id: Annotated[
+        str | ABSENT,
+        Field(description="Correlation identifier propagated through logs and traces."),
+    ] = ABSENT
+    warnings: Annotated[
+        list[str] | ABSENT, Field(description="Non-fatal issues, as plain messages.")
+    ] = ABSENT
+    warning_details: Annotated[
+        list[WarningDetail] | ABSENT,
+        Field(description="Structured warnings with severity and context."),
+    ] = ABSENT
+    pagination: Annotated[
+        Pagination | ABSENT, Field(description="Cursor-based pagination.")
+    ] = ABSENT
+    rate_limit: Annotated[
+        RateLimit | ABSENT, Field(description="Rate limiting state and retry hints.")
+    ] = ABSENT
+    telemetry: Annotated[
+        Telemetry | ABSENT, Field(description="Timing and performance metrics.")
+    ] = ABSENT
+    content_fidelity: Annotated[
+        Literal["full", "partial", "summary", "reference_only"] | ABSENT,
+        Field(description="How complete the response content is."),
+    ] = ABSENT
+    content_fidelity_schema_version: Annotated[
+        str | ABSENT,
+        Field(
+            description="Schema version of the content fidelity metadata; currently `1.0`."
+        ),
+    ] = ABSENT
+    dropped_content_ids: Annotated[
+        list[str] | ABSENT,
+        Field(description="Identifiers of content items that were omitted."),
+    ] = ABSENT
+    content_archive_hashes: Annotated[
+        dict[str, str] | ABSENT,
+        Field(
+            description="Archive identifiers mapped to content hashes, for retrieving dropped content."
+        ),
+    ] = ABSENT
+
+
+class WarningDetail(JudgedModel):
+    """
+    A structured warning; only its message is required.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    code: Annotated[
+        str | ABSENT,
+        Field(
+            description="Machine-readable warning classification, for example `CONTENT_TRUNCATED`."
+        ),
+    ] = ABSENT
+    severity: Annotated[
+        Literal["info", "warning", "error"] | ABSENT,
+        Field(description="How serious a structured warning is."),
+    ] = ABSENT
+    message: Annotated[
+        str, Field(description="A human-readable description of the warning.")
+    ]
+    context: Annotated[
+        dict[str, Any] | ABSENT,
+        Field(description="Context specific to the warning type."),
+    ] = ABSENT
+
+
+class Pagination(JudgedModel):
+    """
+    Cursor-based pagination.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    cursor: Annotated[
+        str | None | ABSENT, Field(description="Opaque cursor of the next page.")
+    ] = ABSENT
+    has_more: Annotated[
+        bool | ABSENT, Field(description="Whether more results are available.")
+    ] = ABSENT
+    total_count: Annotated[
+        Integer | ABSENT, Field(description="Total number of items, if known.")
+    ] = ABSENT
+    page_size: Annotated[
+        Integer | ABSENT, Field(description="Number of items per page.")
+    ] = ABSENT
+    page: Annotated[
+        Integer | ABSENT, Field(description="Current page number, from 1.")
+    ] = ABSENT
+
+
+class RateLimit(JudgedModel):
+    """
+    Rate limiting state and retry hints.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    limit: Annotated[
+        Integer | ABSENT, Field(description="Requests allowed in the period.")
+    ] = ABSENT
+    remaining: Annotated[
+        Integer | ABSENT, Field(description="Requests remaining in the current window.")
+    ] = ABSENT
+    reset_at: Annotated[
+        str | ABSENT, Field(description="ISO 8601 time when the limit resets.")
+    ] = ABSENT
+    period: Annotated[
+        str | ABSENT,
+        Field(description="The time window, for example `minute` or `hour`."),
+    ] = ABSENT
+    retry_after: Annotated[
+        Integer | ABSENT, Field(description="Seconds until a retry is allowed.")
+    ] = ABSENT
+
+
+class Telemetry(JudgedModel):
+    """
+    Timing and performance metrics.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    duration_ms: Annotated[
+        int | float | ABSENT, Field(description="Operation duration in milliseconds.")
+    ] = ABSENT
+    downstream_calls: Annotated[
+        Integer | ABSENT, Field(description="Number of downstream service calls.")
+    ] = ABSENT
+    cache_hit: Annotated[
+        bool | ABSENT, Field(description="Whether the result came from a cache.")
+    ] = ABSENT
 
 
 class FailureEnvelope(JudgedModel):
@@ -35,187 +218,3 @@ class FailureEnvelope(JudgedModel):
             description="Response metadata: always the schema version, plus the reserved optional keys. Other keys are allowed."
         ),
     ]
-
-
-class FoundryEnvelope(JudgedRootModel[Any]):
-    """
-    The response-v2 envelope every Foundry MCP operation returns. `error` is null exactly when `success` is true; a failure carries a non-empty error message.
-    """
-
-    root: SuccessEnvelope | FailureEnvelope
-
-
-class Meta(JudgedModel):
-    """
-    Response metadata: always the schema version, plus the reserved optional keys. Other keys are allowed.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    version: Annotated[
-        Literal["response-v2"],
-        Field(description="The response schema version: `response-v2`."),
-    ]
-    request_id: Annotated[
-        str | MISSING,
-        Field(description="Correlation identifier propagated through logs and traces."),
-    ] = MISSING
-    warnings: Annotated[
-        list[str] | MISSING, Field(description="Non-fatal issues, as plain messages.")
-    ] = MISSING
-    warning_details: Annotated[
-        list[WarningDetail] | MISSING,
-        Field(description="Structured warnings with severity and context."),
-    ] = MISSING
-    pagination: Annotated[
-        Pagination | MISSING, Field(description="Cursor-based pagination.")
-    ] = MISSING
-    rate_limit: Annotated[
-        RateLimit | MISSING, Field(description="Rate limiting state and retry hints.")
-    ] = MISSING
-    telemetry: Annotated[
-        Telemetry | MISSING, Field(description="Timing and performance metrics.")
-    ] = MISSING
-    content_fidelity: Annotated[
-        Literal["full", "partial", "summary", "reference_only"] | MISSING,
-        Field(description="How complete the response content is."),
-    ] = MISSING
-    content_fidelity_schema_version: Annotated[
-        str | MISSING,
-        Field(
-            description="Schema version of the content fidelity metadata; currently `1.0`."
-        ),
-    ] = MISSING
-    dropped_content_ids: Annotated[
-        list[str] | MISSING,
-        Field(description="Identifiers of content items that were omitted."),
-    ] = MISSING
-    content_archive_hashes: Annotated[
-        dict[str, str] | MISSING,
-        Field(
-            description="Archive identifiers mapped to content hashes, for retrieving dropped content."
-        ),
-    ] = MISSING
-
-
-class Pagination(JudgedModel):
-    """
-    Cursor-based pagination.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    cursor: Annotated[
-        str | None | MISSING, Field(description="Opaque cursor of the next page.")
-    ] = MISSING
-    has_more: Annotated[
-        bool | MISSING, Field(description="Whether more results are available.")
-    ] = MISSING
-    total_count: Annotated[
-        Integer | MISSING, Field(description="Total number of items, if known.")
-    ] = MISSING
-    page_size: Annotated[
-        Integer | MISSING, Field(description="Number of items per page.")
-    ] = MISSING
-    page: Annotated[
-        Integer | MISSING, Field(description="Current page number, from 1.")
-    ] = MISSING
-
-
-class RateLimit(JudgedModel):
-    """
-    Rate limiting state and retry hints.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    limit: Annotated[
-        Integer | MISSING, Field(description="Requests allowed in the period.")
-    ] = MISSING
-    remaining: Annotated[
-        Integer | MISSING,
-        Field(description="Requests remaining in the current window."),
-    ] = MISSING
-    reset_at: Annotated[
-        str | MISSING, Field(description="ISO 8601 time when the limit resets.")
-    ] = MISSING
-    period: Annotated[
-        str | MISSING,
-        Field(description="The time window, for example `minute` or `hour`."),
-    ] = MISSING
-    retry_after: Annotated[
-        Integer | MISSING, Field(description="Seconds until a retry is allowed.")
-    ] = MISSING
-
-
-class SuccessEnvelope(JudgedModel):
-    """
-    An operation that succeeded.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    success: Annotated[Literal[True], Field(description="Always true for a success.")]
-    data: Annotated[
-        dict[str, Any],
-        Field(
-            description="The operation payload; `{}` when there is none. On failure it may hold `error_code`, `error_type`, `remediation` and `details`."
-        ),
-    ]
-    error: Annotated[None, Field(description="Always null for a success.")]
-    meta: Annotated[
-        Meta,
-        Field(
-            description="Response metadata: always the schema version, plus the reserved optional keys. Other keys are allowed."
-        ),
-    ]
-
-
-class Telemetry(JudgedModel):
-    """
-    Timing and performance metrics.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    duration_ms: Annotated[
-        int | float | MISSING, Field(description="Operation duration in milliseconds.")
-    ] = MISSING
-    downstream_calls: Annotated[
-        Integer | MISSING, Field(description="Number of downstream service calls.")
-    ] = MISSING
-    cache_hit: Annotated[
-        bool | MISSING, Field(description="Whether the result came from a cache.")
-    ] = MISSING
-
-
-class WarningDetail(JudgedModel):
-    """
-    A structured warning; only its message is required.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-    )
-    code: Annotated[
-        str | MISSING,
-        Field(
-            description="Machine-readable warning classification, for example `CONTENT_TRUNCATED`."
-        ),
-    ] = MISSING
-    severity: Annotated[
-        Literal["info", "warning", "error"] | MISSING,
-        Field(description="How serious a structured warning is."),
-    ] = MISSING
-    message: Annotated[
-        str, Field(description="A human-readable description of the warning.")
-    ]
-    context: Annotated[
-        dict[str, Any] | MISSING,
-        Field(description="Context specific to the warning type."),
-    ] = MISSING

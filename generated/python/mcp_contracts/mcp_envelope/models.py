@@ -5,9 +5,104 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import MISSING, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from .._runtime import Integer, JudgedModel
+from .._runtime import ABSENT, Integer, JudgedModel
+
+
+class McpEnvelope(JudgedModel):
+    """
+    An mcp.envelope.v0.1: a tool's result, kept intact, with optional provenance, structured errors and warnings, and adapter metadata.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    schema_version: Annotated[
+        Literal["mcp.envelope.v0.1"],
+        Field(description="The envelope version: `mcp.envelope.v0.1`."),
+    ]
+    result: Annotated[
+        Any,
+        Field(
+            description="The tool-specific payload, kept intact; it is never itself an mcp.envelope.v0.1 (no double wrapping)."
+        ),
+    ]
+    provenance: Annotated[
+        ProvenanceRecord | None | ABSENT,
+        Field(
+            description="The provenance record of this call, or null when none is attached."
+        ),
+    ] = ABSENT
+    errors: Annotated[
+        list[EnvelopeError] | ABSENT,
+        Field(
+            description="Structured errors from the tool or the adapter; an adapter failure sets `result` to null and lists at least one here."
+        ),
+    ] = ABSENT
+    warnings: Annotated[
+        list[EnvelopeWarning] | ABSENT,
+        Field(description="Non-fatal warnings, such as partial parsing."),
+    ] = ABSENT
+    meta: Annotated[
+        EnvelopeMeta | ABSENT,
+        Field(description="Adapter and runtime metadata, outside the tool's meaning."),
+    ] = ABSENT
+
+
+class ProvenanceRecord(JudgedModel):
+    """
+    A prov.record.v0.1 record: the run, the tool, its input and output artifacts, the methods applied, evidence and lineage.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    schema_version: Literal["prov.record.v0.1"]
+    run_id: Annotated[
+        str, Field(description="Identifies this run; a UUID is a good choice.")
+    ]
+    tool: Annotated[
+        ToolIdentity, Field(description="Which tool ran, and which version of it.")
+    ]
+    time: Annotated[
+        str | ABSENT,
+        Field(description="An RFC 3339 time; left out for deterministic output."),
+    ] = ABSENT
+    inputs: Annotated[list[Artifact], Field(description="What the run read.")]
+    outputs: Annotated[list[Artifact], Field(description="What the run produced.")]
+    methods: Annotated[
+        list[str],
+        Field(
+            description="Identifiers of the methods this run applied, in dotted lower case."
+        ),
+    ]
+    evidence: Annotated[
+        list[Evidence],
+        Field(description="Anchors from outputs back to their input sources."),
+    ]
+    parents: Annotated[
+        list[str], Field(description="Run ids of earlier runs this one builds on.")
+    ]
+    integrity: Annotated[
+        Integrity | ABSENT, Field(description="Integrity data for this record.")
+    ] = ABSENT
+
+
+class ToolIdentity(JudgedModel):
+    """
+    Which tool ran, and which version of it.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    name: Annotated[str, Field(description="The tool's name.")]
+    version: Annotated[str, Field(description="The tool's version, such as `v0.3.1`.")]
+    adapter: Annotated[
+        str | ABSENT,
+        Field(description="The adapter that ran the tool, such as `cli` or `mcp`."),
+    ] = ABSENT
 
 
 class Artifact(JudgedModel):
@@ -29,21 +124,20 @@ class Artifact(JudgedModel):
         str, Field(description="The IANA media type, such as `application/json`.")
     ]
     locator: Annotated[
-        str | MISSING,
+        str | ABSENT,
         Field(
             description="Where the artifact can be found: a path, a URL or an MCP resource key."
         ),
-    ] = MISSING
-    size_bytes: Annotated[Integer | MISSING, Field(description="Size in bytes.")] = (
-        MISSING
+    ] = ABSENT
+    size_bytes: Annotated[Integer | ABSENT, Field(description="Size in bytes.")] = (
+        ABSENT
     )
     digest: Annotated[
-        Digest | MISSING, Field(description="A digest to check the artifact against.")
-    ] = MISSING
+        Digest | ABSENT, Field(description="A digest to check the artifact against.")
+    ] = ABSENT
     labels: Annotated[
-        dict[str, str] | MISSING,
-        Field(description="Short string labels for consumers."),
-    ] = MISSING
+        dict[str, str] | ABSENT, Field(description="Short string labels for consumers.")
+    ] = ABSENT
 
 
 class Digest(JudgedModel):
@@ -59,83 +153,6 @@ class Digest(JudgedModel):
         Field(description="The digest algorithm."),
     ]
     value: Annotated[str, Field(description="The digest in hexadecimal.")]
-
-
-class EnvelopeError(JudgedModel):
-    """
-    A structured error emitted by the tool or the adapter.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    code: Annotated[
-        str,
-        Field(
-            description="A namespaced error code that does not change between releases, such as `ADAPTER.EXECUTION.FAILED`."
-        ),
-    ]
-    message: Annotated[str, Field(description="The error, for people.")]
-    details: Annotated[
-        dict[str, str | int | float | bool | None] | MISSING,
-        Field(description="A small map of scalar details."),
-    ] = MISSING
-    retryable: Annotated[
-        bool, Field(description="True when the same call may succeed if tried again.")
-    ] = False
-    evidence: Annotated[
-        list[Evidence] | MISSING,
-        Field(description="Evidence anchors behind this error."),
-    ] = MISSING
-
-
-class EnvelopeMeta(JudgedModel):
-    """
-    Adapter and runtime metadata, outside the tool's meaning.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    adapter: Annotated[
-        str | MISSING,
-        Field(description="The adapter's name, such as `mcp`, `cli` or `api`."),
-    ] = MISSING
-    request_id: Annotated[
-        str | MISSING, Field(description="Correlates the call with its request.")
-    ] = MISSING
-    duration_ms: Annotated[
-        Integer | MISSING, Field(description="How long the call took, in milliseconds.")
-    ] = MISSING
-    schema_hints: Annotated[
-        dict[str, str] | MISSING,
-        Field(description="Names of the schemas that parts of `result` follow."),
-    ] = MISSING
-
-
-class EnvelopeWarning(JudgedModel):
-    """
-    A non-fatal warning.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    code: Annotated[
-        str,
-        Field(
-            description="A namespaced warning code that does not change between releases."
-        ),
-    ]
-    message: Annotated[str, Field(description="The warning, for people.")]
-    details: Annotated[
-        dict[str, str | int | float | bool | None] | MISSING,
-        Field(description="A small map of scalar details."),
-    ] = MISSING
-    evidence: Annotated[
-        list[Evidence] | MISSING,
-        Field(description="Evidence anchors behind this warning."),
-    ] = MISSING
 
 
 class Evidence(JudgedModel):
@@ -160,11 +177,11 @@ class Evidence(JudgedModel):
         ),
     ]
     method: Annotated[
-        str | MISSING, Field(description="The method that derived this mapping.")
-    ] = MISSING
-    note: Annotated[
-        str | MISSING, Field(description="A short note on the mapping.")
-    ] = MISSING
+        str | ABSENT, Field(description="The method that derived this mapping.")
+    ] = ABSENT
+    note: Annotated[str | ABSENT, Field(description="A short note on the mapping.")] = (
+        ABSENT
+    )
 
 
 class Integrity(JudgedModel):
@@ -176,94 +193,15 @@ class Integrity(JudgedModel):
         extra="forbid",
     )
     record_digest: Annotated[
-        RecordDigest | MISSING,
+        RecordDigest | ABSENT,
         Field(
             description="A digest of this record's canonical form, signatures left out."
         ),
-    ] = MISSING
+    ] = ABSENT
     signature: Annotated[
-        Signature | MISSING,
+        Signature | ABSENT,
         Field(description="A signature over `record_digest`, for audits."),
-    ] = MISSING
-
-
-class McpEnvelope(JudgedModel):
-    """
-    An mcp.envelope.v0.1: a tool's result, kept intact, with optional provenance, structured errors and warnings, and adapter metadata.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    schema_version: Annotated[
-        Literal["mcp.envelope.v0.1"],
-        Field(description="The envelope version: `mcp.envelope.v0.1`."),
-    ]
-    result: Annotated[
-        Any,
-        Field(
-            description="The tool-specific payload, kept intact; it is never itself an mcp.envelope.v0.1 (no double wrapping)."
-        ),
-    ]
-    provenance: Annotated[
-        ProvenanceRecord | None | MISSING,
-        Field(
-            description="The provenance record of this call, or null when none is attached."
-        ),
-    ] = MISSING
-    errors: Annotated[
-        list[EnvelopeError] | MISSING,
-        Field(
-            description="Structured errors from the tool or the adapter; an adapter failure sets `result` to null and lists at least one here."
-        ),
-    ] = MISSING
-    warnings: Annotated[
-        list[EnvelopeWarning] | MISSING,
-        Field(description="Non-fatal warnings, such as partial parsing."),
-    ] = MISSING
-    meta: Annotated[
-        EnvelopeMeta | MISSING,
-        Field(description="Adapter and runtime metadata, outside the tool's meaning."),
-    ] = MISSING
-
-
-class ProvenanceRecord(JudgedModel):
-    """
-    A prov.record.v0.1 record: the run, the tool, its input and output artifacts, the methods applied, evidence and lineage.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    schema_version: Literal["prov.record.v0.1"]
-    run_id: Annotated[
-        str, Field(description="Identifies this run; a UUID is a good choice.")
-    ]
-    tool: Annotated[
-        ToolIdentity, Field(description="Which tool ran, and which version of it.")
-    ]
-    time: Annotated[
-        str | MISSING,
-        Field(description="An RFC 3339 time; left out for deterministic output."),
-    ] = MISSING
-    inputs: Annotated[list[Artifact], Field(description="What the run read.")]
-    outputs: Annotated[list[Artifact], Field(description="What the run produced.")]
-    methods: Annotated[
-        list[str],
-        Field(
-            description="Identifiers of the methods this run applied, in dotted lower case."
-        ),
-    ]
-    evidence: Annotated[
-        list[Evidence],
-        Field(description="Anchors from outputs back to their input sources."),
-    ]
-    parents: Annotated[
-        list[str], Field(description="Run ids of earlier runs this one builds on.")
-    ]
-    integrity: Annotated[
-        Integrity | MISSING, Field(description="Integrity data for this record.")
-    ] = MISSING
+    ] = ABSENT
 
 
 class RecordDigest(JudgedModel):
@@ -293,20 +231,81 @@ class Signature(JudgedModel):
     value: Annotated[str, Field(description="The signature itself, preferably base64.")]
 
 
-class ToolIdentity(JudgedModel):
+class EnvelopeError(JudgedModel):
     """
-    Which tool ran, and which version of it.
+    A structured error emitted by the tool or the adapter.
     """
 
     model_config = ConfigDict(
         extra="forbid",
     )
-    name: Annotated[str, Field(description="The tool's name.")]
-    version: Annotated[str, Field(description="The tool's version, such as `v0.3.1`.")]
+    code: Annotated[
+        str,
+        Field(
+            description="A namespaced error code that does not change between releases, such as `ADAPTER.EXECUTION.FAILED`."
+        ),
+    ]
+    message: Annotated[str, Field(description="The error, for people.")]
+    details: Annotated[
+        dict[str, str | int | float | bool | None] | ABSENT,
+        Field(description="A small map of scalar details."),
+    ] = ABSENT
+    retryable: Annotated[
+        bool, Field(description="True when the same call may succeed if tried again.")
+    ] = False
+    evidence: Annotated[
+        list[Evidence] | ABSENT,
+        Field(description="Evidence anchors behind this error."),
+    ] = ABSENT
+
+
+class EnvelopeWarning(JudgedModel):
+    """
+    A non-fatal warning.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    code: Annotated[
+        str,
+        Field(
+            description="A namespaced warning code that does not change between releases."
+        ),
+    ]
+    message: Annotated[str, Field(description="The warning, for people.")]
+    details: Annotated[
+        dict[str, str | int | float | bool | None] | ABSENT,
+        Field(description="A small map of scalar details."),
+    ] = ABSENT
+    evidence: Annotated[
+        list[Evidence] | ABSENT,
+        Field(description="Evidence anchors behind this warning."),
+    ] = ABSENT
+
+
+class EnvelopeMeta(JudgedModel):
+    """
+    Adapter and runtime metadata, outside the tool's meaning.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
     adapter: Annotated[
-        str | MISSING,
-        Field(description="The adapter that ran the tool, such as `cli` or `mcp`."),
-    ] = MISSING
+        str | ABSENT,
+        Field(description="The adapter's name, such as `mcp`, `cli` or `api`."),
+    ] = ABSENT
+    request_id: Annotated[
+        str | ABSENT, Field(description="Correlates the call with its request.")
+    ] = ABSENT
+    duration_ms: Annotated[
+        Integer | ABSENT, Field(description="How long the call took, in milliseconds.")
+    ] = ABSENT
+    schema_hints: Annotated[
+        dict[str, str] | ABSENT,
+        Field(description="Names of the schemas that parts of `result` follow."),
+    ] = ABSENT
 
 
 class WrappedEnvelopeMarker(JudgedModel):

@@ -5,9 +5,35 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import MISSING, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from .._runtime import Integer, JudgedModel, JudgedRootModel
+from .._runtime import ABSENT, Integer, JudgedModel, JudgedRootModel
+
+
+class TuitbotEnvelope(JudgedRootModel[Any]):
+    """
+    The JSON object every TuitBot MCP tool returns: a success shape without error, or a failure shape with a typed error.
+    """
+
+    root: SuccessEnvelope | FailureEnvelope
+
+
+class SuccessEnvelope(JudgedModel):
+    """
+    A tool call that succeeded: `error` is absent.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    success: Annotated[Literal[True], Field(description="Always true for a success.")]
+    data: Annotated[Any, Field(description="The tool's payload, any JSON value.")]
+    meta: Annotated[
+        ApiToolMeta | WorkflowToolMeta | ABSENT,
+        Field(
+            description="Metadata a tool attaches: the API profile's shape, or the workflow profile's with mode and approval_mode both present."
+        ),
+    ] = ABSENT
 
 
 class ApiToolMeta(JudgedModel):
@@ -24,6 +50,29 @@ class ApiToolMeta(JudgedModel):
     elapsed_ms: Annotated[
         Integer, Field(description="Wall time of the call in milliseconds (u64).")
     ]
+
+
+class WorkflowToolMeta(JudgedModel):
+    """
+    Workflow profile metadata: `mode` and `approval_mode` are always present.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    tool_version: Annotated[
+        str, Field(description="Version of the tool contract, for example `1.0`.")
+    ]
+    elapsed_ms: Annotated[
+        Integer, Field(description="Wall time of the call in milliseconds (u64).")
+    ]
+    mode: Annotated[
+        str,
+        Field(
+            description="Runtime operating mode, for example `autopilot` or `composer`."
+        ),
+    ]
+    approval_mode: Annotated[bool, Field(description="Effective approval state.")]
 
 
 class FailureEnvelope(JudgedModel):
@@ -48,11 +97,47 @@ class FailureEnvelope(JudgedModel):
         ),
     ]
     meta: Annotated[
-        ApiToolMeta | WorkflowToolMeta | MISSING,
+        ApiToolMeta | WorkflowToolMeta | ABSENT,
         Field(
             description="Metadata a tool attaches: the API profile's shape, or the workflow profile's with mode and approval_mode both present."
         ),
-    ] = MISSING
+    ] = ABSENT
+
+
+class RetryableToolError(JudgedModel):
+    """
+    An error whose code is retryable.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    code: Annotated[
+        Literal[
+            "x_rate_limited",
+            "x_network_error",
+            "x_api_error",
+            "db_error",
+            "llm_error",
+            "thread_partial_failure",
+            "policy_error",
+        ],
+        Field(description="An error code of the catalogue that is retryable."),
+    ]
+    message: Annotated[str, Field(description="A human-readable message.")]
+    retryable: Annotated[
+        Literal[True], Field(description="Derived from the code: true.")
+    ]
+    rate_limit_reset: Annotated[
+        str | ABSENT,
+        Field(description="When the rate limit resets, ISO-8601 or epoch."),
+    ] = ABSENT
+    policy_decision: Annotated[
+        str | ABSENT,
+        Field(
+            description="A policy outcome, for example `denied` or `routed_to_approval`."
+        ),
+    ] = ABSENT
 
 
 class PermanentToolError(JudgedModel):
@@ -93,97 +178,12 @@ class PermanentToolError(JudgedModel):
         Literal[False], Field(description="Derived from the code: false.")
     ]
     rate_limit_reset: Annotated[
-        str | MISSING,
+        str | ABSENT,
         Field(description="When the rate limit resets, ISO-8601 or epoch."),
-    ] = MISSING
+    ] = ABSENT
     policy_decision: Annotated[
-        str | MISSING,
+        str | ABSENT,
         Field(
             description="A policy outcome, for example `denied` or `routed_to_approval`."
         ),
-    ] = MISSING
-
-
-class RetryableToolError(JudgedModel):
-    """
-    An error whose code is retryable.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    code: Annotated[
-        Literal[
-            "x_rate_limited",
-            "x_network_error",
-            "x_api_error",
-            "db_error",
-            "llm_error",
-            "thread_partial_failure",
-            "policy_error",
-        ],
-        Field(description="An error code of the catalogue that is retryable."),
-    ]
-    message: Annotated[str, Field(description="A human-readable message.")]
-    retryable: Annotated[
-        Literal[True], Field(description="Derived from the code: true.")
-    ]
-    rate_limit_reset: Annotated[
-        str | MISSING,
-        Field(description="When the rate limit resets, ISO-8601 or epoch."),
-    ] = MISSING
-    policy_decision: Annotated[
-        str | MISSING,
-        Field(
-            description="A policy outcome, for example `denied` or `routed_to_approval`."
-        ),
-    ] = MISSING
-
-
-class SuccessEnvelope(JudgedModel):
-    """
-    A tool call that succeeded: `error` is absent.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    success: Annotated[Literal[True], Field(description="Always true for a success.")]
-    data: Annotated[Any, Field(description="The tool's payload, any JSON value.")]
-    meta: Annotated[
-        ApiToolMeta | WorkflowToolMeta | MISSING,
-        Field(
-            description="Metadata a tool attaches: the API profile's shape, or the workflow profile's with mode and approval_mode both present."
-        ),
-    ] = MISSING
-
-
-class TuitbotEnvelope(JudgedRootModel[Any]):
-    """
-    The JSON object every TuitBot MCP tool returns: a success shape without error, or a failure shape with a typed error.
-    """
-
-    root: SuccessEnvelope | FailureEnvelope
-
-
-class WorkflowToolMeta(JudgedModel):
-    """
-    Workflow profile metadata: `mode` and `approval_mode` are always present.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    tool_version: Annotated[
-        str, Field(description="Version of the tool contract, for example `1.0`.")
-    ]
-    elapsed_ms: Annotated[
-        Integer, Field(description="Wall time of the call in milliseconds (u64).")
-    ]
-    mode: Annotated[
-        str,
-        Field(
-            description="Runtime operating mode, for example `autopilot` or `composer`."
-        ),
-    ]
-    approval_mode: Annotated[bool, Field(description="Effective approval state.")]
+    ] = ABSENT
