@@ -34,7 +34,14 @@ RESERVED_NAMES = frozenset(
         "JudgedRootModel",
         "Literal",
         "ABSENT",
-        "MISSING",
+        "MISSING",  # datamodel-code-generator's name for ABSENT, renamed in models.py
+        # what the builders module imports beside the root class
+        "Filling",
+        "Final",
+        "Mapping",
+        "Path",
+        "Placements",
+        "Sequence",
         "RootModel",
     }
 )

@@ -448,3 +448,21 @@ def test_a_union_of_literals_is_one_literal_each_value_once() -> None:
     text = (GENERATED / "python" / "mcp_contracts" / "code_scalpel" / "builders.py").read_text(encoding="utf-8")
     assert 'tier: Literal["community", "pro", "enterprise"],' in text
     assert "] | Literal[" not in text
+
+
+@pytest.mark.parametrize("title", ["Filling", "Path", "Sequence", "ABSENT"])
+def test_a_root_titled_like_a_name_the_builders_import_keeps_them_working(
+    title: str, schemas_copy: Path, tmp_path: Path
+) -> None:
+    """The builders module imports the root class by its name beside the runtime's and
+    `collections.abc`'s: a root of one of those titles takes `Model` after it."""
+    for other in (schemas_copy / "contracts").iterdir():
+        if other.name != "tuitbot":
+            shutil.rmtree(other)
+    source = schemas_copy / "contracts" / "tuitbot" / "envelope.schema.json"
+    source.write_text(json.dumps({**load_json(source), "title": title}), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run_cli("generate", "--schemas", str(schemas_copy), "--out", str(out)).returncode == 0
+    with generated_package(out, "tuitbot") as contract:
+        assert type(contract.builders.success_response()).__name__ == f"{title}Model"
+        assert contract.builders.error_response("db_error", "locked").model_dump(mode="json")["success"] is False
