@@ -56,8 +56,10 @@ KEYS = {
     "schemas": "the folder of canonical sources (default: schemas)",
     "output": "the folder `generate` writes (default: generated)",
     "package": f"the import package of the generated Python (default: {DEFAULT_PACKAGE})",
-    "distribution": "the name pip installs generated/python as (default: `package`, with `-` for `_`)",
-    "distribution_version": "the version of that distribution, as PEP 440 writes one (default: 0.0.0)",
+    "distribution": "the name pip installs generated/python as, and the npm package's name in npm's spelling"
+    " (default: `package`, with `-` for `_`)",
+    "distribution_version": "the version of that distribution and of the npm package, as PEP 440 writes one"
+    " (MAJOR.MINOR.PATCH with TypeScript among the languages; default: 0.0.0)",
     "templates": "a folder of templates that override built-in ones by path",
     "languages": 'the languages `generate` writes: ["python"] (the default), ["typescript"] or both',
     "limits": f"a table of limits: {', '.join(LIMIT_KEYS)}",
@@ -73,6 +75,9 @@ BREAKING_KEYS = {
 }
 PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 DISTRIBUTION_NAME = re.compile(r"^([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$")
+# The versions that PEP 440 and npm's SemVer both take, written alike: a PEP 440 pre-release
+# (1.0.0rc1) is no SemVer, and SemVer's 1.0.0-rc.1 is no PEP 440 as written.
+NPM_VERSION = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$")
 # The languages `generate` can write, one or both: `validate`, `mock` and `conform` judge with
 # the sources' own judge, not with a generated package.
 LANGUAGES = ("python", "typescript")
@@ -199,7 +204,15 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
             problems.append(Diagnostic(where, line, None, f"{value!r} is not a distribution name (PEP 508)"))
         elif key == "distribution_version" and not _is_version(value):
             problems.append(Diagnostic(where, line, None, f"{value!r} is not a version (PEP 440)"))
+        elif key == "distribution_version" and _writes_typescript(section) and not NPM_VERSION.match(value):
+            said = f"{value!r} is no version npm takes: the npm package has this version too, MAJOR.MINOR.PATCH"
+            problems.append(Diagnostic(where, line, None, said))
     return problems
+
+
+def _writes_typescript(section: dict[str, Any]) -> bool:
+    languages = section.get("languages")
+    return isinstance(languages, list) and "typescript" in languages
 
 
 def _is_version(text: str) -> bool:

@@ -62,14 +62,15 @@ def build_plan(
     package goes to `typescript/<package>/` (see `render/typescript.py`). With `rules_page`,
     the docs carry the tool's rules page, `docs/rules.md` (a project turns it on: it is the
     tool's page, and changes with the tool). The Python folder is a distribution pip installs:
-    `distribution` is its name (None: the package's, `-` for `_`) and version.
+    `distribution` is its name (None: the package's, `-` for `_`) and version, which the npm
+    package takes too (the name in npm's spelling).
     """
     env = template_environment(templates)
     definitions: dict[str, tuple[Definition, ...]] = {}  # described once, for two pages
     contract_files: dict[str, str] = {}
     problems: list[RenderProblem] = []
     for contract in project.contracts:
-        rendered = _render_contract(env, contract, package, languages)
+        rendered = _render_contract(env, contract, package, languages, distribution[0])
         if isinstance(rendered, RenderProblem):
             problems.append(rendered)
         else:
@@ -95,7 +96,7 @@ def build_plan(
     if rules_page:
         files["docs/rules.md"] = _markdown(env.get_template("docs/rules.md.jinja").render(sections=rule_sections()))
     if "typescript" in languages:
-        files.update(typescript_package(env, project, package))
+        files.update(typescript_package(env, project, package, distribution))
     return {path: files[path].encode("utf-8") for path in sorted(files)}
 
 
@@ -132,7 +133,7 @@ COMMANDS = ("lint", "breaking", "conform", "check", "validate")
 
 
 def _render_contract(
-    env: Environment, contract: Contract, package: str, languages: tuple[str, ...]
+    env: Environment, contract: Contract, package: str, languages: tuple[str, ...], distribution: str | None
 ) -> tuple[tuple[Definition, ...], dict[str, str]] | RenderProblem:
     """The definitions the docs describe and the files of one contract, or why they cannot be
     rendered. A template's own fault is not the contract's: it propagates, and is reported at
@@ -140,7 +141,8 @@ def _render_contract(
     try:
         definitions = describe_definitions(contract)
         python = "python" in languages
-        files = _contract_files(env, contract, package, definitions, python=python)
+        npm = npm_name(package, distribution)
+        files = _contract_files(env, contract, package, definitions, python=python, npm=npm)
         if python:
             files.update(_python_files(env, contract, f"python/{package}/{contract.module}"))
         if "typescript" in languages:
@@ -155,12 +157,12 @@ def _render_contract(
 
 
 def _contract_files(
-    env: Environment, contract: Contract, package: str, definitions: tuple[Definition, ...], *, python: bool
+    env: Environment, contract: Contract, package: str, definitions: tuple[Definition, ...], *, python: bool, npm: str
 ) -> dict[str, str]:
     """The files of a contract whatever the languages: its manifest, its MCP listing, its page.
     The page names the module a project imports the contract from: the Python module when
-    Python is written, else the npm package's export."""
-    module = f"{package}.{contract.module}" if python else f"{npm_name(package)}/{contract.module}"
+    Python is written, else the export of the npm package `npm`."""
+    module = f"{package}.{contract.module}" if python else f"{npm}/{contract.module}"
     return {
         f"manifests/{contract.name}.json": env.get_template("manifests/manifest.json.jinja").render(
             manifest_json=manifest_text(contract.manifest)
