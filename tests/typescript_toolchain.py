@@ -11,7 +11,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -29,7 +29,20 @@ def node_or_skip(*packages: str) -> str:
     if found and installed:
         return found
     missing = "node is not on PATH" if not found else f"{TS / 'node_modules'} lacks {' or '.join(needed)}"
-    reason = f"the TypeScript tests need node and their packages: {missing} (run npm ci in tests/ts)"
+    _unavailable(f"the TypeScript tests need node and their packages: {missing} (run npm ci in tests/ts)")
+
+
+def npm_or_skip(*packages: str) -> str:
+    """The `npm` command; skip (fail in CI) without it, or without node and the `packages` of
+    tests/ts/node_modules (whose `npm ci` left them in npm's cache, for an offline install)."""
+    node_or_skip(*packages)
+    found = shutil.which("npm")
+    if found:
+        return found
+    _unavailable("the TypeScript tests need npm: it is not on PATH")
+
+
+def _unavailable(reason: str) -> NoReturn:
     if os.environ.get("MCP_CONTRACTS_REQUIRE_SHARED") == "1":
         pytest.fail(reason, pytrace=False)
     pytest.skip(reason)
