@@ -334,7 +334,7 @@ def verified(chosen: Settings) -> bool:
     """Whether the output folder is exactly what the sources of `chosen` produce, answered
     from this machine's cache without loading or rendering (see the module's docstring).
     False is no answer: the caller compares in full."""
-    from .write import scan
+    from .write import build_state_folders, scan
 
     document = _recorded(chosen)
     if document is None:
@@ -344,7 +344,7 @@ def verified(chosen: Settings) -> bool:
         return False
     outputs: dict[str, str] = document["outputs"]
     try:
-        tree = scan(chosen.output, largest=document["largest"])
+        tree = scan(chosen.output, largest=document["largest"], build=build_state_folders(outputs))
     except OSError:
         return False
     if tree.irregular or tree.files.keys() != outputs.keys():

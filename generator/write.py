@@ -12,7 +12,7 @@ import secrets
 import shutil
 import stat
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +27,21 @@ if TYPE_CHECKING:  # `check` answered from the cache imports no renderer
 # Files that Python itself leaves in the output when the generated package is imported.
 _IGNORED_DIRS = {"__pycache__"}
 _IGNORED_SUFFIXES = (".pyc",)
+# What npm and tsc write beside a package.json of the plan when its package is built where it
+# is, as its README says (`npm install`, `npx tsc`, `npm pack`): the user's build state.
+# `check` does not count it, and `generate` carries it into the new tree.
+BUILD_STATE_NAMES = frozenset({"node_modules", "dist", "package-lock.json"})
+BUILD_STATE_SUFFIXES = (".tgz",)
+
+
+def build_state_folders(paths: Iterable[str]) -> frozenset[str]:
+    """The folders of the plan's paths that hold a package.json: `typescript/pkg/` (with
+    its `/`; `""` for the top)."""
+    return frozenset(p.removesuffix("package.json") for p in paths if p.rpartition("/")[2] == "package.json")
+
+
+def _build_state(prefix: str, name: str, folders: frozenset[str]) -> bool:
+    return prefix in folders and (name in BUILD_STATE_NAMES or name.endswith(BUILD_STATE_SUFFIXES))
 
 
 @dataclass(frozen=True)
@@ -68,13 +83,14 @@ def _ignored(name: str, mode: int) -> bool:
     return name in _IGNORED_DIRS if stat.S_ISDIR(mode) else name.endswith(_IGNORED_SUFFIXES)
 
 
-def scan(out_dir: Path, largest: int | None = None) -> Tree:
+def scan(out_dir: Path, largest: int | None = None, build: frozenset[str] = frozenset()) -> Tree:
     """Every entry under `out_dir` that the generator could have written, each taken with
     `lstat`: a symlink is not followed (not even to a folder), and only a regular file is
     opened, without following a link that replaced it meanwhile and without blocking (a FIFO
     put in its place is found by `fstat`). A regular file of more than `largest` bytes (the
     size of the largest file the sources produce: it can be none of them) is not read either,
-    and is irregular as "a file of N bytes". Empty when `out_dir` is not a folder; `OSError`
+    and is irregular as "a file of N bytes". The build state in the `build` folders (see
+    `BUILD_STATE_NAMES`) is not entered. Empty when `out_dir` is not a folder; `OSError`
     for one that cannot be listed."""
     files: dict[str, bytes] = {}
     irregular: dict[str, str] = {}
@@ -87,7 +103,7 @@ def scan(out_dir: Path, largest: int | None = None) -> Tree:
             for entry in entries:
                 mode = entry.stat(follow_symlinks=False).st_mode
                 relative = prefix + entry.name
-                if _ignored(entry.name, mode):
+                if _ignored(entry.name, mode) or _build_state(prefix, entry.name, build):
                     continue
                 if stat.S_ISDIR(mode):
                     stack.append((relative + "/", entry.path))
@@ -151,7 +167,7 @@ def compare(plan: Plan, out_dir: Path, *, diffs: bool = True) -> Drift:
     """What `generate` would change in `out_dir`, with a unified diff per file unless
     `diffs` is false (`generate` names the files; only `check` shows how they differ). An
     entry that is not a regular file is drift wherever it is, shown by what it is."""
-    tree = scan(out_dir, largest=max(map(len, plan.values()), default=0))
+    tree = scan(out_dir, largest=max(map(len, plan.values()), default=0), build=build_state_folders(plan))
     disk, irregular = tree.files, tree.irregular
     differs = [p for p in plan if disk.get(p) != plan[p]]
     changed = tuple(p for p in differs if p in disk or p in irregular)
@@ -296,10 +312,13 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
         if not target.exists():
             fs.rename(staging, target)
             return
+        moved = _carry_build_state(target, staging, build_state_folders(files), fs)
         try:
             fs.exchange(staging, target)
         except OSError as exc:
             if exc.errno not in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+                for relative in reversed(moved):  # the old tree stays, with its build state
+                    fs.rename(staging / relative, target / relative)
                 raise
             retired = fs.mkdtemp(f".{target.name}.old-", parent)
             fs.rename(target, retired / "tree")
@@ -311,6 +330,45 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
             raise OldTreeLeft(exc.errno, exc.strerror, exc.filename or str(staging)) from exc
     finally:
         fs.unlock(handle)
+
+
+def _carry_build_state(old: Path, new: Path, folders: frozenset[str], fs: FileSystem) -> list[str]:
+    """Move the build state (see `BUILD_STATE_NAMES`) of the old tree's `folders` into the
+    new tree, each entry as it is (a symlink stays a symlink, never followed), where the new
+    tree has that folder and nothing of that name; the relative paths moved."""
+    moved = []
+    for folder in sorted(folders):
+        if not (new / folder).is_dir() or not _real_folder(old, folder):
+            continue
+        for name in sorted(fs.listdir(old / folder)):
+            relative = folder + name
+            if _build_state(folder, name, folders) and not os.path.lexists(new / relative):
+                fs.rename(old / relative, new / relative)
+                moved.append(relative)
+    return moved
+
+
+def _package_folders(root: Path) -> frozenset[str]:
+    """The folders under `root` that hold a package.json, as `build_state_folders` gives
+    them; no symlink followed, no build state entered."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        relative = Path(folder).relative_to(root).as_posix()
+        prefix = "" if relative == "." else relative + "/"
+        dirs[:] = sorted(d for d in dirs if d not in BUILD_STATE_NAMES)
+        found += [prefix + "package.json"] if "package.json" in files else []
+    return build_state_folders(found)
+
+
+def _real_folder(root: Path, folder: str) -> bool:
+    """Whether `root/folder` is a folder with no symlink on the way from `root`."""
+    path = root
+    for part in folder.split("/"):
+        if part:
+            path = path / part
+            if not os.path.lexists(path) or not stat.S_ISDIR(os.lstat(path).st_mode):
+                return False
+    return True
 
 
 READ_ONLY = "this user cannot remove what the folder holds (read-only?), so the output is not replaced"
@@ -370,4 +428,7 @@ def _recover(target: Path, fs: FileSystem) -> None:
         if retired:
             fs.rename(retired[0], target)
     for leftover in leftovers:
+        if leftover.name.startswith(f".{target.name}.new-") and target.is_dir():
+            # a run stopped before its swap: the build state it carried goes back
+            _carry_build_state(leftover, target, _package_folders(leftover), fs)
         fs.remove_tree(leftover)

@@ -8,7 +8,6 @@ SIGKILL then stops a writing process at many moments.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import random
@@ -17,12 +16,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import GENERATED, run_cli
+from faulty_fs import Faulty
 from mcp_contracts_generator import write
-from mcp_contracts_generator.write import FileSystem, read_tree, replace_tree
+from mcp_contracts_generator.write import read_tree, replace_tree
 
 pytestmark = pytest.mark.first  # killed processes and many runs: start them early
 
@@ -31,41 +30,6 @@ NEW = {f"python/pkg/m{i}.py": f"new {i}\n".encode() for i in range(8)} | {
     "docs/new.md": b"new\n",
     "README.md": b"new\n",
 }
-CALLS = ("mkdir", "mkdtemp", "write", "lock", "unlock", "exchange", "rename", "remove_tree", "listdir")
-
-
-class Faulty(FileSystem):
-    """Fails the `fail_at`-th call with EIO; `no_exchange` makes the exchange unavailable."""
-
-    def __init__(self, fail_at: int, *, no_exchange: bool = False) -> None:
-        self.fail_at = fail_at
-        self.no_exchange = no_exchange
-        self.calls = 0
-
-    def _tick(self, name: str) -> None:
-        self.calls += 1
-        if self.calls == self.fail_at:
-            raise OSError(errno.EIO, f"injected fault in {name}")
-
-
-def _faulty(name: str) -> Any:
-    real = getattr(FileSystem, name)
-
-    def call(self: Faulty, *args: Any) -> Any:
-        if name == "unlock":  # release first: a held lock would stall the next run
-            real(self, *args)
-            self._tick(name)
-            return None
-        self._tick(name)
-        if name == "exchange" and self.no_exchange:
-            raise OSError(errno.ENOSYS, "no exchange here")
-        return real(self, *args)
-
-    return call
-
-
-for _name in CALLS:
-    setattr(Faulty, _name, _faulty(_name))
 
 
 def _strays(out: Path) -> list[str]:

@@ -79,10 +79,9 @@ def test_an_sdk_server_on_the_packed_npm_package_conforms(tmp_path: Path) -> Non
     pyproject.write_text(said.replace('languages = ["python"]', SETTINGS), encoding="utf-8")
     assert run_cli("generate", cwd=project).returncode == 0
 
-    # Packed from a copy, as a release job packs a checkout: npm's node_modules/, dist/ and
-    # lockfile in the output folder would be files `check` does not expect there.
-    build = tmp_path / "build"
-    shutil.copytree(project / "generated" / "typescript" / "contracts", build)
+    # Built and packed where it is, as its README says: npm's node_modules/, dist/ and lockfile
+    # stay beside the generated files, which `check` passes over and `generate` keeps.
+    build = project / "generated" / "typescript" / "contracts"
     _run([npm, "install", *offline], build)
     packed = tmp_path / "packed"
     packed.mkdir()
@@ -133,4 +132,17 @@ def test_an_sdk_server_on_the_packed_npm_package_conforms(tmp_path: Path) -> Non
     assert result.returncode == 0, report
     assert (report["conforms"], report["findings"], report["tools_listed"]) == (True, [], 1)
     assert report["calls"] == len(SDK_REVISIONS)  # the example call, at each revision
-    assert run_cli("check", "--full", cwd=project).returncode == 0  # nothing written into the output
+    assert {"node_modules", "dist", "package-lock.json"} <= {entry.name for entry in build.iterdir()}
+    assert run_cli("check", "--full", cwd=project).returncode == 0, "the build state is no drift"
+
+    # A schema edit: `generate` replaces the generated files and keeps the build, which packs again.
+    schema = project / "schemas" / "contracts" / "billing-api" / "envelope.schema.json"
+    document = load_json(schema)
+    schema.write_text(json.dumps({**document, "description": "Edited."}, indent=2), encoding="utf-8")
+    assert run_cli("generate", cwd=project).returncode == 0
+    assert (build / "node_modules" / ".bin" / "tsc").is_symlink()
+    _run([npm, "pack", "--offline", "--pack-destination", str(packed)], build)
+    with tarfile.open(tarball) as archive:
+        judge = archive.extractfile("package/dist/billing_api/judge.js")
+        assert judge is not None and b"Edited." in judge.read()
+    assert run_cli("check", "--full", cwd=project).returncode == 0
