@@ -109,6 +109,14 @@ def reference() -> Path:
 
 
 @pytest.fixture
+def out_copy(tmp_path: Path) -> Path:
+    """A private copy of this repository's output folder that a test may change."""
+    target = tmp_path / "generated"
+    shutil.copytree(GENERATED, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+@pytest.fixture
 def schemas_copy(tmp_path: Path) -> Path:
     """A private copy of the built-in schemas that a test may break."""
     target = tmp_path / "schemas"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,6 @@ STATE = {
     "package-lock.json": b"{}\n",
     "mcp-contracts-builtins-0.1.0.tgz": b"\x1f\x8b",
 }
-
-
-@pytest.fixture
-def out_copy(tmp_path: Path) -> Path:
-    target = tmp_path / "generated"
-    shutil.copytree(GENERATED, target, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
 
 
 def _build(package: Path) -> None:

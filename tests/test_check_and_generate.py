@@ -8,14 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import GENERATED, SCHEMAS, assert_report, run_cli
-
-
-@pytest.fixture
-def out_copy(tmp_path: Path) -> Path:
-    target = tmp_path / "generated"
-    shutil.copytree(GENERATED, target, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
+from conftest import SCHEMAS, assert_report, run_cli
 
 
 def test_check_reports_changed_missing_and_extra_files_with_diffs(out_copy: Path) -> None:

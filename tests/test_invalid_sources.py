@@ -8,14 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import GENERATED, assert_report, run_cli, tree_bytes
-
-
-@pytest.fixture
-def out_copy(tmp_path: Path) -> Path:
-    target = tmp_path / "generated"
-    shutil.copytree(GENERATED, target, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
+from conftest import assert_report, run_cli, tree_bytes
 
 
 def _replace(path: Path, old: str, new: str) -> None:
