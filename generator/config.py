@@ -200,11 +200,11 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
             problems.append(Diagnostic(where, line, None, f"{key!r} must be a non-empty string: {KEYS[key]}"))
         elif key == "package" and package_problem(value) is not None:
             problems.append(Diagnostic(where, line, None, str(package_problem(value))))
-        elif key == "distribution" and not DISTRIBUTION_NAME.match(value):
+        elif key == "distribution" and not DISTRIBUTION_NAME.fullmatch(value):
             problems.append(Diagnostic(where, line, None, f"{value!r} is not a distribution name (PEP 508)"))
         elif key == "distribution_version" and not _is_version(value):
             problems.append(Diagnostic(where, line, None, f"{value!r} is not a version (PEP 440)"))
-        elif key == "distribution_version" and _writes_typescript(section) and not NPM_VERSION.match(value):
+        elif key == "distribution_version" and _writes_typescript(section) and not NPM_VERSION.fullmatch(value):
             said = f"{value!r} is no version npm takes: the npm package has this version too, MAJOR.MINOR.PATCH"
             problems.append(Diagnostic(where, line, None, said))
     return problems
@@ -328,7 +328,7 @@ def package_problem(package: str) -> str | None:
     """Why `package` cannot name the generated package, if it cannot: not a name Python
     imports, or one that would shadow (or, on a file system that ignores case, be taken for)
     a module of the standard library or one the generated code imports."""
-    if not PACKAGE_NAME.match(package) or keyword.iskeyword(package):
+    if not PACKAGE_NAME.fullmatch(package) or keyword.iskeyword(package):
         return f"{package!r} is not a Python package name"
     shadowed = _SHADOWED.get(package.lower())
     if shadowed is not None:

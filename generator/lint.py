@@ -126,7 +126,7 @@ def _code_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
 
 def _tool_name(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     for index, tool in enumerate(src.tools.data.get("tools", [])):
-        if not MCP_TOOL_NAME.match(tool["name"]):
+        if not MCP_TOOL_NAME.fullmatch(tool["name"]):
             yield src.tools, ["tools", index, "name"], f"{tool['name']!r} is not a valid MCP tool name"
 
 

@@ -60,12 +60,17 @@ def test_a_misspelt_key_is_reported_at_its_line(tmp_path: Path, monkeypatch: pyt
     assert "pyproject.toml:6: unknown key 'pakage' in [tool.mcp-contracts]; did you mean 'package'?" in result.output
 
 
-def test_a_package_that_python_cannot_import_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _project(tmp_path, '[tool.mcp-contracts]\npackage = "class"\n')
+# As TOML writes it, and as the error shows the value: a newline at the end made a folder `pkg\n`.
+@pytest.mark.parametrize(("written", "shown"), [("class", "'class'"), ("pkg\\n", "'pkg\\n'")])
+def test_a_package_that_python_cannot_import_is_refused(
+    written: str, shown: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(tmp_path, f'[tool.mcp-contracts]\npackage = "{written}"\n')
     monkeypatch.chdir(tmp_path)
-    result = RUNNER.invoke(app, ["check"])
+    result = RUNNER.invoke(app, ["generate"])
     assert result.exit_code == 2
-    assert "pyproject.toml:5: 'class' is not a Python package name" in result.output
+    assert f"pyproject.toml:5: {shown} is not a Python package name" in result.output
+    assert not (tmp_path / "generated").exists()
 
 
 @pytest.mark.parametrize(

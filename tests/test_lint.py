@@ -330,3 +330,13 @@ def test_the_built_in_contracts_have_no_lint_error() -> None:
     result = run_cli("lint")
     assert result.returncode == 0, result.stdout
     assert result.stdout.endswith(" note(s).\n")
+
+
+@pytest.mark.fires("tool-name")
+def test_a_tool_name_with_a_newline_at_its_end_is_no_mcp_tool_name(project: Path) -> None:
+    """`$` matches before a last newline: the name is judged whole."""
+    _edit(project / SHOP / "tools.yaml", "name: example_tool", 'name: "example_tool\\n"')
+    _, findings = _lint(project)
+    assert [f["message"] for f in findings if f["rule"] == "tool-name"] == [
+        "'example_tool\\n' is not a valid MCP tool name"
+    ]

@@ -75,6 +75,7 @@ def test_the_generated_pyproject_is_no_project_of_its_own(tmp_path: Path) -> Non
     ("setting", "said"),
     [
         ('distribution = "-bad name"', "'-bad name' is not a distribution name (PEP 508)"),
+        ('distribution = "name\\n"', "'name\\n' is not a distribution name (PEP 508)"),  # `$` let it by
         ('distribution_version = "one"', "'one' is not a version (PEP 440)"),
         ('distribution_version = "1.0-rc1"', "'1.0-rc1' is not a version (PEP 440)"),  # 1.0rc1 is what it means
     ],
