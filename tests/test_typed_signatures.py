@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import mcp_contracts.foundry as foundry_package
@@ -26,6 +27,7 @@ from mcp_contracts.foundry.builders import success_response as foundry_success
 from mcp_contracts.foundry.models import Meta, Pagination
 from mcp_contracts_generator import api
 from mcp_contracts_generator.render.python_format import absent_named
+from mcp_contracts_generator.runtime import json_form
 
 PYTHON = GENERATED / "python"
 PACKAGE = PYTHON / "mcp_contracts"
@@ -52,6 +54,14 @@ def test_a_builder_takes_the_models_as_well_as_their_json() -> None:
         "version": "response-v2",
         "pagination": {"cursor": "c2", "has_more": True},
     }
+
+
+def test_any_sequence_or_mapping_of_models_becomes_json() -> None:
+    hint = UpgradeHint(**HINT)
+    assert json_form(MappingProxyType({"a": (hint, [hint])})) == {"a": [HINT, [HINT]]}
+    assert json_form(range(2)) == [0, 1] and json_form("text") == "text" and json_form(b"x") == b"x"
+    plain = {"a": [1, {"b": 2}]}
+    assert json_form(plain) is plain  # nothing to dump: not copied
 
 
 def test_a_model_that_breaks_the_schema_is_refused_as_its_json_would_be() -> None:

@@ -5,7 +5,7 @@ catalogue's values are looked up once per code."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
@@ -30,16 +30,18 @@ _NODE, _VALUE, _SLOT, _DEFAULT = range(4)
 
 def json_form(value: Any) -> Any:
     """What a builder's caller gave, as JSON has it: a model (of any contract) dumped by its
-    schema's names, and the models inside lists, tuples and dicts too (a tuple becomes a
-    list). Where there is no model inside, the value itself is returned, not a copy."""
+    schema's names, and the models inside sequences and mappings too (as the `Sequence` and
+    `Mapping` of a builder's hint take them: any sequence but text becomes a list, any
+    mapping a dict). A list or dict with no model inside is returned itself, not a copy."""
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json", by_alias=True)
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, Mapping):
+        found = {key: json_form(item) for key, item in value.items()}
+        same = type(value) is dict and all(found[key] is item for key, item in value.items())
+        return value if same else found
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
         items = [json_form(item) for item in value]
         return value if type(value) is list and all(a is b for a, b in zip(items, value, strict=True)) else items
-    if isinstance(value, dict):
-        found = {key: json_form(item) for key, item in value.items()}
-        return value if all(found[key] is item for key, item in value.items()) else found
     return value
 
 
