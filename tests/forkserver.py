@@ -4,7 +4,7 @@ MCP SDK and this package once, instead of each paying its 2 s of imports again.
 `python(*args)` is the command line a test gives `import`, `conform` or a transport in place
 of `(sys.executable, *args)`. It runs `forkserver_client.py` (the standard library only, with
 `-I -S`: 30 ms), which hands its standard input, output and error to the fork server of this
-pytest process (over a Unix socket of packets: each message arrives whole); the server forks,
+pytest process (waiting while it starts) (over a Unix socket of packets: each message arrives whole); the server forks,
 and the child runs the script (or `-m` module) as `python` would, as `__main__`, with the
 client's arguments, working folder and environment. The client passes signals on to the
 child and ends with its exit status, so the product under test sees one process that speaks
@@ -51,28 +51,39 @@ WARM = (
     "mcp_contracts_generator.serving.pipes",
 )
 
-_socket: str | None = None
+_sockets: dict[tuple[str, tuple[str, ...]], str] = {}
 
 
 def python(*args: str) -> tuple[str, ...]:
     """The command line that runs `python *args` (a script or `-m module`, and its arguments)
     as a child of the fork server; `(sys.executable, *args)` when forking is off."""
+    return forked(sys.executable, WARM, *args)
+
+
+def forked(interpreter: str, warm: tuple[str, ...], *args: str) -> tuple[str, ...]:
+    """`python` for another environment's `interpreter` (the reference servers' own): its
+    fork server has imported the modules `warm` names. The client runs on `interpreter`
+    too, so that without a fork server it execs that one."""
     if os.environ.get("MCP_CONTRACTS_TEST_FORK", "1") == "0" or not args or args[0] == "-c":
-        return (sys.executable, *args)
-    return (sys.executable, "-I", "-S", str(CLIENT), _started(), *args)
+        return (interpreter, *args)
+    return (interpreter, "-I", "-S", str(CLIENT), _started(interpreter, warm), *args)
 
 
-def _started() -> str:
-    """The socket of this process's fork server, started on first use."""
-    global _socket
-    if _socket is None:
+def _started(interpreter: str, warm: tuple[str, ...]) -> str:
+    """The socket of this process's fork server on `interpreter`, started on first use. One
+    that cannot import what it is told to ends: its clients then exec the real thing."""
+    key = (interpreter, warm)
+    if key not in _sockets:
         folder = tempfile.mkdtemp(prefix="mcfs-")  # short: a socket path holds 107 bytes
-        _socket = os.path.join(folder, "s")
+        _sockets[key] = os.path.join(folder, "s")
         server = subprocess.Popen(
-            [sys.executable, __file__, _socket], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL
+            [interpreter, __file__, _sockets[key], *warm],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         atexit.register(_stop, server, folder)
-    return _socket
+    return _sockets[key]
 
 
 def _stop(server: subprocess.Popen[bytes], folder: str) -> None:
@@ -87,18 +98,22 @@ def _stop(server: subprocess.Popen[bytes], folder: str) -> None:
     os.rmdir(folder)
 
 
-# The fork server: run as `python forkserver.py SOCKET` by `_started`.
+# The fork server: run as `python forkserver.py SOCKET MODULE...` by `_started`.
 
 
-def _serve(path: str) -> None:
+def _serve(path: str, warm: list[str]) -> None:
     import importlib
     import json
     import selectors
     import socket
     import struct
 
-    for name in WARM:
-        importlib.import_module(name)
+    try:
+        for name in warm:
+            importlib.import_module(name)
+    except BaseException:
+        open(path + ".failed", "w").close()  # its clients exec the real thing, not wait
+        raise
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(path + ".new")
     listener.listen(64)
@@ -195,4 +210,4 @@ def _child(connection: object, fds: list[int], request: dict[str, object]) -> No
 
 
 if __name__ == "__main__":
-    _serve(sys.argv[1])
+    _serve(sys.argv[1], sys.argv[2:])

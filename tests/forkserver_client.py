@@ -1,7 +1,8 @@
 """`python -I -S forkserver_client.py SOCKET ARGS...`: run `python ARGS...` as a child of the
 fork server at SOCKET (tests/forkserver.py) on this process's standard input, output and
-error; pass signals on to it and end as it ends. Without a fork server there, exec the real
-`python ARGS...`. The standard library only: this starts in 30 ms."""
+error; pass signals on to it and end as it ends. While the fork server starts, wait for it;
+without one there (it could not start, or is gone), exec the real `python ARGS...`. The
+standard library only: this starts in 30 ms."""
 
 import json
 import os
@@ -9,6 +10,9 @@ import signal
 import socket
 import struct
 import sys
+import time
+
+STARTING = 120  # seconds a fork server may take to import what it warms
 
 
 def _exact(connection: socket.socket, size: int) -> bytes:
@@ -21,12 +25,27 @@ def _exact(connection: socket.socket, size: int) -> bytes:
     return data
 
 
+def _connected(path: str) -> socket.socket | None:
+    """A connection to the fork server at `path`: waited for while it starts (its imports take
+    seconds), None when it could not start or is gone."""
+    deadline = time.monotonic() + STARTING
+    while True:
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            connection.connect(path)
+            return connection
+        except OSError:
+            connection.close()
+        starting = not os.path.exists(path) and not os.path.exists(path + ".failed")
+        if not starting or time.monotonic() > deadline or not os.path.isdir(os.path.dirname(path)):
+            return None
+        time.sleep(0.02)
+
+
 def main() -> None:
     path, args = sys.argv[1], sys.argv[2:]
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    try:
-        connection.connect(path)
-    except OSError:
+    connection = _connected(path)
+    if connection is None:
         os.execv(sys.executable, [sys.executable, *args])
     request = json.dumps({"args": args, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
     child: list[int] = []

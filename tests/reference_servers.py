@@ -25,8 +25,20 @@ from pathlib import Path
 import pytest
 from conftest import run_folder
 from filelock import FileLock
+from forkserver import forked
 
 HERE = Path(__file__).resolve().parent
+# What the servers import, once, in the fork server on their environment's python
+# (tests/forkserver.py): each start would pay 2 to 5 s for it.
+WARM = (
+    "anyio._backends._asyncio",
+    "mcp",
+    "mcp_server_time",
+    "mcp_server_git",
+    "mcp_server_fetch",
+    "fastmcp",
+    "fastmcp.server.server",  # not imported by `import fastmcp`: 3 s of the app's start
+)
 FASTMCP_APP = HERE / "servers" / "fastmcp_app.py"
 # Measured together: they install beside mcp 2.3.0 in their own environment.
 PINS = ("mcp-server-time==2026.10.19", "mcp-server-git==2026.10.19", "mcp-server-fetch==2026.10.24", "fastmcp==4.1.2")
@@ -47,20 +59,25 @@ class ReferenceServers:
     def python(self) -> str:
         return self._bin("python")
 
+    def _run(self, *args: str) -> list[str]:
+        """`python ARGS` on the servers' environment, forked from its warm fork server (a
+        console script of the environment runs as the script it is)."""
+        return list(forked(self.python, WARM, *args))
+
     def time(self) -> list[str]:
-        return [self._bin("mcp-server-time")]
+        return self._run(self._bin("mcp-server-time"))
 
     def git(self, repository: Path) -> list[str]:
         """Serves a git repository it makes at `repository` (see `git_repository`)."""
-        return [self._bin("mcp-server-git"), "--repository", str(git_repository(repository))]
+        return self._run(self._bin("mcp-server-git"), "--repository", str(git_repository(repository)))
 
     def fetch(self) -> list[str]:
         """Lists `fetch` only; calling it needs the network, so no test calls it."""
-        return [self._bin("mcp-server-fetch")]
+        return self._run(self._bin("mcp-server-fetch"))
 
     def fastmcp(self, counter: Path) -> list[str]:
         """tests/servers/fastmcp_app.py; `borrow_book` counts its calls in `counter`."""
-        return [self.python, str(FASTMCP_APP), str(counter)]
+        return self._run(str(FASTMCP_APP), str(counter))
 
     @contextmanager
     def fastmcp_http(self, counter: Path) -> Iterator[str]:

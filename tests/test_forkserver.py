@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from forkserver import python
+from forkserver import forked, python
 
 SCRIPT = """\
 import json, os, sys, time
@@ -57,13 +57,17 @@ def test_the_child_runs_as_python_would_and_its_exit_status_is_the_clients(scrip
     assert forked.returncode == real.returncode == 7, forked.stderr
     said, expected = json.loads(forked.stdout), json.loads(real.stdout)
     assert said.pop("pid") != expected.pop("pid")
-    assert said == expected == {
-        "argv": [script, "exit"],
-        "cwd": str(tmp_path),
-        "probe": "seen",
-        "name": "__main__",
-        "path": str(tmp_path),
-    }
+    assert (
+        said
+        == expected
+        == {
+            "argv": [script, "exit"],
+            "cwd": str(tmp_path),
+            "probe": "seen",
+            "name": "__main__",
+            "path": str(tmp_path),
+        }
+    )
 
 
 def test_the_pipes_are_the_childs(script: str) -> None:
@@ -88,3 +92,22 @@ def test_a_killed_client_takes_its_child_along(script: str) -> None:
         process.kill()
         process.wait(timeout=10)
     assert _gone(pid)
+
+
+PARENT = "import os; print(os.getppid())"
+
+
+@pytest.mark.parametrize(("warm", "forks"), [(("pydantic", "mcp.types"), True), (("no_such_module_here",), False)])
+def test_a_client_waits_for_a_starting_server_and_execs_without_one(
+    tmp_path: Path, warm: tuple[str, ...], forks: bool
+) -> None:
+    """A server of another interpreter's own (`forked`), asked at once: the client waits while
+    it imports and is forked by it; one that cannot import what it warms is no server, and the
+    client execs the real interpreter at once rather than waiting out its start."""
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT, encoding="utf-8")
+    command = forked(sys.executable, warm, str(script))
+    assert command[:3] == (sys.executable, "-I", "-S")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+    # Forked, its parent is the fork server; exec'd, it is the client, whose parent is this process.
+    assert (int(done.stdout) != os.getpid()) is forks
