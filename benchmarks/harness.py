@@ -8,7 +8,9 @@ BENCHMARKS.md, and tests only check that every row has one.
 
 from __future__ import annotations
 
+import compileall
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -180,11 +182,29 @@ def interleaved(commands: Sequence[Sequence[str]], repeat: int, **kwargs: object
     ]
 
 
-def generated_env() -> dict[str, str]:
-    """This environment with the built-in contracts' generated package importable."""
+def installed(folder: Path, packages: Mapping[str, Path]) -> dict[str, str]:
+    """This environment with `packages` (import name -> source folder) importable as pip
+    installs them: copied into `folder`, first on PYTHONPATH, with their bytecode written.
+
+    pip writes each module's `.pyc` when it installs a wheel, and every process after reads
+    it. The sources here have none (an editable install, `generated/`), and with
+    PYTHONDONTWRITEBYTECODE set, as on the machine these numbers come from, no process ever
+    writes one: each would compile every module of ours from source, a cost no user pays
+    and the anchors (the standard library, pydantic: compiled when installed) do not pay."""
+    for name, source in packages.items():
+        target = folder / name
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+        if not compileall.compile_dir(target, quiet=1):
+            raise RuntimeError(f"benchmarks: {source} does not compile")
     env = dict(os.environ)
     path = env.get("PYTHONPATH")
-    env["PYTHONPATH"] = str(GENERATED / "python") + (os.pathsep + path if path else "")
+    env["PYTHONPATH"] = str(folder) + (os.pathsep + path if path else "")
+    for name in packages:
+        found = subprocess.run(
+            [PYTHON, "-c", f"import {name}; print({name}.__file__)"], env=env, capture_output=True, text=True
+        ).stdout.strip()
+        if not Path(found).is_relative_to(folder):  # an editable install's finder comes after PYTHONPATH
+            raise RuntimeError(f"benchmarks: {name} is imported from {found or 'nowhere'}, not from {folder}")
     return env
 
 

@@ -8,7 +8,6 @@ server is `cli_server`; every outcome is printed by `findings.printer`.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -331,9 +330,7 @@ def import_(
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--version"]:  # answered before typer builds every command's parameters (13 ms)
-        sys.stdout.write(f"mcp-contracts {__version__}\n")
-        return
+    """The command line (`--version` alone is answered before this module is imported: `__main__`)."""
     from . import interrupt
 
     interrupt.install()  # SIGINT and SIGTERM: exit 130 and 143, once the command has cleaned up

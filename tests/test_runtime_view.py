@@ -17,6 +17,7 @@ import subprocess
 import sys
 from typing import Any
 
+import pydantic
 import pytest
 from builtin_models import root_model
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json
@@ -226,6 +227,38 @@ def test_a_model_without_a_slot_pydantic_sets_is_not_the_same_view() -> None:
     object.__setattr__(bare, "__dict__", {"name": "a"})
     assert canary.agree(Slotted(name="a"), made)
     assert not canary.agree(bare, made)
+
+
+_BUILT_AT_IMPORT = (
+    "import json, sys\n"
+    "import pydantic\n"
+    "import mcp_contracts.{module}\n"
+    "def every(cls):\n"
+    "    for sub in cls.__subclasses__():\n"
+    "        yield sub\n"
+    "        yield from every(sub)\n"
+    "built = {{f'{{c.__module__}}.{{c.__qualname__}}' for c in every(pydantic.BaseModel) if c.__pydantic_complete__}}\n"
+    "print(json.dumps([sorted(built), 'pydantic.root_model' in sys.modules]))\n"
+)
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+def test_importing_a_contract_builds_no_model_class(contract: str) -> None:
+    """No validator is built at import: not the runtime's bases, not a contract's classes. A
+    contract with a root model imports pydantic's `RootModel`, which pydantic builds as it
+    defines it; one without imports no `RootModel` at all."""
+    module = contract.replace("-", "_")
+    rooted = issubclass(importlib.import_module(f"mcp_contracts.{module}").Envelope, pydantic.RootModel)
+    done = subprocess.run(
+        [sys.executable, "-c", _BUILT_AT_IMPORT.format(module=module)],
+        env={"PYTHONPATH": str(GENERATED / "python")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    built, loaded = json.loads(done.stdout)
+    assert (built, loaded) == ((["pydantic.root_model.RootModel"], True) if rooted else ([], False))
 
 
 def test_importing_a_contract_reads_no_schema_and_loads_no_judge() -> None:

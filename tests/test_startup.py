@@ -1,14 +1,16 @@
-"""Commands import only what they use: `--version` and every `--help` import no loader,
-renderer, formatter, validator or MCP SDK (typer's own imports are the floor)."""
+"""Commands import only what they use: `--version` imports not even typer, and every `--help`
+no loader, renderer, formatter, validator or MCP SDK (typer's own imports are the floor)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import tomllib
 from importlib.metadata import version
 
 import pytest
+from conftest import ROOT
 from mcp_contracts_generator import __version__
 from mcp_contracts_generator.cli import Format, app
 
@@ -29,24 +31,30 @@ HEAVY = {
 # The generator's own modules they may import: the command line and the table it lists in a help text.
 LIGHT = {
     "mcp_contracts_generator",
+    "mcp_contracts_generator.__main__",
     "mcp_contracts_generator.cli",
     "mcp_contracts_generator.cli_params",
     "mcp_contracts_generator.interrupt",
     "mcp_contracts_generator.protocol",
 }
 COMMANDS = sorted(command.name or command.callback.__name__ for command in app.registered_commands if command.callback)
+# What the `mcp-contracts` script runs, as pyproject.toml declares it ("module:function").
+ENTRY = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["mcp-contracts"]
 SCRIPT = (
     "import json, sys\n"
-    "from mcp_contracts_generator.cli import main\n"
+    "from {module} import {function} as main\n"
     "sys.argv = ['mcp-contracts', *json.loads(sys.argv[1])]\n"
     "try:\n    main()\nexcept SystemExit as exit:\n    assert not exit.code, exit.code\n"
     "print('\\n' + json.dumps(sorted(sys.modules)))\n"
 )
 
 
-def _modules(*args: str) -> tuple[str, list[str]]:
+def _modules(*args: str, entry: str = ENTRY) -> tuple[str, list[str]]:
+    """What the script's entry prints for `args`, and every module it imported."""
+    module, _, function = entry.partition(":")
+    script = SCRIPT.format(module=module, function=function)
     result = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps(args)], capture_output=True, text=True, check=False, timeout=120
+        [sys.executable, "-c", script, json.dumps(args)], capture_output=True, text=True, check=False, timeout=120
     )
     assert result.returncode == 0, result.stderr
     output, _, last = result.stdout.rstrip("\n").rpartition("\n")
@@ -80,6 +88,26 @@ def test_version_prints_the_literal_the_package_metadata_holds() -> None:
     output, _ = _modules("--version")
     assert output == f"mcp-contracts {__version__}\n"
     assert version("mcp-contracts") == __version__ == "0.1.0"
+
+
+def test_version_is_answered_before_the_command_line_is_imported() -> None:
+    """The script answers `--version` alone from the literal: no typer, no `cli`."""
+    assert ENTRY == "mcp_contracts_generator.__main__:main"
+    _, modules = _modules("--version")
+    assert sorted(m for m in modules if m.split(".")[0] in {"typer", "click"} or m.endswith(".cli")) == []
+
+
+@pytest.mark.parametrize("args", [("--version",), ("--version", "check"), ("--help",), ("check", "--help")], ids=str)
+def test_the_script_says_what_the_command_line_says(args: tuple[str, ...]) -> None:
+    """Through the script's entry or straight through `cli.main`, the same words."""
+    assert _modules(*args)[0] == _modules(*args, entry="mcp_contracts_generator.cli:main")[0]
+
+
+def test_python_dash_m_runs_the_script() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mcp_contracts_generator", "--version"], capture_output=True, text=True, timeout=120
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, f"mcp-contracts {__version__}\n", "")
 
 
 def test_the_report_formats_the_help_lists_are_the_printers() -> None:

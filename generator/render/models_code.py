@@ -184,8 +184,6 @@ def generation_options(view: View) -> dict[str, Any]:
         "model_name_map": {_location(view, c.name): c.name for c in view.classes},
         "base_class_map": {c.name: f"{_STAND_IN}.JudgedRootModel" for c in view.classes if c.root is not None},
         "extra_template_data": template_data,
-        # a root model's base class is `JudgedRootModel[Any]` (see the template)
-        "additional_imports": ["typing.Any"] if any(c.root is not None for c in view.classes) else [],
     }
 
 

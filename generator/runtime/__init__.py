@@ -2,7 +2,7 @@
 
 A contract's schema, bundled with every resource it refers to, is compiled by jsonschema-rs
 into a `Judge` (judge.py). The generated models inherit `JudgedModel` or `JudgedRootModel`
-(models.py): `model_validate` and `model_validate_json` ask the judge first, so they accept
+(models.py, root.py): `model_validate` and `model_validate_json` ask the judge first, so they accept
 exactly what the schema accepts, then build the typed view, which is never stricter than the
 schema. The view of a judged document is built without validating again, by functions
 written once per class from its core schema (view.py), trusted once they build a class's first
@@ -23,13 +23,18 @@ generator. It must import nothing else.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .absent import ABSENT
 from .builders import Filling, Path, Placements, catalogue_values, json_form, plain
 from .json_text import NOT_A_JSON_VALUE, NotJson, json_pointer, lone_surrogate, parse_json, short
 from .judge import CONTENT_ANNOTATIONS, Judge, Violation, dialect
-from .models import JudgedModel, JudgedRootModel, bind
+from .models import JudgedModel, bind
 from .published import Published
 from .view import Integer
+
+if TYPE_CHECKING:
+    from .root import JudgedRootModel
 
 __all__ = [
     "ABSENT",
@@ -55,3 +60,12 @@ __all__ = [
     "plain",
     "short",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`JudgedRootModel`, imported when a contract first names it (root.py says why)."""
+    if name == "JudgedRootModel":
+        from .root import JudgedRootModel
+
+        return JudgedRootModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

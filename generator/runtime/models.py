@@ -1,17 +1,18 @@
-"""The bases of the generated models: `model_validate` and `model_validate_json` ask the
-judge first, so they accept exactly what the schema accepts, then build the typed view,
-which is never stricter than the schema (view.py, checked by canary.py); their JSON Schema
-is the contract's own (published.py). Nothing is built or read at import: the model classes
-(`defer_build`), the bundled schema, msgspec and jsonschema-rs wait for the first use."""
+"""The bases of the generated models (a root model's, on the same `_Judged`, is in root.py):
+`model_validate` and `model_validate_json` ask the judge first, so they accept exactly what
+the schema accepts, then build the typed view, which is never stricter than the schema
+(view.py, checked by canary.py); their JSON Schema is the contract's own (published.py).
+Nothing is built or read at import: the model classes (`defer_build`), the bundled schema,
+msgspec and jsonschema-rs wait for the first use."""
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, RootModel, ValidationError
+from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, ValidationError
 from pydantic.json_schema import JsonSchemaValue
 from pydantic.version import VERSION
 from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError
@@ -37,12 +38,18 @@ class _Judged:
     Construction by keywords builds a view only.
     """
 
-    __judge__: ClassVar[Judge]
-    __location__: ClassVar[str]
-    __published__: ClassVar[Published | None] = None
-    __view__: ClassVar[Callable[[Any], Any] | None]
-    __checked__: ClassVar[bool] = False
-    __fast__: ClassVar[tuple[Callable[[Any], bool], Callable[[Any], Any] | None]]
+    # Declared for type checkers only: pydantic evaluates the annotations of every base of a
+    # model class each time it makes one (a string annotation is compiled each time), and
+    # these are no fields.
+    if TYPE_CHECKING:
+        __judge__: ClassVar[Judge]
+        __location__: ClassVar[str]
+        __published__: ClassVar[Published | None]
+        __view__: ClassVar[Callable[[Any], Any] | None]
+        __checked__: ClassVar[bool]
+        __fast__: ClassVar[tuple[Callable[[Any], bool], Callable[[Any], Any] | None]]
+    __published__ = None
+    __checked__ = False
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler, /) -> JsonSchemaValue:
@@ -159,15 +166,6 @@ class JudgedModel(_Judged, BaseModel):
     # with `_` appended, which pydantic would otherwise warn about on import.
     # Its validator and serializer are built on first use, not when the module is imported.
     model_config = ConfigDict(protected_namespaces=(), defer_build=True, **_JSON_NAMES)
-
-
-RootT = TypeVar("RootT")
-
-
-class JudgedRootModel(_Judged, RootModel[RootT], Generic[RootT]):
-    """A generated model whose value is not one object: a union, a list or a scalar."""
-
-    model_config = ConfigDict(defer_build=True, **_JSON_NAMES)
 
 
 def bind(judge: Judge, locations: Mapping[type[_Judged], str], published: Published | None = None) -> None:

@@ -10,7 +10,7 @@ from pydantic import ConfigDict, Field
 from .._runtime import ABSENT, JudgedModel, JudgedRootModel
 
 
-class CodeScalpelEnvelope(JudgedRootModel[Any]):
+class CodeScalpelEnvelope(JudgedRootModel):
     """
     The JSON object every Code Scalpel MCP tool returns. `duration_ms` is required for the pro and enterprise tiers and optional for community.
     """

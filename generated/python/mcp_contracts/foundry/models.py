@@ -10,7 +10,7 @@ from pydantic import ConfigDict, Field
 from .._runtime import ABSENT, Integer, JudgedModel, JudgedRootModel
 
 
-class FoundryEnvelope(JudgedRootModel[Any]):
+class FoundryEnvelope(JudgedRootModel):
     """
     The response-v2 envelope every Foundry MCP operation returns. `error` is null exactly when `success` is true; a failure carries a non-empty error message.
     """

@@ -10,7 +10,7 @@ from pydantic import ConfigDict, Field
 from .._runtime import ABSENT, Integer, JudgedModel, JudgedRootModel
 
 
-class TuitbotEnvelope(JudgedRootModel[Any]):
+class TuitbotEnvelope(JudgedRootModel):
     """
     The JSON object every TuitBot MCP tool returns: a success shape without error, or a failure shape with a typed error.
     """
