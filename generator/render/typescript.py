@@ -166,18 +166,19 @@ class TsTable:
 def _ts_table(section: Section) -> TsTable:
     table = section.table
     enum_name, info_name, table_name, lookup_name, key = section.names
+    defined = table.defined
     columns = []
-    for column in table.defined:
+    for column in defined:
         base = section.enum_columns.get(column.name) or _TS_COLUMN_TYPES.get(column.type, "readonly string[]")
-        optional = any(e.get(column.name) is None for e in table.entries)
+        optional = column.name in table.sparse
         columns.append(TsColumn(column.name, ts(column.name), f"{base} | null" if optional else base))
     rows = []
     for entry in table.entries:
-        values = {key: entry.code, **{c.name: _plain(entry.get(c.name)) for c in table.defined}}
+        values = {key: entry.code, **{c.name: _plain(entry.get(c.name)) for c in defined}}
         rows.append(TsRow(ts_key(entry.member), ts(entry.code), ts(values)))
     flag_sets = tuple(
         (section.flag_set(column.name), tuple(ts(e.code) for e in table.entries if e.get(column.name) is True))
-        for column in table.defined
+        for column in defined
         if column.type == "boolean"
     )
     return TsTable(

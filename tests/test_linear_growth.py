@@ -1,0 +1,117 @@
+"""`generate` grows linearly with its inputs: no step of load or render asks a whole catalogue
+table again for each row, and no contract's bundle is compounded, translated to 2020-12 or
+compiled again for each model class.
+
+Counted, never timed (benchmarks/scale.py measures the time): each test renders a project at
+two sizes, as `generate` does (both languages, the docs, the manifests, tools.json), and
+compares what a whole-input pass costs at each. A pass made once per row or per class shows
+as a count that grows with the input; a linear render keeps them fixed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import SCHEMAS
+from mcp_contracts_generator.config import Limits
+from mcp_contracts_generator.load import load_project
+from mcp_contracts_generator.load.documents import Reading
+from mcp_contracts_generator.model import Entry, Table
+from mcp_contracts_generator.render.plan import build_plan
+
+LANGUAGES = ("python", "typescript")
+
+
+def _render(schemas: Path) -> dict[str, bytes]:
+    loaded = load_project(schemas, Reading.within(schemas, Limits()))
+    assert loaded.project is not None, loaded.diagnostics
+    plan = build_plan(loaded.project, "pkg", None, LANGUAGES, rules_page=True)
+    assert isinstance(plan, dict), plan
+    return plan
+
+
+# --- a catalogue of many codes and tools: tuitbot's, grown ---------------------------------
+
+
+def _tuitbot(folder: Path, codes: int, tools: int) -> Path:
+    """tuitbot with `codes` more error codes, each in the envelope's enum it is bound to, and
+    `tools` more tools with every column set: the schemas folder."""
+    contract = folder / "schemas" / "contracts" / "tuitbot"
+    shutil.copytree(SCHEMAS / "contracts" / "tuitbot", contract)
+    errors = yaml.safe_load((contract / "errors.yaml").read_text(encoding="utf-8"))
+    listed = yaml.safe_load((contract / "tools.yaml").read_text(encoding="utf-8"))
+    envelope = json.loads((contract / "envelope.schema.json").read_text(encoding="utf-8"))
+    for i in range(codes):
+        retryable = i % 2 == 0
+        errors["errors"].append({"code": f"c{i}", "category": "Grown", "retryable": retryable, "description": "d"})
+        bound = "RetryableToolError" if retryable else "PermanentToolError"
+        envelope["$defs"][bound]["properties"]["code"]["enum"].append(f"c{i}")
+    for i in range(tools):
+        listed["tools"].append(
+            {
+                "name": f"t{i}",
+                "category": "grown",
+                "mutation": i % 2 == 0,
+                "requires_x_client": False,
+                "requires_llm": True,
+                "requires_db": i % 3 == 0,
+                "profiles": ["workflow"],
+                "possible_error_codes": ["db_error", "not_found"],
+            }
+        )
+    (contract / "errors.yaml").write_text(yaml.safe_dump(errors, sort_keys=False), encoding="utf-8")
+    (contract / "tools.yaml").write_text(yaml.safe_dump(listed, sort_keys=False), encoding="utf-8")
+    (contract / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
+    return contract.parent.parent
+
+
+@contextmanager
+def _table_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """Counts each read of a table's rows (`Table.entries`: every pass over a table starts
+    there) and each question asked of one row (`Entry.get`)."""
+    counts: Counter[str] = Counter()
+    slot = Table.__dict__["entries"]  # the slot's own descriptor
+
+    def entries(table: Table) -> Any:
+        counts["Table.entries"] += 1
+        return slot.__get__(table, Table)
+
+    asked = Entry.get
+
+    def get(entry: Entry, column: str) -> Any:
+        counts["Entry.get"] += 1
+        return asked(entry, column)
+
+    monkeypatch.setattr(Table, "entries", property(entries, slot.__set__))
+    monkeypatch.setattr(Entry, "get", get)
+    yield counts
+    monkeypatch.undo()
+
+
+def _grown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, codes: int, tools: int) -> Counter[str]:
+    schemas = _tuitbot(tmp_path / f"{codes}-{tools}", codes, tools)
+    with _table_reads(monkeypatch) as counts:
+        _render(schemas)
+    return counts
+
+
+@pytest.mark.parametrize("axis", ["codes", "tools"])
+def test_a_catalogue_is_read_whole_a_fixed_number_of_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, axis: str
+) -> None:
+    """Twice the rows: every table read as often (no pass over a table per row), and each row
+    asked about no more than twice as often (4 x for a per-row question of the whole table).
+    Rendering tuitbot with 1,000 more codes asked `Entry.get` 4.3 million times before."""
+    small, large = ((60, 0), (120, 0)) if axis == "codes" else ((0, 60), (0, 120))
+    before = _grown(tmp_path, monkeypatch, *small)
+    after = _grown(tmp_path, monkeypatch, *large)
+    assert after["Table.entries"] == before["Table.entries"]
+    assert after["Entry.get"] <= 2 * before["Entry.get"]
