@@ -13,21 +13,26 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 import yaml
 from conftest import SCHEMAS
 from mcp_contracts_generator.config import Limits
+from mcp_contracts_generator.load import envelope as load_envelope
 from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.load.documents import Reading
 from mcp_contracts_generator.model import Entry, Table
+from mcp_contracts_generator.render import dialect, mcp, published
 from mcp_contracts_generator.render.plan import build_plan
+from mcp_contracts_generator.schema import resolver
 
 LANGUAGES = ("python", "typescript")
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
 
 def _render(schemas: Path) -> dict[str, bytes]:
@@ -115,3 +120,84 @@ def test_a_catalogue_is_read_whole_a_fixed_number_of_times(
     after = _grown(tmp_path, monkeypatch, *large)
     assert after["Table.entries"] == before["Table.entries"]
     assert after["Entry.get"] <= 2 * before["Entry.get"]
+
+
+# --- a bundle of many classes: definitions across files, in draft-07 ------------------------
+
+
+def _bundle(folder: Path, classes: int) -> Path:
+    """A contract of `classes` object definitions, half of them in a file the envelope refers to
+    (by its `$id`), each referring to the next, all in draft-07 (translated where published):
+    the schemas folder."""
+    contract = folder / "schemas" / "contracts" / "bundle"
+    contract.mkdir(parents=True)
+    part_id = "https://mcp-contracts.invalid/bundle/part.schema.json"
+    half = classes // 2
+
+    def definition(index: int) -> dict[str, Any]:
+        following = index + 1
+        where = "" if (following < half) == (index < half) else (part_id if index < half else "envelope.schema.json")
+        target = {"$ref": f"{where}#/definitions/D{following}"} if following < classes else {"type": "string"}
+        return {"type": "object", "properties": {"name": {"type": "string"}, "next": target}}
+
+    envelope = {
+        "$schema": DRAFT_07,
+        "title": "Bundle",
+        "type": "object",
+        "properties": {f"d{i}": {"$ref": f"{'' if i < half else part_id}#/definitions/D{i}"} for i in range(classes)},
+        "definitions": {f"D{i}": definition(i) for i in range(half)},
+    }
+    part = {"$schema": DRAFT_07, "$id": part_id, "definitions": {f"D{i}": definition(i) for i in range(half, classes)}}
+    (contract / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
+    (contract / "part.schema.json").write_text(json.dumps(part, indent=2), encoding="utf-8")
+    (contract / "contract.yaml").write_text(
+        "name: bundle\ntitle: Bundle\nversion: 0.1.0\nsummary: Many classes.\nmodule: bundle\n", encoding="utf-8"
+    )
+    (contract / "errors.yaml").write_text("errors:\n  - {code: failed, message: Failed, description: It failed.}\n")
+    (contract / "tools.yaml").write_text("tools:\n  - {name: tool, description: Returns the bundle.}\n")
+    return contract.parent.parent
+
+
+def _counting(
+    monkeypatch: pytest.MonkeyPatch, counts: Counter[str], owner: Any, name: str, label: str
+) -> Callable[..., Any]:
+    original = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        counts[label] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return original
+
+
+def _whole_bundle_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, classes: int) -> Counter[str]:
+    """What reads a whole bundle, counted over one render: compounding it, the context of its
+    translation to 2020-12 (what every draft-07 pointer reaches), a resolver over it, its
+    patterns written for the judge's engine, a registry of its resources."""
+    schemas = _bundle(tmp_path / str(classes), classes)
+    counts: Counter[str] = Counter()
+    for owner in (published, mcp):
+        _counting(monkeypatch, counts, owner, "compound", "compound")
+    context = dialect._Context.of.__func__
+    monkeypatch.setattr(
+        dialect._Context, "of", classmethod(lambda cls, found: (counts.update(["translation"]), context(cls, found))[1])
+    )
+    _counting(monkeypatch, counts, resolver.Resolver, "__init__", "Resolver")
+    _counting(monkeypatch, counts, load_envelope, "judged", "judged")
+    _counting(monkeypatch, counts, jsonschema_rs, "Registry", "Registry")
+    _render(schemas)
+    monkeypatch.undo()
+    return counts
+
+
+def test_a_bundle_is_read_whole_a_fixed_number_of_times_whatever_its_classes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twice the classes: the bundle compounded, translated, resolved and registered as often.
+    `published.json` compounded (and translated) the whole bundle once per class before, and
+    loading wrote every resource's patterns anew for each class's compile."""
+    before = _whole_bundle_passes(tmp_path, monkeypatch, 12)
+    after = _whole_bundle_passes(tmp_path, monkeypatch, 24)
+    assert before["compound"] > 0 and before["translation"] > 0 and before["judged"] > 0
+    assert after == before
