@@ -27,7 +27,7 @@ from mcp_contracts_generator.load import envelope as load_envelope
 from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.load.documents import Reading
 from mcp_contracts_generator.model import Entry, Table
-from mcp_contracts_generator.render import dialect, mcp, published
+from mcp_contracts_generator.render import dialect, mcp, published, typescript
 from mcp_contracts_generator.render.plan import build_plan
 from mcp_contracts_generator.schema import resolver
 
@@ -120,6 +120,31 @@ def test_a_catalogue_is_read_whole_a_fixed_number_of_times(
     after = _grown(tmp_path, monkeypatch, *large)
     assert after["Table.entries"] == before["Table.entries"]
     assert after["Entry.get"] <= 2 * before["Entry.get"]
+
+
+@pytest.mark.parametrize("render", ["tools_list", "tool_literals"])
+def test_the_envelope_every_tool_shares_is_written_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, render: str
+) -> None:
+    """tools.json (`tools_list`) and tools.ts (`tool_literals`) write the envelope's JSON once,
+    not once per tool: it is the largest schema of a contract (its enums hold every code)."""
+    schemas = _tuitbot(tmp_path, 0, 60)
+    loaded = load_project(schemas, Reading.within(schemas, Limits()))
+    assert loaded.project is not None, loaded.diagnostics
+    (contract,) = loaded.project.contracts
+    module = mcp if render == "tools_list" else typescript
+    written: Counter[str] = Counter()
+    original = module.json_line
+
+    def json_line(value: Any, **options: Any) -> str:
+        text = original(value, **options)
+        written["envelope"] += '"$defs"' in text  # the envelope's, of all a tool lists
+        return text
+
+    monkeypatch.setattr(module, "json_line", json_line)
+    getattr(module, render)(contract)
+    assert len(contract.manifest.tools.entries) == 125
+    assert written["envelope"] == 1
 
 
 # --- a bundle of many classes: definitions across files, in draft-07 ------------------------

@@ -225,16 +225,20 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
     each tool with its zod parts and the index of its schemas."""
     positions: dict[str, int] = {}  # by compact text: each schema once
     schemas: list[Any] = []
+    texts: dict[int, str] = {}  # by identity: the envelope, which every tool shares, written once
 
     def index(schema: Any) -> int:
-        text = json_line(schema, sort_keys=True, separators=COMPACT)
+        text = texts.get(id(schema))
+        if text is None:
+            text = texts[id(schema)] = json_line(schema, sort_keys=True, separators=COMPACT)
         if text not in positions:
             positions[text] = len(schemas)
             schemas.append(schema)
         return positions[text]
 
     tools = []
-    for listed in tool_listing(contract):
+    listing = tool_listing(contract)  # holds every schema while `texts` knows it by its id
+    for listed in listing:
         output = listed.get("outputSchema")
         tools.append(
             TsTool(
