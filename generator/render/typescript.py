@@ -100,6 +100,7 @@ def _package_json(name: str, version: str, modules: list[str]) -> dict[str, Any]
 def contract_files(env: Environment, contract: Contract, folder: str) -> dict[str, str]:
     """The files of one contract's folder of `src/`."""
     has_builders = contract.builders is not None
+    tables = catalogue_tables(contract.catalogue)  # errors.ts declares them, index.ts exports them
     files = {
         f"{folder}/types.ts": env.get_template("typescript/contract/types.ts.jinja").render(
             contract=contract, declarations=declarations(contract.view)
@@ -110,13 +111,13 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
             locations=[(c.name, ts(c.location)) for c in contract.view.classes],
         ),
         f"{folder}/errors.ts": env.get_template("typescript/contract/errors.ts.jinja").render(
-            contract=contract, tables=catalogue_tables(contract.catalogue)
+            contract=contract, tables=tables
         ),
         f"{folder}/tools.ts": env.get_template("typescript/contract/tools.ts.jinja").render(
             contract=contract, **tool_literals(contract)
         ),
         f"{folder}/index.ts": env.get_template("typescript/contract/index.ts.jinja").render(
-            contract=contract, builders=has_builders, tables=catalogue_tables(contract.catalogue)
+            contract=contract, builders=has_builders, tables=tables
         ),
     }
     if has_builders:
