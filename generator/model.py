@@ -61,27 +61,47 @@ class Column:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One row of a catalogue table: its key (a code or a name) and the values it sets."""
+    """One row of a catalogue table: its key (a code or a name) and the values it sets.
+
+    `by_column` is `values` as a mapping, made once: renderers ask an entry for each of its
+    columns, and a table of many thousand rows must not pay a dict per question."""
 
     code: str
     member: str
     values: tuple[tuple[str, Any], ...] = ()
+    by_column: Mapping[str, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_column", dict(self.values))
 
     def get(self, column: str) -> Any:
-        return dict(self.values).get(column)
+        return self.by_column.get(column)
 
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """A catalogue section: its columns in order, and its entries."""
+    """A catalogue section: its columns in order, and its entries.
+
+    `defined` (the columns at least one entry sets, in order) and `sparse` (the names of the
+    defined columns some entry leaves unset) are found once, in one pass over the entries:
+    every renderer asks them per row or per column, and asking the whole table each time made
+    `generate` grow as the square of the catalogue."""
 
     columns: tuple[Column, ...]
     entries: tuple[Entry, ...]
+    defined: tuple[Column, ...] = field(init=False, repr=False, compare=False)
+    sparse: frozenset[str] = field(init=False, repr=False, compare=False)
 
-    @property
-    def defined(self) -> tuple[Column, ...]:
-        """The columns at least one entry sets, in order."""
-        return tuple(c for c in self.columns if any(e.get(c.name) is not None for e in self.entries))
+    def __post_init__(self) -> None:
+        counts: dict[str, int] = {}
+        for entry in self.entries:
+            for name, value in entry.by_column.items():
+                if value is not None:
+                    counts[name] = counts.get(name, 0) + 1
+        defined = tuple(c for c in self.columns if counts.get(c.name))
+        object.__setattr__(self, "defined", defined)
+        total = len(self.entries)
+        object.__setattr__(self, "sparse", frozenset(c.name for c in defined if counts[c.name] < total))
 
     def column_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.defined)

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from mcp_contracts_generator import api
-from mcp_contracts_generator.render.escape import md, prose, py, toml
+from mcp_contracts_generator.render.escape import md, prose, py, toml, ts, ts_key
 from ruamel.yaml import YAML
 
 
@@ -28,6 +28,26 @@ def test_py_literal_round_trips(text: str) -> None:
     literal = py(text)
     assert ast.literal_eval(literal) == text
     assert "\n" not in literal and "\r" not in literal
+
+
+# JSON values; `__proto__` as a key is `ts_key`'s own case, below.
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner) | st.dictionaries(st.text().filter(lambda key: key != "__proto__"), inner),
+    max_leaves=8,
+)
+
+
+@given(JSON_VALUES)
+def test_ts_writes_json_values_as_json_dumps_does(value: Any) -> None:
+    """`ts` writes a JSON value as `json.dumps` does, ASCII only: it writes strings and numbers
+    without the encoder `json.dumps` makes for each call, and this holds it to that encoder."""
+    assert ts(value) == json.dumps(value, separators=(", ", ": "))
+
+
+@given(st.text())
+def test_ts_key_is_a_json_string(name: str) -> None:
+    assert ts_key(name) == (f"[{json.dumps(name)}]" if name == "__proto__" else json.dumps(name))
 
 
 @pytest.mark.parametrize("text", HOSTILE)

@@ -9,7 +9,7 @@ class's location offline.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -44,27 +44,49 @@ class Envelope:
     documents: Mapping[str, Document]  # each resource the envelope reaches, by URI, with its places
 
 
-def _compile(schema: Any, resources: Resources, formats: bool, location: str = "") -> None:
-    """Compile with retrieval from the contract folder, so that what is read is recorded; each
-    resource's patterns as the engine reads ECMA-262 (`for_rust_engine`)."""
+def _retriever(resources: Resources) -> Callable[[str], Any]:
+    """What the engine retrieves a resource by: from the contract folder, so that what is
+    read is recorded; its patterns as the engine reads ECMA-262 (`for_rust_engine`)."""
 
     def retrieve(uri: str) -> Any:
         return for_rust_engine(resources.retrieve(uri), defrag(uri)[0])
 
-    schema = for_rust_engine(schema, ROOT_URI)
-    if not location:
-        jsonschema_rs.validator_for(
-            schema, retriever=retrieve, base_uri=ROOT_URI, validate_formats=formats, keywords=CONTENT_ANNOTATIONS
-        )
-        return
-    wrapper = {"$ref": location}
-    if isinstance(schema, dict) and "$schema" in schema:
-        wrapper["$schema"] = schema["$schema"]
-    read = [(ROOT_URI, schema), *judged(resources.read).items()]
-    registry = jsonschema_rs.Registry(read, draft=engine_draft(named(schema)), retriever=retrieve)
+    return retrieve
+
+
+def _compile(schema: Any, resources: Resources, formats: bool) -> None:
+    """Compile the envelope with retrieval from the contract folder (`_retriever`)."""
     jsonschema_rs.validator_for(
-        wrapper, registry=registry, base_uri=_LOCATION_BASE, validate_formats=formats, keywords=CONTENT_ANNOTATIONS
+        for_rust_engine(schema, ROOT_URI),
+        retriever=_retriever(resources),
+        base_uri=ROOT_URI,
+        validate_formats=formats,
+        keywords=CONTENT_ANNOTATIONS,
     )
+
+
+def _compile_locations(schema: Any, resources: Resources, formats: bool, locations: Iterable[str]) -> None:
+    """Compile the schema at each location, as the judge reads it: against a registry of every
+    resource read so far, retrieving any other (`_retriever`).
+
+    The registry, and the resources' patterns written for the engine, are made again only
+    when a compile has read another resource: made for each location, they were the whole
+    bundle once per class."""
+    retrieve = _retriever(resources)
+    schema = for_rust_engine(schema, ROOT_URI)
+    draft = engine_draft(named(schema))
+    registry, known = None, -1
+    for location in locations:
+        if registry is None or len(resources.read) != known:
+            known = len(resources.read)
+            read = [(ROOT_URI, schema), *judged(resources.read).items()]
+            registry = jsonschema_rs.Registry(read, draft=draft, retriever=retrieve)
+        wrapper = {"$ref": location}
+        if isinstance(schema, dict) and "$schema" in schema:
+            wrapper["$schema"] = schema["$schema"]
+        jsonschema_rs.validator_for(
+            wrapper, registry=registry, base_uri=_LOCATION_BASE, validate_formats=formats, keywords=CONTENT_ANNOTATIONS
+        )
 
 
 def _problem(document: Document, exc: Exception) -> Diagnostic:
@@ -119,9 +141,7 @@ def compile_envelope(
         _compile(schema, resources, formats)
         title = schema.get("title") if isinstance(schema, dict) else None
         view = ViewBuilder(schema, resources.retrieve, naming.root_name(title, contract)).build()
-        for model in view.classes:
-            if model.location:
-                _compile(schema, resources, formats, model.location)
+        _compile_locations(schema, resources, formats, [model.location for model in view.classes if model.location])
     except Exception as exc:  # the engine and the retriever raise several classes; each names the problem
         return _refused_pattern(document, resources) or _problem(document, exc)
     refused = _refused_dialect_elsewhere(resources) or _refused_pattern(document, resources)

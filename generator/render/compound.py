@@ -29,7 +29,7 @@ from typing import Any
 from ..schema.uri import defrag, join
 from ..schema.vocabulary import DRAFT_07, Vocabulary
 from ..schema.walk import base_within, children, copied, replaced
-from .dialect import to_2020_12
+from .dialect import Translator
 
 # The scheme of the contract folder's own URIs: every contract has `file:///envelope.schema.json`.
 _FILE = "file:///"
@@ -103,12 +103,13 @@ def compound(
     draft_07 = keep_draft_07 and _stays_draft_07(resources, drafts)
     # A draft-07 pointer into another draft-07 resource is renamed as that resource is.
     draft_07_resources = {canonical[uri]: rewritten[uri] for uri in resources if drafts[uri] is DRAFT_07}
+    translator = Translator(draft_07_resources)  # each resource read once for all translations
 
     def prepared(uri: str) -> Any:
         name = canonical[uri]
         document = rewritten[uri]
         if drafts[uri] is DRAFT_07 and not draft_07:
-            document = to_2020_12(document, name, draft_07_resources)
+            document = translator.translate(document, name)
         if isinstance(document, dict) and not (draft_07 and "$ref" in document):
             document["$id"] = name  # absolute: the base every relative `$ref` in it had
         return document

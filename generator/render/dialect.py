@@ -264,15 +264,54 @@ def _translate(node: Any, base: str, context: _Context, at: tuple[str, ...] = ()
 def to_2020_12(schema: Any, base: str = "", others: Mapping[str, Any] | None = None) -> Any:
     """A draft-07 schema document in draft 2020-12; `base` is the URI it was read at, and
     `others` the other draft-07 documents its references may point into, by URI."""
-    resources: dict[str, Any] = {base: schema}
-    _resources(schema, base, resources)
-    for uri, document in (others or {}).items():
-        if uri not in resources:
-            resources[uri] = document
-            _resources(document, uri, resources)
-    translated = _translate(schema, base, _Context.of(resources))
-    if isinstance(translated, dict):
-        translated["$schema"] = DRAFT_2020_12.uri
-        if base and "$id" not in translated:  # the base the root was read at (beside a `$ref` too)
-            translated["$id"] = base
-    return translated
+    return Translator(others or {}).translate(schema, base)
+
+
+class Translator:
+    """Translates each of several draft-07 documents whose references may point into the
+    `others` (see `to_2020_12`), reading each document and the paths its pointers reach once.
+
+    A compound document translates every one of its draft-07 resources against all the
+    others: read anew for each, that is the square of the resources."""
+
+    def __init__(self, others: Mapping[str, Any]) -> None:
+        self._others = others
+        # By (URI, id of the document): the document (kept, so that its id is not reused) and
+        # the resources inside it.
+        self._embedded: dict[tuple[str, int], tuple[Any, list[tuple[str, Any]]]] = {}
+        self._contexts: dict[frozenset[tuple[str, int]], _Context] = {}  # its resources keep the ids
+
+    def _resources(self, document: Any, base: str, found: dict[str, Any]) -> None:
+        """`_resources` of one document, walked once whatever the number of translations."""
+        key = (base, id(document))
+        if key not in self._embedded:
+            inside: dict[str, Any] = {}
+            _resources(document, base, inside)
+            self._embedded[key] = (document, list(inside.items()))
+        for uri, node in self._embedded[key][1]:
+            found.setdefault(uri, node)
+
+    def _context(self, resources: dict[str, Any]) -> _Context:
+        key = frozenset((uri, id(document)) for uri, document in resources.items())
+        if key not in self._contexts:
+            self._contexts[key] = _Context.of(resources)
+        return self._contexts[key]
+
+    def translate(self, schema: Any, base: str = "") -> Any:
+        """`schema`, read at `base`, in draft 2020-12: what `to_2020_12` returns."""
+        # A document that `others` holds under its URI as another copy, equal (one file read
+        # by its path and by its `$id`), is read as that one: the same resources, one context.
+        known = self._others.get(base)
+        read = known if known is not schema and known == schema else schema
+        resources: dict[str, Any] = {base: read}
+        self._resources(read, base, resources)
+        for uri, document in self._others.items():
+            if uri not in resources:
+                resources[uri] = document
+                self._resources(document, uri, resources)
+        translated = _translate(schema, base, self._context(resources))
+        if isinstance(translated, dict):
+            translated["$schema"] = DRAFT_2020_12.uri
+            if base and "$id" not in translated:  # the base the root was read at (beside a `$ref` too)
+                translated["$id"] = base
+        return translated

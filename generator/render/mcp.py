@@ -110,7 +110,26 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
 def tools_list(contract: Contract) -> str:
     """The `tools/list` result of a contract, as `mcp/<name>.tools.json` holds it: one tool
     a line (see the module)."""
-    tools = [
-        json_line(tool, sort_keys=True, separators=COMPACT) for tool in tool_listing(contract)
-    ]
+    listing = tool_listing(contract)  # holds every schema while `texts` knows it by its id
+    texts: dict[int, str] = {}
+    tools = [_tool_line(tool, texts) for tool in listing]
     return '{"tools": [\n' + ",\n".join(tools) + "\n]}\n" if tools else '{"tools": []}\n'
+
+
+def _tool_line(tool: dict[str, Any], texts: dict[int, str]) -> str:
+    """`json_line` of one tool (sorted keys, compact), its `outputSchema` written once for all
+    the tools that share it (`texts`, by identity): the envelope, in every tool of a contract."""
+    schema = tool.get("outputSchema")
+    if schema is None:
+        return _compact(tool)
+    if id(schema) not in texts:
+        texts[id(schema)] = _compact(schema)
+    members = (
+        f"{json_line(key)}:{texts[id(schema)] if key == 'outputSchema' else _compact(value)}"
+        for key, value in sorted(tool.items())
+    )
+    return "{" + ",".join(members) + "}"
+
+
+def _compact(value: Any) -> str:
+    return json_line(value, sort_keys=True, separators=COMPACT)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Bundle, Contract
-from ..schema.proofs import always_object
+from ..schema.proofs import objects_only
 from ..schema.vocabulary import DRAFT_2020_12
 from .compound import compound, published_base
 from .json_text import json_file
@@ -38,31 +38,43 @@ def class_document(head: dict[str, Any], schema: Any) -> dict[str, Any]:
     return {"$schema": DRAFT_2020_12.uri, **head, "$defs": {schema["$id"]: schema}}
 
 
-def _head(location: str, bundle: Bundle, schema: Any, base: str) -> dict[str, Any]:
-    """The head of a class's document (see the module); `base`, the contract's `published_base`."""
+def _heads(locations: list[str], bundle: Bundle, schema: Any, base: str) -> dict[str, dict[str, Any]]:
+    """The head of each class's document (see the module), by location; `base`, the
+    contract's `published_base`.
+
+    Every location is translated in one compound document, and every proof made with one
+    resolver of `schema`: per class, either is the whole bundle again (a contract of two
+    hundred classes paid two hundred compounds of a megabyte)."""
     root = bundle.resources[bundle.root]
-    stand_in: dict[str, Any] = {"$ref": location}
-    if isinstance(root, dict) and "$schema" in root:  # the dialect the judge reads the location in
+    # Each location as a `$ref` of its own, read in the dialect the judge reads it in.
+    stand_in: dict[str, Any] = {"anyOf": [{"$ref": location} for location in locations]}
+    if isinstance(root, dict) and "$schema" in root:
         stand_in = {"$schema": root["$schema"], **stand_in}
     drafts = {**bundle.dialects, _STAND_IN: bundle.dialects[bundle.root]}  # read as the root is
     resources = {**bundle.resources, _STAND_IN: stand_in}
     translated = compound(_STAND_IN, resources, drafts, base)
-    head: dict[str, Any] = {"$ref": translated["$ref"]}
-    if always_object(class_document(head, schema)):
-        head["type"] = "object"
-    return head
+    heads = {
+        location: {"$ref": member["$ref"]} for location, member in zip(locations, translated["anyOf"], strict=True)
+    }
+    proven = objects_only([head["$ref"] for head in heads.values()], class_document({}, schema))
+    for head, is_object in zip(heads.values(), proven, strict=True):
+        if is_object:
+            head["type"] = "object"
+    return heads
 
 
 def published_schemas(contract: Contract) -> dict[str, Any]:
     """What `published.json` holds for a contract (see the module's docstring)."""
     schema = object_rooted(bundled_envelope(contract, keep_draft_07=False))
     classes: dict[str, Any] = {}
-    base = published_base(contract.bundle.resources)
     for model in contract.view.classes:
         if model.location in classes:
             continue  # the object part of a root that is not one object judges by the root schema
         root = model.name == contract.root_model or not isinstance(schema, dict)
-        classes[model.location] = None if root else _head(model.location, contract.bundle, schema, base)
+        classes[model.location] = None if root else {}
+    heads = [location for location, head in classes.items() if head is not None]
+    if heads:
+        classes.update(_heads(heads, contract.bundle, schema, published_base(contract.bundle.resources)))
     return {"classes": classes, "schema": schema}
 
 

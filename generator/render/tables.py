@@ -102,8 +102,7 @@ def _table(section: Section) -> EnumTable:
     typed = []
     for column in defined:
         base = enum_columns.get(column.name, _PYTHON_TYPES[column.type])
-        optional = any(e.get(column.name) is None for e in table.entries)
-        typed.append(Column(column.name, f"{base} | None" if optional else base))
+        typed.append(Column(column.name, f"{base} | None" if column.name in table.sparse else base))
     rows = []
     for entry in table.entries:
         values: list[tuple[str, object]] = []

@@ -100,6 +100,7 @@ def _package_json(name: str, version: str, modules: list[str]) -> dict[str, Any]
 def contract_files(env: Environment, contract: Contract, folder: str) -> dict[str, str]:
     """The files of one contract's folder of `src/`."""
     has_builders = contract.builders is not None
+    tables = catalogue_tables(contract.catalogue)  # errors.ts declares them, index.ts exports them
     files = {
         f"{folder}/types.ts": env.get_template("typescript/contract/types.ts.jinja").render(
             contract=contract, declarations=declarations(contract.view)
@@ -110,13 +111,13 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
             locations=[(c.name, ts(c.location)) for c in contract.view.classes],
         ),
         f"{folder}/errors.ts": env.get_template("typescript/contract/errors.ts.jinja").render(
-            contract=contract, tables=catalogue_tables(contract.catalogue)
+            contract=contract, tables=tables
         ),
         f"{folder}/tools.ts": env.get_template("typescript/contract/tools.ts.jinja").render(
             contract=contract, **tool_literals(contract)
         ),
         f"{folder}/index.ts": env.get_template("typescript/contract/index.ts.jinja").render(
-            contract=contract, builders=has_builders, tables=catalogue_tables(contract.catalogue)
+            contract=contract, builders=has_builders, tables=tables
         ),
     }
     if has_builders:
@@ -166,18 +167,19 @@ class TsTable:
 def _ts_table(section: Section) -> TsTable:
     table = section.table
     enum_name, info_name, table_name, lookup_name, key = section.names
+    defined = table.defined
     columns = []
-    for column in table.defined:
+    for column in defined:
         base = section.enum_columns.get(column.name) or _TS_COLUMN_TYPES.get(column.type, "readonly string[]")
-        optional = any(e.get(column.name) is None for e in table.entries)
+        optional = column.name in table.sparse
         columns.append(TsColumn(column.name, ts(column.name), f"{base} | null" if optional else base))
     rows = []
     for entry in table.entries:
-        values = {key: entry.code, **{c.name: _plain(entry.get(c.name)) for c in table.defined}}
+        values = {key: entry.code, **{c.name: _plain(entry.get(c.name)) for c in defined}}
         rows.append(TsRow(ts_key(entry.member), ts(entry.code), ts(values)))
     flag_sets = tuple(
         (section.flag_set(column.name), tuple(ts(e.code) for e in table.entries if e.get(column.name) is True))
-        for column in table.defined
+        for column in defined
         if column.type == "boolean"
     )
     return TsTable(
@@ -224,16 +226,20 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
     each tool with its zod parts and the index of its schemas."""
     positions: dict[str, int] = {}  # by compact text: each schema once
     schemas: list[Any] = []
+    texts: dict[int, str] = {}  # by identity: the envelope, which every tool shares, written once
 
     def index(schema: Any) -> int:
-        text = json_line(schema, sort_keys=True, separators=COMPACT)
+        text = texts.get(id(schema))
+        if text is None:
+            text = texts[id(schema)] = json_line(schema, sort_keys=True, separators=COMPACT)
         if text not in positions:
             positions[text] = len(schemas)
             schemas.append(schema)
         return positions[text]
 
     tools = []
-    for listed in tool_listing(contract):
+    listing = tool_listing(contract)  # holds every schema while `texts` knows it by its id
+    for listed in listing:
         output = listed.get("outputSchema")
         tools.append(
             TsTool(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .resolver import Resolver
@@ -18,6 +19,20 @@ def always_object(document: Any) -> bool:
     answer is False. So `"type": "object"` beside the root keeps every verdict when True.
     """
     resolver = Resolver.of_document(document)
+    return _prover(resolver)(document, resolver.root_uri, 0)
+
+
+def objects_only(references: Iterable[str], document: Any) -> list[bool]:
+    """For each reference, whether `always_object` holds of `document` with that `$ref` at
+    its root (its other keywords judge nothing: `$defs`, `$schema`): the document is read
+    once for them all, where `always_object` of each would read it again."""
+    resolver = Resolver.of_document(document)
+    proves = _prover(resolver)
+    return [proves({"$ref": reference}, resolver.root_uri, 0) for reference in references]
+
+
+def _prover(resolver: Resolver) -> Callable[[Any, str, int], bool]:
+    """The proof of `always_object` over the schemas `resolver` has read."""
 
     def proves(node: Any, base: str, depth: int) -> bool:
         """`base` is the base inside `node`."""
@@ -51,4 +66,4 @@ def always_object(document: Any) -> bool:
         conditional = all(k in node for k in ("if", "then", "else"))  # without `if`, they say nothing
         return conditional and all(sub(node[k]) for k in ("then", "else"))
 
-    return proves(document, resolver.root_uri, 0)
+    return proves
