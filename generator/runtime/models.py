@@ -29,6 +29,12 @@ def _not_json(title: str, problem: NotJson, data: object) -> ValidationError:
     return ValidationError.from_exception_data(title, [InitErrorDetails(type=error, loc=(), input=data)])
 
 
+# Each judged class's `is_valid` (the compiled validator's, of the class's location) and view
+# builder, made on first use (`_Judged._fast`). The hot path reads them in one lookup here: an
+# attribute of a pydantic model class costs more, its metaclass having a `__getattr__`.
+_FAST: dict[type, tuple[Callable[[Any], bool], Callable[[Any], Any] | None]] = {}
+
+
 class _Judged:
     """`model_validate` and `model_validate_json`: the judge first, then the typed view.
 
@@ -42,7 +48,6 @@ class _Judged:
     __published__: ClassVar[Published | None] = None
     __view__: ClassVar[Callable[[Any], Any] | None]
     __checked__: ClassVar[bool] = False
-    __fast__: ClassVar[tuple[Callable[[Any], bool], Callable[[Any], Any] | None]]
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler, /) -> JsonSchemaValue:
@@ -82,12 +87,12 @@ class _Judged:
     @classmethod
     def _fast(cls) -> tuple[Callable[[Any], bool], Callable[[Any], Any] | None]:
         """The compiled validator's `is_valid` of the class's location, and its view builder."""
-        found: tuple[Callable[[Any], bool], Callable[[Any], Any] | None] | None = cls.__dict__.get("__fast__")
+        found = _FAST.get(cls)
         if found is None:
             view = cls._view()
             if view is not None and not cls.__dict__.get("__checked__"):
                 view = partial(checked, view, cls._pydantic_view, cls._trust)
-            found = cls.__fast__ = (cls._judge().validator(cls.__location__).is_valid, view)
+            found = _FAST[cls] = (cls._judge().validator(cls.__location__).is_valid, view)
         return found
 
     @classmethod
@@ -96,8 +101,8 @@ class _Judged:
         if not trusted:
             cls.__view__ = None
         cls.__checked__ = True
-        if "__fast__" in cls.__dict__:
-            cls.__fast__ = (cls.__fast__[0], cls.__view__)
+        if cls in _FAST:
+            _FAST[cls] = (_FAST[cls][0], cls.__view__)
 
     @classmethod
     def _pydantic_view(cls, value: Any) -> Self:
@@ -131,8 +136,8 @@ class _Judged:
 
     @classmethod
     def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
-        # The hot path, kept short: read, judge, build; anything else takes the long way.
-        is_valid, view = cls.__dict__.get("__fast__") or cls._fast()
+        # The hot path, kept short: read, judge, build the view; anything else takes the long way.
+        is_valid, view = _FAST.get(cls) or cls._fast()
         try:
             value = json_text.decode(json_data)
         except (ValueError, RecursionError):
@@ -142,7 +147,13 @@ class _Judged:
                 raise _not_json(cls.__name__, problem, json_data) from None
         if not is_valid(value):
             cls._judge().refuse(value, cls.__location__, cls.__name__)
-        return cls._built(value, options, view)
+        if view is not None and not options:
+            try:
+                built: Self = view(value)
+                return built
+            except Undecided:
+                pass
+        return cls._built(value, options, None)
 
 
 # A field whose property is no Python name (`from`, `retry-after`, `model_dump`) has that
@@ -177,5 +188,4 @@ def bind(judge: Judge, locations: Mapping[type[_Judged], str], published: Publis
         model.__judge__ = judge
         model.__location__ = location
         model.__published__ = published
-        if "__fast__" in model.__dict__:
-            del model.__fast__
+        _FAST.pop(model, None)
