@@ -207,6 +207,20 @@ class JudgedRootModel(_Judged, RootModel[RootT], Generic[RootT]):
     model_config = ConfigDict(defer_build=True, **_JSON_NAMES)
 
 
+def judged(model: type[_Judged], document: dict[str, Any]) -> dict[str, Any]:
+    """`document` itself once `model`'s schema accepts it, judged as `model.model_validate`
+    judges it, with the same error where it refuses it; no view is built. The builders'
+    `*_document` return what this returns."""
+    is_valid = (_FAST.get(model) or model._fast())[0]
+    try:
+        if is_valid(document):
+            return document
+    except ValueError:
+        pass  # not JSON: the refusal says so
+    model._judge().refuse(document, model.__location__, model.__name__)
+    raise AssertionError("refuse raises")  # pragma: no cover
+
+
 def bind(
     judge: Judge,
     locations: Mapping[type[_Judged], str],
