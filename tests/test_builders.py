@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import itertools
 import json
 import shutil
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any, Final
@@ -12,6 +15,7 @@ from typing import Any, Final
 import pytest
 from builtin_models import verdicts
 from conftest import GENERATED, generated_package, load_json, run_cli
+from mcp_contracts import tuitbot as tuitbot_package
 from mcp_contracts.code_scalpel import builders as scalpel
 from mcp_contracts.foundry import builders as foundry
 from mcp_contracts.jsonrpc import canonical as jsonrpc
@@ -294,6 +298,16 @@ class TestWhatTheCallerGaveIsKept:
         assert dumped(built)["error"]["error_details"] is None and error == {}
 
 
+BODIES_AND_LOCALS: Final = (
+    "values",
+    "filled",
+    "given",
+    "document",
+    "_success_response",
+    "_error_response",
+    "_success_document",
+    "_error_document",
+)
 HOSTILE_KEY: Final = "we\"ird/~key\n'''\\"
 HOSTILE_VALUE: Final = '"""x\\y\n{z}'
 
@@ -308,7 +322,7 @@ def test_members_named_like_the_bodies_or_their_locals_do_not_hide_them(schemas_
     source = schemas_copy / "contracts" / "tuitbot" / "envelope.schema.json"
     schema = load_json(source)
     for shape in ("SuccessEnvelope", "FailureEnvelope"):
-        for name in ("values", "filled", "given", "document", "_success_response", "_error_response"):
+        for name in BODIES_AND_LOCALS:
             schema["$defs"][shape]["properties"][name] = {"type": "integer"}
     schema["$defs"]["SuccessEnvelope"]["properties"][HOSTILE_KEY] = {
         "properties": {HOSTILE_KEY: {"const": HOSTILE_VALUE}}
@@ -323,8 +337,18 @@ def test_members_named_like_the_bodies_or_their_locals_do_not_hide_them(schemas_
     out = tmp_path / "out"
     assert run_cli("generate", "--schemas", str(schemas_copy), "--out", str(out)).returncode == 0
     with generated_package(out, "tuitbot") as contract:
-        hidden = {"_success_response": 5, "_error_response": 6}
+        hidden = {"_success_response": 5, "_error_response": 6, "_success_document": 7, "_error_document": 8}
         ok = contract.builders.success_response(values=1, filled=2, given=3, document=4, **hidden)
+        assert contract.builders.success_document(values=1, filled=2, given=3, document=4, **hidden) == {
+            "values": 1,
+            "filled": 2,
+            "given": 3,
+            "document": 4,
+            **hidden,
+            "data": None,
+            "success": True,
+            HOSTILE_KEY: {HOSTILE_KEY: HOSTILE_VALUE},
+        }
         assert ok.model_dump(mode="json", by_alias=True) == {
             "success": True,
             "data": None,
@@ -342,6 +366,7 @@ def test_members_named_like_the_bodies_or_their_locals_do_not_hide_them(schemas_
             and failed.model_dump(mode="json", by_alias=True)["filled"] == 2
         )
         assert "_error_response" not in inspect.signature(contract.builders.error_response).parameters
+        assert contract.builders.error_document("db_error", "locked", values=1, **hidden)["error"]["retryable"] is True
 
 
 class TestFilling:
@@ -466,3 +491,188 @@ def test_a_root_titled_like_a_name_the_builders_import_keeps_them_working(
     with generated_package(out, "tuitbot") as contract:
         assert type(contract.builders.success_response()).__name__ == f"{title}Model"
         assert contract.builders.error_response("db_error", "locked").model_dump(mode="json")["success"] is False
+
+
+# (builders module, builder's name without `_response`, positional arguments, keyword arguments):
+# calls of every shape, the usual one (no member the paths begin with, plain values) and those
+# that merge into what the caller gave, with models, with `extra`.
+TUITBOT_META: Final = {"tool_version": "1.0", "elapsed_ms": 5}
+CALLS: Final[list[tuple[ModuleType, str, tuple[Any, ...], dict[str, Any]]]] = [
+    (tuitbot, "success", (), {}),
+    (tuitbot, "success", (), {"data": {"n": [1]}, "meta": TUITBOT_META}),
+    (tuitbot, "error", ("db_error", "locked"), {}),
+    (tuitbot, "error", ("not_found", "gone"), {"error": {"policy_decision": "denied"}, "meta": TUITBOT_META}),
+    (foundry, "success", (), {"data": {}}),
+    (foundry, "success", (), {"data": {"x": 1}, "meta": {"request_id": "r1"}}),
+    (foundry, "error", ("SPEC_NOT_FOUND", "Spec 'x' not found"), {}),
+    (foundry, "error", ("SPEC_NOT_FOUND", "Spec 'x' not found"), {"data": {"remediation": "List specs."}}),
+    (envelope_builders, "success", (), {"result": {"ok": True}}),
+    (envelope_builders, "error", ("ADAPTER.EXECUTION.FAILED",), {"result": None}),
+    (envelope_builders, "error", ("ADAPTER.EXECUTION.FAILED", "exit 2"), {"result": None, "errors": []}),
+    (
+        envelope_builders,
+        "error",
+        ("ADAPTER.EXECUTION.FAILED", "exit 2"),
+        {"result": None, "warnings": [{"code": "W", "message": "w"}]},
+    ),
+]
+SCALPEL: Final = {
+    "tier": "community",
+    "tool_version": "1.0",
+    "tool_id": "t",
+    "request_id": "r",
+    "capabilities": ["envelope-v1"],
+    "upgrade_hints": [],
+}
+CALLS += [
+    (scalpel, "success", (), SCALPEL),
+    (scalpel, "error", ("invalid_argument", "bad"), SCALPEL),
+    (scalpel, "error", ("invalid_argument", "bad"), {**SCALPEL, "error": {"error_details": {"k": 1}}}),
+]
+# Wrong calls, each refused by both builders alike: unknown code, a contradiction, a document
+# the schema refuses, a value that is not JSON.
+WRONG: Final[list[tuple[ModuleType, str, tuple[Any, ...], dict[str, Any]]]] = [
+    (tuitbot, "error", ("x_teapot", "short and stout"), {}),
+    (tuitbot, "error", ("db_error", "locked"), {"error": {"retryable": False}}),
+    (tuitbot, "success", (), {"meta": {"tool_version": "1.0", "elapsed_ms": -1}}),
+    (tuitbot, "success", (), {"meta": {"tool_version": {1, 2}, "elapsed_ms": 1}}),
+    (foundry, "success", (), {"data": {}, "meta": {"version": "response-v1"}}),
+    (foundry, "error", ("INTERNAL_ERROR", ""), {}),
+    (envelope_builders, "error", ("ADAPTER.EXECUTION.FAILED", ""), {"result": None}),
+    (scalpel, "success", (), {**SCALPEL, "tier": "pro"}),
+]
+
+
+def _builders(module: ModuleType, kind: str) -> tuple[Any, Any]:
+    return getattr(module, f"{kind}_response"), getattr(module, f"{kind}_document")
+
+
+def _outcome(call: Any) -> tuple[str, Any]:
+    try:
+        return "returned", call()
+    except ValidationError as error:
+        return "ValidationError", (error.title, error.errors())
+    except (KeyError, ValueError, TypeError) as error:
+        return type(error).__name__, str(error)
+
+
+class TestDocuments:
+    """`success_document` and `error_document`: the envelope `*_response` judges, returned as
+    that dict once judged alike, refused alike, without the model; `dump_json` writes it."""
+
+    @pytest.mark.parametrize("call", CALLS, ids=lambda call: f"{call[0].__name__.split('.')[-2]}-{call[1]}")
+    def test_the_document_is_the_one_the_model_path_judges(
+        self, call: tuple[ModuleType, str, tuple[Any, ...], dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        module, kind, arguments, keywords = call
+        response, document_builder = _builders(module, kind)
+        root = type(response(*arguments, **keywords))
+        judged: list[Any] = []
+        validate = root.model_validate
+        monkeypatch.setattr(root, "model_validate", lambda obj, **options: judged.append(obj) or validate(obj))
+        model = response(*arguments, **keywords)
+        document = document_builder(*arguments, **keywords)
+        assert judged == [document] and list(judged[0].items()) == list(document.items())  # the same, in order
+        package = importlib.import_module(module.__package__)
+        assert package.JUDGE.is_valid(document) and root.model_validate(document) == model
+        assert json.loads(package.dump_json(document)) == document
+
+    @pytest.mark.parametrize("call", WRONG, ids=lambda call: f"{call[0].__name__.split('.')[-2]}-{call[1]}")
+    def test_a_wrong_call_is_refused_with_the_same_error(
+        self, call: tuple[ModuleType, str, tuple[Any, ...], dict[str, Any]]
+    ) -> None:
+        module, kind, arguments, keywords = call
+        response, document_builder = _builders(module, kind)
+        by_model = _outcome(lambda: response(*arguments, **keywords))
+        assert by_model[0] != "returned"
+        assert _outcome(lambda: document_builder(*arguments, **keywords)) == by_model
+
+    def test_what_the_caller_gave_and_the_constants_are_not_shared(self) -> None:
+        data = {"x": [1]}
+        first, second = foundry.success_document(data=data), foundry.success_document(data={})
+        assert first["data"] is data and data == {"x": [1]}  # off the paths: the caller's own
+        first["meta"]["version"] = "changed"
+        assert second["meta"] == {"version": "response-v2"} == foundry.success_document(data={})["meta"]
+        hints = [{"feature": "f", "tier": "pro", "reason": "r"}]
+        made = scalpel.error_document("invalid_argument", "bad", **{**SCALPEL, "upgrade_hints": hints})
+        assert made["upgrade_hints"] is hints and made["error"]["error_details"] is None
+
+    def test_a_model_given_is_written_by_the_schemas_names(self) -> None:
+        meta = tuitbot.models.ApiToolMeta(tool_version="1.0", elapsed_ms=5)
+        document = tuitbot.success_document(meta=meta, data={"inside": meta})
+        assert document["meta"] == {"tool_version": "1.0", "elapsed_ms": 5}  # a member that may hold models
+        assert json.loads(tuitbot_package.dump_json(document)) == {
+            "data": {"inside": {"tool_version": "1.0", "elapsed_ms": 5}},  # anywhere else: written so
+            "meta": {"tool_version": "1.0", "elapsed_ms": 5},
+            "success": True,
+        }
+        with pytest.raises(TypeError):
+            tuitbot_package.dump_json({"when": object()})
+
+
+# Fillings of every shape the builders' paths take: constants (some containers), slots, defaults,
+# arrays made or filled, members that may hold models; with the members `put` takes, and its
+# count of values.
+def _filling(*arguments: Any, members: tuple[str, ...], **options: Any) -> tuple[Filling, tuple[str, ...]]:
+    return Filling(*arguments, members=members, **options), members
+
+
+FILLINGS: Final = [
+    (
+        *_filling(
+            ((("success",), False),),
+            (("error", "code"), ("error", "message")),
+            models=("data",),
+            members=("data", "error"),
+        ),
+        2,
+    ),
+    (
+        *_filling(
+            ((("kind",), "k"), (("meta", "tags"), ["a", {"b": None}])),
+            (("errors", "0", "code"), ("errors", "0", "message")),
+            ((("errors", "0", "details"), None), (("extra", "x"), 1)),
+            models=("errors", "meta"),
+            members=("result", "errors", "meta", "extra"),
+        ),
+        2,
+    ),
+    (*_filling((), (("errors", "1", "code"),), members=("errors",)), 1),  # an array it cannot make
+    (*_filling(members=("a", "b")), 0),
+]
+MEMBER_VALUES: Final = [ABSENT, None, "s", {"code": "E"}, [{"details": 2}], ("t",)]
+SLOT_VALUES: Final = ["E", ABSENT, ["c"], {"c": 1}]
+
+
+def test_put_makes_what_fill_makes_or_refuses_alike() -> None:
+    """`Filling.put` (a function written from the tree, for the usual call) against `fill`,
+    on members and values of every kind: the same document, in the same order, or the same
+    error; what the caller gave is not changed."""
+    for filling, members, count in FILLINGS:
+        for given in itertools.product(MEMBER_VALUES, repeat=len(members)):
+            for values in itertools.product(SLOT_VALUES, repeat=count):
+                for extra in (None, {"other": 1}):
+                    before = json.dumps(given, default=repr)
+                    by_put = _outcome(partial(filling.put, values, given, extra))
+                    by_fill = _outcome(
+                        partial(filling.fill, dict(zip(members, given, strict=True)), *values, extra=extra)
+                    )
+                    assert by_put == by_fill, (members, given, values, extra)
+                    if by_put[0] == "returned":
+                        assert list(by_put[1].items()) == list(by_fill[1].items())
+                    assert json.dumps(given, default=repr) == before
+
+
+def test_the_usual_call_is_made_without_merging(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No member the paths begin with, plain values: `put` makes the document itself; a
+    member given there, or `extra`, takes `fill`'s way (counted, not timed)."""
+    calls: list[Any] = []
+    fill = Filling.fill
+    monkeypatch.setattr(Filling, "fill", lambda self, *a, **k: calls.append(a) or fill(self, *a, **k))
+    tuitbot_filling = FILLINGS[0][0]  # members: data, error
+    made = tuitbot_filling.put(("E", "m"), (1, ABSENT), None)
+    assert made == {"data": 1, "success": False, "error": {"code": "E", "message": "m"}}
+    assert calls == []
+    tuitbot_filling.put(("E", "m"), (1, {"code": "E"}), None)
+    tuitbot_filling.put(("E", "m"), (1, ABSENT), {"other": 2})
+    assert len(calls) == 2

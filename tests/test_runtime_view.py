@@ -121,7 +121,7 @@ def test_an_undecided_value_takes_pydantics_way(monkeypatch: pytest.MonkeyPatch)
         raise sys.modules["mcp_contracts._runtime.view"].Undecided
 
     fast = model._fast()  # type: ignore[attr-defined]
-    monkeypatch.setattr(model, "__fast__", (fast[0], undecided), raising=False)
+    monkeypatch.setitem(sys.modules["mcp_contracts._runtime.models"]._FAST, model, (fast[0], undecided))
     monkeypatch.setattr(model, "__view__", undecided, raising=False)
     built = model.model_validate_json(json.dumps(example))
     assert calls and built == _pydantic_view(model, example)

@@ -193,7 +193,9 @@ def null_defaults(refs: Resolver, node: Any, code: str, pointers: list[str]) -> 
 
 # Names a member cannot take as a keyword parameter: the builders' own parameters, and
 # the bodies they call, which a parameter of that name would hide.
-_OWN_PARAMETERS = frozenset({"code", "message", "extra", "_success_response", "_error_response"})
+_OWN_PARAMETERS = frozenset(
+    {"code", "message", "extra", "_success_response", "_error_response", "_success_document", "_error_document"}
+)
 
 
 def _view_class(view: View, pointer: str) -> ViewClass | None:

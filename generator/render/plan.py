@@ -32,6 +32,8 @@ Plan = dict[str, bytes]
 # The output folder's README: its first line tells a folder `generate` may replace.
 MARKER = OUTPUT_README
 MARKER_LINE = OUTPUT_README_LINE
+# What a contract package with builders exports beside its catalogue, root model and judge.
+BUILDER_EXPORTS = frozenset({"success_response", "error_response", "success_document", "error_document", "dump_json"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +193,7 @@ def _python_files(env: Environment, contract: Contract, package: str) -> dict[st
             error_exports=error_exports,
             all_exports=sorted(
                 {*error_exports, contract.root_model, "ABSENT", "Envelope", "JUDGE"}
-                | ({"success_response", "error_response"} if contract.builders else set())
+                | (BUILDER_EXPORTS if contract.builders else set())
             ),
         ),
         f"{package}/judge.py": env.get_template("python/contract/judge.py.jinja").render(classes=contract.view.classes),

@@ -30,6 +30,12 @@ def _not_json(title: str, problem: NotJson, data: object) -> ValidationError:
     return ValidationError.from_exception_data(title, [InitErrorDetails(type=error, loc=(), input=data)])
 
 
+# Each judged class's `is_valid` (the compiled validator's, of the class's location) and view
+# builder, made on first use (`_Judged._fast`). The hot path reads them in one lookup here: an
+# attribute of a pydantic model class costs more, its metaclass having a `__getattr__`.
+_FAST: dict[type, tuple[Callable[[Any], bool], Callable[[Any], Any] | None]] = {}
+
+
 class _Judged:
     """`model_validate` and `model_validate_json`: the judge first, then the typed view.
 
@@ -47,7 +53,6 @@ class _Judged:
         __published__: ClassVar[Published | None]
         __view__: ClassVar[Callable[[Any], Any] | None]
         __checked__: ClassVar[bool]
-        __fast__: ClassVar[tuple[Callable[[Any], bool], Callable[[Any], Any] | None]]
     __published__ = None
     __checked__ = False
 
@@ -89,12 +94,12 @@ class _Judged:
     @classmethod
     def _fast(cls) -> tuple[Callable[[Any], bool], Callable[[Any], Any] | None]:
         """The compiled validator's `is_valid` of the class's location, and its view builder."""
-        found: tuple[Callable[[Any], bool], Callable[[Any], Any] | None] | None = cls.__dict__.get("__fast__")
+        found = _FAST.get(cls)
         if found is None:
             view = cls._view()
             if view is not None and not cls.__dict__.get("__checked__"):
                 view = partial(checked, view, cls._pydantic_view, cls._trust)
-            found = cls.__fast__ = (cls._judge().validator(cls.__location__).is_valid, view)
+            found = _FAST[cls] = (cls._judge().validator(cls.__location__).is_valid, view)
         return found
 
     @classmethod
@@ -103,8 +108,8 @@ class _Judged:
         if not trusted:
             cls.__view__ = None
         cls.__checked__ = True
-        if "__fast__" in cls.__dict__:
-            cls.__fast__ = (cls.__fast__[0], cls.__view__)
+        if cls in _FAST:
+            _FAST[cls] = (_FAST[cls][0], cls.__view__)
 
     @classmethod
     def _pydantic_view(cls, value: Any) -> Self:
@@ -138,8 +143,8 @@ class _Judged:
 
     @classmethod
     def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
-        # The hot path, kept short: read, judge, build; anything else takes the long way.
-        is_valid, view = cls.__dict__.get("__fast__") or cls._fast()
+        # The hot path, kept short: read, judge, build the view; anything else takes the long way.
+        is_valid, view = _FAST.get(cls) or cls._fast()
         try:
             value = json_text.decode(json_data)
         except (ValueError, RecursionError):
@@ -149,7 +154,13 @@ class _Judged:
                 raise _not_json(cls.__name__, problem, json_data) from None
         if not is_valid(value):
             cls._judge().refuse(value, cls.__location__, cls.__name__)
-        return cls._built(value, options, view)
+        if view is not None and not options:
+            try:
+                built: Self = view(value)
+                return built
+            except Undecided:
+                pass
+        return cls._built(value, options, None)
 
 
 # A field whose property is no Python name (`from`, `retry-after`, `model_dump`) has that
@@ -168,6 +179,20 @@ class JudgedModel(_Judged, BaseModel):
     model_config = ConfigDict(protected_namespaces=(), defer_build=True, **_JSON_NAMES)
 
 
+def judged(model: type[_Judged], document: dict[str, Any]) -> dict[str, Any]:
+    """`document` itself once `model`'s schema accepts it, judged as `model.model_validate`
+    judges it, with the same error where it refuses it; no view is built. The builders'
+    `*_document` return what this returns."""
+    is_valid = (_FAST.get(model) or model._fast())[0]
+    try:
+        if is_valid(document):
+            return document
+    except ValueError:
+        pass  # not JSON: the refusal says so
+    model._judge().refuse(document, model.__location__, model.__name__)
+    raise AssertionError("refuse raises")  # pragma: no cover
+
+
 def bind(judge: Judge, locations: Mapping[type[_Judged], str], published: Published | None = None) -> None:
     """Give each generated model the judge and the location of its own schema, and the
     schemas it publishes."""
@@ -175,5 +200,4 @@ def bind(judge: Judge, locations: Mapping[type[_Judged], str], published: Publis
         model.__judge__ = judge
         model.__location__ = location
         model.__published__ = published
-        if "__fast__" in model.__dict__:
-            del model.__fast__
+        _FAST.pop(model, None)

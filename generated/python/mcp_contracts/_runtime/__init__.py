@@ -11,8 +11,9 @@ written once per class from its core schema (view.py), trusted once they build a
 document as pydantic does (canary.py). Their JSON Schema (`model_json_schema()`, pydantic's
 `TypeAdapter`, what the MCP SDK publishes as a tool's `outputSchema`) is the contract's own,
 from the package's `published.json` (published.py). The builders fill documents from paths
-compiled once (builders.py); JSON text is read by msgspec (json_text.py). A member a document
-leaves out is `ABSENT` in a model or a builder's call (absent.py).
+compiled once (builders.py), and return the model or, for a server that only sends it, the
+judged document (`judged`, `dump_json`); JSON text is read and written by msgspec (json_text.py).
+A member a document leaves out is `ABSENT` in a model or a builder's call (absent.py).
 
 Where the runtime leans on pydantic's internals (a class's core schema and `BaseModel`'s slots
 in view.py, two private methods of the JSON Schema generator in published.py), it checks them
@@ -32,13 +33,14 @@ from .builders import Filling, Path, Placements, catalogue_values, json_form, pl
 from .json_text import (
     NOT_A_JSON_VALUE,
     NotJson,
+    dump_json,
     json_pointer,
     lone_surrogate,
     parse_json,
     short,
 )
 from .judge import CONTENT_ANNOTATIONS, Judge, Violation, dialect
-from .models import JudgedModel, bind
+from .models import JudgedModel, bind, judged
 from .published import Published
 from .view import Integer
 
@@ -62,8 +64,10 @@ __all__ = [
     "bind",
     "catalogue_values",
     "dialect",
+    "dump_json",
     "json_form",
     "json_pointer",
+    "judged",
     "lone_surrogate",
     "parse_json",
     "plain",

@@ -7,8 +7,9 @@ catalogue's values are looked up once per code."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel
@@ -29,6 +30,9 @@ _CONTAINERS = (
     dict,
     list,
 )  # a value of these types is copied into each document that gets it
+_SCALARS = frozenset(
+    {str, int, float, bool, type(None)}
+)  # no model inside: `json_form` returns them at once
 # What a token of a `Filling` leads to: a container on the way, a value, a slot, a default.
 _NODE, _VALUE, _SLOT, _DEFAULT = range(4)
 
@@ -39,22 +43,26 @@ def json_form(value: Any) -> Any:
     `Mapping` of a builder's hint take them: any sequence but text becomes a list, any
     mapping a dict). A list or dict with no model inside is returned itself, not a copy.
     """
-    if isinstance(value, BaseModel):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list or kind is dict:
+        copied: Any = None
+        for key, item in enumerate(value) if kind is list else value.items():
+            found = json_form(item)
+            if found is not item:  # a model inside: a copy of the container
+                if copied is None:
+                    copied = kind(value)
+                copied[key] = found
+        return value if copied is None else copied
+    if isinstance(
+        value, BaseModel
+    ):  # after the plain types: an ABC's isinstance costs more
         return value.model_dump(mode="json", by_alias=True)
     if isinstance(value, Mapping):
-        found = {key: json_form(item) for key, item in value.items()}
-        same = type(value) is dict and all(
-            found[key] is item for key, item in value.items()
-        )
-        return value if same else found
+        return {key: json_form(item) for key, item in value.items()}
     if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
-        items = [json_form(item) for item in value]
-        return (
-            value
-            if type(value) is list
-            and all(a is b for a, b in zip(items, value, strict=True))
-            else items
-        )
+        return [json_form(item) for item in value]
     return value
 
 
@@ -89,9 +97,15 @@ class Filling:
     paths are compiled into a tree of the objects and arrays on the way, so that a call
     walks each once. `models` are the members whose values may hold models, dumped to
     their JSON first (`json_form`); no other member is walked.
+
+    `put` is `fill` for a builder whose keyword parameters are `members`, given in their
+    order. Most calls give none of the members the paths begin with, and plain values
+    (none `ABSENT`, none a dict or list, which would be copied): `put` then makes the
+    document in one function written once from the tree (what the paths make is one
+    literal); any other call is `fill`'s.
     """
 
-    __slots__ = ("_models", "_root")
+    __slots__ = ("_models", "_root", "put")
 
     def __init__(
         self,
@@ -100,6 +114,7 @@ class Filling:
         defaults: Placements = (),
         *,
         models: tuple[str, ...] = (),
+        members: tuple[str, ...] = (),
     ) -> None:
         self._models = models
         root: dict[str, Any] = {}
@@ -125,6 +140,10 @@ class Filling:
                 payload,
             )  # a later one at the same path replaces an earlier
         self._root = _compiled(root)
+        self.put: Callable[
+            [tuple[Any, ...], tuple[Any, ...], Mapping[str, Any] | None], dict[str, Any]
+        ]
+        self.put = _put(self._root, models, members, len(slots), self._put)
 
     def fill(
         self,
@@ -150,6 +169,16 @@ class Filling:
                 document[key] = json_form(document[key])
         _merge(document, self._root, values)
         return document
+
+    def _put(
+        self,
+        names: tuple[str, ...],
+        values: tuple[Any, ...],
+        given: tuple[Any, ...],
+        extra: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        """`put` where it takes `fill`'s way."""
+        return self.fill(dict(zip(names, given, strict=True)), *values, extra=extra)
 
 
 _Items = tuple[tuple[str, int, Any, Path], ...]
@@ -184,6 +213,127 @@ def _compiled(tree: dict[str, Any], path: Path = ()) -> _Items:
         else:
             items.append((token, *entry, at))
     return tuple(items)
+
+
+def _put(
+    items: _Items,
+    models: tuple[str, ...],
+    names: tuple[str, ...],
+    count: int,
+    fill: Callable[
+        [tuple[str, ...], tuple[Any, ...], tuple[Any, ...], Mapping[str, Any] | None],
+        dict[str, Any],
+    ],
+) -> Callable[
+    [tuple[Any, ...], tuple[Any, ...], Mapping[str, Any] | None], dict[str, Any]
+]:
+    """`Filling.put`, written once from the tree: a function of a call's values (`count`
+    of them), its members given in the order of `names`, and its extra members. Where there
+    are no extra members, no member the tree begins with is given and no value is `ABSENT`
+    or a container, it makes the document as `fill` does (the members given, those of
+    `models` dumped by `json_form`, then what `_made(items, values, None)` makes, as one
+    literal whose constants are made anew in each call, as `_made` copies them); any other
+    call goes to `fill` (`fill(names, values, given, extra)`)."""
+    namespace: dict[str, Any] = {
+        "ABSENT": ABSENT,
+        "json_form": json_form,
+        "SCALARS": _SCALARS,
+        "CONTAINERS": _CONTAINERS,
+        "slow": partial(fill, names),
+    }
+
+    def constant(value: Any) -> str:
+        if type(value) is dict:
+            return (
+                "{"
+                + ", ".join(
+                    f"{constant(key)}: {constant(item)}" for key, item in value.items()
+                )
+                + "}"
+            )
+        if type(value) is list:
+            return "[" + ", ".join(constant(item) for item in value) + "]"
+        name = f"c{len(namespace)}"
+        namespace[name] = value
+        return name
+
+    def literal(entries: _Items, array: bool | None) -> str | None:
+        parts: list[tuple[str, str]] = []
+        for token, kind, payload, _ in entries:
+            if kind == _NODE:
+                inside, placed, inner = payload
+                if not placed:
+                    continue  # only defaults: nothing is made there
+                made = literal(inside, inner)
+                if made is None:
+                    return None
+            else:
+                made = f"v{payload}" if kind == _SLOT else constant(payload)
+            parts.append((token, made))
+        if array is None:
+            return (
+                "{"
+                + ", ".join(f"{constant(token)}: {made}" for token, made in parts)
+                + "}"
+            )
+        if not array or [token for token, _ in parts] != [
+            str(index) for index in range(len(parts))
+        ]:
+            return None  # `_made` refuses it: `fill` says why
+        return "[" + ", ".join(made for _, made in parts) + "]"
+
+    made = literal(items, None)
+    tops = {token for token, *_ in items}
+    if made is None:
+        body = ["return slow(values, given, extra)"]
+    else:
+        body = [
+            f"if extra or len(values) != {count} or len(given) != {len(names)}:",
+            "    return slow(values, given, extra)",
+        ]
+        if names:
+            body.append(
+                f"{''.join(f'm{index}, ' for index in range(len(names)))}= given"
+            )
+        if count:
+            body.append(f"{''.join(f'v{index}, ' for index in range(count))}= values")
+        # a member the tree begins with is given as a parameter (or as `extra`, above)
+        checks = [
+            f"m{index} is not ABSENT"
+            for index, name in enumerate(names)
+            if name in tops
+        ]
+        checks += [
+            f"v{index} is ABSENT or type(v{index}) in CONTAINERS"
+            for index in range(count)
+        ]
+        if checks:
+            body += [
+                f"if {' or '.join(checks)}:",
+                "    return slow(values, given, extra)",
+            ]
+        body.append("d = {}")
+        for index, name in enumerate(names):
+            if name in tops:
+                continue  # not given: `ABSENT`
+            value = (
+                f"m{index}"
+                if name not in models
+                else f"m{index} if type(m{index}) in SCALARS else json_form(m{index})"
+            )
+            body += [
+                f"if m{index} is not ABSENT:",
+                f"    d[{constant(name)}] = {value}",
+            ]
+        body += [f"d.update({made})", "return d"]
+    source = "def put(values, given, extra=None):\n" + "".join(
+        f"    {line}\n" for line in body
+    )
+    exec(compile(source, "<mcp-contracts filling>", "exec"), namespace)
+    put: Callable[
+        [tuple[Any, ...], tuple[Any, ...], Mapping[str, Any] | None], dict[str, Any]
+    ] = namespace["put"]
+    return put
 
 
 def _merge(node: Any, items: _Items, values: tuple[Any, ...]) -> None:

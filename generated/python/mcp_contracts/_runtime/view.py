@@ -117,6 +117,13 @@ _SCALAR_CHECKS = {
     "float": "float",
     "none": "type(None)",
 }
+_SCALAR_TYPES = {
+    "str": str,
+    "bool": bool,
+    "int": int,
+    "float": float,
+    "none": type(None),
+}
 # keys of a core schema that change nothing a valid value's view is built from
 _NEUTRAL = frozenset({"type", "ref", "metadata", "serialization"})
 
@@ -193,6 +200,42 @@ class _Compiler:
         )
         return called.group(1) if called else self._function([*statements, "return v"])
 
+    def _test(self, node: Any, var: str) -> str | None:
+        """A condition that holds where `var`, a JSON value, is its own view under `node`: a
+        scalar, a literal, null or a union of scalars, where nothing is made, only checked.
+        None for any other schema (`_convert` writes it, or refuses it)."""
+        node = self._resolved(node)
+        kind = node.get("type")
+        if set(node) - _NEUTRAL - {"schema", "choices", "mode", "expected"}:
+            return None
+        if kind == "any":
+            return "True"
+        if kind in _SCALAR_CHECKS:
+            return f"type({var}) is {_SCALAR_CHECKS[kind]}"
+        if kind == "literal":
+            expected = list(node["expected"])
+            kinds = {type(value) for value in expected}
+            if not expected or not kinds <= {str, bool, int}:
+                return None
+            if len(kinds) == 1:
+                return f"(type({var}) is {kinds.pop().__name__} and {var} in {self._constant(frozenset(expected))})"
+            return f"(type({var}), {var}) in {self._constant(frozenset((type(value), value) for value in expected))}"
+        if kind == "nullable":
+            inner = self._test(node["schema"], var)
+            return None if inner is None else f"({var} is None or {inner})"
+        if kind == "union" and "schema" not in node and "expected" not in node:
+            choices = [
+                self._resolved(c[0] if isinstance(c, tuple) else c)
+                for c in node["choices"]
+            ]
+            if all(
+                c.get("type") in _SCALAR_TYPES and not set(c) - _NEUTRAL
+                for c in choices
+            ):
+                # a scalar of a branch's own type is that branch's exact match: smart mode keeps it
+                return f"type({var}) in {self._constant(frozenset(_SCALAR_TYPES[c['type']] for c in choices))}"
+        return None
+
     def _convert(self, node: Any, var: str) -> list[str]:
         """Statements that turn `var`, a JSON value, into its view under `node` in place."""
         node = self._resolved(node)
@@ -213,29 +256,11 @@ class _Compiler:
             raise _Unsupported(
                 f"{kind} with constraints"
             )  # strict, lengths, bounds: pydantic's to check
-        if kind == "any":
-            return []
-        if kind in _SCALAR_CHECKS:
-            return [
-                f"if type({var}) is not {_SCALAR_CHECKS[kind]}:",
-                "    raise _Undecided",
-            ]
-        if kind == "literal":
-            expected = list(node["expected"])
-            if not all(type(value) in (str, bool, int) for value in expected):
-                raise _Unsupported("a literal that is not a string, boolean or integer")
-            kinds = {type(value) for value in expected}
-            if len(kinds) == 1:
-                table = self._constant(frozenset(expected))
-                check = kinds.pop().__name__
-                return [
-                    f"if type({var}) is not {check} or {var} not in {table}:",
-                    "    raise _Undecided",
-                ]
-            table = self._constant(
-                frozenset((type(value), value) for value in expected)
-            )
-            return [f"if (type({var}), {var}) not in {table}:", "    raise _Undecided"]
+        test = self._test(node, var)
+        if test is not None:  # checked in place, no function called
+            return [] if test == "True" else [f"if not {test}:", "    raise _Undecided"]
+        if kind == "literal":  # one `_test` does not check
+            raise _Unsupported("a literal that is not a string, boolean or integer")
         if kind == "function-before" and node["function"].get("function") is _integral:
             if (
                 self._resolved(node["schema"]).get("type") != "int"
@@ -256,14 +281,19 @@ class _Compiler:
                 *(f"    {line}" for line in inner or ["pass"]),
             ]
         if kind == "list":
-            item = self._convert(node.get("items_schema", {"type": "any"}), "v")
-            if not item:
+            items = node.get("items_schema", {"type": "any"})
+            test = self._test(items, "i")
+            if (
+                test is not None
+            ):  # each item is its own view: checked in a loop, the list copied
+                checks = _each(test, var)
                 return [
                     f"if type({var}) is not list:",
                     "    raise _Undecided",
+                    *checks,
                     f"{var} = list({var})",
                 ]
-            convert = self._callable(item)
+            convert = self._callable(self._convert(items, "v"))
             return [
                 f"if type({var}) is not list:",
                 "    raise _Undecided",
@@ -274,14 +304,19 @@ class _Compiler:
             if keys.get("type") not in ("str", "any") or set(keys) - _NEUTRAL:
                 raise _Unsupported("dict keys with constraints")
             # every key is a string: the judge has accepted the value as JSON
-            value = self._convert(node.get("values_schema", {"type": "any"}), "v")
-            if not value:
+            values = node.get("values_schema", {"type": "any"})
+            test = self._test(values, "i")
+            if (
+                test is not None
+            ):  # each value is its own view: checked in a loop, the dict copied
+                checks = _each(test, f"{var}.values()")
                 return [
                     f"if type({var}) is not dict:",
                     "    raise _Undecided",
+                    *checks,
                     f"{var} = dict({var})",
                 ]
-            convert = self._callable(value)
+            convert = self._callable(self._convert(values, "v"))
             return [
                 f"if type({var}) is not dict:",
                 "    raise _Undecided",
@@ -344,7 +379,7 @@ class _Compiler:
             root = self._value(node["schema"])
             body = [
                 f"o = _new({new})",
-                f"_osa(o, '__dict__', {{'root': {root}(v)}})",
+                f"_sd(o, {{'root': {root}(v)}})",
                 "_sf(o, {'root'})",
                 "_se(o, None)",
                 "_sp(o, None)",
@@ -401,11 +436,13 @@ class _Compiler:
             var = f"x{index}"
             items.append(f"{field_name!r}: {var}")
             convert = self._convert(schema, var)
-            body.append(f"{var} = v.get({key!r}, _ABSENT)")
-            if default is _ABSENT:
+            if (
+                default is _ABSENT
+            ):  # a member the view requires: a KeyError where it is missing
                 required.append(field_name)
-                body += [f"if {var} is _ABSENT:", "    raise _Undecided", *convert]
+                body += [f"{var} = v[{key!r}]", *convert]
                 continue
+            body.append(f"{var} = v.get({key!r}, _ABSENT)")
             optional = True
             if default is ABSENT or type(default) in _PLAIN_SCALARS:
                 fill = self._constant(default)
@@ -438,20 +475,27 @@ class _Compiler:
         made = f"{{{', '.join(items)}}}"
         body += [
             f"o = _new({new})",
-            f"_osa(o, '__dict__', {made})",
+            f"_sd(o, {made})",
             "_sf(o, s)",
             "_se(o, e)",
             "_sp(o, None)",
             "return o",
         ]
-        self.lines += [f"def {name}(v):", *(f"    {line}" for line in body), ""]
+        self.lines += [
+            f"def {name}(v):",
+            "    try:",
+            *(f"        {line}" for line in body),
+            "    except KeyError:  # a member the view requires is missing: pydantic decides",
+            "        raise _Undecided from None",
+            "",
+        ]
         return name
 
     def build(self) -> Callable[[Any], Any]:
         slots = BaseModel.__dict__
         namespace = {
             **self.names,
-            "_osa": object.__setattr__,
+            "_sd": slots["__dict__"].__set__,
             "_sf": slots["__pydantic_fields_set__"].__set__,
             "_se": slots["__pydantic_extra__"].__set__,
             "_sp": slots["__pydantic_private__"].__set__,
@@ -466,6 +510,15 @@ class _Compiler:
         )
         built: Callable[[Any], Any] = namespace[self.root]
         return built
+
+
+def _each(test: str, items: str) -> list[str]:
+    """Statements that check `test` of each `i` of `items` ("True": nothing to check)."""
+    return (
+        []
+        if test == "True"
+        else [f"for i in {items}:", f"    if not {test}:", "        raise _Undecided"]
+    )
 
 
 def _decider(branches: list[_Branch]) -> Callable[[dict[str, Any]], int]:

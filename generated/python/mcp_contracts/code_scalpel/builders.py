@@ -7,6 +7,11 @@ contradicts them is refused with ValueError, an unknown code with KeyError, and 
 envelope is judged by the schema before it is returned. A member the models have a class
 for takes that model or its JSON; one left at `ABSENT` is left out of the envelope.
 
+`success_response` and `error_response` return the root model. `success_document` and
+`error_document` take the same arguments and return the envelope as the dict they judge,
+judged alike and refused alike, without building the model: for a server that only sends
+the answer (`dump_json(error_document(...))` is its JSON).
+
 A path is a JSON pointer's tokens, split once: `("error", "code")` is `/error/code`.
 Only the objects and arrays on the paths are copied; what the caller gave is not changed.
 
@@ -19,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
-from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values
+from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values, judged
 from . import models
 from .errors import ERRORS, ErrorCode
 from .models import CodeScalpelEnvelope
@@ -33,12 +38,37 @@ MESSAGE_AT: Final[Path] = ("error", "error")
 
 # Compiled once: what each builder puts where. An error's code, the values the catalogue
 # derives from it and its message go to the slots of ERROR_FILLING, in that order.
-SUCCESS_FILLING: Final = Filling(SUCCESS_CONSTANTS, models=("error", "upgrade_hints"))
+SUCCESS_FILLING: Final = Filling(
+    SUCCESS_CONSTANTS,
+    models=("error", "upgrade_hints"),
+    members=(
+        "tier",
+        "tool_version",
+        "tool_id",
+        "request_id",
+        "capabilities",
+        "duration_ms",
+        "error",
+        "upgrade_hints",
+        "data",
+    ),
+)
 ERROR_FILLING: Final = Filling(
     ERROR_CONSTANTS,
     (CODE_AT, *(path for path, _ in DERIVED), MESSAGE_AT),
     ERROR_DEFAULTS,
     models=("error", "upgrade_hints"),
+    members=(
+        "tier",
+        "tool_version",
+        "tool_id",
+        "request_id",
+        "capabilities",
+        "duration_ms",
+        "error",
+        "upgrade_hints",
+        "data",
+    ),
 )
 # For each code: its value, then what the catalogue derives from it, in DERIVED's order.
 ERROR_VALUES: Final[Mapping[str, tuple[Any, ...]]] = catalogue_values(ERRORS, DERIVED)
@@ -59,17 +89,47 @@ def success_response(
 ) -> CodeScalpelEnvelope:
     """A success envelope: the members given, and the constants of its shape."""
     return _success_response(
-        {
-            "tier": tier,
-            "tool_version": tool_version,
-            "tool_id": tool_id,
-            "request_id": request_id,
-            "capabilities": capabilities,
-            "duration_ms": duration_ms,
-            "error": error,
-            "upgrade_hints": upgrade_hints,
-            "data": data,
-        },
+        (
+            tier,
+            tool_version,
+            tool_id,
+            request_id,
+            capabilities,
+            duration_ms,
+            error,
+            upgrade_hints,
+            data,
+        ),
+        extra,
+    )
+
+
+def success_document(
+    *,
+    tier: Literal["community", "pro", "enterprise"],
+    tool_version: str,
+    tool_id: str,
+    request_id: str,
+    capabilities: list[str],
+    duration_ms: int | float | ABSENT = ABSENT,
+    error: models.ToolError | dict[str, Any] | None = None,
+    upgrade_hints: Sequence[models.UpgradeHint | dict[str, Any]],
+    data: Any = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """`success_response`'s envelope as the document it judges, without the model."""
+    return _success_document(
+        (
+            tier,
+            tool_version,
+            tool_id,
+            request_id,
+            capabilities,
+            duration_ms,
+            error,
+            upgrade_hints,
+            data,
+        ),
         extra,
     )
 
@@ -97,17 +157,51 @@ def error_response(
     return _error_response(
         code,
         message,
-        {
-            "tier": tier,
-            "tool_version": tool_version,
-            "tool_id": tool_id,
-            "request_id": request_id,
-            "capabilities": capabilities,
-            "duration_ms": duration_ms,
-            "error": error,
-            "upgrade_hints": upgrade_hints,
-            "data": data,
-        },
+        (
+            tier,
+            tool_version,
+            tool_id,
+            request_id,
+            capabilities,
+            duration_ms,
+            error,
+            upgrade_hints,
+            data,
+        ),
+        extra,
+    )
+
+
+def error_document(
+    code: ErrorCode | str,
+    message: str,
+    *,
+    tier: Literal["community", "pro", "enterprise"],
+    tool_version: str,
+    tool_id: str,
+    request_id: str,
+    capabilities: list[str],
+    duration_ms: int | float | ABSENT = ABSENT,
+    error: models.ToolError | dict[str, Any] | ABSENT = ABSENT,
+    upgrade_hints: Sequence[models.UpgradeHint | dict[str, Any]],
+    data: Any = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """`error_response`'s envelope as the document it judges, without the model."""
+    return _error_document(
+        code,
+        message,
+        (
+            tier,
+            tool_version,
+            tool_id,
+            request_id,
+            capabilities,
+            duration_ms,
+            error,
+            upgrade_hints,
+            data,
+        ),
         extra,
     )
 
@@ -116,18 +210,35 @@ def error_response(
 
 
 def _success_response(
-    members: Mapping[str, Any], extra: Mapping[str, Any] | None = None
+    given: tuple[Any, ...], extra: Mapping[str, Any] | None = None
 ) -> CodeScalpelEnvelope:
-    document = SUCCESS_FILLING.fill(members, extra=extra)
+    document = SUCCESS_FILLING.put((), given, extra)
     return CodeScalpelEnvelope.model_validate(document)
+
+
+def _success_document(
+    given: tuple[Any, ...], extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    return judged(CodeScalpelEnvelope, SUCCESS_FILLING.put((), given, extra))
 
 
 def _error_response(
     code: ErrorCode | str,
     message: str | None,
-    members: Mapping[str, Any],
+    given: tuple[Any, ...],
     extra: Mapping[str, Any] | None = None,
 ) -> CodeScalpelEnvelope:
     values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
-    document = ERROR_FILLING.fill(members, *values, message, extra=extra)
+    document = ERROR_FILLING.put((*values, message), given, extra)
     return CodeScalpelEnvelope.model_validate(document)
+
+
+def _error_document(
+    code: ErrorCode | str,
+    message: str | None,
+    given: tuple[Any, ...],
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
+    document = ERROR_FILLING.put((*values, message), given, extra)
+    return judged(CodeScalpelEnvelope, document)

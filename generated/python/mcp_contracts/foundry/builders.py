@@ -7,6 +7,11 @@ contradicts them is refused with ValueError, an unknown code with KeyError, and 
 envelope is judged by the schema before it is returned. A member the models have a class
 for takes that model or its JSON; one left at `ABSENT` is left out of the envelope.
 
+`success_response` and `error_response` return the root model. `success_document` and
+`error_document` take the same arguments and return the envelope as the dict they judge,
+judged alike and refused alike, without building the model: for a server that only sends
+the answer (`dump_json(error_document(...))` is its JSON).
+
 A path is a JSON pointer's tokens, split once: `("error", "code")` is `/error/code`.
 Only the objects and arrays on the paths are copied; what the caller gave is not changed.
 
@@ -19,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values
+from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values, judged
 from . import models
 from .errors import ERRORS, ErrorCode
 from .models import FoundryEnvelope
@@ -39,11 +44,16 @@ MESSAGE_AT: Final[Path] = ("error",)
 
 # Compiled once: what each builder puts where. An error's code, the values the catalogue
 # derives from it and its message go to the slots of ERROR_FILLING, in that order.
-SUCCESS_FILLING: Final = Filling(SUCCESS_CONSTANTS, models=("meta",))
+SUCCESS_FILLING: Final = Filling(
+    SUCCESS_CONSTANTS,
+    models=("meta",),
+    members=("data", "meta"),
+)
 ERROR_FILLING: Final = Filling(
     ERROR_CONSTANTS,
     (CODE_AT, *(path for path, _ in DERIVED), MESSAGE_AT),
     models=("meta",),
+    members=("data", "meta"),
 )
 # For each code: its value, then what the catalogue derives from it, in DERIVED's order.
 ERROR_VALUES: Final[Mapping[str, tuple[Any, ...]]] = catalogue_values(ERRORS, DERIVED)
@@ -55,7 +65,16 @@ def success_response(
     meta: models.Meta | dict[str, Any] | ABSENT = ABSENT,
 ) -> FoundryEnvelope:
     """A success envelope: the members given, and the constants of its shape."""
-    return _success_response({"data": data, "meta": meta})
+    return _success_response((data, meta))
+
+
+def success_document(
+    *,
+    data: dict[str, Any],
+    meta: models.Meta | dict[str, Any] | ABSENT = ABSENT,
+) -> dict[str, Any]:
+    """`success_response`'s envelope as the document it judges, without the model."""
+    return _success_document((data, meta))
 
 
 def error_response(
@@ -70,25 +89,53 @@ def error_response(
     The members given are kept; the constants, the code and what the catalogue derives
     from it are added.
     """
-    return _error_response(code, message, {"data": data, "meta": meta})
+    return _error_response(code, message, (data, meta))
+
+
+def error_document(
+    code: ErrorCode | str,
+    message: str,
+    *,
+    data: dict[str, Any] | ABSENT = ABSENT,
+    meta: models.Meta | dict[str, Any] | ABSENT = ABSENT,
+) -> dict[str, Any]:
+    """`error_response`'s envelope as the document it judges, without the model."""
+    return _error_document(code, message, (data, meta))
 
 
 # The bodies, apart from the keyword parameters, which may take any name a member has.
 
 
 def _success_response(
-    members: Mapping[str, Any], extra: Mapping[str, Any] | None = None
+    given: tuple[Any, ...], extra: Mapping[str, Any] | None = None
 ) -> FoundryEnvelope:
-    document = SUCCESS_FILLING.fill(members, extra=extra)
+    document = SUCCESS_FILLING.put((), given, extra)
     return FoundryEnvelope.model_validate(document)
+
+
+def _success_document(
+    given: tuple[Any, ...], extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    return judged(FoundryEnvelope, SUCCESS_FILLING.put((), given, extra))
 
 
 def _error_response(
     code: ErrorCode | str,
     message: str | None,
-    members: Mapping[str, Any],
+    given: tuple[Any, ...],
     extra: Mapping[str, Any] | None = None,
 ) -> FoundryEnvelope:
     values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
-    document = ERROR_FILLING.fill(members, *values, message, extra=extra)
+    document = ERROR_FILLING.put((*values, message), given, extra)
     return FoundryEnvelope.model_validate(document)
+
+
+def _error_document(
+    code: ErrorCode | str,
+    message: str | None,
+    given: tuple[Any, ...],
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
+    document = ERROR_FILLING.put((*values, message), given, extra)
+    return judged(FoundryEnvelope, document)
