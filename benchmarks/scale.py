@@ -89,18 +89,6 @@ def _generate(folder: Path, repeat: int) -> Child:
     return best_child([COMMAND, "generate"], repeat, cwd=folder)
 
 
-def generate(codes: int, tools: int, repeat: int, seen: dict[tuple[int, int], Child] | None = None) -> Child:
-    """`generate` of a new project, best of `repeat`; a project in `seen` is not measured again."""
-    if seen is not None and (codes, tools) in seen:
-        return seen[codes, tools]
-    with tempfile.TemporaryDirectory(prefix="mcp-contracts-bench-") as work:
-        write_project(Path(work), codes, tools)
-        child = _generate(Path(work), repeat)
-    if seen is not None:
-        seen[codes, tools] = child
-    return child
-
-
 def generate_in_turn(projects: list[tuple[int, int]], repeat: int) -> dict[tuple[int, int], Child]:
     """`generate` of each project (codes, tools), run in turn (a, b, c, a, b, c, ...) `repeat`
     times, best of them each: drift in the machine's load falls on every project alike, where
@@ -171,15 +159,15 @@ def measure(settings: Settings) -> tuple[list[Row], list[Axis]]:
     tools_axis = SMOKE_TOOLS_AXIS if settings.smoke else TOOLS_AXIS
     headline = codes_axis[-1] if settings.smoke else HEADLINE_CODES
     repeat, tool_repeat = settings.repeats(3), settings.repeats(5)
-    seen: dict[tuple[int, int], Child] = {}
-    main = generate(headline, BASE[1], repeat, seen)
-    # The tools axis and its base (both axes' base: the start-up every generate pays) in turn,
-    # best of five: a tool costs about a tenth of a millisecond, so drift would swamp it.
-    seen.update(generate_in_turn([BASE, *((BASE[0], n) for n in tools_axis)], tool_repeat))
-    base = seen[BASE]
+    # Each axis and its base (the start-up every generate pays) in turn, best of N: a point
+    # measured apart may meet a busier minute than the next, and a tool costs about a tenth of
+    # a millisecond, so drift would swamp it.
+    by_codes = generate_in_turn([BASE, *((n, BASE[1]) for n in codes_axis)], repeat)
+    by_tools = generate_in_turn([BASE, *((BASE[0], n) for n in tools_axis)], tool_repeat)
+    main = by_codes[headline, BASE[1]]
     axes = [
-        Axis("codes", Point(*BASE, base), [Point(n, BASE[1], generate(n, BASE[1], 1, seen)) for n in codes_axis]),
-        Axis("tools", Point(*BASE, base), [Point(BASE[0], n, seen[BASE[0], n]) for n in tools_axis]),
+        Axis("codes", Point(*BASE, by_codes[BASE]), [Point(n, BASE[1], by_codes[n, BASE[1]]) for n in codes_axis]),
+        Axis("tools", Point(*BASE, by_tools[BASE]), [Point(BASE[0], n, by_tools[BASE[0], n]) for n in tools_axis]),
     ]
     bundle, bundle_bytes, bundle_files = generate_bundle(settings)
     children = [main, bundle, *(p.child for a in axes for p in [a.base, *a.points])]
