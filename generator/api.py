@@ -508,18 +508,20 @@ def source_contract(chosen: Settings, name: str) -> Contract | list[Diagnostic]:
     judge with), or why not: the sources' problems, or an unknown name."""
     import difflib
 
-    loaded = _load(chosen)
+    from .load.project import contract_names, load_project
+
+    loaded = load_project(chosen.schemas, reading(chosen), only=name)
     if loaded.project is None:
         return loaded.diagnostics
-    names = [c.name for c in loaded.project.contracts]
-    if name not in names:
+    if not loaded.project.contracts:
+        names = contract_names(chosen.schemas, reading(chosen))
         close = difflib.get_close_matches(name, names, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         known = ", ".join(names) or "none"
         return [
             Diagnostic(display_path(chosen.schemas), None, None, f"unknown contract {name!r}: {hint}it has: {known}")
         ]
-    return next(c for c in loaded.project.contracts if c.name == name)
+    return loaded.project.contracts[0]
 
 
 def conform(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -116,6 +117,23 @@ def test_unknown_contract_exits_two() -> None:
     result = run_cli("validate", "--contract", "nope", str(EXAMPLES / "jsonrpc" / "examples" / "tool-invoke.json"))
     assert result.returncode == 2
     assert "unknown contract 'nope'" in result.stderr
+
+
+def test_one_contract_is_read_alone(tmp_path: Path) -> None:
+    """`validate`, `mock` and `conform` read the contract they are given and no other: a
+    sibling being edited (here broken) neither stops them nor costs them its reading."""
+    contracts = tmp_path / "schemas" / "contracts"
+    shutil.copytree(EXAMPLES / "jsonrpc", contracts / "jsonrpc")
+    shutil.copytree(EXAMPLES / "jsonrpc", contracts / "jsonrpx")
+    (contracts / "jsonrpx" / "envelope.schema.json").write_text("{not json", encoding="utf-8")
+    document = str(EXAMPLES / "jsonrpc" / "examples" / "tool-invoke.json")
+    result = run_cli("validate", "--contract", "jsonrpc", document, cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, f"{document}: valid\n"), result.stderr
+    broken = run_cli("validate", "--contract", "jsonrpx", document, cwd=tmp_path)
+    assert broken.returncode == 2 and "envelope.schema.json" in broken.stderr
+    unknown = run_cli("validate", "--contract", "jsonrpcc", document, cwd=tmp_path)
+    assert unknown.returncode == 2
+    assert "unknown contract 'jsonrpcc': did you mean 'jsonrpc'? it has: jsonrpc, jsonrpx" in unknown.stderr
 
 
 HOSTILE = {

@@ -33,7 +33,7 @@ class LoadResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def load_project(schemas_dir: Path, reading: Reading, *, lenient: bool = False) -> LoadResult:
+def load_project(schemas_dir: Path, reading: Reading, *, lenient: bool = False, only: str | None = None) -> LoadResult:
     """Load every contract under `schemas_dir/contracts/`; no model if anything is wrong.
 
     Every file is read as `reading` says (the project's limits, the symlink guard): the
@@ -42,6 +42,9 @@ def load_project(schemas_dir: Path, reading: Reading, *, lenient: bool = False) 
     `lenient` reads sources written for an earlier version of the tool (`breaking` reads
     old revisions so): contract.yaml keys it no longer knows are dropped, and catalogue or
     tool keys that no `columns:` declares are declared from their values.
+
+    `only` loads the folder of that name alone (a command that serves or judges with one
+    contract reads no other): a project of no contract when there is none.
     """
     contracts_dir = schemas_dir / "contracts"
     if not reading.files.is_dir(contracts_dir):
@@ -51,7 +54,7 @@ def load_project(schemas_dir: Path, reading: Reading, *, lenient: bool = False) 
     folders = [p for p in reading.files.folders(contracts_dir) if not p.name.startswith(".")]
     if not folders:
         diagnostics.append(Diagnostic(reading.name(contracts_dir), None, None, "holds no contract folder"))
-    for folder in folders:
+    for folder in folders if only is None else [p for p in folders if p.name == only]:
         contract, problems = _load_contract(folder, reading, lenient)
         diagnostics += problems
         if contract is not None:
@@ -60,6 +63,15 @@ def load_project(schemas_dir: Path, reading: Reading, *, lenient: bool = False) 
     if diagnostics:
         return LoadResult(None, sorted(diagnostics, key=Diagnostic.sort_key))
     return LoadResult(Project(tuple(contracts)))
+
+
+def contract_names(schemas_dir: Path, reading: Reading) -> list[str]:
+    """The names of the contract folders under `schemas_dir/contracts/` (each its contract's
+    name, which contract.yaml must repeat), sorted."""
+    contracts_dir = schemas_dir / "contracts"
+    if not reading.files.is_dir(contracts_dir):
+        return []
+    return sorted(p.name for p in reading.files.folders(contracts_dir) if not p.name.startswith("."))
 
 
 def _check_unique_modules(contracts: list[Contract], contracts_dir: Path, reading: Reading) -> list[Diagnostic]:
