@@ -4,9 +4,10 @@ typer 0.29 converts every parameter's value through a pydantic `TypeAdapter` it 
 first use, `--help` included: that imports pydantic (about 100 ms) in every command,
 `--help` of a command and `check` answered from the cache among them. `install` puts
 a converter in front for the kinds those commands take (a string, a path, a choice of an
-enum, a flag, a list of those), made of typer's own pydantic-free steps (`coerce_cli_path`,
-`coerce_cli_choice`), so the values are the ones typer gives. Any other kind (a number with
-bounds...) and any value the converter does not accept as it is go to typer's own
+enum, a flag, an integer's default, a list of those), made of typer's own pydantic-free
+steps (`coerce_cli_path`, `coerce_cli_choice`), so the values are the ones typer gives. Any
+other kind (a number with bounds...) and any value the converter does not accept as it is
+(an integer given as text) go to typer's own
 conversion, which says what is wrong in its own words. When typer's internals are not the
 ones this was written for, `install` changes nothing.
 
@@ -44,6 +45,8 @@ def _plain(annotation: Any, info: Any, value: Any, param: Any, ctx: Any) -> Any:
         return value if isinstance(value, bool) else _NOT_PLAIN
     if annotation is str:
         return value if isinstance(value, str) else _NOT_PLAIN
+    if annotation is int and getattr(info, "min", None) is None and getattr(info, "max", None) is None:
+        return value if type(value) is int else _NOT_PLAIN  # a default; text goes to typer
     if isinstance(annotation, type) and issubclass(annotation, Enum):
         try:
             return coerce_cli_choice(value, choices=tuple(annotation), case_sensitive=info.case_sensitive, ctx=ctx)

@@ -130,6 +130,8 @@ def _samples(annotation: object) -> list[object]:
         return ["schemas", "no/such/folder", Path("generated"), "-"]
     if annotation is bool:
         return [True, False, "yes"]
+    if annotation is int:
+        return [8000, 0, -1, 2**70, True, "5", "x", "0.05"]
     return ["text", "", "5", "0.05"]
 
 
