@@ -36,6 +36,8 @@ class Violation:
 Found = tuple[tuple[str | int, ...], str]
 """A violation as a path and a message, before it is a `Violation` or a line of pydantic's error."""
 
+_BRANCHING = frozenset(("oneOf", "anyOf"))
+
 
 def _branch_score(
     errors: list[jsonschema_rs.ValidationError], depth: int
@@ -61,14 +63,19 @@ def _specific(
     error: jsonschema_rs.ValidationError, into: list[jsonschema_rs.ValidationError]
 ) -> None:
     """Put into `into` the error, or for a failed oneOf/anyOf the errors of the branch the
-    document most likely meant."""
+    document most likely meant (the first of the lowest score)."""
     kind = error.kind
-    branches = (
-        getattr(kind, "context", None) if kind.name in ("oneOf", "anyOf") else None
-    )
+    branches = getattr(kind, "context", None) if kind.name in _BRANCHING else None
     if branches and all(branches):
         depth = len(error.instance_path)
-        for sub in min(branches, key=lambda branch: _branch_score(branch, depth)):
+        best, lowest = branches[0], _branch_score(branches[0], depth)
+        for branch in branches[
+            1:
+        ]:  # `min` with a key, without a call of a lambda per branch
+            score = _branch_score(branch, depth)
+            if score < lowest:
+                best, lowest = branch, score
+        for sub in best:
             _specific(sub, into)
         return
     into.append(error)
@@ -295,8 +302,14 @@ class Judge:
         specific: list[jsonschema_rs.ValidationError] = []
         for error in errors:
             _specific(error, specific)
-        found = {each for error in specific for each in _located(error)}
-        return sorted(found, key=_order)
+        if (
+            len(specific) == 1
+        ):  # the usual refusal: nothing to merge or order unless it names several members
+            found = _located(specific[0])
+            return found if len(found) == 1 else sorted(set(found), key=_order)
+        return sorted(
+            {each for error in specific for each in _located(error)}, key=_order
+        )
 
     def check(self, instance: Any, location: str, title: str) -> None:
         """Raise pydantic's ValidationError, one line per violation, unless `instance` is valid."""
