@@ -307,6 +307,11 @@ BODIES_AND_LOCALS: Final = (
     "_error_response",
     "_success_document",
     "_error_document",
+    "SUCCESS_FILLING",
+    "ERROR_FILLING",
+    "ERROR_VALUES",
+    "ABSENT",
+    "error_info",
 )
 HOSTILE_KEY: Final = "we\"ird/~key\n'''\\"
 HOSTILE_VALUE: Final = '"""x\\y\n{z}'
@@ -338,6 +343,7 @@ def test_members_named_like_the_bodies_or_their_locals_do_not_hide_them(schemas_
     assert run_cli("generate", "--schemas", str(schemas_copy), "--out", str(out)).returncode == 0
     with generated_package(out, "tuitbot") as contract:
         hidden = {"_success_response": 5, "_error_response": 6, "_success_document": 7, "_error_document": 8}
+        hidden |= {"SUCCESS_FILLING": 9, "ERROR_FILLING": 10, "ERROR_VALUES": 11, "ABSENT": 12, "error_info": 13}
         ok = contract.builders.success_response(values=1, filled=2, given=3, document=4, **hidden)
         assert contract.builders.success_document(values=1, filled=2, given=3, document=4, **hidden) == {
             "values": 1,
@@ -676,3 +682,58 @@ def test_the_usual_call_is_made_without_merging(monkeypatch: pytest.MonkeyPatch)
     tuitbot_filling.put(("E", "m"), (1, {"code": "E"}), None)
     tuitbot_filling.put(("E", "m"), (1, ABSENT), {"other": 2})
     assert len(calls) == 2
+
+
+def test_document_is_put_then_judged_or_refuses_alike() -> None:
+    """`Filling.document` (put and judge in one function, the `*_document` builders' call)
+    against `judged(model, put(...))`, on members and values of every kind: the same
+    document, in the same order, or the same error."""
+    filling = tuitbot.ERROR_FILLING  # members: data, error, meta; slots: code, retryable, message
+    judged = filling.document.__globals__["judged"]
+    model = tuitbot.TuitbotEnvelope
+    members = [ABSENT, None, {"code": "db_error"}, {"tool_version": "1.0", "elapsed_ms": 5}, {1, 2}]
+    values = [
+        ("db_error", True, "locked"),
+        ("db_error", False, "locked"),
+        ("db_error", True, ABSENT),
+        ("db_error", True, 7),
+    ]
+    for given in itertools.product(members, repeat=3):
+        for slots in values:
+            for extra in (None, {"other": 1}):
+                by_document = _outcome(partial(filling.document, slots, given, extra))
+                by_put = _outcome(lambda: judged(model, filling.put(slots, given, extra)))  # noqa: B023
+                assert by_document == by_put, (given, slots, extra)
+                if by_document[0] == "returned":
+                    assert list(by_document[1].items()) == list(by_put[1].items())
+    assert _outcome(partial(filling.document, values[0], (None, ABSENT, ABSENT), None))[0] == "returned"
+
+
+def test_the_usual_document_is_judged_without_another_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`error_document` and `success_document` put and judge the usual call in one function:
+    neither `fill` nor `judged` is called (counted, not timed); a document the schema refuses
+    takes `judged`'s way, which refuses it."""
+    calls: list[str] = []
+    namespace = tuitbot.ERROR_FILLING.document.__globals__
+    judged = namespace["judged"]
+    fill = type(tuitbot.ERROR_FILLING).fill
+    monkeypatch.setitem(namespace, "judged", lambda *a: calls.append("judged") or judged(*a))
+    monkeypatch.setattr(
+        type(tuitbot.ERROR_FILLING), "fill", lambda self, *a, **k: calls.append("fill") or fill(self, *a, **k)
+    )
+    assert tuitbot.error_document("db_error", "locked") == {
+        "data": None,
+        "success": False,
+        "error": {"code": "db_error", "retryable": True, "message": "locked"},
+    }
+    assert tuitbot.success_document(data=[1]) == {"data": [1], "success": True}
+    assert calls == []
+    with pytest.raises(ValidationError):
+        tuitbot.error_document("db_error", 7)  # type: ignore[arg-type]
+    assert calls == ["judged"]
+
+
+def test_a_filling_without_a_model_has_no_document() -> None:
+    """Nothing would judge it: `document` refuses to make one."""
+    with pytest.raises(TypeError, match="no model"):
+        Filling(((("a",), 1),)).document((), (), None)

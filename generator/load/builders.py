@@ -192,9 +192,13 @@ def null_defaults(refs: Resolver, node: Any, code: str, pointers: list[str]) -> 
 
 
 # Names a member cannot take as a keyword parameter: the builders' own parameters, and
-# the bodies they call, which a parameter of that name would hide.
+# the names their bodies use (the bodies they call, and the `*_document` builders' own
+# fillings, catalogue and helpers), which a parameter of that name would hide.
 _OWN_PARAMETERS = frozenset(
-    {"code", "message", "extra", "_success_response", "_error_response", "_success_document", "_error_document"}
+    {
+        *("code", "message", "extra", "_success_response", "_error_response", "_success_document", "_error_document"),
+        *("SUCCESS_FILLING", "ERROR_FILLING", "ERROR_VALUES", "ABSENT", "error_info"),
+    }
 )
 
 

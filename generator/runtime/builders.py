@@ -8,7 +8,7 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -88,9 +88,13 @@ class Filling:
     (none `ABSENT`, none a dict or list, which would be copied): `put` then makes the
     document in one function written once from the tree (what the paths make is one
     literal); any other call is `fill`'s.
+
+    `document` is `put`, then `judged(model, ...)`, in the same function: the `*_document`
+    builders' whole call, a server's path to the wire, where each call of a Python
+    function costs about as much as writing the document's JSON.
     """
 
-    __slots__ = ("_models", "_root", "put")
+    __slots__ = ("_models", "_root", "document", "put")
 
     def __init__(
         self,
@@ -100,6 +104,7 @@ class Filling:
         *,
         models: tuple[str, ...] = (),
         members: tuple[str, ...] = (),
+        model: type[BaseModel] | None = None,
     ) -> None:
         self._models = models
         root: dict[str, Any] = {}
@@ -120,8 +125,10 @@ class Filling:
                 raise ValueError(f"{json_pointer(path)} holds values the builder puts")
             node[path[-1]] = (kind, payload)  # a later one at the same path replaces an earlier
         self._root = _compiled(root)
-        self.put: Callable[[tuple[Any, ...], tuple[Any, ...], Mapping[str, Any] | None], dict[str, Any]]
-        self.put = _put(self._root, models, members, len(slots), self._put)
+        self.put: _Put = _put(self._root, models, members, len(slots), self._put)
+        self.document: _Put = (
+            _unjudged if model is None else _put(self._root, models, members, len(slots), self._put, model)
+        )
 
     def fill(self, members: Mapping[str, Any], *values: Any, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The document of the members a builder's caller gave, with every value put at
@@ -153,6 +160,22 @@ class Filling:
 _Items = tuple[tuple[str, int, Any, Path], ...]
 
 
+class _Put(Protocol):
+    """`Filling.put` and `Filling.document`: a call's slot values, its members given in
+    order, and its extra members."""
+
+    def __call__(
+        self, values: tuple[Any, ...], given: tuple[Any, ...], extra: Mapping[str, Any] | None = None, /
+    ) -> dict[str, Any]: ...
+
+
+def _unjudged(
+    values: tuple[Any, ...], given: tuple[Any, ...], extra: Mapping[str, Any] | None = None, /
+) -> dict[str, Any]:
+    """`Filling.document` of a filling made without a model: nothing would judge it."""
+    raise TypeError("this Filling has no model to judge its documents: pass `model=`")
+
+
 def _compiled(tree: dict[str, Any], path: Path = ()) -> _Items:
     """(token, kind, payload, path) of each entry of a tree; a container's payload is (its
     items, whether a value or slot is inside it (not only defaults), and None for an object,
@@ -177,20 +200,29 @@ def _put(
     names: tuple[str, ...],
     count: int,
     fill: Callable[[tuple[str, ...], tuple[Any, ...], tuple[Any, ...], Mapping[str, Any] | None], dict[str, Any]],
-) -> Callable[[tuple[Any, ...], tuple[Any, ...], Mapping[str, Any] | None], dict[str, Any]]:
+    model: type[BaseModel] | None = None,
+) -> _Put:
     """`Filling.put`, written once from the tree: a function of a call's values (`count`
     of them), its members given in the order of `names`, and its extra members. Where there
     are no extra members, no member the tree begins with is given and no value is `ABSENT`
     or a container, it makes the document as `fill` does (the members given, those of
     `models` dumped by `json_form`, then what `_made(items, values, None)` makes, as one
     literal whose constants are made anew in each call, as `_made` copies them); any other
-    call goes to `fill` (`fill(names, values, given, extra)`)."""
+    call goes to `fill` (`fill(names, values, given, extra)`).
+
+    With a `model`, `Filling.document`: the document as `judged(model, ...)` returns it, the
+    compiled validator asked in the same function (refused alike: `judged` says why)."""
+    from .models import _FAST, judged  # not at import: the models import pydantic's machinery
+
     namespace: dict[str, Any] = {
         "ABSENT": ABSENT,
         "json_form": json_form,
         "SCALARS": _SCALARS,
         "CONTAINERS": _CONTAINERS,
         "slow": partial(fill, names),
+        "FAST": _FAST,
+        "MODEL": model,
+        "judged": judged,
     }
 
     def constant(value: Any) -> str:
@@ -223,34 +255,50 @@ def _put(
 
     made = literal(items, None)
     tops = {token for token, *_ in items}
+    slow = "return slow(values, given, extra)" if model is None else "return judged(MODEL, slow(values, given, extra))"
     if made is None:
-        body = ["return slow(values, given, extra)"]
+        body = [slow]
     else:
-        body = [
-            f"if extra or len(values) != {count} or len(given) != {len(names)}:",
-            "    return slow(values, given, extra)",
-        ]
+        body = ["if extra:", f"    {slow}"]
+        unpack = []
         if names:
-            body.append(f"{''.join(f'm{index}, ' for index in range(len(names)))}= given")
+            unpack.append(f"{''.join(f'm{index}, ' for index in range(len(names)))}= given")
         if count:
-            body.append(f"{''.join(f'v{index}, ' for index in range(count))}= values")
+            unpack.append(f"{''.join(f'v{index}, ' for index in range(count))}= values")
+        body += ["try:", *(f"    {line}" for line in unpack or ["pass"]), "except ValueError:", f"    {slow}"]
         # a member the tree begins with is given as a parameter (or as `extra`, above)
         checks = [f"m{index} is not ABSENT" for index, name in enumerate(names) if name in tops]
         checks += [f"v{index} is ABSENT or type(v{index}) in CONTAINERS" for index in range(count)]
         if checks:
-            body += [f"if {' or '.join(checks)}:", "    return slow(values, given, extra)"]
-        body.append("d = {}")
+            body += [f"if {' or '.join(checks)}:", f"    {slow}"]
+        # One literal: the members given, in order, then what the tree makes; then the
+        # members left at `ABSENT` are taken out again (the others keep their order).
+        entries, absent = [], []
         for index, name in enumerate(names):
             if name in tops:
                 continue  # not given: `ABSENT`
-            value = (
-                f"m{index}" if name not in models else f"m{index} if type(m{index}) in SCALARS else json_form(m{index})"
-            )
-            body += [f"if m{index} is not ABSENT:", f"    d[{constant(name)}] = {value}"]
-        body += [f"d.update({made})", "return d"]
+            value = f"m{index}"
+            if name in models:
+                value = f"(m{index} if m{index} is ABSENT or type(m{index}) in SCALARS else json_form(m{index}))"
+            entries.append(f"{constant(name)}: {value}")
+            absent += [f"if m{index} is ABSENT:", f"    del d[{constant(name)}]"]
+        if made != "{}":
+            entries.append(made[1:-1])
+        body += [f"d = {{{', '.join(entries)}}}", *absent]
+        if model is None:
+            body.append("return d")
+        else:  # the hot path of `judged`, which refuses what the validator does not accept
+            body += [
+                "try:",
+                "    if (FAST.get(MODEL) or MODEL._fast())[0](d):",
+                "        return d",
+                "except ValueError:",
+                "    pass",
+                "return judged(MODEL, d)",
+            ]
     source = "def put(values, given, extra=None):\n" + "".join(f"    {line}\n" for line in body)
     exec(compile(source, "<mcp-contracts filling>", "exec"), namespace)
-    put: Callable[[tuple[Any, ...], tuple[Any, ...], Mapping[str, Any] | None], dict[str, Any]] = namespace["put"]
+    put: _Put = namespace["put"]
     return put
 
 

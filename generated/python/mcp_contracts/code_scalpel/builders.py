@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
-from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values, judged
+from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values
 from . import models
 from .errors import ERRORS, ErrorCode
 from .models import CodeScalpelEnvelope
@@ -52,6 +52,7 @@ SUCCESS_FILLING: Final = Filling(
         "upgrade_hints",
         "data",
     ),
+    model=CodeScalpelEnvelope,
 )
 ERROR_FILLING: Final = Filling(
     ERROR_CONSTANTS,
@@ -69,6 +70,7 @@ ERROR_FILLING: Final = Filling(
         "upgrade_hints",
         "data",
     ),
+    model=CodeScalpelEnvelope,
 )
 # For each code: its value, then what the catalogue derives from it, in DERIVED's order.
 ERROR_VALUES: Final[Mapping[str, tuple[Any, ...]]] = catalogue_values(ERRORS, DERIVED)
@@ -118,7 +120,8 @@ def success_document(
     **extra: Any,
 ) -> dict[str, Any]:
     """`success_response`'s envelope as the document it judges, without the model."""
-    return _success_document(
+    return SUCCESS_FILLING.document(
+        (),
         (
             tier,
             tool_version,
@@ -188,9 +191,8 @@ def error_document(
     **extra: Any,
 ) -> dict[str, Any]:
     """`error_response`'s envelope as the document it judges, without the model."""
-    return _error_document(
-        code,
-        message,
+    return ERROR_FILLING.document(
+        (*ERROR_VALUES[code], message),  # KeyError for a code the catalogue lacks
         (
             tier,
             tool_version,
@@ -216,12 +218,6 @@ def _success_response(
     return CodeScalpelEnvelope.model_validate(document)
 
 
-def _success_document(
-    given: tuple[Any, ...], extra: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    return judged(CodeScalpelEnvelope, SUCCESS_FILLING.put((), given, extra))
-
-
 def _error_response(
     code: ErrorCode | str,
     message: str | None,
@@ -231,14 +227,3 @@ def _error_response(
     values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
     document = ERROR_FILLING.put((*values, message), given, extra)
     return CodeScalpelEnvelope.model_validate(document)
-
-
-def _error_document(
-    code: ErrorCode | str,
-    message: str | None,
-    given: tuple[Any, ...],
-    extra: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
-    document = ERROR_FILLING.put((*values, message), given, extra)
-    return judged(CodeScalpelEnvelope, document)

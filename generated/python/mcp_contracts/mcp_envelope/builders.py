@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values, judged
+from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values
 from . import models
 from .errors import ERRORS, ErrorCode, error_info
 from .models import McpEnvelope
@@ -41,12 +41,14 @@ SUCCESS_FILLING: Final = Filling(
     SUCCESS_CONSTANTS,
     models=("provenance", "errors", "warnings", "meta"),
     members=("result", "provenance", "errors", "warnings", "meta"),
+    model=McpEnvelope,
 )
 ERROR_FILLING: Final = Filling(
     ERROR_CONSTANTS,
     (CODE_AT, *(path for path, _ in DERIVED), MESSAGE_AT),
     models=("provenance", "errors", "warnings", "meta"),
     members=("result", "provenance", "errors", "warnings", "meta"),
+    model=McpEnvelope,
 )
 # For each code: its value, then what the catalogue derives from it, in DERIVED's order.
 ERROR_VALUES: Final[Mapping[str, tuple[Any, ...]]] = catalogue_values(ERRORS, DERIVED)
@@ -73,7 +75,7 @@ def success_document(
     meta: models.EnvelopeMeta | dict[str, Any] | ABSENT = ABSENT,
 ) -> dict[str, Any]:
     """`success_response`'s envelope as the document it judges, without the model."""
-    return _success_document((result, provenance, errors, warnings, meta))
+    return SUCCESS_FILLING.document((), (result, provenance, errors, warnings, meta))
 
 
 def error_response(
@@ -105,7 +107,12 @@ def error_document(
     meta: models.EnvelopeMeta | dict[str, Any] | ABSENT = ABSENT,
 ) -> dict[str, Any]:
     """`error_response`'s envelope as the document it judges, without the model."""
-    return _error_document(code, message, (result, provenance, errors, warnings, meta))
+    if message is None:
+        message = error_info(code).message  # KeyError for a code the catalogue lacks
+    return ERROR_FILLING.document(
+        (*ERROR_VALUES[code], ABSENT if message is None else message),
+        (result, provenance, errors, warnings, meta),
+    )
 
 
 # The bodies, apart from the keyword parameters, which may take any name a member has.
@@ -116,12 +123,6 @@ def _success_response(
 ) -> McpEnvelope:
     document = SUCCESS_FILLING.put((), given, extra)
     return McpEnvelope.model_validate(document)
-
-
-def _success_document(
-    given: tuple[Any, ...], extra: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    return judged(McpEnvelope, SUCCESS_FILLING.put((), given, extra))
 
 
 def _error_response(
@@ -137,18 +138,3 @@ def _error_response(
         (*values, ABSENT if message is None else message), given, extra
     )
     return McpEnvelope.model_validate(document)
-
-
-def _error_document(
-    code: ErrorCode | str,
-    message: str | None,
-    given: tuple[Any, ...],
-    extra: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
-    if message is None:
-        message = error_info(code).message
-    document = ERROR_FILLING.put(
-        (*values, ABSENT if message is None else message), given, extra
-    )
-    return judged(McpEnvelope, document)

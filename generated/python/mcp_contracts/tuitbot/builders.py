@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values, judged
+from .._runtime import ABSENT, Filling, Path, Placements, catalogue_values
 from . import models
 from .errors import ERRORS, ErrorCode
 from .models import TuitbotEnvelope
@@ -41,12 +41,14 @@ SUCCESS_FILLING: Final = Filling(
     SUCCESS_CONSTANTS,
     models=("meta",),
     members=("data", "meta"),
+    model=TuitbotEnvelope,
 )
 ERROR_FILLING: Final = Filling(
     ERROR_CONSTANTS,
     (CODE_AT, *(path for path, _ in DERIVED), MESSAGE_AT),
     models=("error", "meta"),
     members=("data", "error", "meta"),
+    model=TuitbotEnvelope,
 )
 # For each code: its value, then what the catalogue derives from it, in DERIVED's order.
 ERROR_VALUES: Final[Mapping[str, tuple[Any, ...]]] = catalogue_values(ERRORS, DERIVED)
@@ -71,7 +73,7 @@ def success_document(
     ) = ABSENT,
 ) -> dict[str, Any]:
     """`success_response`'s envelope as the document it judges, without the model."""
-    return _success_document((data, meta))
+    return SUCCESS_FILLING.document((), (data, meta))
 
 
 def error_response(
@@ -107,7 +109,10 @@ def error_document(
     ) = ABSENT,
 ) -> dict[str, Any]:
     """`error_response`'s envelope as the document it judges, without the model."""
-    return _error_document(code, message, (data, error, meta))
+    return ERROR_FILLING.document(
+        (*ERROR_VALUES[code], message),  # KeyError for a code the catalogue lacks
+        (data, error, meta),
+    )
 
 
 # The bodies, apart from the keyword parameters, which may take any name a member has.
@@ -120,12 +125,6 @@ def _success_response(
     return TuitbotEnvelope.model_validate(document)
 
 
-def _success_document(
-    given: tuple[Any, ...], extra: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    return judged(TuitbotEnvelope, SUCCESS_FILLING.put((), given, extra))
-
-
 def _error_response(
     code: ErrorCode | str,
     message: str | None,
@@ -135,14 +134,3 @@ def _error_response(
     values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
     document = ERROR_FILLING.put((*values, message), given, extra)
     return TuitbotEnvelope.model_validate(document)
-
-
-def _error_document(
-    code: ErrorCode | str,
-    message: str | None,
-    given: tuple[Any, ...],
-    extra: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    values = ERROR_VALUES[code]  # KeyError for a code the catalogue lacks
-    document = ERROR_FILLING.put((*values, message), given, extra)
-    return judged(TuitbotEnvelope, document)
