@@ -25,6 +25,7 @@ from .escape import ts, ts_key
 from .json_text import COMPACT, json_block, json_line
 from .mcp import tool_listing
 from .tables import Section, sections
+from .ts_compiled import compiled
 from .ts_types import OBJECT_MEMBERS, declarations, member_type
 from .ts_zod import zod_object
 
@@ -107,6 +108,7 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
         ),
         f"{folder}/judge.ts": env.get_template("typescript/contract/judge.ts.jinja").render(
             contract=contract,
+            compiled=compiled(_bundle(contract)),
             bundle_text=json_text_expression(_bundle(contract), indent=""),
             locations=[(c.name, ts(c.location)) for c in contract.view.classes],
         ),

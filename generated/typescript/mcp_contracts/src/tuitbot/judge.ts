@@ -274,13 +274,262 @@ export function validate(value: unknown, as: keyof typeof LOCATIONS = "TuitbotEn
   return JUDGE.violations(value, LOCATIONS[as]);
 }
 
+// The envelope's schema compiled to code when the contract was generated (a function a schema):
+// the verdict of `JUDGE.isValid(value)` without interpreting the schema at each call.
+
+const hasOwn = Object.prototype.hasOwnProperty;
+// "#"
+function s0(x: unknown): boolean {
+  if (!(s1(x) || s2(x))) return false;
+  return true;
+}
+
+// "#/$defs/SuccessEnvelope"
+function s1(x: unknown): boolean {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const o1 = x as Record<string, unknown>;
+  if (!hasOwn.call(o1, "success")) return false;
+  {
+    const v2 = o1["success"];
+    if (!(v2 === true)) return false;
+  }
+  if (!hasOwn.call(o1, "data")) return false;
+  if (hasOwn.call(o1, "meta")) {
+    const v5 = o1["meta"];
+    if (!s3(v5)) return false;
+  }
+  for (const k6 in o1) {
+    switch (k6) {
+      case "success":
+      case "data":
+      case "meta":
+        break;
+      default:
+        if (!hasOwn.call(o1, k6)) break;
+        return false;
+    }
+  }
+  return true;
+}
+
+// "#/$defs/FailureEnvelope"
+function s2(x: unknown): boolean {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const o1 = x as Record<string, unknown>;
+  if (!hasOwn.call(o1, "success")) return false;
+  {
+    const v2 = o1["success"];
+    if (!(v2 === false)) return false;
+  }
+  if (!hasOwn.call(o1, "data")) return false;
+  if (!hasOwn.call(o1, "error")) return false;
+  {
+    const v5 = o1["error"];
+    if (!s4(v5)) return false;
+  }
+  if (hasOwn.call(o1, "meta")) {
+    const v6 = o1["meta"];
+    if (!s3(v6)) return false;
+  }
+  for (const k7 in o1) {
+    switch (k7) {
+      case "success":
+      case "data":
+      case "error":
+      case "meta":
+        break;
+      default:
+        if (!hasOwn.call(o1, k7)) break;
+        return false;
+    }
+  }
+  return true;
+}
+
+// "#/$defs/ToolMeta"
+function s3(x: unknown): boolean {
+  if (!(s5(x) || s6(x))) return false;
+  return true;
+}
+
+// "#/$defs/ToolError"
+function s4(x: unknown): boolean {
+  if (!(s7(x) || s8(x))) return false;
+  return true;
+}
+
+// "#/$defs/ApiToolMeta"
+function s5(x: unknown): boolean {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const o1 = x as Record<string, unknown>;
+  if (!hasOwn.call(o1, "tool_version")) return false;
+  {
+    const v2 = o1["tool_version"];
+    if (!(typeof v2 === "string")) return false;
+  }
+  if (!hasOwn.call(o1, "elapsed_ms")) return false;
+  {
+    const v4 = o1["elapsed_ms"];
+    if (!(Number.isInteger(v4))) return false;
+    if ((v4 as number) < 0) return false;
+  }
+  for (const k6 in o1) {
+    switch (k6) {
+      case "tool_version":
+      case "elapsed_ms":
+        break;
+      default:
+        if (!hasOwn.call(o1, k6)) break;
+        return false;
+    }
+  }
+  return true;
+}
+
+// "#/$defs/WorkflowToolMeta"
+function s6(x: unknown): boolean {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const o1 = x as Record<string, unknown>;
+  if (!hasOwn.call(o1, "tool_version")) return false;
+  {
+    const v2 = o1["tool_version"];
+    if (!(typeof v2 === "string")) return false;
+  }
+  if (!hasOwn.call(o1, "elapsed_ms")) return false;
+  {
+    const v4 = o1["elapsed_ms"];
+    if (!(Number.isInteger(v4))) return false;
+    if ((v4 as number) < 0) return false;
+  }
+  if (!hasOwn.call(o1, "mode")) return false;
+  {
+    const v6 = o1["mode"];
+    if (!(typeof v6 === "string")) return false;
+  }
+  if (!hasOwn.call(o1, "approval_mode")) return false;
+  {
+    const v8 = o1["approval_mode"];
+    if (!(typeof v8 === "boolean")) return false;
+  }
+  for (const k10 in o1) {
+    switch (k10) {
+      case "tool_version":
+      case "elapsed_ms":
+      case "mode":
+      case "approval_mode":
+        break;
+      default:
+        if (!hasOwn.call(o1, k10)) break;
+        return false;
+    }
+  }
+  return true;
+}
+
+// "#/$defs/RetryableToolError"
+function s7(x: unknown): boolean {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const o1 = x as Record<string, unknown>;
+  if (!hasOwn.call(o1, "code")) return false;
+  {
+    const v2 = o1["code"];
+    if (!(v2 === "x_rate_limited" || v2 === "x_network_error" || v2 === "x_api_error" || v2 === "db_error" || v2 === "llm_error" || v2 === "thread_partial_failure" || v2 === "policy_error")) return false;
+  }
+  if (!hasOwn.call(o1, "message")) return false;
+  {
+    const v4 = o1["message"];
+    if (!(typeof v4 === "string")) return false;
+  }
+  if (!hasOwn.call(o1, "retryable")) return false;
+  {
+    const v6 = o1["retryable"];
+    if (!(v6 === true)) return false;
+  }
+  if (hasOwn.call(o1, "rate_limit_reset")) {
+    const v8 = o1["rate_limit_reset"];
+    if (!(typeof v8 === "string")) return false;
+  }
+  if (hasOwn.call(o1, "policy_decision")) {
+    const v10 = o1["policy_decision"];
+    if (!(typeof v10 === "string")) return false;
+  }
+  for (const k12 in o1) {
+    switch (k12) {
+      case "code":
+      case "message":
+      case "retryable":
+      case "rate_limit_reset":
+      case "policy_decision":
+        break;
+      default:
+        if (!hasOwn.call(o1, k12)) break;
+        return false;
+    }
+  }
+  return true;
+}
+
+// "#/$defs/PermanentToolError"
+function s8(x: unknown): boolean {
+  if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
+  const o1 = x as Record<string, unknown>;
+  if (!hasOwn.call(o1, "code")) return false;
+  {
+    const v2 = o1["code"];
+    if (!(v2 === "x_auth_expired" || v2 === "x_forbidden" || v2 === "x_account_restricted" || v2 === "x_not_configured" || v2 === "validation_error" || v2 === "invalid_input" || v2 === "tweet_too_long" || v2 === "llm_not_configured" || v2 === "unsupported_media_type" || v2 === "file_read_error" || v2 === "media_upload_error" || v2 === "policy_denied_blocked" || v2 === "policy_denied_rate_limited" || v2 === "policy_denied_hard_rule" || v2 === "policy_denied_user_rule" || v2 === "context_error" || v2 === "recommendation_error" || v2 === "topic_error" || v2 === "not_found" || v2 === "serialization_error")) return false;
+  }
+  if (!hasOwn.call(o1, "message")) return false;
+  {
+    const v4 = o1["message"];
+    if (!(typeof v4 === "string")) return false;
+  }
+  if (!hasOwn.call(o1, "retryable")) return false;
+  {
+    const v6 = o1["retryable"];
+    if (!(v6 === false)) return false;
+  }
+  if (hasOwn.call(o1, "rate_limit_reset")) {
+    const v8 = o1["rate_limit_reset"];
+    if (!(typeof v8 === "string")) return false;
+  }
+  if (hasOwn.call(o1, "policy_decision")) {
+    const v10 = o1["policy_decision"];
+    if (!(typeof v10 === "string")) return false;
+  }
+  for (const k12 in o1) {
+    switch (k12) {
+      case "code":
+      case "message":
+      case "retryable":
+      case "rate_limit_reset":
+      case "policy_decision":
+        break;
+      default:
+        if (!hasOwn.call(o1, k12)) break;
+        return false;
+    }
+  }
+  return true;
+}
+
+/** The verdict of `JUDGE.isValid(value)`, by the code above; past the stack, refused as the Judge does. */
+function accepts(value: unknown): boolean {
+  try {
+    return s0(value);
+  } catch (err) {
+    if (err instanceof RangeError) return false;
+    throw err;
+  }
+}
+
+
 /** Whether the contract's schema accepts `value` as its envelope. */
 export function isEnvelope(value: unknown): value is types.TuitbotEnvelope {
-  return JUDGE.isValid(value);
+  return accepts(value);
 }
 
 /** `value` as the envelope, when the schema accepts it; else a ContractViolation. */
 export function parseEnvelope(value: unknown): types.TuitbotEnvelope {
-  if (JUDGE.isValid(value)) return value as types.TuitbotEnvelope;
+  if (accepts(value)) return value as types.TuitbotEnvelope;
   throw new ContractViolation("the envelope", JUDGE.violations(value));
 }
