@@ -135,7 +135,7 @@ class _Compiler:
         accepts = (
             "/** The verdict of `JUDGE.isValid(value)`, by the code above; past the stack, refused as the Judge"
             " does. */\n"
-            "function accepts(value: unknown): boolean {\n"
+            "export function accepts(value: unknown): boolean {\n"
             f"  try {{\n    return {first};\n  }} catch (err) {{\n"
             "    if (err instanceof RangeError) return false;\n    throw err;\n  }\n}\n"
         )
@@ -460,16 +460,25 @@ class _Compiler:
                 leftover = self.leftover(o, k, item, list(properties), found)
         if not (names or checks or leftover):
             return lines
-        has = self.has_own()
         lines.append(f"const {o} = {v} as Record<string, unknown>;")
+        plain = fn.fresh("p")
+        if names or checks:
+            lines.append(f"const {plain} = Object.getPrototypeOf({o}) === Object.prototype;")
         for key in names:
-            lines.append(f"if (!{has}.call({o}, {ts(key)})) return false;")
+            lines.append(f"if (!{self.owns(o, plain, key)}) return false;")
             lines += _block(checks.pop(key, []))
         for key, found in checks.items():
-            lines.append(f"if ({has}.call({o}, {ts(key)})) {{")
+            lines.append(f"if ({self.owns(o, plain, key)}) {{")
             lines += ["  " + line for line in found]
             lines.append("}")
         return lines + leftover
+
+    def owns(self, o: str, plain: str, key: str) -> str:
+        """Whether `o` has its own property `key`, as `hasOwnProperty` says. `in` is read from V8's
+        inline caches where `hasOwnProperty` is a call a name: on an object whose prototype is
+        `Object.prototype`, without `key` there, `key in o` can only find `o`'s own."""
+        name = ts(key)
+        return f"({plain} && !({name} in Object.prototype) ? {name} in {o} : {self.has_own()}.call({o}, {name}))"
 
     def leftover(self, o: str, k: str, item: str, known: list[str], found: list[str]) -> list[str]:
         """`additionalProperties`: `for in` and `hasOwn` (every own enumerable name, as the Judge's
