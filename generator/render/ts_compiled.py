@@ -443,7 +443,7 @@ class _Compiler:
         names = list(dict.fromkeys(n for n in required if isinstance(n, str))) if isinstance(required, list) else []
         properties = schema.get("properties")
         properties = properties if isinstance(properties, dict) else {}
-        o = fn.fresh("o")
+        o, plain = fn.fresh("o"), fn.fresh("p")
         checks = {}
         for key, value in properties.items():
             item = fn.fresh("v")
@@ -461,7 +461,6 @@ class _Compiler:
         if not (names or checks or leftover):
             return lines
         lines.append(f"const {o} = {v} as Record<string, unknown>;")
-        plain = fn.fresh("p")
         if names or checks:
             lines.append(f"const {plain} = Object.getPrototypeOf({o}) === Object.prototype;")
         for key in names:

@@ -16,57 +16,57 @@ function s0(x: unknown): boolean {
 function s1(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p26 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p26 && !("tier" in Object.prototype) ? "tier" in o1 : hasOwn.call(o1, "tier"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("tier" in Object.prototype) ? "tier" in o1 : hasOwn.call(o1, "tier"))) return false;
   {
-    const v2 = o1["tier"];
-    if (!(v2 === "community")) return false;
+    const v3 = o1["tier"];
+    if (!(v3 === "community")) return false;
   }
-  if (!(p26 && !("tool_version" in Object.prototype) ? "tool_version" in o1 : hasOwn.call(o1, "tool_version"))) return false;
+  if (!(p2 && !("tool_version" in Object.prototype) ? "tool_version" in o1 : hasOwn.call(o1, "tool_version"))) return false;
   {
-    const v4 = o1["tool_version"];
-    if (!(typeof v4 === "string")) return false;
-  }
-  if (!(p26 && !("tool_id" in Object.prototype) ? "tool_id" in o1 : hasOwn.call(o1, "tool_id"))) return false;
-  {
-    const v6 = o1["tool_id"];
+    const v6 = o1["tool_version"];
     if (!(typeof v6 === "string")) return false;
   }
-  if (!(p26 && !("request_id" in Object.prototype) ? "request_id" in o1 : hasOwn.call(o1, "request_id"))) return false;
+  if (!(p2 && !("tool_id" in Object.prototype) ? "tool_id" in o1 : hasOwn.call(o1, "tool_id"))) return false;
   {
-    const v8 = o1["request_id"];
-    if (!(typeof v8 === "string")) return false;
+    const v9 = o1["tool_id"];
+    if (!(typeof v9 === "string")) return false;
   }
-  if (!(p26 && !("capabilities" in Object.prototype) ? "capabilities" in o1 : hasOwn.call(o1, "capabilities"))) return false;
+  if (!(p2 && !("request_id" in Object.prototype) ? "request_id" in o1 : hasOwn.call(o1, "request_id"))) return false;
   {
-    const v10 = o1["capabilities"];
-    if (!(Array.isArray(v10))) return false;
-    const a11 = v10 as unknown[];
-    for (let i12 = 0; i12 < a11.length; i12++) {
-      const v13 = a11[i12];
-      if (!(typeof v13 === "string")) return false;
+    const v12 = o1["request_id"];
+    if (!(typeof v12 === "string")) return false;
+  }
+  if (!(p2 && !("capabilities" in Object.prototype) ? "capabilities" in o1 : hasOwn.call(o1, "capabilities"))) return false;
+  {
+    const v15 = o1["capabilities"];
+    if (!(Array.isArray(v15))) return false;
+    const a16 = v15 as unknown[];
+    for (let i17 = 0; i17 < a16.length; i17++) {
+      const v18 = a16[i17];
+      if (!(typeof v18 === "string")) return false;
     }
   }
-  if (!(p26 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
+  if (!(p2 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
   {
-    const v18 = o1["error"];
-    if (!(s3(v18) || s4(v18))) return false;
+    const v26 = o1["error"];
+    if (!(s3(v26) || s4(v26))) return false;
   }
-  if (!(p26 && !("upgrade_hints" in Object.prototype) ? "upgrade_hints" in o1 : hasOwn.call(o1, "upgrade_hints"))) return false;
+  if (!(p2 && !("upgrade_hints" in Object.prototype) ? "upgrade_hints" in o1 : hasOwn.call(o1, "upgrade_hints"))) return false;
   {
-    const v20 = o1["upgrade_hints"];
-    if (!(Array.isArray(v20))) return false;
-    const a21 = v20 as unknown[];
-    for (let i22 = 0; i22 < a21.length; i22++) {
-      const v23 = a21[i22];
-      if (!s5(v23)) return false;
+    const v29 = o1["upgrade_hints"];
+    if (!(Array.isArray(v29))) return false;
+    const a30 = v29 as unknown[];
+    for (let i31 = 0; i31 < a30.length; i31++) {
+      const v32 = a30[i31];
+      if (!s5(v32)) return false;
     }
   }
-  if (!(p26 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
-  if ((p26 && !("duration_ms" in Object.prototype) ? "duration_ms" in o1 : hasOwn.call(o1, "duration_ms"))) {
-    const v16 = o1["duration_ms"];
-    if (!(typeof v16 === "number")) return false;
-    if ((v16 as number) < 0) return false;
+  if (!(p2 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
+  if ((p2 && !("duration_ms" in Object.prototype) ? "duration_ms" in o1 : hasOwn.call(o1, "duration_ms"))) {
+    const v23 = o1["duration_ms"];
+    if (!(typeof v23 === "number")) return false;
+    if ((v23 as number) < 0) return false;
   }
   return true;
 }
@@ -75,59 +75,59 @@ function s1(x: unknown): boolean {
 function s2(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p26 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p26 && !("tier" in Object.prototype) ? "tier" in o1 : hasOwn.call(o1, "tier"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("tier" in Object.prototype) ? "tier" in o1 : hasOwn.call(o1, "tier"))) return false;
   {
-    const v2 = o1["tier"];
-    if (!(v2 === "pro" || v2 === "enterprise")) return false;
+    const v3 = o1["tier"];
+    if (!(v3 === "pro" || v3 === "enterprise")) return false;
   }
-  if (!(p26 && !("tool_version" in Object.prototype) ? "tool_version" in o1 : hasOwn.call(o1, "tool_version"))) return false;
+  if (!(p2 && !("tool_version" in Object.prototype) ? "tool_version" in o1 : hasOwn.call(o1, "tool_version"))) return false;
   {
-    const v4 = o1["tool_version"];
-    if (!(typeof v4 === "string")) return false;
-  }
-  if (!(p26 && !("tool_id" in Object.prototype) ? "tool_id" in o1 : hasOwn.call(o1, "tool_id"))) return false;
-  {
-    const v6 = o1["tool_id"];
+    const v6 = o1["tool_version"];
     if (!(typeof v6 === "string")) return false;
   }
-  if (!(p26 && !("request_id" in Object.prototype) ? "request_id" in o1 : hasOwn.call(o1, "request_id"))) return false;
+  if (!(p2 && !("tool_id" in Object.prototype) ? "tool_id" in o1 : hasOwn.call(o1, "tool_id"))) return false;
   {
-    const v8 = o1["request_id"];
-    if (!(typeof v8 === "string")) return false;
+    const v9 = o1["tool_id"];
+    if (!(typeof v9 === "string")) return false;
   }
-  if (!(p26 && !("capabilities" in Object.prototype) ? "capabilities" in o1 : hasOwn.call(o1, "capabilities"))) return false;
+  if (!(p2 && !("request_id" in Object.prototype) ? "request_id" in o1 : hasOwn.call(o1, "request_id"))) return false;
   {
-    const v10 = o1["capabilities"];
-    if (!(Array.isArray(v10))) return false;
-    const a11 = v10 as unknown[];
-    for (let i12 = 0; i12 < a11.length; i12++) {
-      const v13 = a11[i12];
-      if (!(typeof v13 === "string")) return false;
+    const v12 = o1["request_id"];
+    if (!(typeof v12 === "string")) return false;
+  }
+  if (!(p2 && !("capabilities" in Object.prototype) ? "capabilities" in o1 : hasOwn.call(o1, "capabilities"))) return false;
+  {
+    const v15 = o1["capabilities"];
+    if (!(Array.isArray(v15))) return false;
+    const a16 = v15 as unknown[];
+    for (let i17 = 0; i17 < a16.length; i17++) {
+      const v18 = a16[i17];
+      if (!(typeof v18 === "string")) return false;
     }
   }
-  if (!(p26 && !("duration_ms" in Object.prototype) ? "duration_ms" in o1 : hasOwn.call(o1, "duration_ms"))) return false;
+  if (!(p2 && !("duration_ms" in Object.prototype) ? "duration_ms" in o1 : hasOwn.call(o1, "duration_ms"))) return false;
   {
-    const v16 = o1["duration_ms"];
-    if (!(typeof v16 === "number")) return false;
-    if ((v16 as number) < 0) return false;
+    const v23 = o1["duration_ms"];
+    if (!(typeof v23 === "number")) return false;
+    if ((v23 as number) < 0) return false;
   }
-  if (!(p26 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
+  if (!(p2 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
   {
-    const v18 = o1["error"];
-    if (!(s3(v18) || s6(v18))) return false;
+    const v26 = o1["error"];
+    if (!(s3(v26) || s6(v26))) return false;
   }
-  if (!(p26 && !("upgrade_hints" in Object.prototype) ? "upgrade_hints" in o1 : hasOwn.call(o1, "upgrade_hints"))) return false;
+  if (!(p2 && !("upgrade_hints" in Object.prototype) ? "upgrade_hints" in o1 : hasOwn.call(o1, "upgrade_hints"))) return false;
   {
-    const v20 = o1["upgrade_hints"];
-    if (!(Array.isArray(v20))) return false;
-    const a21 = v20 as unknown[];
-    for (let i22 = 0; i22 < a21.length; i22++) {
-      const v23 = a21[i22];
-      if (!s5(v23)) return false;
+    const v29 = o1["upgrade_hints"];
+    if (!(Array.isArray(v29))) return false;
+    const a30 = v29 as unknown[];
+    for (let i31 = 0; i31 < a30.length; i31++) {
+      const v32 = a30[i31];
+      if (!s5(v32)) return false;
     }
   }
-  if (!(p26 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
+  if (!(p2 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
   return true;
 }
 
@@ -135,21 +135,21 @@ function s2(x: unknown): boolean {
 function s3(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p8 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p8 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
   {
-    const v2 = o1["error"];
-    if (!(typeof v2 === "string")) return false;
+    const v3 = o1["error"];
+    if (!(typeof v3 === "string")) return false;
   }
-  if (!(p8 && !("error_code" in Object.prototype) ? "error_code" in o1 : hasOwn.call(o1, "error_code"))) return false;
+  if (!(p2 && !("error_code" in Object.prototype) ? "error_code" in o1 : hasOwn.call(o1, "error_code"))) return false;
   {
-    const v4 = o1["error_code"];
-    if (!(v4 === "invalid_argument" || v4 === "invalid_path" || v4 === "forbidden" || v4 === "not_found" || v4 === "timeout" || v4 === "too_large" || v4 === "resource_exhausted" || v4 === "not_implemented" || v4 === "upgrade_required" || v4 === "dependency_unavailable" || v4 === "internal_error")) return false;
+    const v6 = o1["error_code"];
+    if (!(v6 === "invalid_argument" || v6 === "invalid_path" || v6 === "forbidden" || v6 === "not_found" || v6 === "timeout" || v6 === "too_large" || v6 === "resource_exhausted" || v6 === "not_implemented" || v6 === "upgrade_required" || v6 === "dependency_unavailable" || v6 === "internal_error")) return false;
   }
-  if (!(p8 && !("error_details" in Object.prototype) ? "error_details" in o1 : hasOwn.call(o1, "error_details"))) return false;
+  if (!(p2 && !("error_details" in Object.prototype) ? "error_details" in o1 : hasOwn.call(o1, "error_details"))) return false;
   {
-    const v6 = o1["error_details"];
-    if (!(s7(v6) || s8(v6))) return false;
+    const v9 = o1["error_details"];
+    if (!(s7(v9) || s8(v9))) return false;
   }
   return true;
 }
@@ -164,21 +164,21 @@ function s4(x: unknown): boolean {
 function s5(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p8 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p8 && !("feature" in Object.prototype) ? "feature" in o1 : hasOwn.call(o1, "feature"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("feature" in Object.prototype) ? "feature" in o1 : hasOwn.call(o1, "feature"))) return false;
   {
-    const v2 = o1["feature"];
-    if (!(typeof v2 === "string")) return false;
+    const v3 = o1["feature"];
+    if (!(typeof v3 === "string")) return false;
   }
-  if (!(p8 && !("tier" in Object.prototype) ? "tier" in o1 : hasOwn.call(o1, "tier"))) return false;
+  if (!(p2 && !("tier" in Object.prototype) ? "tier" in o1 : hasOwn.call(o1, "tier"))) return false;
   {
-    const v4 = o1["tier"];
-    if (!(typeof v4 === "string")) return false;
-  }
-  if (!(p8 && !("reason" in Object.prototype) ? "reason" in o1 : hasOwn.call(o1, "reason"))) return false;
-  {
-    const v6 = o1["reason"];
+    const v6 = o1["tier"];
     if (!(typeof v6 === "string")) return false;
+  }
+  if (!(p2 && !("reason" in Object.prototype) ? "reason" in o1 : hasOwn.call(o1, "reason"))) return false;
+  {
+    const v9 = o1["reason"];
+    if (!(typeof v9 === "string")) return false;
   }
   return true;
 }

@@ -17,36 +17,36 @@ function s0(x: unknown): boolean {
 function s1(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p10 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p10 && !("success" in Object.prototype) ? "success" in o1 : hasOwn.call(o1, "success"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("success" in Object.prototype) ? "success" in o1 : hasOwn.call(o1, "success"))) return false;
   {
-    const v2 = o1["success"];
-    if (!(v2 === true)) return false;
+    const v3 = o1["success"];
+    if (!(v3 === true)) return false;
   }
-  if (!(p10 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
+  if (!(p2 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
   {
-    const v4 = o1["data"];
-    if (!s3(v4)) return false;
+    const v6 = o1["data"];
+    if (!s3(v6)) return false;
   }
-  if (!(p10 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
+  if (!(p2 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
   {
-    const v5 = o1["error"];
-    if (!(v5 === null || kindOf(v5) === 0)) return false;
+    const v7 = o1["error"];
+    if (!(v7 === null || kindOf(v7) === 0)) return false;
   }
-  if (!(p10 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) return false;
+  if (!(p2 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) return false;
   {
-    const v7 = o1["meta"];
-    if (!s4(v7)) return false;
+    const v10 = o1["meta"];
+    if (!s4(v10)) return false;
   }
-  for (const k8 in o1) {
-    switch (k8) {
+  for (const k11 in o1) {
+    switch (k11) {
       case "success":
       case "data":
       case "error":
       case "meta":
         break;
       default:
-        if (!hasOwn.call(o1, k8)) break;
+        if (!hasOwn.call(o1, k11)) break;
         return false;
     }
   }
@@ -57,37 +57,37 @@ function s1(x: unknown): boolean {
 function s2(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p10 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p10 && !("success" in Object.prototype) ? "success" in o1 : hasOwn.call(o1, "success"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("success" in Object.prototype) ? "success" in o1 : hasOwn.call(o1, "success"))) return false;
   {
-    const v2 = o1["success"];
-    if (!(v2 === false)) return false;
+    const v3 = o1["success"];
+    if (!(v3 === false)) return false;
   }
-  if (!(p10 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
+  if (!(p2 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
   {
-    const v4 = o1["data"];
-    if (!s3(v4)) return false;
+    const v6 = o1["data"];
+    if (!s3(v6)) return false;
   }
-  if (!(p10 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
+  if (!(p2 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
   {
-    const v5 = o1["error"];
-    if (!(typeof v5 === "string")) return false;
-    if ((v5 as string).length < 1 || ((v5 as string).length < 2 && codePointLength(v5 as string) < 1)) return false;
+    const v7 = o1["error"];
+    if (!(typeof v7 === "string")) return false;
+    if ((v7 as string).length < 1 || ((v7 as string).length < 2 && codePointLength(v7 as string) < 1)) return false;
   }
-  if (!(p10 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) return false;
+  if (!(p2 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) return false;
   {
-    const v7 = o1["meta"];
-    if (!s4(v7)) return false;
+    const v10 = o1["meta"];
+    if (!s4(v10)) return false;
   }
-  for (const k8 in o1) {
-    switch (k8) {
+  for (const k11 in o1) {
+    switch (k11) {
       case "success":
       case "data":
       case "error":
       case "meta":
         break;
       default:
-        if (!hasOwn.call(o1, k8)) break;
+        if (!hasOwn.call(o1, k11)) break;
         return false;
     }
   }
@@ -104,74 +104,74 @@ function s3(x: unknown): boolean {
 function s4(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p38 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p38 && !("version" in Object.prototype) ? "version" in o1 : hasOwn.call(o1, "version"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("version" in Object.prototype) ? "version" in o1 : hasOwn.call(o1, "version"))) return false;
   {
-    const v2 = o1["version"];
-    if (!(v2 === "response-v2")) return false;
+    const v3 = o1["version"];
+    if (!(v3 === "response-v2")) return false;
   }
-  if ((p38 && !("request_id" in Object.prototype) ? "request_id" in o1 : hasOwn.call(o1, "request_id"))) {
-    const v4 = o1["request_id"];
-    if (!(typeof v4 === "string")) return false;
-    if (!C0.test(v4 as string)) return false;
+  if ((p2 && !("request_id" in Object.prototype) ? "request_id" in o1 : hasOwn.call(o1, "request_id"))) {
+    const v6 = o1["request_id"];
+    if (!(typeof v6 === "string")) return false;
+    if (!C0.test(v6 as string)) return false;
   }
-  if ((p38 && !("warnings" in Object.prototype) ? "warnings" in o1 : hasOwn.call(o1, "warnings"))) {
-    const v6 = o1["warnings"];
-    if (!(Array.isArray(v6))) return false;
-    const a7 = v6 as unknown[];
-    for (let i8 = 0; i8 < a7.length; i8++) {
-      const v9 = a7[i8];
-      if (!(typeof v9 === "string")) return false;
+  if ((p2 && !("warnings" in Object.prototype) ? "warnings" in o1 : hasOwn.call(o1, "warnings"))) {
+    const v9 = o1["warnings"];
+    if (!(Array.isArray(v9))) return false;
+    const a10 = v9 as unknown[];
+    for (let i11 = 0; i11 < a10.length; i11++) {
+      const v12 = a10[i11];
+      if (!(typeof v12 === "string")) return false;
     }
   }
-  if ((p38 && !("warning_details" in Object.prototype) ? "warning_details" in o1 : hasOwn.call(o1, "warning_details"))) {
-    const v12 = o1["warning_details"];
-    if (!(Array.isArray(v12))) return false;
-    const a13 = v12 as unknown[];
-    for (let i14 = 0; i14 < a13.length; i14++) {
-      const v15 = a13[i14];
-      if (!s5(v15)) return false;
+  if ((p2 && !("warning_details" in Object.prototype) ? "warning_details" in o1 : hasOwn.call(o1, "warning_details"))) {
+    const v17 = o1["warning_details"];
+    if (!(Array.isArray(v17))) return false;
+    const a18 = v17 as unknown[];
+    for (let i19 = 0; i19 < a18.length; i19++) {
+      const v20 = a18[i19];
+      if (!s5(v20)) return false;
     }
   }
-  if ((p38 && !("pagination" in Object.prototype) ? "pagination" in o1 : hasOwn.call(o1, "pagination"))) {
-    const v17 = o1["pagination"];
-    if (!s6(v17)) return false;
+  if ((p2 && !("pagination" in Object.prototype) ? "pagination" in o1 : hasOwn.call(o1, "pagination"))) {
+    const v23 = o1["pagination"];
+    if (!s6(v23)) return false;
   }
-  if ((p38 && !("rate_limit" in Object.prototype) ? "rate_limit" in o1 : hasOwn.call(o1, "rate_limit"))) {
-    const v18 = o1["rate_limit"];
-    if (!s7(v18)) return false;
+  if ((p2 && !("rate_limit" in Object.prototype) ? "rate_limit" in o1 : hasOwn.call(o1, "rate_limit"))) {
+    const v24 = o1["rate_limit"];
+    if (!s7(v24)) return false;
   }
-  if ((p38 && !("telemetry" in Object.prototype) ? "telemetry" in o1 : hasOwn.call(o1, "telemetry"))) {
-    const v19 = o1["telemetry"];
-    if (!s8(v19)) return false;
+  if ((p2 && !("telemetry" in Object.prototype) ? "telemetry" in o1 : hasOwn.call(o1, "telemetry"))) {
+    const v25 = o1["telemetry"];
+    if (!s8(v25)) return false;
   }
-  if ((p38 && !("content_fidelity" in Object.prototype) ? "content_fidelity" in o1 : hasOwn.call(o1, "content_fidelity"))) {
-    const v20 = o1["content_fidelity"];
-    if (!(v20 === "full" || v20 === "partial" || v20 === "summary" || v20 === "reference_only")) return false;
+  if ((p2 && !("content_fidelity" in Object.prototype) ? "content_fidelity" in o1 : hasOwn.call(o1, "content_fidelity"))) {
+    const v26 = o1["content_fidelity"];
+    if (!(v26 === "full" || v26 === "partial" || v26 === "summary" || v26 === "reference_only")) return false;
   }
-  if ((p38 && !("content_fidelity_schema_version" in Object.prototype) ? "content_fidelity_schema_version" in o1 : hasOwn.call(o1, "content_fidelity_schema_version"))) {
-    const v22 = o1["content_fidelity_schema_version"];
-    if (!(typeof v22 === "string")) return false;
+  if ((p2 && !("content_fidelity_schema_version" in Object.prototype) ? "content_fidelity_schema_version" in o1 : hasOwn.call(o1, "content_fidelity_schema_version"))) {
+    const v29 = o1["content_fidelity_schema_version"];
+    if (!(typeof v29 === "string")) return false;
   }
-  if ((p38 && !("dropped_content_ids" in Object.prototype) ? "dropped_content_ids" in o1 : hasOwn.call(o1, "dropped_content_ids"))) {
-    const v24 = o1["dropped_content_ids"];
-    if (!(Array.isArray(v24))) return false;
-    const a25 = v24 as unknown[];
-    for (let i26 = 0; i26 < a25.length; i26++) {
-      const v27 = a25[i26];
-      if (!(typeof v27 === "string")) return false;
+  if ((p2 && !("dropped_content_ids" in Object.prototype) ? "dropped_content_ids" in o1 : hasOwn.call(o1, "dropped_content_ids"))) {
+    const v32 = o1["dropped_content_ids"];
+    if (!(Array.isArray(v32))) return false;
+    const a33 = v32 as unknown[];
+    for (let i34 = 0; i34 < a33.length; i34++) {
+      const v35 = a33[i34];
+      if (!(typeof v35 === "string")) return false;
     }
   }
-  if ((p38 && !("content_archive_hashes" in Object.prototype) ? "content_archive_hashes" in o1 : hasOwn.call(o1, "content_archive_hashes"))) {
-    const v30 = o1["content_archive_hashes"];
-    if (!(typeof v30 === "object" && v30 !== null && !Array.isArray(v30))) return false;
-    const o31 = v30 as Record<string, unknown>;
-    for (const k32 in o31) {
-      switch (k32) {
+  if ((p2 && !("content_archive_hashes" in Object.prototype) ? "content_archive_hashes" in o1 : hasOwn.call(o1, "content_archive_hashes"))) {
+    const v40 = o1["content_archive_hashes"];
+    if (!(typeof v40 === "object" && v40 !== null && !Array.isArray(v40))) return false;
+    const o41 = v40 as Record<string, unknown>;
+    for (const k43 in o41) {
+      switch (k43) {
         default:
-          if (!hasOwn.call(o31, k32)) break;
-          const v33 = o31[k32];
-          if (!(typeof v33 === "string")) return false;
+          if (!hasOwn.call(o41, k43)) break;
+          const v44 = o41[k43];
+          if (!(typeof v44 === "string")) return false;
       }
     }
   }
@@ -182,23 +182,23 @@ function s4(x: unknown): boolean {
 function s5(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p10 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p10 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
   {
-    const v6 = o1["message"];
-    if (!(typeof v6 === "string")) return false;
+    const v9 = o1["message"];
+    if (!(typeof v9 === "string")) return false;
   }
-  if ((p10 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) {
-    const v2 = o1["code"];
-    if (!(typeof v2 === "string")) return false;
+  if ((p2 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) {
+    const v3 = o1["code"];
+    if (!(typeof v3 === "string")) return false;
   }
-  if ((p10 && !("severity" in Object.prototype) ? "severity" in o1 : hasOwn.call(o1, "severity"))) {
-    const v4 = o1["severity"];
-    if (!(v4 === "info" || v4 === "warning" || v4 === "error")) return false;
+  if ((p2 && !("severity" in Object.prototype) ? "severity" in o1 : hasOwn.call(o1, "severity"))) {
+    const v6 = o1["severity"];
+    if (!(v6 === "info" || v6 === "warning" || v6 === "error")) return false;
   }
-  if ((p10 && !("context" in Object.prototype) ? "context" in o1 : hasOwn.call(o1, "context"))) {
-    const v8 = o1["context"];
-    if (!(typeof v8 === "object" && v8 !== null && !Array.isArray(v8))) return false;
+  if ((p2 && !("context" in Object.prototype) ? "context" in o1 : hasOwn.call(o1, "context"))) {
+    const v12 = o1["context"];
+    if (!(typeof v12 === "object" && v12 !== null && !Array.isArray(v12))) return false;
   }
   return true;
 }
@@ -207,29 +207,29 @@ function s5(x: unknown): boolean {
 function s6(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p14 = Object.getPrototypeOf(o1) === Object.prototype;
-  if ((p14 && !("cursor" in Object.prototype) ? "cursor" in o1 : hasOwn.call(o1, "cursor"))) {
-    const v2 = o1["cursor"];
-    if (!((typeof v2 === "string") || (v2 === null || kindOf(v2) === 0))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if ((p2 && !("cursor" in Object.prototype) ? "cursor" in o1 : hasOwn.call(o1, "cursor"))) {
+    const v3 = o1["cursor"];
+    if (!((typeof v3 === "string") || (v3 === null || kindOf(v3) === 0))) return false;
   }
-  if ((p14 && !("has_more" in Object.prototype) ? "has_more" in o1 : hasOwn.call(o1, "has_more"))) {
-    const v4 = o1["has_more"];
-    if (!(typeof v4 === "boolean")) return false;
+  if ((p2 && !("has_more" in Object.prototype) ? "has_more" in o1 : hasOwn.call(o1, "has_more"))) {
+    const v6 = o1["has_more"];
+    if (!(typeof v6 === "boolean")) return false;
   }
-  if ((p14 && !("total_count" in Object.prototype) ? "total_count" in o1 : hasOwn.call(o1, "total_count"))) {
-    const v6 = o1["total_count"];
-    if (!(Number.isInteger(v6))) return false;
-    if ((v6 as number) < 0) return false;
+  if ((p2 && !("total_count" in Object.prototype) ? "total_count" in o1 : hasOwn.call(o1, "total_count"))) {
+    const v9 = o1["total_count"];
+    if (!(Number.isInteger(v9))) return false;
+    if ((v9 as number) < 0) return false;
   }
-  if ((p14 && !("page_size" in Object.prototype) ? "page_size" in o1 : hasOwn.call(o1, "page_size"))) {
-    const v8 = o1["page_size"];
-    if (!(Number.isInteger(v8))) return false;
-    if ((v8 as number) < 1) return false;
+  if ((p2 && !("page_size" in Object.prototype) ? "page_size" in o1 : hasOwn.call(o1, "page_size"))) {
+    const v12 = o1["page_size"];
+    if (!(Number.isInteger(v12))) return false;
+    if ((v12 as number) < 1) return false;
   }
-  if ((p14 && !("page" in Object.prototype) ? "page" in o1 : hasOwn.call(o1, "page"))) {
-    const v10 = o1["page"];
-    if (!(Number.isInteger(v10))) return false;
-    if ((v10 as number) < 1) return false;
+  if ((p2 && !("page" in Object.prototype) ? "page" in o1 : hasOwn.call(o1, "page"))) {
+    const v15 = o1["page"];
+    if (!(Number.isInteger(v15))) return false;
+    if ((v15 as number) < 1) return false;
   }
   return true;
 }
@@ -238,29 +238,29 @@ function s6(x: unknown): boolean {
 function s7(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p14 = Object.getPrototypeOf(o1) === Object.prototype;
-  if ((p14 && !("limit" in Object.prototype) ? "limit" in o1 : hasOwn.call(o1, "limit"))) {
-    const v2 = o1["limit"];
-    if (!(Number.isInteger(v2))) return false;
-    if ((v2 as number) < 0) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if ((p2 && !("limit" in Object.prototype) ? "limit" in o1 : hasOwn.call(o1, "limit"))) {
+    const v3 = o1["limit"];
+    if (!(Number.isInteger(v3))) return false;
+    if ((v3 as number) < 0) return false;
   }
-  if ((p14 && !("remaining" in Object.prototype) ? "remaining" in o1 : hasOwn.call(o1, "remaining"))) {
-    const v4 = o1["remaining"];
-    if (!(Number.isInteger(v4))) return false;
-    if ((v4 as number) < 0) return false;
+  if ((p2 && !("remaining" in Object.prototype) ? "remaining" in o1 : hasOwn.call(o1, "remaining"))) {
+    const v6 = o1["remaining"];
+    if (!(Number.isInteger(v6))) return false;
+    if ((v6 as number) < 0) return false;
   }
-  if ((p14 && !("reset_at" in Object.prototype) ? "reset_at" in o1 : hasOwn.call(o1, "reset_at"))) {
-    const v6 = o1["reset_at"];
-    if (!(typeof v6 === "string")) return false;
+  if ((p2 && !("reset_at" in Object.prototype) ? "reset_at" in o1 : hasOwn.call(o1, "reset_at"))) {
+    const v9 = o1["reset_at"];
+    if (!(typeof v9 === "string")) return false;
   }
-  if ((p14 && !("period" in Object.prototype) ? "period" in o1 : hasOwn.call(o1, "period"))) {
-    const v8 = o1["period"];
-    if (!(typeof v8 === "string")) return false;
+  if ((p2 && !("period" in Object.prototype) ? "period" in o1 : hasOwn.call(o1, "period"))) {
+    const v12 = o1["period"];
+    if (!(typeof v12 === "string")) return false;
   }
-  if ((p14 && !("retry_after" in Object.prototype) ? "retry_after" in o1 : hasOwn.call(o1, "retry_after"))) {
-    const v10 = o1["retry_after"];
-    if (!(Number.isInteger(v10))) return false;
-    if ((v10 as number) < 0) return false;
+  if ((p2 && !("retry_after" in Object.prototype) ? "retry_after" in o1 : hasOwn.call(o1, "retry_after"))) {
+    const v15 = o1["retry_after"];
+    if (!(Number.isInteger(v15))) return false;
+    if ((v15 as number) < 0) return false;
   }
   return true;
 }
@@ -269,20 +269,20 @@ function s7(x: unknown): boolean {
 function s8(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p10 = Object.getPrototypeOf(o1) === Object.prototype;
-  if ((p10 && !("duration_ms" in Object.prototype) ? "duration_ms" in o1 : hasOwn.call(o1, "duration_ms"))) {
-    const v2 = o1["duration_ms"];
-    if (!(typeof v2 === "number")) return false;
-    if ((v2 as number) < 0) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if ((p2 && !("duration_ms" in Object.prototype) ? "duration_ms" in o1 : hasOwn.call(o1, "duration_ms"))) {
+    const v3 = o1["duration_ms"];
+    if (!(typeof v3 === "number")) return false;
+    if ((v3 as number) < 0) return false;
   }
-  if ((p10 && !("downstream_calls" in Object.prototype) ? "downstream_calls" in o1 : hasOwn.call(o1, "downstream_calls"))) {
-    const v4 = o1["downstream_calls"];
-    if (!(Number.isInteger(v4))) return false;
-    if ((v4 as number) < 0) return false;
+  if ((p2 && !("downstream_calls" in Object.prototype) ? "downstream_calls" in o1 : hasOwn.call(o1, "downstream_calls"))) {
+    const v6 = o1["downstream_calls"];
+    if (!(Number.isInteger(v6))) return false;
+    if ((v6 as number) < 0) return false;
   }
-  if ((p10 && !("cache_hit" in Object.prototype) ? "cache_hit" in o1 : hasOwn.call(o1, "cache_hit"))) {
-    const v6 = o1["cache_hit"];
-    if (!(typeof v6 === "boolean")) return false;
+  if ((p2 && !("cache_hit" in Object.prototype) ? "cache_hit" in o1 : hasOwn.call(o1, "cache_hit"))) {
+    const v9 = o1["cache_hit"];
+    if (!(typeof v9 === "boolean")) return false;
   }
   return true;
 }

@@ -10,27 +10,27 @@ const hasOwn = Object.prototype.hasOwnProperty;
 function s0(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p9 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p9 && !("id" in Object.prototype) ? "id" in o1 : hasOwn.call(o1, "id"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("id" in Object.prototype) ? "id" in o1 : hasOwn.call(o1, "id"))) return false;
   {
-    const v2 = o1["id"];
-    if (!(typeof v2 === "string")) return false;
+    const v3 = o1["id"];
+    if (!(typeof v3 === "string")) return false;
   }
-  if (!(p9 && !("jsonrpc" in Object.prototype) ? "jsonrpc" in o1 : hasOwn.call(o1, "jsonrpc"))) return false;
+  if (!(p2 && !("jsonrpc" in Object.prototype) ? "jsonrpc" in o1 : hasOwn.call(o1, "jsonrpc"))) return false;
   {
-    const v4 = o1["jsonrpc"];
-    if (!(v4 === "2.0")) return false;
+    const v6 = o1["jsonrpc"];
+    if (!(v6 === "2.0")) return false;
   }
-  if (!(p9 && !("method" in Object.prototype) ? "method" in o1 : hasOwn.call(o1, "method"))) return false;
+  if (!(p2 && !("method" in Object.prototype) ? "method" in o1 : hasOwn.call(o1, "method"))) return false;
   {
-    const v6 = o1["method"];
-    if (!(typeof v6 === "string")) return false;
-    if ((v6 as string).length < 1 || ((v6 as string).length < 2 && codePointLength(v6 as string) < 1)) return false;
+    const v9 = o1["method"];
+    if (!(typeof v9 === "string")) return false;
+    if ((v9 as string).length < 1 || ((v9 as string).length < 2 && codePointLength(v9 as string) < 1)) return false;
   }
-  if (!(p9 && !("params" in Object.prototype) ? "params" in o1 : hasOwn.call(o1, "params"))) return false;
+  if (!(p2 && !("params" in Object.prototype) ? "params" in o1 : hasOwn.call(o1, "params"))) return false;
   {
-    const v8 = o1["params"];
-    if (!s1(v8)) return false;
+    const v12 = o1["params"];
+    if (!s1(v12)) return false;
   }
   return true;
 }

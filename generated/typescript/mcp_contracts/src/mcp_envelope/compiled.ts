@@ -12,47 +12,47 @@ const C1 = regex("^[0-9a-fA-F]+$");
 function s0(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p21 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p21 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
   {
-    const v2 = o1["schema_version"];
-    if (!(typeof v2 === "string")) return false;
-    if (!(v2 === "mcp.envelope.v0.1")) return false;
+    const v3 = o1["schema_version"];
+    if (!(typeof v3 === "string")) return false;
+    if (!(v3 === "mcp.envelope.v0.1")) return false;
   }
-  if (!(p21 && !("result" in Object.prototype) ? "result" in o1 : hasOwn.call(o1, "result"))) return false;
+  if (!(p2 && !("result" in Object.prototype) ? "result" in o1 : hasOwn.call(o1, "result"))) return false;
   {
-    const v4 = o1["result"];
-    if (!((typeof v4 === "object" && v4 !== null && !Array.isArray(v4)) || Array.isArray(v4) || (typeof v4 === "string") || (typeof v4 === "number") || (typeof v4 === "boolean") || (v4 === null || kindOf(v4) === 0))) return false;
-    if (s1(v4)) return false;
+    const v6 = o1["result"];
+    if (!((typeof v6 === "object" && v6 !== null && !Array.isArray(v6)) || Array.isArray(v6) || (typeof v6 === "string") || (typeof v6 === "number") || (typeof v6 === "boolean") || (v6 === null || kindOf(v6) === 0))) return false;
+    if (s1(v6)) return false;
   }
-  if ((p21 && !("provenance" in Object.prototype) ? "provenance" in o1 : hasOwn.call(o1, "provenance"))) {
-    const v6 = o1["provenance"];
-    if (!(s2(v6) || s3(v6))) return false;
+  if ((p2 && !("provenance" in Object.prototype) ? "provenance" in o1 : hasOwn.call(o1, "provenance"))) {
+    const v9 = o1["provenance"];
+    if (!(s2(v9) || s3(v9))) return false;
   }
-  if ((p21 && !("errors" in Object.prototype) ? "errors" in o1 : hasOwn.call(o1, "errors"))) {
-    const v8 = o1["errors"];
-    if (!(Array.isArray(v8))) return false;
-    const a9 = v8 as unknown[];
-    for (let i10 = 0; i10 < a9.length; i10++) {
-      const v11 = a9[i10];
-      if (!s4(v11)) return false;
+  if ((p2 && !("errors" in Object.prototype) ? "errors" in o1 : hasOwn.call(o1, "errors"))) {
+    const v12 = o1["errors"];
+    if (!(Array.isArray(v12))) return false;
+    const a13 = v12 as unknown[];
+    for (let i14 = 0; i14 < a13.length; i14++) {
+      const v15 = a13[i14];
+      if (!s4(v15)) return false;
     }
   }
-  if ((p21 && !("warnings" in Object.prototype) ? "warnings" in o1 : hasOwn.call(o1, "warnings"))) {
-    const v13 = o1["warnings"];
-    if (!(Array.isArray(v13))) return false;
-    const a14 = v13 as unknown[];
-    for (let i15 = 0; i15 < a14.length; i15++) {
-      const v16 = a14[i15];
-      if (!s5(v16)) return false;
+  if ((p2 && !("warnings" in Object.prototype) ? "warnings" in o1 : hasOwn.call(o1, "warnings"))) {
+    const v18 = o1["warnings"];
+    if (!(Array.isArray(v18))) return false;
+    const a19 = v18 as unknown[];
+    for (let i20 = 0; i20 < a19.length; i20++) {
+      const v21 = a19[i20];
+      if (!s5(v21)) return false;
     }
   }
-  if ((p21 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) {
-    const v18 = o1["meta"];
-    if (!s6(v18)) return false;
+  if ((p2 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) {
+    const v24 = o1["meta"];
+    if (!s6(v24)) return false;
   }
-  for (const k19 in o1) {
-    switch (k19) {
+  for (const k25 in o1) {
+    switch (k25) {
       case "schema_version":
       case "result":
       case "provenance":
@@ -61,7 +61,7 @@ function s0(x: unknown): boolean {
       case "meta":
         break;
       default:
-        if (!hasOwn.call(o1, k19)) break;
+        if (!hasOwn.call(o1, k25)) break;
         return false;
     }
   }
@@ -72,11 +72,11 @@ function s0(x: unknown): boolean {
 function s1(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p4 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p4 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
   {
-    const v2 = o1["schema_version"];
-    if (!(v2 === "mcp.envelope.v0.1")) return false;
+    const v3 = o1["schema_version"];
+    if (!(v3 === "mcp.envelope.v0.1")) return false;
   }
   return true;
 }
@@ -85,89 +85,89 @@ function s1(x: unknown): boolean {
 function s2(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p39 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p39 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
   {
-    const v2 = o1["schema_version"];
-    if (!(typeof v2 === "string")) return false;
-    if (!(v2 === "prov.record.v0.1")) return false;
+    const v3 = o1["schema_version"];
+    if (!(typeof v3 === "string")) return false;
+    if (!(v3 === "prov.record.v0.1")) return false;
   }
-  if (!(p39 && !("run_id" in Object.prototype) ? "run_id" in o1 : hasOwn.call(o1, "run_id"))) return false;
+  if (!(p2 && !("run_id" in Object.prototype) ? "run_id" in o1 : hasOwn.call(o1, "run_id"))) return false;
   {
-    const v4 = o1["run_id"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length < 1 || ((v4 as string).length < 2 && codePointLength(v4 as string) < 1)) return false;
+    const v6 = o1["run_id"];
+    if (!(typeof v6 === "string")) return false;
+    if ((v6 as string).length < 1 || ((v6 as string).length < 2 && codePointLength(v6 as string) < 1)) return false;
   }
-  if (!(p39 && !("tool" in Object.prototype) ? "tool" in o1 : hasOwn.call(o1, "tool"))) return false;
+  if (!(p2 && !("tool" in Object.prototype) ? "tool" in o1 : hasOwn.call(o1, "tool"))) return false;
   {
-    const v6 = o1["tool"];
-    if (!s7(v6)) return false;
+    const v9 = o1["tool"];
+    if (!s7(v9)) return false;
   }
-  if (!(p39 && !("inputs" in Object.prototype) ? "inputs" in o1 : hasOwn.call(o1, "inputs"))) return false;
+  if (!(p2 && !("inputs" in Object.prototype) ? "inputs" in o1 : hasOwn.call(o1, "inputs"))) return false;
   {
-    const v9 = o1["inputs"];
-    if (!(Array.isArray(v9))) return false;
-    const a10 = v9 as unknown[];
-    for (let i11 = 0; i11 < a10.length; i11++) {
-      const v12 = a10[i11];
-      if (!s8(v12)) return false;
+    const v13 = o1["inputs"];
+    if (!(Array.isArray(v13))) return false;
+    const a14 = v13 as unknown[];
+    for (let i15 = 0; i15 < a14.length; i15++) {
+      const v16 = a14[i15];
+      if (!s8(v16)) return false;
     }
   }
-  if (!(p39 && !("outputs" in Object.prototype) ? "outputs" in o1 : hasOwn.call(o1, "outputs"))) return false;
+  if (!(p2 && !("outputs" in Object.prototype) ? "outputs" in o1 : hasOwn.call(o1, "outputs"))) return false;
   {
-    const v14 = o1["outputs"];
-    if (!(Array.isArray(v14))) return false;
-    const a15 = v14 as unknown[];
-    for (let i16 = 0; i16 < a15.length; i16++) {
-      const v17 = a15[i16];
-      if (!s8(v17)) return false;
-    }
-  }
-  if (!(p39 && !("methods" in Object.prototype) ? "methods" in o1 : hasOwn.call(o1, "methods"))) return false;
-  {
-    const v19 = o1["methods"];
+    const v19 = o1["outputs"];
     if (!(Array.isArray(v19))) return false;
     const a20 = v19 as unknown[];
     for (let i21 = 0; i21 < a20.length; i21++) {
       const v22 = a20[i21];
-      if (!(typeof v22 === "string")) return false;
-      if ((v22 as string).length < 1 || ((v22 as string).length < 2 && codePointLength(v22 as string) < 1)) return false;
-      if ((v22 as string).length > 200 && codePointLength(v22 as string) > 200) return false;
-      if (!C0.test(v22 as string)) return false;
+      if (!s8(v22)) return false;
     }
   }
-  if (!(p39 && !("evidence" in Object.prototype) ? "evidence" in o1 : hasOwn.call(o1, "evidence"))) return false;
+  if (!(p2 && !("methods" in Object.prototype) ? "methods" in o1 : hasOwn.call(o1, "methods"))) return false;
   {
-    const v25 = o1["evidence"];
+    const v25 = o1["methods"];
     if (!(Array.isArray(v25))) return false;
     const a26 = v25 as unknown[];
     for (let i27 = 0; i27 < a26.length; i27++) {
       const v28 = a26[i27];
-      if (!s9(v28)) return false;
+      if (!(typeof v28 === "string")) return false;
+      if ((v28 as string).length < 1 || ((v28 as string).length < 2 && codePointLength(v28 as string) < 1)) return false;
+      if ((v28 as string).length > 200 && codePointLength(v28 as string) > 200) return false;
+      if (!C0.test(v28 as string)) return false;
     }
   }
-  if (!(p39 && !("parents" in Object.prototype) ? "parents" in o1 : hasOwn.call(o1, "parents"))) return false;
+  if (!(p2 && !("evidence" in Object.prototype) ? "evidence" in o1 : hasOwn.call(o1, "evidence"))) return false;
   {
-    const v30 = o1["parents"];
-    if (!(Array.isArray(v30))) return false;
-    const a31 = v30 as unknown[];
-    for (let i32 = 0; i32 < a31.length; i32++) {
-      const v33 = a31[i32];
-      if (!(typeof v33 === "string")) return false;
-      if ((v33 as string).length < 1 || ((v33 as string).length < 2 && codePointLength(v33 as string) < 1)) return false;
-      if ((v33 as string).length > 200 && codePointLength(v33 as string) > 200) return false;
+    const v33 = o1["evidence"];
+    if (!(Array.isArray(v33))) return false;
+    const a34 = v33 as unknown[];
+    for (let i35 = 0; i35 < a34.length; i35++) {
+      const v36 = a34[i35];
+      if (!s9(v36)) return false;
     }
   }
-  if ((p39 && !("time" in Object.prototype) ? "time" in o1 : hasOwn.call(o1, "time"))) {
-    const v7 = o1["time"];
-    if (!(typeof v7 === "string")) return false;
+  if (!(p2 && !("parents" in Object.prototype) ? "parents" in o1 : hasOwn.call(o1, "parents"))) return false;
+  {
+    const v39 = o1["parents"];
+    if (!(Array.isArray(v39))) return false;
+    const a40 = v39 as unknown[];
+    for (let i41 = 0; i41 < a40.length; i41++) {
+      const v42 = a40[i41];
+      if (!(typeof v42 === "string")) return false;
+      if ((v42 as string).length < 1 || ((v42 as string).length < 2 && codePointLength(v42 as string) < 1)) return false;
+      if ((v42 as string).length > 200 && codePointLength(v42 as string) > 200) return false;
+    }
   }
-  if ((p39 && !("integrity" in Object.prototype) ? "integrity" in o1 : hasOwn.call(o1, "integrity"))) {
-    const v36 = o1["integrity"];
-    if (!s10(v36)) return false;
+  if ((p2 && !("time" in Object.prototype) ? "time" in o1 : hasOwn.call(o1, "time"))) {
+    const v10 = o1["time"];
+    if (!(typeof v10 === "string")) return false;
   }
-  for (const k37 in o1) {
-    switch (k37) {
+  if ((p2 && !("integrity" in Object.prototype) ? "integrity" in o1 : hasOwn.call(o1, "integrity"))) {
+    const v47 = o1["integrity"];
+    if (!s10(v47)) return false;
+  }
+  for (const k48 in o1) {
+    switch (k48) {
       case "schema_version":
       case "run_id":
       case "tool":
@@ -180,7 +180,7 @@ function s2(x: unknown): boolean {
       case "integrity":
         break;
       default:
-        if (!hasOwn.call(o1, k37)) break;
+        if (!hasOwn.call(o1, k48)) break;
         return false;
     }
   }
@@ -197,49 +197,49 @@ function s3(x: unknown): boolean {
 function s4(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p21 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p21 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) return false;
   {
-    const v2 = o1["code"];
-    if (!(typeof v2 === "string")) return false;
-    if ((v2 as string).length < 1 || ((v2 as string).length < 2 && codePointLength(v2 as string) < 1)) return false;
-    if ((v2 as string).length > 200 && codePointLength(v2 as string) > 200) return false;
+    const v3 = o1["code"];
+    if (!(typeof v3 === "string")) return false;
+    if ((v3 as string).length < 1 || ((v3 as string).length < 2 && codePointLength(v3 as string) < 1)) return false;
+    if ((v3 as string).length > 200 && codePointLength(v3 as string) > 200) return false;
   }
-  if (!(p21 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
+  if (!(p2 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
   {
-    const v4 = o1["message"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length < 1 || ((v4 as string).length < 2 && codePointLength(v4 as string) < 1)) return false;
-    if ((v4 as string).length > 2000 && codePointLength(v4 as string) > 2000) return false;
+    const v6 = o1["message"];
+    if (!(typeof v6 === "string")) return false;
+    if ((v6 as string).length < 1 || ((v6 as string).length < 2 && codePointLength(v6 as string) < 1)) return false;
+    if ((v6 as string).length > 2000 && codePointLength(v6 as string) > 2000) return false;
   }
-  if ((p21 && !("details" in Object.prototype) ? "details" in o1 : hasOwn.call(o1, "details"))) {
-    const v6 = o1["details"];
-    if (!(typeof v6 === "object" && v6 !== null && !Array.isArray(v6))) return false;
-    const o7 = v6 as Record<string, unknown>;
-    for (const k8 in o7) {
-      switch (k8) {
+  if ((p2 && !("details" in Object.prototype) ? "details" in o1 : hasOwn.call(o1, "details"))) {
+    const v9 = o1["details"];
+    if (!(typeof v9 === "object" && v9 !== null && !Array.isArray(v9))) return false;
+    const o10 = v9 as Record<string, unknown>;
+    for (const k12 in o10) {
+      switch (k12) {
         default:
-          if (!hasOwn.call(o7, k8)) break;
-          const v9 = o7[k8];
-          if (!((typeof v9 === "string") || (typeof v9 === "number") || (typeof v9 === "boolean") || (v9 === null || kindOf(v9) === 0))) return false;
+          if (!hasOwn.call(o10, k12)) break;
+          const v13 = o10[k12];
+          if (!((typeof v13 === "string") || (typeof v13 === "number") || (typeof v13 === "boolean") || (v13 === null || kindOf(v13) === 0))) return false;
       }
     }
   }
-  if ((p21 && !("retryable" in Object.prototype) ? "retryable" in o1 : hasOwn.call(o1, "retryable"))) {
-    const v12 = o1["retryable"];
-    if (!(typeof v12 === "boolean")) return false;
+  if ((p2 && !("retryable" in Object.prototype) ? "retryable" in o1 : hasOwn.call(o1, "retryable"))) {
+    const v16 = o1["retryable"];
+    if (!(typeof v16 === "boolean")) return false;
   }
-  if ((p21 && !("evidence" in Object.prototype) ? "evidence" in o1 : hasOwn.call(o1, "evidence"))) {
-    const v14 = o1["evidence"];
-    if (!(Array.isArray(v14))) return false;
-    const a15 = v14 as unknown[];
-    for (let i16 = 0; i16 < a15.length; i16++) {
-      const v17 = a15[i16];
-      if (!s9(v17)) return false;
+  if ((p2 && !("evidence" in Object.prototype) ? "evidence" in o1 : hasOwn.call(o1, "evidence"))) {
+    const v19 = o1["evidence"];
+    if (!(Array.isArray(v19))) return false;
+    const a20 = v19 as unknown[];
+    for (let i21 = 0; i21 < a20.length; i21++) {
+      const v22 = a20[i21];
+      if (!s9(v22)) return false;
     }
   }
-  for (const k19 in o1) {
-    switch (k19) {
+  for (const k25 in o1) {
+    switch (k25) {
       case "code":
       case "message":
       case "details":
@@ -247,7 +247,7 @@ function s4(x: unknown): boolean {
       case "evidence":
         break;
       default:
-        if (!hasOwn.call(o1, k19)) break;
+        if (!hasOwn.call(o1, k25)) break;
         return false;
     }
   }
@@ -258,52 +258,52 @@ function s4(x: unknown): boolean {
 function s5(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p19 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p19 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) return false;
   {
-    const v2 = o1["code"];
-    if (!(typeof v2 === "string")) return false;
-    if ((v2 as string).length < 1 || ((v2 as string).length < 2 && codePointLength(v2 as string) < 1)) return false;
-    if ((v2 as string).length > 200 && codePointLength(v2 as string) > 200) return false;
+    const v3 = o1["code"];
+    if (!(typeof v3 === "string")) return false;
+    if ((v3 as string).length < 1 || ((v3 as string).length < 2 && codePointLength(v3 as string) < 1)) return false;
+    if ((v3 as string).length > 200 && codePointLength(v3 as string) > 200) return false;
   }
-  if (!(p19 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
+  if (!(p2 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
   {
-    const v4 = o1["message"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length < 1 || ((v4 as string).length < 2 && codePointLength(v4 as string) < 1)) return false;
-    if ((v4 as string).length > 2000 && codePointLength(v4 as string) > 2000) return false;
+    const v6 = o1["message"];
+    if (!(typeof v6 === "string")) return false;
+    if ((v6 as string).length < 1 || ((v6 as string).length < 2 && codePointLength(v6 as string) < 1)) return false;
+    if ((v6 as string).length > 2000 && codePointLength(v6 as string) > 2000) return false;
   }
-  if ((p19 && !("details" in Object.prototype) ? "details" in o1 : hasOwn.call(o1, "details"))) {
-    const v6 = o1["details"];
-    if (!(typeof v6 === "object" && v6 !== null && !Array.isArray(v6))) return false;
-    const o7 = v6 as Record<string, unknown>;
-    for (const k8 in o7) {
-      switch (k8) {
+  if ((p2 && !("details" in Object.prototype) ? "details" in o1 : hasOwn.call(o1, "details"))) {
+    const v9 = o1["details"];
+    if (!(typeof v9 === "object" && v9 !== null && !Array.isArray(v9))) return false;
+    const o10 = v9 as Record<string, unknown>;
+    for (const k12 in o10) {
+      switch (k12) {
         default:
-          if (!hasOwn.call(o7, k8)) break;
-          const v9 = o7[k8];
-          if (!((typeof v9 === "string") || (typeof v9 === "number") || (typeof v9 === "boolean") || (v9 === null || kindOf(v9) === 0))) return false;
+          if (!hasOwn.call(o10, k12)) break;
+          const v13 = o10[k12];
+          if (!((typeof v13 === "string") || (typeof v13 === "number") || (typeof v13 === "boolean") || (v13 === null || kindOf(v13) === 0))) return false;
       }
     }
   }
-  if ((p19 && !("evidence" in Object.prototype) ? "evidence" in o1 : hasOwn.call(o1, "evidence"))) {
-    const v12 = o1["evidence"];
-    if (!(Array.isArray(v12))) return false;
-    const a13 = v12 as unknown[];
-    for (let i14 = 0; i14 < a13.length; i14++) {
-      const v15 = a13[i14];
-      if (!s9(v15)) return false;
+  if ((p2 && !("evidence" in Object.prototype) ? "evidence" in o1 : hasOwn.call(o1, "evidence"))) {
+    const v16 = o1["evidence"];
+    if (!(Array.isArray(v16))) return false;
+    const a17 = v16 as unknown[];
+    for (let i18 = 0; i18 < a17.length; i18++) {
+      const v19 = a17[i18];
+      if (!s9(v19)) return false;
     }
   }
-  for (const k17 in o1) {
-    switch (k17) {
+  for (const k22 in o1) {
+    switch (k22) {
       case "code":
       case "message":
       case "details":
       case "evidence":
         break;
       default:
-        if (!hasOwn.call(o1, k17)) break;
+        if (!hasOwn.call(o1, k22)) break;
         return false;
     }
   }
@@ -314,45 +314,45 @@ function s5(x: unknown): boolean {
 function s6(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p16 = Object.getPrototypeOf(o1) === Object.prototype;
-  if ((p16 && !("adapter" in Object.prototype) ? "adapter" in o1 : hasOwn.call(o1, "adapter"))) {
-    const v2 = o1["adapter"];
-    if (!(typeof v2 === "string")) return false;
-    if ((v2 as string).length > 100 && codePointLength(v2 as string) > 100) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if ((p2 && !("adapter" in Object.prototype) ? "adapter" in o1 : hasOwn.call(o1, "adapter"))) {
+    const v3 = o1["adapter"];
+    if (!(typeof v3 === "string")) return false;
+    if ((v3 as string).length > 100 && codePointLength(v3 as string) > 100) return false;
   }
-  if ((p16 && !("request_id" in Object.prototype) ? "request_id" in o1 : hasOwn.call(o1, "request_id"))) {
-    const v4 = o1["request_id"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length > 200 && codePointLength(v4 as string) > 200) return false;
+  if ((p2 && !("request_id" in Object.prototype) ? "request_id" in o1 : hasOwn.call(o1, "request_id"))) {
+    const v6 = o1["request_id"];
+    if (!(typeof v6 === "string")) return false;
+    if ((v6 as string).length > 200 && codePointLength(v6 as string) > 200) return false;
   }
-  if ((p16 && !("duration_ms" in Object.prototype) ? "duration_ms" in o1 : hasOwn.call(o1, "duration_ms"))) {
-    const v6 = o1["duration_ms"];
-    if (!(Number.isInteger(v6))) return false;
-    if ((v6 as number) < 0) return false;
+  if ((p2 && !("duration_ms" in Object.prototype) ? "duration_ms" in o1 : hasOwn.call(o1, "duration_ms"))) {
+    const v9 = o1["duration_ms"];
+    if (!(Number.isInteger(v9))) return false;
+    if ((v9 as number) < 0) return false;
   }
-  if ((p16 && !("schema_hints" in Object.prototype) ? "schema_hints" in o1 : hasOwn.call(o1, "schema_hints"))) {
-    const v8 = o1["schema_hints"];
-    if (!(typeof v8 === "object" && v8 !== null && !Array.isArray(v8))) return false;
-    const o9 = v8 as Record<string, unknown>;
-    for (const k10 in o9) {
-      switch (k10) {
+  if ((p2 && !("schema_hints" in Object.prototype) ? "schema_hints" in o1 : hasOwn.call(o1, "schema_hints"))) {
+    const v12 = o1["schema_hints"];
+    if (!(typeof v12 === "object" && v12 !== null && !Array.isArray(v12))) return false;
+    const o13 = v12 as Record<string, unknown>;
+    for (const k15 in o13) {
+      switch (k15) {
         default:
-          if (!hasOwn.call(o9, k10)) break;
-          const v11 = o9[k10];
-          if (!(typeof v11 === "string")) return false;
-          if ((v11 as string).length > 200 && codePointLength(v11 as string) > 200) return false;
+          if (!hasOwn.call(o13, k15)) break;
+          const v16 = o13[k15];
+          if (!(typeof v16 === "string")) return false;
+          if ((v16 as string).length > 200 && codePointLength(v16 as string) > 200) return false;
       }
     }
   }
-  for (const k14 in o1) {
-    switch (k14) {
+  for (const k19 in o1) {
+    switch (k19) {
       case "adapter":
       case "request_id":
       case "duration_ms":
       case "schema_hints":
         break;
       default:
-        if (!hasOwn.call(o1, k14)) break;
+        if (!hasOwn.call(o1, k19)) break;
         return false;
     }
   }
@@ -363,34 +363,34 @@ function s6(x: unknown): boolean {
 function s7(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p10 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p10 && !("name" in Object.prototype) ? "name" in o1 : hasOwn.call(o1, "name"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("name" in Object.prototype) ? "name" in o1 : hasOwn.call(o1, "name"))) return false;
   {
-    const v2 = o1["name"];
-    if (!(typeof v2 === "string")) return false;
-    if ((v2 as string).length < 1 || ((v2 as string).length < 2 && codePointLength(v2 as string) < 1)) return false;
-    if ((v2 as string).length > 200 && codePointLength(v2 as string) > 200) return false;
+    const v3 = o1["name"];
+    if (!(typeof v3 === "string")) return false;
+    if ((v3 as string).length < 1 || ((v3 as string).length < 2 && codePointLength(v3 as string) < 1)) return false;
+    if ((v3 as string).length > 200 && codePointLength(v3 as string) > 200) return false;
   }
-  if (!(p10 && !("version" in Object.prototype) ? "version" in o1 : hasOwn.call(o1, "version"))) return false;
+  if (!(p2 && !("version" in Object.prototype) ? "version" in o1 : hasOwn.call(o1, "version"))) return false;
   {
-    const v4 = o1["version"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length < 1 || ((v4 as string).length < 2 && codePointLength(v4 as string) < 1)) return false;
-    if ((v4 as string).length > 100 && codePointLength(v4 as string) > 100) return false;
-  }
-  if ((p10 && !("adapter" in Object.prototype) ? "adapter" in o1 : hasOwn.call(o1, "adapter"))) {
-    const v6 = o1["adapter"];
+    const v6 = o1["version"];
     if (!(typeof v6 === "string")) return false;
+    if ((v6 as string).length < 1 || ((v6 as string).length < 2 && codePointLength(v6 as string) < 1)) return false;
     if ((v6 as string).length > 100 && codePointLength(v6 as string) > 100) return false;
   }
-  for (const k8 in o1) {
-    switch (k8) {
+  if ((p2 && !("adapter" in Object.prototype) ? "adapter" in o1 : hasOwn.call(o1, "adapter"))) {
+    const v9 = o1["adapter"];
+    if (!(typeof v9 === "string")) return false;
+    if ((v9 as string).length > 100 && codePointLength(v9 as string) > 100) return false;
+  }
+  for (const k12 in o1) {
+    switch (k12) {
       case "name":
       case "version":
       case "adapter":
         break;
       default:
-        if (!hasOwn.call(o1, k8)) break;
+        if (!hasOwn.call(o1, k12)) break;
         return false;
     }
   }
@@ -401,55 +401,55 @@ function s7(x: unknown): boolean {
 function s8(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p21 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p21 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
   {
-    const v2 = o1["schema_version"];
-    if (!(typeof v2 === "string")) return false;
-    if (!(v2 === "artifact.v0.1")) return false;
+    const v3 = o1["schema_version"];
+    if (!(typeof v3 === "string")) return false;
+    if (!(v3 === "artifact.v0.1")) return false;
   }
-  if (!(p21 && !("artifact_id" in Object.prototype) ? "artifact_id" in o1 : hasOwn.call(o1, "artifact_id"))) return false;
+  if (!(p2 && !("artifact_id" in Object.prototype) ? "artifact_id" in o1 : hasOwn.call(o1, "artifact_id"))) return false;
   {
-    const v4 = o1["artifact_id"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length < 1 || ((v4 as string).length < 2 && codePointLength(v4 as string) < 1)) return false;
-  }
-  if (!(p21 && !("media_type" in Object.prototype) ? "media_type" in o1 : hasOwn.call(o1, "media_type"))) return false;
-  {
-    const v6 = o1["media_type"];
+    const v6 = o1["artifact_id"];
     if (!(typeof v6 === "string")) return false;
     if ((v6 as string).length < 1 || ((v6 as string).length < 2 && codePointLength(v6 as string) < 1)) return false;
   }
-  if ((p21 && !("locator" in Object.prototype) ? "locator" in o1 : hasOwn.call(o1, "locator"))) {
-    const v8 = o1["locator"];
-    if (!(typeof v8 === "string")) return false;
-    if ((v8 as string).length < 1 || ((v8 as string).length < 2 && codePointLength(v8 as string) < 1)) return false;
+  if (!(p2 && !("media_type" in Object.prototype) ? "media_type" in o1 : hasOwn.call(o1, "media_type"))) return false;
+  {
+    const v9 = o1["media_type"];
+    if (!(typeof v9 === "string")) return false;
+    if ((v9 as string).length < 1 || ((v9 as string).length < 2 && codePointLength(v9 as string) < 1)) return false;
   }
-  if ((p21 && !("size_bytes" in Object.prototype) ? "size_bytes" in o1 : hasOwn.call(o1, "size_bytes"))) {
-    const v10 = o1["size_bytes"];
-    if (!(Number.isInteger(v10))) return false;
-    if ((v10 as number) < 0) return false;
+  if ((p2 && !("locator" in Object.prototype) ? "locator" in o1 : hasOwn.call(o1, "locator"))) {
+    const v12 = o1["locator"];
+    if (!(typeof v12 === "string")) return false;
+    if ((v12 as string).length < 1 || ((v12 as string).length < 2 && codePointLength(v12 as string) < 1)) return false;
   }
-  if ((p21 && !("digest" in Object.prototype) ? "digest" in o1 : hasOwn.call(o1, "digest"))) {
-    const v12 = o1["digest"];
-    if (!s11(v12)) return false;
+  if ((p2 && !("size_bytes" in Object.prototype) ? "size_bytes" in o1 : hasOwn.call(o1, "size_bytes"))) {
+    const v15 = o1["size_bytes"];
+    if (!(Number.isInteger(v15))) return false;
+    if ((v15 as number) < 0) return false;
   }
-  if ((p21 && !("labels" in Object.prototype) ? "labels" in o1 : hasOwn.call(o1, "labels"))) {
-    const v13 = o1["labels"];
-    if (!(typeof v13 === "object" && v13 !== null && !Array.isArray(v13))) return false;
-    const o14 = v13 as Record<string, unknown>;
-    for (const k15 in o14) {
-      switch (k15) {
+  if ((p2 && !("digest" in Object.prototype) ? "digest" in o1 : hasOwn.call(o1, "digest"))) {
+    const v18 = o1["digest"];
+    if (!s11(v18)) return false;
+  }
+  if ((p2 && !("labels" in Object.prototype) ? "labels" in o1 : hasOwn.call(o1, "labels"))) {
+    const v19 = o1["labels"];
+    if (!(typeof v19 === "object" && v19 !== null && !Array.isArray(v19))) return false;
+    const o20 = v19 as Record<string, unknown>;
+    for (const k22 in o20) {
+      switch (k22) {
         default:
-          if (!hasOwn.call(o14, k15)) break;
-          const v16 = o14[k15];
-          if (!(typeof v16 === "string")) return false;
-          if ((v16 as string).length > 200 && codePointLength(v16 as string) > 200) return false;
+          if (!hasOwn.call(o20, k22)) break;
+          const v23 = o20[k22];
+          if (!(typeof v23 === "string")) return false;
+          if ((v23 as string).length > 200 && codePointLength(v23 as string) > 200) return false;
       }
     }
   }
-  for (const k19 in o1) {
-    switch (k19) {
+  for (const k26 in o1) {
+    switch (k26) {
       case "schema_version":
       case "artifact_id":
       case "media_type":
@@ -459,7 +459,7 @@ function s8(x: unknown): boolean {
       case "labels":
         break;
       default:
-        if (!hasOwn.call(o1, k19)) break;
+        if (!hasOwn.call(o1, k26)) break;
         return false;
     }
   }
@@ -470,40 +470,40 @@ function s8(x: unknown): boolean {
 function s9(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p14 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p14 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("schema_version" in Object.prototype) ? "schema_version" in o1 : hasOwn.call(o1, "schema_version"))) return false;
   {
-    const v2 = o1["schema_version"];
-    if (!(typeof v2 === "string")) return false;
-    if (!(v2 === "evidence.v0.1")) return false;
+    const v3 = o1["schema_version"];
+    if (!(typeof v3 === "string")) return false;
+    if (!(v3 === "evidence.v0.1")) return false;
   }
-  if (!(p14 && !("field" in Object.prototype) ? "field" in o1 : hasOwn.call(o1, "field"))) return false;
+  if (!(p2 && !("field" in Object.prototype) ? "field" in o1 : hasOwn.call(o1, "field"))) return false;
   {
-    const v4 = o1["field"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length < 1 || ((v4 as string).length < 2 && codePointLength(v4 as string) < 1)) return false;
-    if ((v4 as string).length > 200 && codePointLength(v4 as string) > 200) return false;
-  }
-  if (!(p14 && !("source" in Object.prototype) ? "source" in o1 : hasOwn.call(o1, "source"))) return false;
-  {
-    const v6 = o1["source"];
+    const v6 = o1["field"];
     if (!(typeof v6 === "string")) return false;
     if ((v6 as string).length < 1 || ((v6 as string).length < 2 && codePointLength(v6 as string) < 1)) return false;
-    if ((v6 as string).length > 1000 && codePointLength(v6 as string) > 1000) return false;
+    if ((v6 as string).length > 200 && codePointLength(v6 as string) > 200) return false;
   }
-  if ((p14 && !("method" in Object.prototype) ? "method" in o1 : hasOwn.call(o1, "method"))) {
-    const v8 = o1["method"];
-    if (!(typeof v8 === "string")) return false;
-    if ((v8 as string).length < 1 || ((v8 as string).length < 2 && codePointLength(v8 as string) < 1)) return false;
-    if ((v8 as string).length > 200 && codePointLength(v8 as string) > 200) return false;
+  if (!(p2 && !("source" in Object.prototype) ? "source" in o1 : hasOwn.call(o1, "source"))) return false;
+  {
+    const v9 = o1["source"];
+    if (!(typeof v9 === "string")) return false;
+    if ((v9 as string).length < 1 || ((v9 as string).length < 2 && codePointLength(v9 as string) < 1)) return false;
+    if ((v9 as string).length > 1000 && codePointLength(v9 as string) > 1000) return false;
   }
-  if ((p14 && !("note" in Object.prototype) ? "note" in o1 : hasOwn.call(o1, "note"))) {
-    const v10 = o1["note"];
-    if (!(typeof v10 === "string")) return false;
-    if ((v10 as string).length > 400 && codePointLength(v10 as string) > 400) return false;
+  if ((p2 && !("method" in Object.prototype) ? "method" in o1 : hasOwn.call(o1, "method"))) {
+    const v12 = o1["method"];
+    if (!(typeof v12 === "string")) return false;
+    if ((v12 as string).length < 1 || ((v12 as string).length < 2 && codePointLength(v12 as string) < 1)) return false;
+    if ((v12 as string).length > 200 && codePointLength(v12 as string) > 200) return false;
   }
-  for (const k12 in o1) {
-    switch (k12) {
+  if ((p2 && !("note" in Object.prototype) ? "note" in o1 : hasOwn.call(o1, "note"))) {
+    const v15 = o1["note"];
+    if (!(typeof v15 === "string")) return false;
+    if ((v15 as string).length > 400 && codePointLength(v15 as string) > 400) return false;
+  }
+  for (const k18 in o1) {
+    switch (k18) {
       case "schema_version":
       case "field":
       case "source":
@@ -511,7 +511,7 @@ function s9(x: unknown): boolean {
       case "note":
         break;
       default:
-        if (!hasOwn.call(o1, k12)) break;
+        if (!hasOwn.call(o1, k18)) break;
         return false;
     }
   }
@@ -522,22 +522,22 @@ function s9(x: unknown): boolean {
 function s10(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p6 = Object.getPrototypeOf(o1) === Object.prototype;
-  if ((p6 && !("record_digest" in Object.prototype) ? "record_digest" in o1 : hasOwn.call(o1, "record_digest"))) {
-    const v2 = o1["record_digest"];
-    if (!s12(v2)) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if ((p2 && !("record_digest" in Object.prototype) ? "record_digest" in o1 : hasOwn.call(o1, "record_digest"))) {
+    const v3 = o1["record_digest"];
+    if (!s12(v3)) return false;
   }
-  if ((p6 && !("signature" in Object.prototype) ? "signature" in o1 : hasOwn.call(o1, "signature"))) {
-    const v3 = o1["signature"];
-    if (!s13(v3)) return false;
+  if ((p2 && !("signature" in Object.prototype) ? "signature" in o1 : hasOwn.call(o1, "signature"))) {
+    const v4 = o1["signature"];
+    if (!s13(v4)) return false;
   }
-  for (const k4 in o1) {
-    switch (k4) {
+  for (const k5 in o1) {
+    switch (k5) {
       case "record_digest":
       case "signature":
         break;
       default:
-        if (!hasOwn.call(o1, k4)) break;
+        if (!hasOwn.call(o1, k5)) break;
         return false;
     }
   }
@@ -548,27 +548,27 @@ function s10(x: unknown): boolean {
 function s11(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p8 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p8 && !("alg" in Object.prototype) ? "alg" in o1 : hasOwn.call(o1, "alg"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("alg" in Object.prototype) ? "alg" in o1 : hasOwn.call(o1, "alg"))) return false;
   {
-    const v2 = o1["alg"];
-    if (!(typeof v2 === "string")) return false;
-    if (!(v2 === "sha256" || v2 === "sha512" || v2 === "blake3")) return false;
+    const v3 = o1["alg"];
+    if (!(typeof v3 === "string")) return false;
+    if (!(v3 === "sha256" || v3 === "sha512" || v3 === "blake3")) return false;
   }
-  if (!(p8 && !("value" in Object.prototype) ? "value" in o1 : hasOwn.call(o1, "value"))) return false;
+  if (!(p2 && !("value" in Object.prototype) ? "value" in o1 : hasOwn.call(o1, "value"))) return false;
   {
-    const v4 = o1["value"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length < 16 || ((v4 as string).length < 32 && codePointLength(v4 as string) < 16)) return false;
-    if (!C1.test(v4 as string)) return false;
+    const v6 = o1["value"];
+    if (!(typeof v6 === "string")) return false;
+    if ((v6 as string).length < 16 || ((v6 as string).length < 32 && codePointLength(v6 as string) < 16)) return false;
+    if (!C1.test(v6 as string)) return false;
   }
-  for (const k6 in o1) {
-    switch (k6) {
+  for (const k9 in o1) {
+    switch (k9) {
       case "alg":
       case "value":
         break;
       default:
-        if (!hasOwn.call(o1, k6)) break;
+        if (!hasOwn.call(o1, k9)) break;
         return false;
     }
   }
@@ -579,27 +579,27 @@ function s11(x: unknown): boolean {
 function s12(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p8 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p8 && !("alg" in Object.prototype) ? "alg" in o1 : hasOwn.call(o1, "alg"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("alg" in Object.prototype) ? "alg" in o1 : hasOwn.call(o1, "alg"))) return false;
   {
-    const v2 = o1["alg"];
-    if (!(typeof v2 === "string")) return false;
-    if (!(v2 === "sha256" || v2 === "sha512" || v2 === "blake3")) return false;
+    const v3 = o1["alg"];
+    if (!(typeof v3 === "string")) return false;
+    if (!(v3 === "sha256" || v3 === "sha512" || v3 === "blake3")) return false;
   }
-  if (!(p8 && !("value" in Object.prototype) ? "value" in o1 : hasOwn.call(o1, "value"))) return false;
+  if (!(p2 && !("value" in Object.prototype) ? "value" in o1 : hasOwn.call(o1, "value"))) return false;
   {
-    const v4 = o1["value"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length < 16 || ((v4 as string).length < 32 && codePointLength(v4 as string) < 16)) return false;
-    if (!C1.test(v4 as string)) return false;
+    const v6 = o1["value"];
+    if (!(typeof v6 === "string")) return false;
+    if ((v6 as string).length < 16 || ((v6 as string).length < 32 && codePointLength(v6 as string) < 16)) return false;
+    if (!C1.test(v6 as string)) return false;
   }
-  for (const k6 in o1) {
-    switch (k6) {
+  for (const k9 in o1) {
+    switch (k9) {
       case "alg":
       case "value":
         break;
       default:
-        if (!hasOwn.call(o1, k6)) break;
+        if (!hasOwn.call(o1, k9)) break;
         return false;
     }
   }
@@ -610,36 +610,36 @@ function s12(x: unknown): boolean {
 function s13(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p10 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p10 && !("alg" in Object.prototype) ? "alg" in o1 : hasOwn.call(o1, "alg"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("alg" in Object.prototype) ? "alg" in o1 : hasOwn.call(o1, "alg"))) return false;
   {
-    const v2 = o1["alg"];
-    if (!(typeof v2 === "string")) return false;
-    if ((v2 as string).length < 1 || ((v2 as string).length < 2 && codePointLength(v2 as string) < 1)) return false;
-    if ((v2 as string).length > 100 && codePointLength(v2 as string) > 100) return false;
+    const v3 = o1["alg"];
+    if (!(typeof v3 === "string")) return false;
+    if ((v3 as string).length < 1 || ((v3 as string).length < 2 && codePointLength(v3 as string) < 1)) return false;
+    if ((v3 as string).length > 100 && codePointLength(v3 as string) > 100) return false;
   }
-  if (!(p10 && !("key_id" in Object.prototype) ? "key_id" in o1 : hasOwn.call(o1, "key_id"))) return false;
+  if (!(p2 && !("key_id" in Object.prototype) ? "key_id" in o1 : hasOwn.call(o1, "key_id"))) return false;
   {
-    const v4 = o1["key_id"];
-    if (!(typeof v4 === "string")) return false;
-    if ((v4 as string).length < 1 || ((v4 as string).length < 2 && codePointLength(v4 as string) < 1)) return false;
-    if ((v4 as string).length > 200 && codePointLength(v4 as string) > 200) return false;
-  }
-  if (!(p10 && !("value" in Object.prototype) ? "value" in o1 : hasOwn.call(o1, "value"))) return false;
-  {
-    const v6 = o1["value"];
+    const v6 = o1["key_id"];
     if (!(typeof v6 === "string")) return false;
-    if ((v6 as string).length < 16 || ((v6 as string).length < 32 && codePointLength(v6 as string) < 16)) return false;
-    if ((v6 as string).length > 5000 && codePointLength(v6 as string) > 5000) return false;
+    if ((v6 as string).length < 1 || ((v6 as string).length < 2 && codePointLength(v6 as string) < 1)) return false;
+    if ((v6 as string).length > 200 && codePointLength(v6 as string) > 200) return false;
   }
-  for (const k8 in o1) {
-    switch (k8) {
+  if (!(p2 && !("value" in Object.prototype) ? "value" in o1 : hasOwn.call(o1, "value"))) return false;
+  {
+    const v9 = o1["value"];
+    if (!(typeof v9 === "string")) return false;
+    if ((v9 as string).length < 16 || ((v9 as string).length < 32 && codePointLength(v9 as string) < 16)) return false;
+    if ((v9 as string).length > 5000 && codePointLength(v9 as string) > 5000) return false;
+  }
+  for (const k12 in o1) {
+    switch (k12) {
       case "alg":
       case "key_id":
       case "value":
         break;
       default:
-        if (!hasOwn.call(o1, k8)) break;
+        if (!hasOwn.call(o1, k12)) break;
         return false;
     }
   }

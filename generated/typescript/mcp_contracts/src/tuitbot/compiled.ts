@@ -15,25 +15,25 @@ function s0(x: unknown): boolean {
 function s1(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p8 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p8 && !("success" in Object.prototype) ? "success" in o1 : hasOwn.call(o1, "success"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("success" in Object.prototype) ? "success" in o1 : hasOwn.call(o1, "success"))) return false;
   {
-    const v2 = o1["success"];
-    if (!(v2 === true)) return false;
+    const v3 = o1["success"];
+    if (!(v3 === true)) return false;
   }
-  if (!(p8 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
-  if ((p8 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) {
-    const v5 = o1["meta"];
-    if (!s3(v5)) return false;
+  if (!(p2 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
+  if ((p2 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) {
+    const v7 = o1["meta"];
+    if (!s3(v7)) return false;
   }
-  for (const k6 in o1) {
-    switch (k6) {
+  for (const k8 in o1) {
+    switch (k8) {
       case "success":
       case "data":
       case "meta":
         break;
       default:
-        if (!hasOwn.call(o1, k6)) break;
+        if (!hasOwn.call(o1, k8)) break;
         return false;
     }
   }
@@ -44,31 +44,31 @@ function s1(x: unknown): boolean {
 function s2(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p9 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p9 && !("success" in Object.prototype) ? "success" in o1 : hasOwn.call(o1, "success"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("success" in Object.prototype) ? "success" in o1 : hasOwn.call(o1, "success"))) return false;
   {
-    const v2 = o1["success"];
-    if (!(v2 === false)) return false;
+    const v3 = o1["success"];
+    if (!(v3 === false)) return false;
   }
-  if (!(p9 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
-  if (!(p9 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
+  if (!(p2 && !("data" in Object.prototype) ? "data" in o1 : hasOwn.call(o1, "data"))) return false;
+  if (!(p2 && !("error" in Object.prototype) ? "error" in o1 : hasOwn.call(o1, "error"))) return false;
   {
-    const v5 = o1["error"];
-    if (!s4(v5)) return false;
+    const v7 = o1["error"];
+    if (!s4(v7)) return false;
   }
-  if ((p9 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) {
-    const v6 = o1["meta"];
-    if (!s3(v6)) return false;
+  if ((p2 && !("meta" in Object.prototype) ? "meta" in o1 : hasOwn.call(o1, "meta"))) {
+    const v8 = o1["meta"];
+    if (!s3(v8)) return false;
   }
-  for (const k7 in o1) {
-    switch (k7) {
+  for (const k9 in o1) {
+    switch (k9) {
       case "success":
       case "data":
       case "error":
       case "meta":
         break;
       default:
-        if (!hasOwn.call(o1, k7)) break;
+        if (!hasOwn.call(o1, k9)) break;
         return false;
     }
   }
@@ -91,25 +91,25 @@ function s4(x: unknown): boolean {
 function s5(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p8 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p8 && !("tool_version" in Object.prototype) ? "tool_version" in o1 : hasOwn.call(o1, "tool_version"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("tool_version" in Object.prototype) ? "tool_version" in o1 : hasOwn.call(o1, "tool_version"))) return false;
   {
-    const v2 = o1["tool_version"];
-    if (!(typeof v2 === "string")) return false;
+    const v3 = o1["tool_version"];
+    if (!(typeof v3 === "string")) return false;
   }
-  if (!(p8 && !("elapsed_ms" in Object.prototype) ? "elapsed_ms" in o1 : hasOwn.call(o1, "elapsed_ms"))) return false;
+  if (!(p2 && !("elapsed_ms" in Object.prototype) ? "elapsed_ms" in o1 : hasOwn.call(o1, "elapsed_ms"))) return false;
   {
-    const v4 = o1["elapsed_ms"];
-    if (!(Number.isInteger(v4))) return false;
-    if ((v4 as number) < 0) return false;
+    const v6 = o1["elapsed_ms"];
+    if (!(Number.isInteger(v6))) return false;
+    if ((v6 as number) < 0) return false;
   }
-  for (const k6 in o1) {
-    switch (k6) {
+  for (const k9 in o1) {
+    switch (k9) {
       case "tool_version":
       case "elapsed_ms":
         break;
       default:
-        if (!hasOwn.call(o1, k6)) break;
+        if (!hasOwn.call(o1, k9)) break;
         return false;
     }
   }
@@ -120,37 +120,37 @@ function s5(x: unknown): boolean {
 function s6(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p12 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p12 && !("tool_version" in Object.prototype) ? "tool_version" in o1 : hasOwn.call(o1, "tool_version"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("tool_version" in Object.prototype) ? "tool_version" in o1 : hasOwn.call(o1, "tool_version"))) return false;
   {
-    const v2 = o1["tool_version"];
-    if (!(typeof v2 === "string")) return false;
+    const v3 = o1["tool_version"];
+    if (!(typeof v3 === "string")) return false;
   }
-  if (!(p12 && !("elapsed_ms" in Object.prototype) ? "elapsed_ms" in o1 : hasOwn.call(o1, "elapsed_ms"))) return false;
+  if (!(p2 && !("elapsed_ms" in Object.prototype) ? "elapsed_ms" in o1 : hasOwn.call(o1, "elapsed_ms"))) return false;
   {
-    const v4 = o1["elapsed_ms"];
-    if (!(Number.isInteger(v4))) return false;
-    if ((v4 as number) < 0) return false;
+    const v6 = o1["elapsed_ms"];
+    if (!(Number.isInteger(v6))) return false;
+    if ((v6 as number) < 0) return false;
   }
-  if (!(p12 && !("mode" in Object.prototype) ? "mode" in o1 : hasOwn.call(o1, "mode"))) return false;
+  if (!(p2 && !("mode" in Object.prototype) ? "mode" in o1 : hasOwn.call(o1, "mode"))) return false;
   {
-    const v6 = o1["mode"];
-    if (!(typeof v6 === "string")) return false;
+    const v9 = o1["mode"];
+    if (!(typeof v9 === "string")) return false;
   }
-  if (!(p12 && !("approval_mode" in Object.prototype) ? "approval_mode" in o1 : hasOwn.call(o1, "approval_mode"))) return false;
+  if (!(p2 && !("approval_mode" in Object.prototype) ? "approval_mode" in o1 : hasOwn.call(o1, "approval_mode"))) return false;
   {
-    const v8 = o1["approval_mode"];
-    if (!(typeof v8 === "boolean")) return false;
+    const v12 = o1["approval_mode"];
+    if (!(typeof v12 === "boolean")) return false;
   }
-  for (const k10 in o1) {
-    switch (k10) {
+  for (const k15 in o1) {
+    switch (k15) {
       case "tool_version":
       case "elapsed_ms":
       case "mode":
       case "approval_mode":
         break;
       default:
-        if (!hasOwn.call(o1, k10)) break;
+        if (!hasOwn.call(o1, k15)) break;
         return false;
     }
   }
@@ -161,32 +161,32 @@ function s6(x: unknown): boolean {
 function s7(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p14 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p14 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) return false;
   {
-    const v2 = o1["code"];
-    if (!(v2 === "x_rate_limited" || v2 === "x_network_error" || v2 === "x_api_error" || v2 === "db_error" || v2 === "llm_error" || v2 === "thread_partial_failure" || v2 === "policy_error")) return false;
+    const v3 = o1["code"];
+    if (!(v3 === "x_rate_limited" || v3 === "x_network_error" || v3 === "x_api_error" || v3 === "db_error" || v3 === "llm_error" || v3 === "thread_partial_failure" || v3 === "policy_error")) return false;
   }
-  if (!(p14 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
+  if (!(p2 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
   {
-    const v4 = o1["message"];
-    if (!(typeof v4 === "string")) return false;
+    const v6 = o1["message"];
+    if (!(typeof v6 === "string")) return false;
   }
-  if (!(p14 && !("retryable" in Object.prototype) ? "retryable" in o1 : hasOwn.call(o1, "retryable"))) return false;
+  if (!(p2 && !("retryable" in Object.prototype) ? "retryable" in o1 : hasOwn.call(o1, "retryable"))) return false;
   {
-    const v6 = o1["retryable"];
-    if (!(v6 === true)) return false;
+    const v9 = o1["retryable"];
+    if (!(v9 === true)) return false;
   }
-  if ((p14 && !("rate_limit_reset" in Object.prototype) ? "rate_limit_reset" in o1 : hasOwn.call(o1, "rate_limit_reset"))) {
-    const v8 = o1["rate_limit_reset"];
-    if (!(typeof v8 === "string")) return false;
+  if ((p2 && !("rate_limit_reset" in Object.prototype) ? "rate_limit_reset" in o1 : hasOwn.call(o1, "rate_limit_reset"))) {
+    const v12 = o1["rate_limit_reset"];
+    if (!(typeof v12 === "string")) return false;
   }
-  if ((p14 && !("policy_decision" in Object.prototype) ? "policy_decision" in o1 : hasOwn.call(o1, "policy_decision"))) {
-    const v10 = o1["policy_decision"];
-    if (!(typeof v10 === "string")) return false;
+  if ((p2 && !("policy_decision" in Object.prototype) ? "policy_decision" in o1 : hasOwn.call(o1, "policy_decision"))) {
+    const v15 = o1["policy_decision"];
+    if (!(typeof v15 === "string")) return false;
   }
-  for (const k12 in o1) {
-    switch (k12) {
+  for (const k18 in o1) {
+    switch (k18) {
       case "code":
       case "message":
       case "retryable":
@@ -194,7 +194,7 @@ function s7(x: unknown): boolean {
       case "policy_decision":
         break;
       default:
-        if (!hasOwn.call(o1, k12)) break;
+        if (!hasOwn.call(o1, k18)) break;
         return false;
     }
   }
@@ -205,32 +205,32 @@ function s7(x: unknown): boolean {
 function s8(x: unknown): boolean {
   if (!(typeof x === "object" && x !== null && !Array.isArray(x))) return false;
   const o1 = x as Record<string, unknown>;
-  const p14 = Object.getPrototypeOf(o1) === Object.prototype;
-  if (!(p14 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) return false;
+  const p2 = Object.getPrototypeOf(o1) === Object.prototype;
+  if (!(p2 && !("code" in Object.prototype) ? "code" in o1 : hasOwn.call(o1, "code"))) return false;
   {
-    const v2 = o1["code"];
-    if (!(v2 === "x_auth_expired" || v2 === "x_forbidden" || v2 === "x_account_restricted" || v2 === "x_not_configured" || v2 === "validation_error" || v2 === "invalid_input" || v2 === "tweet_too_long" || v2 === "llm_not_configured" || v2 === "unsupported_media_type" || v2 === "file_read_error" || v2 === "media_upload_error" || v2 === "policy_denied_blocked" || v2 === "policy_denied_rate_limited" || v2 === "policy_denied_hard_rule" || v2 === "policy_denied_user_rule" || v2 === "context_error" || v2 === "recommendation_error" || v2 === "topic_error" || v2 === "not_found" || v2 === "serialization_error")) return false;
+    const v3 = o1["code"];
+    if (!(v3 === "x_auth_expired" || v3 === "x_forbidden" || v3 === "x_account_restricted" || v3 === "x_not_configured" || v3 === "validation_error" || v3 === "invalid_input" || v3 === "tweet_too_long" || v3 === "llm_not_configured" || v3 === "unsupported_media_type" || v3 === "file_read_error" || v3 === "media_upload_error" || v3 === "policy_denied_blocked" || v3 === "policy_denied_rate_limited" || v3 === "policy_denied_hard_rule" || v3 === "policy_denied_user_rule" || v3 === "context_error" || v3 === "recommendation_error" || v3 === "topic_error" || v3 === "not_found" || v3 === "serialization_error")) return false;
   }
-  if (!(p14 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
+  if (!(p2 && !("message" in Object.prototype) ? "message" in o1 : hasOwn.call(o1, "message"))) return false;
   {
-    const v4 = o1["message"];
-    if (!(typeof v4 === "string")) return false;
+    const v6 = o1["message"];
+    if (!(typeof v6 === "string")) return false;
   }
-  if (!(p14 && !("retryable" in Object.prototype) ? "retryable" in o1 : hasOwn.call(o1, "retryable"))) return false;
+  if (!(p2 && !("retryable" in Object.prototype) ? "retryable" in o1 : hasOwn.call(o1, "retryable"))) return false;
   {
-    const v6 = o1["retryable"];
-    if (!(v6 === false)) return false;
+    const v9 = o1["retryable"];
+    if (!(v9 === false)) return false;
   }
-  if ((p14 && !("rate_limit_reset" in Object.prototype) ? "rate_limit_reset" in o1 : hasOwn.call(o1, "rate_limit_reset"))) {
-    const v8 = o1["rate_limit_reset"];
-    if (!(typeof v8 === "string")) return false;
+  if ((p2 && !("rate_limit_reset" in Object.prototype) ? "rate_limit_reset" in o1 : hasOwn.call(o1, "rate_limit_reset"))) {
+    const v12 = o1["rate_limit_reset"];
+    if (!(typeof v12 === "string")) return false;
   }
-  if ((p14 && !("policy_decision" in Object.prototype) ? "policy_decision" in o1 : hasOwn.call(o1, "policy_decision"))) {
-    const v10 = o1["policy_decision"];
-    if (!(typeof v10 === "string")) return false;
+  if ((p2 && !("policy_decision" in Object.prototype) ? "policy_decision" in o1 : hasOwn.call(o1, "policy_decision"))) {
+    const v15 = o1["policy_decision"];
+    if (!(typeof v15 === "string")) return false;
   }
-  for (const k12 in o1) {
-    switch (k12) {
+  for (const k18 in o1) {
+    switch (k18) {
       case "code":
       case "message":
       case "retryable":
@@ -238,7 +238,7 @@ function s8(x: unknown): boolean {
       case "policy_decision":
         break;
       default:
-        if (!hasOwn.call(o1, k12)) break;
+        if (!hasOwn.call(o1, k18)) break;
         return false;
     }
   }
