@@ -21,20 +21,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..schema import vocabulary
+from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, DEFINITIONS, DRAFT_2020_12, OPENINGS, REFERENCES
 from .escape import ts
 
 DRAFT_2020 = {
     f"{scheme}://json-schema.org/draft/2020-12/schema{end}" for scheme in ("http", "https") for end in ("", "#")
 }
 # Keywords that assert nothing here (the runtime's INERT, and `format` while it is an annotation).
-ANNOTATIONS = frozenset(
-    ("$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$defs")
-).union(("definitions",))
-ANY_KIND = frozenset(("$ref", "type", "const", "enum", "allOf", "anyOf", "oneOf", "not"))
+ANNOTATIONS = vocabulary.ANNOTATIONS | frozenset(DEFINITIONS)
+ANY_KIND = frozenset({"$ref", "type", "const", "enum", "not"}).union(COMBINATIONS)
 NUMBER = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclusiveMaximum": ">="}  # fails when
 STRING = frozenset(("minLength", "maxLength", "pattern"))
 ARRAY = frozenset(("items", "minItems", "maxItems"))
-OBJECT = frozenset(("properties", "required", "additionalProperties", "minProperties", "maxProperties"))
+OBJECT = frozenset({"properties", "required", "minProperties", "maxProperties", OPENINGS[0]})
 SUPPORTED = ANY_KIND | NUMBER.keys() | STRING | ARRAY | OBJECT
 # Keywords that change how references resolve: anywhere in the resource, they leave it to the Judge.
 RESOLUTION = frozenset(("$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef", "$recursiveAnchor"))
@@ -99,8 +99,7 @@ def _pointer_token(token: str) -> str:
 
 
 # Keywords with no subschema: a schema of these alone is written where it is used, never called.
-LEAF = ANY_KIND - {"$ref", "allOf", "anyOf", "oneOf", "not"} | NUMBER.keys() | STRING | ARRAY - {"items"}
-LEAF |= OBJECT - {"properties", "additionalProperties"}
+LEAF = SUPPORTED - DRAFT_2020_12.applicators - frozenset(REFERENCES)
 
 
 @dataclass
@@ -312,7 +311,7 @@ class _Compiler:
         if isinstance(schema.get("allOf"), list):
             for k, member in enumerate(schema["allOf"]):
                 body += self.conjunct(fn, self.sub(pointer, "allOf", str(k)), member, v, own=own)
-        for keyword in ("anyOf", "oneOf"):
+        for keyword in ALTERNATIVES:
             if isinstance(schema.get(keyword), list):
                 places = [(self.sub(pointer, keyword, str(k)), branch) for k, branch in enumerate(schema[keyword])]
                 branches = [self.same(fn, self.call(place, branch, v), own=own) for place, branch in places]
