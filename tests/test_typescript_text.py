@@ -28,7 +28,8 @@ def _generated(project: Path) -> dict[str, list[str]]:
     result = run_cli("generate", cwd=project)
     assert result.returncode == 0, result.stdout + result.stderr
     return {
-        name: (project / FOLDER / name).read_text(encoding="utf-8").splitlines() for name in ("judge.ts", "tools.ts")
+        name: (project / FOLDER / name).read_text(encoding="utf-8").splitlines()
+        for name in ("judge.ts", "tools.ts", "compiled.ts")
     }
 
 
@@ -58,6 +59,10 @@ def test_a_one_keyword_edit_is_a_one_line_diff(tmp_path: Path) -> None:
         assert len(changed) == 2, (name, changed)
         assert re.fullmatch(r'-\s+"\s*\\"minLength\\": 1,",', changed[0]), changed
         assert re.fullmatch(r'\+\s+"\s*\\"minLength\\": 2,",', changed[1]), changed
+    # The code compiled from it (compiled.ts): the line that checks the length.
+    changed = _changed(before["compiled.ts"], after["compiled.ts"])
+    assert [line[0] for line in changed] == ["-", "+"], changed
+    assert all("codePointLength" in line for line in changed), changed
 
 
 def test_the_embedded_text_is_the_schema_as_json_reads_it(tmp_path: Path) -> None:

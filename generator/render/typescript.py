@@ -2,7 +2,8 @@
 under `typescript/<package>/`, ESM with a strict tsconfig, one folder of `src/` a contract.
 
 Each contract's folder mirrors its Python package: `types.ts` (the view as object types),
-`judge.ts` (the bundled schema and its judge), `errors.ts` (the catalogue), `tools.ts` (each
+`judge.ts` (the bundled schema and its judge), `compiled.ts` (the envelope's schema as code,
+for `isEnvelope`, where `ts_compiled` can write it), `errors.ts` (the catalogue), `tools.ts` (each
 tool's input and output as judged zod schemas), `builders.ts` (when the contract declares
 `builders:`) and `index.ts`. The runtime (`generator/typescript/*.ts`) is copied into
 `src/_runtime/`. Names, literals and order are decided here; the templates place them.
@@ -25,6 +26,7 @@ from .escape import ts, ts_key
 from .json_text import COMPACT, json_block, json_line
 from .mcp import tool_listing
 from .tables import Section, sections
+from .ts_compiled import compiled
 from .ts_types import OBJECT_MEMBERS, declarations, member_type
 from .ts_zod import zod_object
 
@@ -100,6 +102,7 @@ def _package_json(name: str, version: str, modules: list[str]) -> dict[str, Any]
 def contract_files(env: Environment, contract: Contract, folder: str) -> dict[str, str]:
     """The files of one contract's folder of `src/`."""
     has_builders = contract.builders is not None
+    code = compiled(_bundle(contract))
     tables = catalogue_tables(contract.catalogue)  # errors.ts declares them, index.ts exports them
     files = {
         f"{folder}/types.ts": env.get_template("typescript/contract/types.ts.jinja").render(
@@ -107,6 +110,7 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
         ),
         f"{folder}/judge.ts": env.get_template("typescript/contract/judge.ts.jinja").render(
             contract=contract,
+            compiled=code is not None,
             bundle_text=json_text_expression(_bundle(contract), indent=""),
             locations=[(c.name, ts(c.location)) for c in contract.view.classes],
         ),
@@ -120,6 +124,8 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
             contract=contract, builders=has_builders, tables=tables
         ),
     }
+    if code is not None:
+        files[f"{folder}/compiled.ts"] = env.get_template("typescript/contract/compiled.ts.jinja").render(compiled=code)
     if has_builders:
         files[f"{folder}/builders.ts"] = env.get_template("typescript/contract/builders.ts.jinja").render(
             contract=contract, **builder_literals(contract)

@@ -63,7 +63,8 @@ function canonical(v: unknown): string {
   return typeof v === "string" ? JSON.stringify(v) : String(v);
 }
 
-function codePointLength(s: string): number {
+/** The length of `s` in code points (a surrogate pair counts once), as `minLength` and `maxLength` count. */
+export function codePointLength(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length - 1; i++) {
     const c = s.charCodeAt(i);
@@ -283,7 +284,7 @@ class SNode {
 }
 
 /** 0 null, 1 boolean, 2 number, 3 string, 4 array, 5 object: the index into `SNode.byKind`. */
-function kindOf(v: unknown): number {
+export function kindOf(v: unknown): number {
   switch (typeof v) {
     case "boolean": return 1;
     case "number": return 2;
@@ -436,7 +437,7 @@ function typeMatches(t: string, v: unknown): boolean {
 const REGEX_CACHE = new Map<string, RegExp>();
 
 /** ECMA-262 regex with the `u` flag, falling back to no flag only if `u` refuses the pattern; cached. */
-function regex(p: string): RegExp {
+export function regex(p: string): RegExp {
   let r = REGEX_CACHE.get(p);
   if (r === undefined) {
     try { r = new RegExp(p, "u"); } catch {

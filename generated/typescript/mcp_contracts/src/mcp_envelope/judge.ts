@@ -6,6 +6,7 @@
 import { Judge, type Bundle, type Violation } from "../_runtime/judge.js";
 import { ContractViolation } from "../_runtime/violation.js";
 import type * as types from "./types.js";
+import { accepts } from "./compiled.js";
 
 export type { Violation } from "../_runtime/judge.js";
 export { ContractViolation } from "../_runtime/violation.js";
@@ -537,11 +538,11 @@ export function validate(value: unknown, as: keyof typeof LOCATIONS = "McpEnvelo
 
 /** Whether the contract's schema accepts `value` as its envelope. */
 export function isEnvelope(value: unknown): value is types.McpEnvelope {
-  return JUDGE.isValid(value);
+  return accepts(value);
 }
 
 /** `value` as the envelope, when the schema accepts it; else a ContractViolation. */
 export function parseEnvelope(value: unknown): types.McpEnvelope {
-  if (JUDGE.isValid(value)) return value as types.McpEnvelope;
+  if (accepts(value)) return value as types.McpEnvelope;
   throw new ContractViolation("the envelope", JUDGE.violations(value));
 }
