@@ -27,7 +27,7 @@ from mcp_contracts_generator.load import envelope as load_envelope
 from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.load.documents import Reading
 from mcp_contracts_generator.model import Entry, Table
-from mcp_contracts_generator.render import dialect, mcp, published, typescript
+from mcp_contracts_generator.render import dialect, json_text, mcp, published, typescript
 from mcp_contracts_generator.render.plan import build_plan
 from mcp_contracts_generator.schema import resolver
 
@@ -134,14 +134,16 @@ def test_the_envelope_every_tool_shares_is_written_once(
     (contract,) = loaded.project.contracts
     module = mcp if render == "tools_list" else typescript
     written: Counter[str] = Counter()
-    original = module.json_line
+    original = json_text.json_line
 
     def json_line(value: Any, **options: Any) -> str:
         text = original(value, **options)
         written["envelope"] += '"$defs"' in text  # the envelope's, of all a tool lists
         return text
 
-    monkeypatch.setattr(module, "json_line", json_line)
+    for writer in (json_text, module):  # wherever the render writes JSON text
+        if hasattr(writer, "json_line"):
+            monkeypatch.setattr(writer, "json_line", json_line)
     getattr(module, render)(contract)
     assert len(contract.manifest.tools.entries) == 125
     assert written["envelope"] == 1

@@ -29,6 +29,21 @@ def json_line(value: Any, *, sort_keys: bool = False, separators: tuple[str, str
 COMPACT = (",", ":")
 
 
+class CompactTexts:
+    """`json_line(value, sort_keys=True, separators=COMPACT)`, written once for each object
+    asked again (the envelope every tool of a contract lists). Known by identity, each object
+    is held here as long as its text, so no other can take its id."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[Any, str]] = {}
+
+    def __call__(self, value: Any) -> str:
+        found = self._texts.get(id(value))
+        if found is None:
+            found = self._texts[id(value)] = (value, json_line(value, sort_keys=True, separators=COMPACT))
+        return found[1]
+
+
 def json_file(value: Any, *, sort_keys: bool = False) -> str:
     """A JSON file's text: the block and one newline."""
     return json_block(value, sort_keys=sort_keys) + "\n"

@@ -34,7 +34,7 @@ from ..protocol import revision
 from ..schema.proofs import always_object
 from ..schema.reach import pruned
 from .compound import compound, published_base
-from .json_text import COMPACT, json_line
+from .json_text import COMPACT, CompactTexts, json_line
 
 
 def bundled_envelope(contract: Contract, keep_draft_07: bool = True) -> Any:
@@ -110,22 +110,17 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
 def tools_list(contract: Contract) -> str:
     """The `tools/list` result of a contract, as `mcp/<name>.tools.json` holds it: one tool
     a line (see the module)."""
-    listing = tool_listing(contract)  # holds every schema while `texts` knows it by its id
-    texts: dict[int, str] = {}
-    tools = [_tool_line(tool, texts) for tool in listing]
+    compact = CompactTexts()  # the envelope, in every tool of a contract, written once
+    tools = [_tool_line(tool, compact) for tool in tool_listing(contract)]
     return '{"tools": [\n' + ",\n".join(tools) + "\n]}\n" if tools else '{"tools": []}\n'
 
 
-def _tool_line(tool: dict[str, Any], texts: dict[int, str]) -> str:
-    """`json_line` of one tool (sorted keys, compact), its `outputSchema` written once for all
-    the tools that share it (`texts`, by identity): the envelope, in every tool of a contract."""
-    schema = tool.get("outputSchema")
-    if schema is None:
+def _tool_line(tool: dict[str, Any], compact: CompactTexts) -> str:
+    """`json_line` of one tool (sorted keys, compact), its `outputSchema` as `compact` writes it."""
+    if "outputSchema" not in tool:
         return _compact(tool)
-    if id(schema) not in texts:
-        texts[id(schema)] = _compact(schema)
     members = (
-        f"{json_line(key)}:{texts[id(schema)] if key == 'outputSchema' else _compact(value)}"
+        f"{json_line(key)}:{compact(value) if key == 'outputSchema' else _compact(value)}"
         for key, value in sorted(tool.items())
     )
     return "{" + ",".join(members) + "}"

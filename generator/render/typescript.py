@@ -23,7 +23,7 @@ from ..naming import lower_camel
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
 from .escape import ts, ts_key
-from .json_text import COMPACT, json_block, json_line
+from .json_text import CompactTexts, json_block
 from .mcp import tool_listing
 from .tables import Section, sections
 from .ts_compiled import compiled
@@ -102,7 +102,8 @@ def _package_json(name: str, version: str, modules: list[str]) -> dict[str, Any]
 def contract_files(env: Environment, contract: Contract, folder: str) -> dict[str, str]:
     """The files of one contract's folder of `src/`."""
     has_builders = contract.builders is not None
-    code = compiled(_bundle(contract))
+    bundle = _bundle(contract)
+    code = compiled(bundle)
     tables = catalogue_tables(contract.catalogue)  # errors.ts declares them, index.ts exports them
     files = {
         f"{folder}/types.ts": env.get_template("typescript/contract/types.ts.jinja").render(
@@ -111,7 +112,7 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
         f"{folder}/judge.ts": env.get_template("typescript/contract/judge.ts.jinja").render(
             contract=contract,
             compiled=code is not None,
-            bundle_text=json_text_expression(_bundle(contract), indent=""),
+            bundle_text=json_text_expression(bundle, indent=""),
             locations=[(c.name, ts(c.location)) for c in contract.view.classes],
         ),
         f"{folder}/errors.ts": env.get_template("typescript/contract/errors.ts.jinja").render(
@@ -232,20 +233,17 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
     each tool with its zod parts and the index of its schemas."""
     positions: dict[str, int] = {}  # by compact text: each schema once
     schemas: list[Any] = []
-    texts: dict[int, str] = {}  # by identity: the envelope, which every tool shares, written once
+    compact = CompactTexts()  # the envelope, which every tool shares, written once
 
     def index(schema: Any) -> int:
-        text = texts.get(id(schema))
-        if text is None:
-            text = texts[id(schema)] = json_line(schema, sort_keys=True, separators=COMPACT)
+        text = compact(schema)
         if text not in positions:
             positions[text] = len(schemas)
             schemas.append(schema)
         return positions[text]
 
     tools = []
-    listing = tool_listing(contract)  # holds every schema while `texts` knows it by its id
-    for listed in listing:
+    for listed in tool_listing(contract):
         output = listed.get("outputSchema")
         tools.append(
             TsTool(
