@@ -25,9 +25,6 @@ from ..schema import vocabulary
 from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, DEFINITIONS, DRAFT_2020_12, OPENINGS, REFERENCES
 from .escape import ts
 
-DRAFT_2020 = {
-    f"{scheme}://json-schema.org/draft/2020-12/schema{end}" for scheme in ("http", "https") for end in ("", "#")
-}
 # Keywords that assert nothing here (the runtime's INERT, and `format` while it is an annotation).
 ANNOTATIONS = vocabulary.ANNOTATIONS | frozenset(DEFINITIONS)
 ANY_KIND = frozenset({"$ref", "type", "const", "enum", "not"}).union(COMBINATIONS)
@@ -74,7 +71,7 @@ def _root(bundle: dict[str, Any]) -> dict[str, Any]:
     root = resources.get(bundle.get("root"))
     if len(resources) != 1 or not isinstance(root, dict):
         raise Unsupported("not one resource")
-    if "$schema" in root and root["$schema"] not in DRAFT_2020:
+    if "$schema" in root and vocabulary.named(root) is not DRAFT_2020_12:
         raise Unsupported("not draft 2020-12")
     for key, _ in _keys(root, top=True):
         if key in RESOLUTION or key == "$schema":
