@@ -150,6 +150,8 @@ def builder_literals(contract: Contract) -> dict[str, object]:
         "message_column": "message" in contract.catalogue.error_columns,
         "success_parameters": success,
         "error_parameters": error,
+        "success_members": py(tuple(p.name for p in success)),
+        "error_members": py(tuple(p.name for p in error)),
         "success_models": py(tuple(p.name for p in success if p.model)),
         "error_models": py(tuple(p.name for p in error if p.model)),
         "typing_names": sorted(needs.typing),
