@@ -150,6 +150,8 @@ def builder_literals(contract: Contract) -> dict[str, object]:
         "message_column": "message" in contract.catalogue.error_columns,
         "success_parameters": success,
         "error_parameters": error,
+        "success_given": _given(success, builders.success.open),
+        "error_given": _given(error, builders.error.open),
         "success_members": py(tuple(p.name for p in success)),
         "error_members": py(tuple(p.name for p in error)),
         "success_models": py(tuple(p.name for p in success if p.model)),
@@ -159,3 +161,11 @@ def builder_literals(contract: Contract) -> dict[str, object]:
         "runtime_names": ["ABSENT"] * needs.absent + ["Filling", "Path", "Placements", "catalogue_values"],
         "models_module": needs.models,
     }
+
+
+def _given(parameters: list[Parameter], open_shape: bool) -> str:
+    """What a builder passes on of its parameters: a tuple of their values (Python names the
+    view made), then `extra` where its shape takes other members."""
+    names = [p.name for p in parameters]
+    given = f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
+    return given + (", extra" if open_shape else "")
