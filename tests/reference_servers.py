@@ -1,8 +1,8 @@
 """Real MCP servers from the package index, for the tests of `import` (tests/test_import_reference.py).
 
 The reference servers (mcp-server-time, mcp-server-git, mcp-server-fetch) and FastMCP are
-installed, pinned, into a virtual environment of their own that the test session makes with
-`python -m venv` and pip: once for all pytest-xdist workers, under a file lock, in the folder
+installed, pinned, into a virtual environment of their own that the test session makes
+(tests/fresh_env.py): once for all pytest-xdist workers, under a file lock, in the folder
 the workers share. They never enter the project's own environment (they bring their own `mcp`).
 
 Without a package index, pip's message skips the tests, as the TypeScript client's tests skip
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ import pytest
 from conftest import run_folder
 from filelock import FileLock
 from forkserver import forked
+from fresh_env import BIN, fresh_environment, pip
 
 HERE = Path(__file__).resolve().parent
 # What the servers import, once, in the fork server on their environment's python
@@ -43,7 +43,6 @@ FASTMCP_APP = HERE / "servers" / "fastmcp_app.py"
 # Measured together: they install beside mcp 2.3.0 in their own environment.
 PINS = ("mcp-server-time==2026.10.19", "mcp-server-git==2026.10.19", "mcp-server-fetch==2026.10.24", "fastmcp==4.1.2")
 PIP_TIMEOUT = 900  # seconds for the whole install; about 30 s with an index on this machine
-_BIN = "Scripts" if os.name == "nt" else "bin"
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,7 @@ class ReferenceServers:
     venv: Path
 
     def _bin(self, name: str) -> str:
-        return str(self.venv / _BIN / name)
+        return str(self.venv / BIN / name)
 
     @property
     def python(self) -> str:
@@ -102,18 +101,14 @@ class ReferenceServers:
 def _pip_failed(venv: Path, pins: tuple[str, ...] = PINS) -> str:
     """Make the environment at `venv` with the pinned servers: '' when it is ready, else what
     failed (pip's own message)."""
-    steps = (
-        [sys.executable, "-m", "venv", str(venv)],
-        [str(venv / _BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pins],
-    )
-    for step in steps:
-        try:
-            done = subprocess.run(step, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
-        except subprocess.TimeoutExpired:
-            return f"{' '.join(step[:4])} ... did not finish within {PIP_TIMEOUT} s"
-        if done.returncode != 0:
-            said = "\n".join(line for line in done.stderr.splitlines() if not line.startswith("WARNING: Location"))
-            return f"{' '.join(step[:4])} ... exited {done.returncode}:\n{said.strip() or done.stdout.strip()}"
+    step = pip(fresh_environment(venv), "install", *pins)
+    try:
+        done = subprocess.run(step, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        return f"pip install {' '.join(pins)} did not finish within {PIP_TIMEOUT} s"
+    if done.returncode != 0:
+        said = "\n".join(line for line in done.stderr.splitlines() if not line.startswith("WARNING: Location"))
+        return f"pip install {' '.join(pins)} exited {done.returncode}:\n{said.strip() or done.stdout.strip()}"
     return ""
 
 

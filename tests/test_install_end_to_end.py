@@ -7,13 +7,12 @@ Under `slow`: pip installs from the package index."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from conform_json import conform_report
 from conftest import run_cli
+from fresh_env import fresh_environment, pip_run
 
 pytestmark = pytest.mark.slow
 
@@ -46,17 +45,12 @@ def test_an_sdk_server_on_the_installed_package_conforms(tmp_path: Path) -> None
     project.mkdir()
     assert run_cli("init", "billing-api", cwd=project).returncode == 0
     assert run_cli("generate", cwd=project).returncode == 0
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    installed = subprocess.run(
-        [*pip, str(project / "generated" / "python"), "mcp>=2.3,<3"], capture_output=True, text=True
-    )
+    python = fresh_environment(tmp_path / "venv")
+    installed = pip_run(python, "install", project / "generated" / "python", "mcp>=2.3,<3")
     assert installed.returncode == 0, installed.stderr
     (project / "server.py").write_text(SERVER, encoding="utf-8")
     options = ("--format", "json", "--timeout", "60")
-    result = run_cli("conform", "--contract", "billing-api", *options, "--", python, "server.py", cwd=project)
+    result = run_cli("conform", "--contract", "billing-api", *options, "--", str(python), "server.py", cwd=project)
     report = conform_report(result.stdout)
     assert result.returncode == 0, report
     assert (report["conforms"], report["findings"], report["tools_listed"]) == (True, [], 1)

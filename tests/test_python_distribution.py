@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCHEMAS, run_cli
+from fresh_env import fresh_environment, pip_run
 from mcp_contracts_generator.resources import GENERATED_CODE_REQUIREMENTS
 from packaging.requirements import Requirement
 
@@ -100,22 +101,8 @@ def test_the_requirements_are_the_ranges_the_tool_tests_the_generated_code_with(
 def test_pip_installs_it_and_a_users_mypy_strict_checks_calls_into_it(tmp_path: Path) -> None:
     project = _project(tmp_path / "project")
     assert run_cli("generate", cwd=project).returncode == 0
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    installed = subprocess.run(
-        [
-            python,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            str(project / "generated" / "python"),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    python = fresh_environment(tmp_path / "venv")
+    installed = pip_run(python, "install", project / "generated" / "python")
     assert installed.returncode == 0, installed.stderr
     assert run_cli("check", "--full", cwd=project).returncode == 0  # the build wrote nothing there
     user = tmp_path / "user"  # far from the output folder: only the installed package is found
@@ -130,7 +117,7 @@ def test_pip_installs_it_and_a_users_mypy_strict_checks_calls_into_it(tmp_path: 
     wrong = subprocess.run([*mypy, "wrong.py"], cwd=user, capture_output=True, text=True)
     assert wrong.returncode == 1
     assert 'Argument 1 to "error_info" has incompatible type "int"; expected "str"' in wrong.stdout
-    for typed in venv.glob("lib/python*/site-packages/contracts/py.typed"):
+    for typed in python.parent.parent.glob("lib/python*/site-packages/contracts/py.typed"):
         typed.unlink()
     untyped = subprocess.run([*mypy, "wrong.py"], cwd=user, capture_output=True, text=True)  # the marker counts
     assert "missing library stubs or py.typed marker" in untyped.stdout

@@ -13,12 +13,12 @@ import os
 import shutil
 import subprocess
 import sys
-import venv
 import zipfile
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from fresh_env import fresh_environment, pip_run
 
 pytestmark = pytest.mark.slow  # half a minute of pip: `pytest -m slow`, which CI runs
 
@@ -75,12 +75,10 @@ def test_the_wheel_carries_the_license_and_needs_neither_jsonschema_nor_mkdocs(w
 
 def _environment(folder: Path, *requirements: str | Path) -> Path:
     """The `bin/` folder of a fresh environment with `requirements` installed."""
-    venv.create(folder, with_pip=True)
-    bin_dir = folder / "bin"
-    pip = (bin_dir / "python", "-m", "pip", "install", "--quiet", "--no-compile", "--disable-pip-version-check")
-    installed = _run(*pip, *requirements, cwd=folder)
+    python = fresh_environment(folder)
+    installed = pip_run(python, "install", *requirements, cwd=folder)
     assert installed.returncode == 0, installed.stderr
-    return bin_dir
+    return python.parent
 
 
 @pytest.fixture(scope="module")
@@ -93,11 +91,9 @@ def test_it_installs_beside_a_server_on_mcp_1(wheel: Path, tmp_path: Path) -> No
     """A server's own environment keeps its mcp 1.x: the tool generates there, and `mock` and
     `conform`, which need the SDK 2.x, say how to run them instead of failing on an import."""
     bin_dir = _environment(tmp_path / "server-env", "mcp==1.30.0")
-    installed = _run(
-        bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, cwd=tmp_path
-    )
+    installed = pip_run(bin_dir / "python", "install", wheel, cwd=tmp_path)
     assert installed.returncode == 0, installed.stderr
-    shown = _run(bin_dir / "python", "-m", "pip", "show", "mcp", cwd=tmp_path)
+    shown = pip_run(bin_dir / "python", "show", "mcp", cwd=tmp_path)
     assert "Version: 1.30.0" in shown.stdout
     repo = tmp_path / "server"
     repo.mkdir()
@@ -151,7 +147,7 @@ def test_fuzzing_draws_with_the_releases_the_mcp_extra_installs(wheel: Path, tmp
     not the test extra's pins): hypothesis-jsonschema draws through the tool's own fuzz code,
     and `conform --fuzz` against `mock` draws its tool's arguments with it, no `fuzz-degraded`."""
     bin_dir = _environment(tmp_path / "env", f"{wheel}[mcp]")
-    releases = _run(bin_dir / "python", "-m", "pip", "show", "hypothesis", "hypothesis-jsonschema", cwd=tmp_path)
+    releases = pip_run(bin_dir / "python", "show", "hypothesis", "hypothesis-jsonschema", cwd=tmp_path)
     drawn = _run(bin_dir / "python", "-c", DRAW, json.dumps(DRAWN), cwd=tmp_path)
     assert drawn.returncode == 0, drawn.stderr
     for one in json.loads(drawn.stdout):
@@ -209,7 +205,7 @@ def test_the_walkthrough_in_a_repository_of_ones_own(tool: Path, wheel: Path, tm
         "  'codes': sorted(code.value for code in ERRORS),\n"
         "}))\n"
     )
-    installed = _run(tool / "pip", "install", "--quiet", "-e", str(repo / "generated" / "python"), cwd=repo)
+    installed = pip_run(tool / "python", "install", "-e", repo / "generated" / "python", cwd=repo)
     assert installed.returncode == 0, installed.stderr  # the walkthrough's `pip install -e generated/python`
     imported = _run(tool / "python", "-c", use, cwd=repo / "src")
     assert imported.returncode == 0, imported.stderr
@@ -238,7 +234,7 @@ def test_the_walkthrough_in_a_repository_of_ones_own(tool: Path, wheel: Path, tm
     assert refused.returncode == 2, refused.stdout + refused.stderr
     assert "pip install 'mcp-contracts[docs]'" in refused.stderr
     assert not (repo / "site").exists()
-    with_docs = _run(tool / "python", "-m", "pip", "install", "--quiet", f"{wheel}[docs]", cwd=tmp_path)
+    with_docs = pip_run(tool / "python", "install", f"{wheel}[docs]", cwd=tmp_path)
     assert with_docs.returncode == 0, with_docs.stderr
     site = _run(cli, "docs", cwd=repo / "src")
     assert site.returncode == 0, site.stdout + site.stderr
