@@ -689,6 +689,7 @@ def test_document_is_put_then_judged_or_refuses_alike() -> None:
     against `judged(model, put(...))`, on members and values of every kind: the same
     document, in the same order, or the same error."""
     filling = tuitbot.ERROR_FILLING  # members: data, error, meta; slots: code, retryable, message
+    filling.document(("db_error", True, "locked"), (None, ABSENT, ABSENT), None)  # written on its first call
     judged = filling.document.__globals__["judged"]
     model = tuitbot.TuitbotEnvelope
     members = [ABSENT, None, {"code": "db_error"}, {"tool_version": "1.0", "elapsed_ms": 5}, {1, 2}]
@@ -714,6 +715,7 @@ def test_the_usual_document_is_judged_without_another_call(monkeypatch: pytest.M
     neither `fill` nor `judged` is called (counted, not timed); a document the schema refuses
     takes `judged`'s way, which refuses it."""
     calls: list[str] = []
+    tuitbot.error_document("db_error", "locked")  # `document` is written on its first call
     namespace = tuitbot.ERROR_FILLING.document.__globals__
     judged = namespace["judged"]
     fill = type(tuitbot.ERROR_FILLING).fill

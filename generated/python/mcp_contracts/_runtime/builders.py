@@ -145,12 +145,34 @@ class Filling:
                 payload,
             )  # a later one at the same path replaces an earlier
         self._root = _compiled(root)
-        self.put: _Put = _put(self._root, models, members, len(slots), self._put)
+        # Written on first use, not at import (each is a compile): then in place of these.
+        self.put: _Put = self._written("put", members, len(slots), None)
         self.document: _Put = (
             _unjudged
             if model is None
-            else _put(self._root, models, members, len(slots), self._put, model)
+            else self._written("document", members, len(slots), model)
         )
+
+    def _written(
+        self,
+        name: str,
+        members: tuple[str, ...],
+        count: int,
+        model: type[BaseModel] | None,
+    ) -> _Put:
+        """A stand-in for `put` or `document` (`name`) that writes it (`_put`) when first called,
+        puts it in its own place and answers the call with it."""
+
+        def first(
+            values: tuple[Any, ...],
+            given: tuple[Any, ...],
+            extra: Mapping[str, Any] | None = None,
+        ) -> Any:
+            written = _put(self._root, self._models, members, count, self._put, model)
+            setattr(self, name, written)
+            return written(values, given, extra)
+
+        return first
 
     def fill(
         self,
