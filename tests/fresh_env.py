@@ -3,7 +3,7 @@
 An environment is made without pip of its own: `python -m venv` spends about 8 s in
 ensurepip, byte-compiling the pip it copies in. The pip of the environment running the tests
 installs into it through `--python`; it byte-compiles what it installs, as a user's pip does
-(where PYTHONDONTWRITEBYTECODE is set, as on CI's machines, nothing else would, and every
+(where PYTHONDONTWRITEBYTECODE is set, as on this machine, nothing else would, and every
 process would compile every module it imports).
 """
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+import re
 import threading
 import tokenize
 
@@ -24,15 +25,18 @@ BLACK_MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=88)
 # child: black takes about 6 s a megabyte, and a SchemaStore-sized schema (a 1.2 MB bundle of
 # 200 definitions) makes 1.6 MB of models.py. Below it, the fork costs more than it saves.
 HALVES_FROM = 256 * 1024
+_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def format_python(code: str) -> str:
     """`code` formatted by the pinned black."""
     halves = _halves(code) if len(code) >= HALVES_FROM and _may_fork() else None
-    if halves is None:
-        return black.format_str(code, mode=BLACK_MODE)
-    first, second = halves
-    return _format_first_here_second_in_a_child(first, second)
+    if halves is not None:
+        try:
+            return _format_first_here_second_in_a_child(*halves)
+        except InvalidInput:
+            pass  # black refuses a half: the whole says whether it is wrong, and where
+    return black.format_str(code, mode=BLACK_MODE)
 
 
 def _may_fork() -> bool:
@@ -49,11 +53,10 @@ def _halves(code: str) -> tuple[str, str] | None:
     where no such class is, or `code` does not parse (black says why)."""
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    offsets = [0]  # where each line begins, counted as the parser counts lines where it can
-    for line in code.split("\n"):
-        offsets.append(offsets[-1] + len(line) + 1)
+    # where each line begins, lines ended as the parser ends them (\n, \r\n or \r)
+    offsets = [0, *(found.end() for found in _LINE_END.finditer(code))]
     classes = [node.lineno - 1 for node in tree.body[1:] if isinstance(node, ast.ClassDef) and not node.decorator_list]
     starts = [offsets[line] for line in classes if line < len(offsets)]
     cuts = [at for at in starts if code.startswith("class ", at) and code.endswith("\n\n\n", 0, at)]
