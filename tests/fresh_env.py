@@ -24,20 +24,21 @@ def fresh_environment(folder: Path) -> Path:
     return folder / BIN / "python"
 
 
-def pip(python: Path, *arguments: str | Path) -> list[str]:
-    """The command that runs pip `arguments` (`install ...`, `show ...`) for the environment of
-    `python`; `install` gets `--quiet`."""
-    command, *rest = (str(each) for each in arguments)
-    options = ["--quiet"] if command == "install" else []
-    runner = [sys.executable, "-m", "pip", "--python", str(python), "--disable-pip-version-check"]
-    return [*runner, command, *options, *rest]
-
-
 def pip_run(
     python: Path, *arguments: str | Path, cwd: Path | None = None, timeout: float | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """`pip(...)` run, its output captured."""
+    """pip `arguments` (`install ...`, `show ...`; `install` gets `--quiet`) run for the
+    environment of `python`, its output captured."""
+    command, *rest = (str(each) for each in arguments)
+    options = ["--quiet"] if command == "install" else []
+    runner = [sys.executable, "-m", "pip", "--python", str(python), "--disable-pip-version-check"]
     clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     return subprocess.run(
-        pip(python, *arguments), cwd=cwd, env=clean, capture_output=True, text=True, check=False, timeout=timeout
+        [*runner, command, *options, *rest],
+        cwd=cwd,
+        env=clean,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
     )

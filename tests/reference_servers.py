@@ -25,7 +25,7 @@ import pytest
 from conftest import run_folder
 from filelock import FileLock
 from forkserver import forked
-from fresh_env import BIN, fresh_environment, pip
+from fresh_env import BIN, fresh_environment, pip_run
 
 HERE = Path(__file__).resolve().parent
 # What the servers import, once, in the fork server on their environment's python
@@ -101,9 +101,8 @@ class ReferenceServers:
 def _pip_failed(venv: Path, pins: tuple[str, ...] = PINS) -> str:
     """Make the environment at `venv` with the pinned servers: '' when it is ready, else what
     failed (pip's own message)."""
-    step = pip(fresh_environment(venv), "install", *pins)
     try:
-        done = subprocess.run(step, capture_output=True, text=True, timeout=PIP_TIMEOUT, check=False)
+        done = pip_run(fresh_environment(venv), "install", *pins, timeout=PIP_TIMEOUT)
     except subprocess.TimeoutExpired:
         return f"pip install {' '.join(pins)} did not finish within {PIP_TIMEOUT} s"
     if done.returncode != 0:
