@@ -19,10 +19,16 @@ values is undefined and left out, an empty string is defined. Literal characters
 ASCII (§2.1 `ucschar`, `iprivate`) are written percent-encoded (§3.1).
 
 Matching. RFC 6570 leaves it out (§1.4); here it is the inverse of `expand`: `match(uri)`
-returns values that expand to `uri`, read back through percent-encoding, or None.
-- A value is read only where its operator writes it: the characters `expand` leaves as they
-  are (unreserved ones, and reserved ones too for `+` and `#`) and percent-encoded UTF-8,
-  decoded. Any hex case and any needless encoding are read (`%7e` is `~`, RFC 3986 §6.2.2).
+returns values that expand to exactly `uri`, or None. So `t.expand(t.match(uri)) == uri` for every
+URI that matches (its query's members perhaps reordered).
+- A value is read where its operator writes it, as the operator writes it. `{x}` (and `.`, `/`,
+  `;`, `?`, `&`) writes unreserved characters as they are and any other one as upper-case
+  percent-encoded UTF-8, decoded back; a URI holding what expansion never writes there (a raw
+  `:` or `/`, `%2f` in lower case, `%7E` for `~`, no UTF-8) is no match: normalise it first
+  (RFC 3986 §6.2.2). `{+x}` and `{#x}` write unreserved and reserved characters as they are and
+  pass a percent-encoding the value holds: an encoding of a character they would encode is
+  decoded (`%20` is a space), any other is part of the value (`a%2Fb` reads `a%2Fb`, as it
+  expands to `a%2Fb` and `a/b` to `a/b`).
 - A variable outside a final query part is required: `{x}` undefined and `{x}` empty both
   write nothing, and `match` reads "". The final query part, a run of `{?...}` then `{&...}`
   expressions ending the template, is read as the query `expand` writes, its members in any
@@ -31,11 +37,11 @@ returns values that expand to `uri`, read back through percent-encoding, or None
 - Where several values expand to the URI (`{a}-{b}` and `x-y-z`), each variable in turn
   takes the longest value that lets the rest match, as a regular expression's greedy groups
   do, and the query part takes as many members as it can (`{+path}{?q}` reads `x?q=1` as
-  `q=1`). So `t.match(t.expand(v)) == v` whenever no other values expand to the same URI.
-  Other cases where it cannot hold: a `{+x}` or `{#x}` value holding a percent-encoding
-  (expansion writes it as it is, `match` decodes it; one that is no UTF-8 is no match), and
-  a value a URI cannot carry apart from its neighbours (`{.ext}` holding `.`, `{+path}`
-  holding the next literal or a `?` before a query, an undefined variable outside the query).
+  `q=1`). So `t.match(t.expand(v)) == v` whenever no other values expand to the same URI:
+  not when a value a URI cannot carry apart from its neighbours (`{.ext}` holding `.`,
+  `{+path}` holding the next literal, or `?q=` before a query), nor an undefined variable
+  outside the query, nor a `{+x}` value holding a percent-encoding of a character it would
+  encode (`%20` reads back as a space).
 
 Bound. No regular expression is run on the URI. `match` reads at most `MAX_URI_LENGTH`
 characters (None beyond) and takes a fixed number of passes over them, each a plain loop:
@@ -64,6 +70,7 @@ MAX_URI_LENGTH = 65_536
 _ALPHANUMERIC = frozenset(string.ascii_letters + string.digits)
 _UNRESERVED = _ALPHANUMERIC | frozenset("-._~")
 _RESERVED = frozenset(":/?#[]@!$&'()*+,;=")
+_WRITTEN_RESERVED = _UNRESERVED | _RESERVED
 _HEX = frozenset(string.hexdigits)
 _VARCHAR = _ALPHANUMERIC | {"_"}
 # RFC 6570 §2.1 literals in ASCII: %x21 / %x23-24 / %x26 / %x28-3B / %x3D / %x3F-5B / %x5D / %x5F / %x61-7A / %x7E.
@@ -334,7 +341,7 @@ def _expressions(parts: tuple[_Part, ...]) -> Iterator[_Expression]:
 
 def _hex_byte(text: str, index: int) -> int | None:
     """The byte of the percent-encoding at `index`, or None when there is none."""
-    if text.startswith("%", index) and text[index + 1 : index + 2] in _HEX and text[index + 2 : index + 3] in _HEX:
+    if text.startswith("%", index) and _hex_pair(text, index + 1):
         return int(text[index + 1 : index + 3], 16)
     return None
 
@@ -478,38 +485,74 @@ def _decode_whole(text: str) -> str | None:
     index = 0
     while index < len(text) and steps[index]:
         index += steps[index]
-    return unquote(text, errors="strict") if index == len(text) else None
+    return _decode(text, reserved=False) if index == len(text) else None
 
 
 def _steps(text: str, *, reserved: bool) -> bytearray:
-    """The length of the value character starting at each index of `text`, 0 where none does: a
-    character expansion writes as it is, or a UTF-8 character percent-encoded."""
-    raw = _UNRESERVED | _RESERVED if reserved else _UNRESERVED
+    """The length of the value character starting at each index of `text`, 0 where none does.
+
+    `{+x}` and `{#x}` write a character as it is, or percent-encoded, or pass a percent-encoding the
+    value holds: any percent-encoding is one of theirs. The other operators write an unreserved
+    character as it is and any other one percent-encoded as UTF-8 in upper case, and nothing else.
+    """
     steps = bytearray(len(text) + 1)
     for index, char in enumerate(text):
-        if char in raw:
+        if char in (_WRITTEN_RESERVED if reserved else _UNRESERVED):
             steps[index] = 1
         elif char == "%":
-            steps[index] = _encoded_length(text, index)
+            steps[index] = (
+                (3 if _hex_byte(text, index) is not None else 0) if reserved else _encoded_length(text, index)
+            )
     return steps
 
 
-def _encoded_length(text: str, index: int) -> int:
-    """The length of the percent-encoded UTF-8 character at `index`, or 0."""
+def _encoded_length(text: str, index: int, written: frozenset[str] = _UNRESERVED) -> int:
+    """The length of the percent-encoding at `index` exactly as expansion writes a character it does
+    not write as it is (not in `written`): UTF-8, in upper case. 0 when there is none."""
     first = _hex_byte(text, index)
     if first is None:
         return 0
-    if first < 0x80:
-        return 3
-    size = 2 if 0xC2 <= first <= 0xDF else 3 if 0xE0 <= first <= 0xEF else 4 if 0xF0 <= first <= 0xF4 else 0
-    encoded = [first] + [_hex_byte(text, index + 3 * position) for position in range(1, size)]
-    if not size or None in encoded:
+    size = 1 if first < 0x80 else 2 if 0xC2 <= first <= 0xDF else 3 if 0xE0 <= first <= 0xEF else 0
+    size = 4 if 0xF0 <= first <= 0xF4 else size
+    encoded = text[index : index + 3 * size]
+    if not size or encoded != encoded.upper() or not _percent_encoded(encoded):
         return 0
     try:
-        bytes(byte for byte in encoded if byte is not None).decode("utf-8")
+        char = unquote(encoded, errors="strict")
     except UnicodeDecodeError:
         return 0
-    return 3 * size
+    return 0 if char in written else 3 * size
+
+
+def _percent_encoded(text: str) -> bool:
+    return len(text) % 3 == 0 and all(_hex_byte(text, index) is not None for index in range(0, len(text), 3))
+
+
+def _decode(text: str, *, reserved: bool) -> str:
+    """The value of a run of value characters (each checked by `_steps`).
+
+    A `{+x}` or `{#x}` value is the one that expands to exactly the run: a percent-encoding of a
+    character it would encode is decoded, any other (of a character it writes as it is, in lower
+    case, no UTF-8) is a percent-encoding the value holds, kept; so is `%25` before two hex digits,
+    which would otherwise read as one.
+    """
+    if not reserved:
+        return unquote(text, errors="strict")
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        size = _encoded_length(text, index, _WRITTEN_RESERVED) if text[index] == "%" else 0
+        if size and not (text.startswith("25", index + 1) and _hex_pair(text, index + 3)):
+            out.append(unquote(text[index : index + size], errors="strict"))
+            index += size
+        else:
+            out.append(text[index])
+            index += 1
+    return "".join(out)
+
+
+def _hex_pair(text: str, index: int) -> bool:
+    return text[index : index + 1] in _HEX and text[index + 1 : index + 2] in _HEX
 
 
 def _match_pieces(pieces: tuple[_Piece, ...], text: str, tally: _Tally) -> dict[str, str] | None:
@@ -594,7 +637,7 @@ def _read(
         end = _longest(steps[piece.reserved], after, start, tally)
         if end is None or (piece.if_empty and start > index and end == start):
             start = end = index
-        values[piece.name] = unquote(text[start:end], errors="strict")
+        values[piece.name] = _decode(text[start:end], reserved=piece.reserved)
         index = end
     return values
 
