@@ -69,7 +69,8 @@ MAX_URI_LENGTH = 65_536
 
 _ALPHANUMERIC = frozenset(string.ascii_letters + string.digits)
 _UNRESERVED = _ALPHANUMERIC | frozenset("-._~")
-_RESERVED = frozenset(":/?#[]@!$&'()*+,;=")
+_RESERVED_TEXT = ":/?#[]@!$&'()*+,;="
+_RESERVED = frozenset(_RESERVED_TEXT)
 _WRITTEN_RESERVED = _UNRESERVED | _RESERVED
 _HEX = frozenset(string.hexdigits)
 _VARCHAR = _ALPHANUMERIC | {"_"}
@@ -229,7 +230,8 @@ def _parse(text: str) -> tuple[_Part, ...]:
             index = close + 1
             continue
         literal.append(_literal_char(text, index))
-        index += len(literal[-1]) if char == "%" else 1
+        # A percent-encoding is three characters of the template; any other character one, however written.
+        index += 3 if char == "%" else 1
     if literal:
         parts.append("".join(literal))
     return tuple(parts)
@@ -376,10 +378,10 @@ def _encode(value: str, *, reserved: bool) -> str:
     out: list[str] = []
     start = 0
     for index in _percent_encodings(value):
-        out.append(quote(value[start:index], safe="".join(_RESERVED)))
+        out.append(quote(value[start:index], safe=_RESERVED_TEXT))
         out.append(value[index : index + 3])
         start = index + 3
-    out.append(quote(value[start:], safe="".join(_RESERVED)))
+    out.append(quote(value[start:], safe=_RESERVED_TEXT))
     return "".join(out)
 
 
@@ -400,9 +402,9 @@ def _split_query(parts: tuple[_Part, ...]) -> tuple[tuple[_Part, ...], _Query | 
     """The parts before the final query part (`{&...}` expressions ending the template, after at
     most one `{?...}`), and that part."""
     start = len(parts)
-    while start and isinstance(parts[start - 1], _Expression) and _operator_of(parts[start - 1]) == "&":
+    while start and _operator_of(parts[start - 1]) == "&":
         start -= 1
-    if start and isinstance(parts[start - 1], _Expression) and _operator_of(parts[start - 1]) == "?":
+    if start and _operator_of(parts[start - 1]) == "?":
         start -= 1
     if start == len(parts):
         return parts, None

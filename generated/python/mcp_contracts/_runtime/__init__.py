@@ -14,6 +14,8 @@ from the package's `published.json` (published.py). The builders fill documents 
 compiled once (builders.py), and return the model or, for a server that only sends it, the
 judged document (`judged`, `dump_json`); JSON text is read and written by msgspec (json_text.py).
 A member a document leaves out is `ABSENT` in a model or a builder's call (absent.py).
+A resource template (RFC 6570 Levels 1 to 3) is parsed, expanded and matched back to its values
+by `UriTemplate` (uri_template.py, the standard library only).
 
 Where the runtime leans on pydantic's internals (a class's core schema and `BaseModel`'s slots
 in view.py, two private methods of the JSON Schema generator in published.py), it checks them
@@ -42,6 +44,7 @@ from .json_text import (
 from .judge import CONTENT_ANNOTATIONS, Judge, Violation, dialect
 from .models import JudgedModel, bind, judged
 from .published import Published
+from .uri_template import TemplateError, UriTemplate
 from .view import Integer
 
 if TYPE_CHECKING:
@@ -60,6 +63,8 @@ __all__ = [
     "Path",
     "Placements",
     "Published",
+    "TemplateError",
+    "UriTemplate",
     "Violation",
     "bind",
     "catalogue_values",
