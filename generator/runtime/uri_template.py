@@ -8,8 +8,8 @@ What is taken. Levels 1 to 3: the operators "", `+`, `#`, `.`, `/`, `;`, `?` and
 variables an expression (`{x,y}`, `{?a,b}`), string values. What is refused, by `TemplateError`
 with its 1-based `column`: a brace left open or closing nothing, an empty expression, a
 variable name outside RFC 6570 §2.3, an operator RFC 6570 keeps for the future (`=`, `,`, `!`,
-`@`, `|`), the Level 4 modifiers (`:N`, `*`: a contract's values are strings, never lists or
-prefixes), a literal character a URI may not hold (§2.1), and two templates `match` could not
+`@`, `|`), the Level 4 modifiers (prefix `:N`, explode `*`), which a contract's templates do
+not take, a literal character a URI may not hold (§2.1), and two templates `match` could not
 undo: a variable named twice (its two values would have to be equal) and two variables with
 no literal between them (`{a}{b}`: where one ends is anyone's guess; `{a}{.b}` is fine, the
 operator writes the `.`), as the MCP Python SDK refuses them.
@@ -29,7 +29,8 @@ URI that matches (its query's members perhaps reordered).
   pass a percent-encoding the value holds: an encoding of a character they would encode is
   decoded (`%20` is a space), any other is part of the value (`a%2Fb` reads `a%2Fb`, as it
   expands to `a%2Fb` and `a/b` to `a/b`).
-- A variable outside a final query part is required: `{x}` undefined and `{x}` empty both
+- A variable outside the final query part is required (a `{?...}` elsewhere too, its
+  members in order): `{x}` undefined and `{x}` empty both
   write nothing, and `match` reads "". The final query part, a run of `{?...}` then `{&...}`
   expressions ending the template, is read as the query `expand` writes, its members in any
   order and each optional (expansion leaves undefined ones out); a member it does not name,
@@ -38,8 +39,8 @@ URI that matches (its query's members perhaps reordered).
   takes the longest value that lets the rest match, as a regular expression's greedy groups
   do, and the query part takes as many members as it can (`{+path}{?q}` reads `x?q=1` as
   `q=1`). So `t.match(t.expand(v)) == v` whenever no other values expand to the same URI:
-  not when a value a URI cannot carry apart from its neighbours (`{.ext}` holding `.`,
-  `{+path}` holding the next literal, or `?q=` before a query), nor an undefined variable
+  not when a value a URI cannot carry apart from its neighbours (`{.a,b}` with `a` holding
+  `.`, `{+path}` holding the literal after it, or `?q=` before a query), nor an undefined variable
   outside the query, nor a `{+x}` value holding a percent-encoding of a character it would
   encode (`%20` reads back as a space).
 
@@ -634,14 +635,23 @@ def _read(
         if isinstance(piece, str):
             index += len(piece)
             continue
-        after = tables[position + 1]
-        start = index + 1 if piece.if_empty and text.startswith("=", index) else index
-        end = _longest(steps[piece.reserved], after, start, tally)
-        if end is None or (piece.if_empty and start > index and end == start):
-            start = end = index
+        start, end = _span(piece, text, steps[piece.reserved], tables[position + 1], index, tally)
         values[piece.name] = _decode(text[start:end], reserved=piece.reserved)
         index = end
     return values
+
+
+def _span(
+    capture: _Capture, text: str, steps: bytearray, after: bytearray, index: int, tally: _Tally
+) -> tuple[int, int]:
+    """Where the value starting at `index` lies: the longest that lets the rest match. `{;x}` writes
+    nothing for an empty value, else `=` and the value."""
+    if not capture.if_empty:
+        end = _longest(steps, after, index, tally)
+        assert end is not None, "the tables let the rest match from here"
+        return index, end
+    end = _longest(steps, after, index + 1, tally) if text.startswith("=", index) else None
+    return (index + 1, end) if end is not None and end > index + 1 else (index, index)
 
 
 def _longest(steps: bytearray, after: bytearray, start: int, tally: _Tally) -> int | None:
