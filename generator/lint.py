@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import lint_surface
 from .findings.finding import Finding, Outcome
 from .findings.policy import Policy
 from .load.bundle import refs_in
@@ -391,6 +392,9 @@ CHECKS: dict[str, Check] = {
     "tool-title": _tool_title,
     "typescript-sdk-keyword": _typescript_sdk_keyword,
     "description-length": _description_length,
+    "resource-described": lambda src: lint_surface.resource_described(src.contract),
+    "prompt-described": lambda src: lint_surface.prompt_described(src.contract),
+    "placeholder-unknown": lambda src: lint_surface.placeholder_unknown(src.contract),
 }
 
 

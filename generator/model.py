@@ -359,6 +359,63 @@ class AcceptedBreak:
 
 
 @dataclass(frozen=True, slots=True)
+class Contents:
+    """What `resources/read` answers for a resource: its file under `examples/resources/`
+    (`file`, as the contract names it) as `text`, or, for a type that is not textual, as
+    base64 (`blob`). A template's holds `{name}` where each variable's value goes."""
+
+    file: str
+    text: str | None = None
+    blob: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    """A resource (`uri`) or a resource template (`template`: an RFC 6570 URI template) of the
+    contract: `listing` is its MCP entry as `resources/list` or `resources/templates/list`
+    lists it; `schema`, for a JSON resource, the JSON Schema its contents meet."""
+
+    name: str
+    uri: str
+    template: bool
+    listing: Mapping[str, Any]
+    schema: Any = None
+    contents: Contents | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PromptArgument:
+    name: str
+    required: bool
+    description: str | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A prompt of the contract: `listing` is its `prompts/list` entry; `messages` what
+    `prompts/get` returns, each string holding `{name}` where an argument's value goes."""
+
+    name: str
+    listing: Mapping[str, Any]
+    arguments: tuple[PromptArgument, ...]
+    messages: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    """What a server offers beside its tools (resources.yaml, prompts.yaml): each in the
+    order its file lists it."""
+
+    resources: tuple[Resource, ...] = ()
+    templates: tuple[Resource, ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.resources or self.templates or self.prompts)
+
+
+@dataclass(frozen=True, slots=True)
 class Contract:
     """One contract, as facts: parsed JSON and the judge compiled from it, never text or prose.
 
@@ -386,6 +443,7 @@ class Contract:
     extra_tools: str = "error"  # what conform makes of a tool the server lists beyond the contract
     rules: Mapping[str, str] = field(default_factory=dict)  # rule ID -> level or off (`rules:`, `lint.rules`)
     accepted: tuple[AcceptedBreak, ...] = ()  # accepted-breaks.yaml, in the file's order
+    surface: Surface = Surface()  # resources.yaml and prompts.yaml
     places: Places = field(default=Places(), compare=False, repr=False)
 
     @property

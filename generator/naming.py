@@ -92,18 +92,62 @@ def member_name(code: str) -> str:
     return re.sub(r"[^0-9A-Za-z]+", "_", code).strip("_").upper()
 
 
+def constant_name(name: str) -> str:
+    """The Python constant of a resource, template or prompt name: `static-text` -> `STATIC_TEXT`;
+    one that would not be a name (`404`, ``) gets a letter first: `N_404`."""
+    found = member_name(name)
+    return found if found.isidentifier() and not found[:1].isdigit() else f"N_{found}"
+
+
+def function_suffix(name: str) -> str:
+    """The part of a function's name a resource template's name becomes: `template-data` ->
+    `template_data` (`expand_template_data`, `match_template_data`)."""
+    return constant_name(name).lower()
+
+
+def parameter_name(variable: str) -> str:
+    """A Python parameter for a URI template's variable or a prompt's argument: letters, digits
+    and `_`, a keyword or a reserved name with `_` after it: `page.size` -> `page_size`, `from` -> `from_`."""
+    found = re.sub(r"[^0-9A-Za-z_]+", "_", variable)
+    if not found or found[0].isdigit() or found[0] == "_":  # a field of pydantic's may not begin with `_`
+        found = f"v_{found}"
+    return f"{found}_" if keyword.iskeyword(found) or found in _TAKEN_PARAMETERS else found
+
+
+def arguments_model_name(prompt: str) -> str:
+    """The model of a prompt's arguments: `review_code` -> `ReviewCodeArguments`."""
+    return f"{camel(prompt)}Arguments"
+
+
+def values_class_name(template: str) -> str:
+    """The TypedDict of a resource template's variables: `template-data` -> `TemplateDataValues`."""
+    return f"{camel(template)}Values"
+
+
+# Names a generated function's or model's own code uses beside its parameters.
+_TAKEN_PARAMETERS = frozenset({"self", "cls", "model_config", "uri"})
+
+
 def slug(text: str) -> str:
     """The part of an HTML anchor a code or tool name becomes: `[a-z0-9._-]` only."""
     return re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-")
 
 
 # What the anchor of a row of each catalogue or tool table starts with.
-_ROW_PREFIXES = {"errors": "error", "error_types": "error-type", "warnings": "warning", "tools": "tool"}
+_ROW_PREFIXES = {
+    "errors": "error",
+    "error_types": "error-type",
+    "warnings": "warning",
+    "tools": "tool",
+    "resources": "resource",
+    "templates": "resource-template",
+    "prompts": "prompt",
+}
 
 
 def row_anchor(table: str, key: str) -> str:
-    """The anchor of a row of a table (`errors`, `error_types`, `warnings`, `tools`) on its
-    page: `error-rate_limited`, `tool-search`."""
+    """The anchor of a row of a table (`errors`, `error_types`, `warnings`, `tools`, `resources`,
+    `templates`, `prompts`) on its page: `error-rate_limited`, `tool-search`."""
     return f"{_ROW_PREFIXES[table]}-{slug(key)}"
 
 

@@ -37,6 +37,7 @@ class Revision:
     result_requires: tuple[str, ...]
     cites: tuple[tuple[str, str], ...]
     tool_fields: tuple[str, ...] = ("name", "description", "inputSchema", "annotations")
+    resource_not_found: int = -32002
 
     @property
     def legacy(self) -> bool:
@@ -65,6 +66,7 @@ REVISIONS: tuple[Revision, ...] = (
         result_requires=(),
         cites=(
             ("handshake", "2025-03-26/basic/lifecycle#initialization"),
+            ("resource_not_found", "2025-03-26/server/resources#error-handling (-32002)"),
             ("output_schema", "schema-2025-03-26.json#/definitions/Tool (no outputSchema; no structuredContent)"),
             ("title", "schema-2025-03-26.json#/definitions/ToolAnnotations/properties/title"),
             ("content", "schema-2025-03-26.json#/definitions/CallToolResult/properties/content"),
@@ -82,6 +84,7 @@ REVISIONS: tuple[Revision, ...] = (
         result_requires=(),
         cites=(
             ("handshake", "2025-06-18/basic/lifecycle#initialization"),
+            ("resource_not_found", "2025-06-18/server/resources#error-handling (-32002)"),
             ("output_schema", "2025-06-18/server/tools#output-schema"),
             ("object_root", "schema-2025-06-18.json#/definitions/Tool/properties/outputSchema (type: const object)"),
             ("object_root", "schema-2025-06-18.json#/definitions/CallToolResult/properties/structuredContent"),
@@ -102,6 +105,7 @@ REVISIONS: tuple[Revision, ...] = (
         result_requires=(),
         cites=(
             ("handshake", "2025-11-25/basic/lifecycle#initialization"),
+            ("resource_not_found", "2025-11-25/server/resources#error-handling (-32002)"),
             ("output_schema", "2025-11-25/server/tools#output-schema"),
             ("object_root", "schema-2025-11-25.json#/$defs/Tool/properties/outputSchema (restricted to type object)"),
             ("object_root", "schema-2025-11-25.json#/$defs/CallToolResult/properties/structuredContent"),
@@ -129,8 +133,10 @@ REVISIONS: tuple[Revision, ...] = (
             ("result_requires", "schema-2026-07-28.json#/$defs/CallToolResult/required"),
             ("title", "schema-2026-07-28.json#/$defs/Tool/properties/title"),
             ("tool_fields", "schema-2026-07-28.json#/$defs/Tool/properties (no execution)"),
+            ("resource_not_found", "2026-07-28 retires -32002 (the SDK's mcp_types.jsonrpc): invalid params"),
         ),
         tool_fields=(*_TOOL_2025_06, "icons"),
+        resource_not_found=-32602,
     ),
 )
 

@@ -21,7 +21,7 @@ ROWS: tuple[frozenset[str], ...] = tuple(
         "api",
         "conformance importing",
         "lint breaking client",
-        "findings",
+        "findings lint_surface",
         "validate fingerprint scaffold serving",
         "load write site",
         "render config",

@@ -233,8 +233,12 @@ ADDED_CODES["code-identifier"] = "Example_Error"
 LOADING_REFUSES = {"code-unique", "code-identifier", "tool-codes-known"}
 
 
+# The rules of resources.yaml and prompts.yaml, which an `init` scaffold has not: tests/test_surface.py.
+SURFACE_RULES = ("resource-described", "prompt-described", "placeholder-unknown")
+
+
 def test_the_table_has_an_edit_for_every_lint_rule() -> None:
-    assert tuple(rule.id for rule in REGISTRY_LINT) == LINT_RULES
+    assert tuple(rule.id for rule in REGISTRY_LINT if rule.id not in SURFACE_RULES) == LINT_RULES
     assert sorted(EDITS) == sorted(LINT_RULES)
 
 

@@ -1,11 +1,12 @@
 """The official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned with the node
 >= 22 it needs in tests/conformance/package.json; `npm ci` there) against `mcp-contracts mock
---transport http` serving tests/contracts/conformance-fixtures, the suite's fixture tools.
+--transport http` serving tests/contracts/conformance-fixtures: the suite's fixture tools,
+resources, resource template and prompts.
 
-Each scenario that applies to a server of tools only must end with no failed check and at least
+Each scenario that applies to a mock must end with no failed check and at least
 one passed one. Left out:
-- logging-set-level, tools-call-with-logging, completion-complete, resources-*, prompts-*: the
-  mock serves tools only, no logging, completion, resources or prompts (issue 34).
+- logging-set-level, tools-call-with-logging, completion-complete: the mock serves no logging and
+  no completion.
 - tools-call-with-progress, tools-call-sampling, tools-call-elicitation, elicitation-sep1034-defaults,
   elicitation-sep1330-enums: they need a tool that acts during the call (progress notifications,
   requests to the client); a mock answers from its contract, it does not act.
@@ -43,6 +44,17 @@ SCENARIOS = (
     "tools-call-audio",
     "tools-call-embedded-resource",
     "tools-call-error",
+    "resources-list",
+    "resources-read-text",
+    "resources-read-binary",
+    "resources-templates-read",
+    "resources-subscribe",
+    "resources-unsubscribe",
+    "prompts-list",
+    "prompts-get-simple",
+    "prompts-get-with-args",
+    "prompts-get-embedded-resource",
+    "prompts-get-with-image",
     "json-schema-2020-12",
     "server-sse-multiple-streams",
     "dns-rebinding-protection",

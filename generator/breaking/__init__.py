@@ -2,7 +2,8 @@
 
 Direction decides (see `differ`): responses (the envelope, every branch of it, and each
 tool's `outputSchema` and text result) are read by clients; tool inputs by servers. Beside
-the schemas: the catalogue (`catalogue`), tools and contracts removed or added, and the
+the schemas: the catalogue (`catalogue`), tools and contracts removed or added, resources,
+templates and prompts (`surface`), and the
 version each contract needs (`version`). Every finding carries a rule of the registry
 (generator/rules/breaking.py), the new place and the old one (`before`), and a `subject`
 independent of list order and of where a `$ref` points, which accepted breaks match on.
@@ -23,6 +24,7 @@ from . import catalogue
 from .differ import INPUT, RESPONSE, Differ
 from .report import Report
 from .shape import Side
+from .surface import surface
 from .version import version_findings
 
 __all__ = ["changes_between", "input_narrowings", "version_findings"]
@@ -54,6 +56,7 @@ def contract_changes(old: Contract, new: Contract) -> list[Finding]:
     report = Report(old, new)
     catalogue.errors(report)
     catalogue.tools(report)
+    surface(report)
     envelope(report)
     return report.findings
 

@@ -21,7 +21,7 @@ from typing import IO
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, printable
-from ..load.documents import SYMLINK_OUT, Reading, over_limit, source_text
+from ..load.documents import SYMLINK_OUT, Reading, decoded, over_limit
 
 SYMLINK = "120000"
 SUBMODULE = "160000"
@@ -224,6 +224,9 @@ class GitTree:
         return self.mount.joinpath(*resolved) if isinstance(self.entries.get(resolved), Entry) else None
 
     def text(self, path: Path, reading: Reading) -> str | Diagnostic:
+        return decoded(self.name(path), self.data(path, reading))
+
+    def data(self, path: Path, reading: Reading) -> bytes | Diagnostic:
         where = self.name(path)
         found = self._find(path)
         if isinstance(found, Refused):
@@ -238,9 +241,7 @@ class GitTree:
         if size > limit:
             return Diagnostic(where, None, None, over_limit(size, limit))
         try:
-            return source_text(self.reader.read(found.oid))
-        except UnicodeDecodeError as exc:
-            return Diagnostic(where, None, None, f"cannot read: {exc}")
+            return self.reader.read(found.oid)
         except (OSError, GitFailed, ValueError) as exc:
             return Diagnostic(where, None, None, f"git cannot read it: {exc}")
 

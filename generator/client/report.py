@@ -48,12 +48,22 @@ class Report:
         indexes = {entry.code: index for index, entry in enumerate(contract.manifest.tools.entries)}
         return cls(contract.name, target, places=contract.places, tools=indexes)
 
-    def add(self, rule_id: str, subject: str, message: str, *, tool: str | None = None, at: Sequence[Any] = ()) -> None:
+    def add(
+        self,
+        rule_id: str,
+        subject: str,
+        message: str,
+        *,
+        tool: str | None = None,
+        at: Sequence[Any] = (),
+        source: str | None = None,
+    ) -> None:
         """A finding of rule `rule_id` (an ID of the registry: KeyError otherwise) about what
         `subject` asked, at path `at` inside `tool`'s entry of tools.yaml, or inside
-        contract.yaml when no tool of the contract is concerned."""
+        contract.yaml when no tool of the contract is concerned, or inside `source`, a file
+        of the contract (resources.yaml, prompts.yaml), when given."""
         level = rule(rule_id).level
-        place = self.place(tool, at)
+        place = _deepest(self.places, source, list(at)) if source is not None else self.place(tool, at)
         # What a server said, or asked for, reaches terminals and reports: one line, no URL's secrets.
         subject, message = without_secrets(subject), without_secrets(message)
         self.findings.append(

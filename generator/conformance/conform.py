@@ -40,6 +40,7 @@ from ..serving.served import ServedContract, ServedTool
 from .echoes import echo_at, echoes
 from .listing import compare_listing, published_hints
 from .results import document_of, judge_result
+from .surface import conform_surface
 
 if TYPE_CHECKING:  # `--fuzz` imports hypothesis: only a run that fuzzes pays for it
     from .fuzzing.fuzz import Plan
@@ -191,6 +192,8 @@ async def _session(
             answered = await _example_calls(session, contract, tool, timeout, report)
             if answered and probe_errors and tool.calls and contract.knows_errors():
                 await _probe(session, contract, tool, timeout, report)
+        if options.tools is None:  # a run of some tools asks nothing else
+            await conform_surface(session, contract.contract.surface, report, contract.name)
         if fuzz is not None:
             from .fuzzing.fuzz import fuzz_tools
 

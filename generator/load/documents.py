@@ -50,6 +50,10 @@ class Files(Protocol):
         """`base/relative` when it stays inside `base` and is a file."""
         ...
 
+    def data(self, path: Path, reading: Reading) -> bytes | Diagnostic:
+        """The bytes of a source file, or why they are not read."""
+        ...
+
     def text(self, path: Path, reading: Reading) -> str | Diagnostic:
         """The text of a source file, or why it is not read."""
         ...
@@ -82,9 +86,9 @@ class Disk:
             return None
         return candidate
 
-    def text(self, path: Path, reading: Reading) -> str | Diagnostic:
+    def data(self, path: Path, reading: Reading) -> bytes | Diagnostic:
         """Refused: a symlink out of the sources folder, not a regular file (a FIFO, a
-        device), over `limits.source_bytes`, not UTF-8."""
+        device), over `limits.source_bytes`."""
         where = display_path(path)
         try:
             resolved = path.resolve()
@@ -96,11 +100,15 @@ class Disk:
             data = read_regular(resolved, limit)
             if len(data) > limit:
                 return Diagnostic(where, None, None, over_limit(max(len(data), os.stat(resolved).st_size), limit))
-            return source_text(data)
+            return data
         except NotRegular as exc:
             return Diagnostic(where, None, None, f"{exc}: not read")
-        except (OSError, UnicodeDecodeError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+        except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
             return Diagnostic(where, None, None, f"cannot read: {exc}")
+
+    def text(self, path: Path, reading: Reading) -> str | Diagnostic:
+        """`data`, refused too when it is not UTF-8."""
+        return decoded(self.name(path), self.data(path, reading))
 
 
 SYMLINK_OUT = "a symlink that leads out of the sources folder: not read"
@@ -115,6 +123,16 @@ def source_text(data: bytes) -> str:
     """The text of a source's bytes, lines ended as `read_text` ends them (UnicodeDecodeError
     when they are not UTF-8)."""
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def decoded(where: str, data: bytes | Diagnostic) -> str | Diagnostic:
+    """The text of a source's bytes (`source_text`), or why it is not read."""
+    if isinstance(data, Diagnostic):
+        return data
+    try:
+        return source_text(data)
+    except UnicodeDecodeError as exc:
+        return Diagnostic(where, None, None, f"cannot read: {exc}")
 
 
 @dataclass(frozen=True)

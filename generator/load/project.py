@@ -8,9 +8,10 @@ import keyword
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..model import AcceptedBreak, Catalogue, Contract, ErrorResults, Example, Module, Places, Project
+from ..model import AcceptedBreak, Catalogue, Contract, ErrorResults, Example, Module, Places, Project, Surface
 from ..protocol import VERSIONS
 from ..runtime import Judge
 from ..schema.pointer import resolve as resolve_pointer
@@ -20,6 +21,7 @@ from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_col
 from .documents import Document, Reading, read_json, read_source, read_yaml
 from .envelope import compile_envelope
 from .meta import check_against_meta, meta_schema, semver
+from .surface import load_surface
 from .tool_examples import check_secret_arguments, check_tool_examples, compile_tool_schemas
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
@@ -217,6 +219,10 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
     if identity is not None:
         modules, found = _load_modules(identity, reading)
         problems += found
+    surface, surface_documents = Surface(), dict[str, Document]()
+    if identity is not None:
+        surface, surface_documents, found = load_surface(folder, reading, folder.name, _protocol(identity.data))
+        problems += found
     accepted: tuple[AcceptedBreak, ...] = ()
     if not lenient:  # an old revision's record of accepted breaks is history: never read
         accepted, found = load_accepted(folder, reading)
@@ -239,18 +245,24 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         examples=examples,
         builders=builders,
         modules=modules,
-        protocol=tuple(v for v in VERSIONS if v in meta.get("protocol", VERSIONS)),
+        protocol=_protocol(meta),
         error_results=ErrorResults(**meta.get("error_results", {})),
         extra_tools=meta.get("extra_tools", "error"),
         rules={**meta.get("lint", {}).get("rules", {}), **meta.get("rules", {})},
-        places=Places({**documents, **compiled.documents}),
+        places=Places({**documents, **surface_documents, **compiled.documents}),
         accepted=accepted,
+        surface=surface,
     )
     return contract, []
 
 
+def _protocol(meta: dict[str, Any]) -> tuple[str, ...]:
+    """The revisions a contract serves (`protocol:` in contract.yaml), in the table's order."""
+    return tuple(v for v in VERSIONS if v in meta.get("protocol", VERSIONS))
+
+
 # The modules `generate` writes into every contract package: a hand-written one may not replace them.
-GENERATED_MODULES = ("__init__.py", "models.py", "errors.py", "judge.py", "builders.py")
+GENERATED_MODULES = ("__init__.py", "models.py", "errors.py", "judge.py", "builders.py", "resources.py", "prompts.py")
 
 
 def _load_modules(identity: Document, reading: Reading) -> tuple[tuple[Module, ...], list[Diagnostic]]:

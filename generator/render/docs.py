@@ -153,7 +153,49 @@ def doc_sections(contract: Contract) -> tuple[TableSection, ...]:
         sections.append(_section("Warning codes", "Code", catalogue.warnings, "warnings", {}, ""))
     links = {"possible_error_codes": error_anchor}
     sections.append(_section("Tools", "Tool", manifest.tools, "tools", links, "This contract registers no tools."))
+    return (*sections, *_surface_sections(contract))
+
+
+def _surface_sections(contract: Contract) -> tuple[TableSection, ...]:
+    """Resources, resource templates and prompts, each when the contract declares some."""
+    surface = contract.surface
+    sections = []
+    headers: tuple[str, ...]
+    if surface.resources:
+        headers = ("URI", "Name", "Title", "Media type", "Size", "Description")
+        rows = tuple(
+            _listing_row("resources", r.uri, r.listing, ("name", "title", "mimeType", "size", "description"))
+            for r in surface.resources
+        )
+        sections.append(TableSection("Resources", headers, rows, ""))
+    if surface.templates:
+        headers = ("URI template", "Name", "Title", "Media type", "Description")
+        rows = tuple(
+            _listing_row("templates", t.uri, t.listing, ("name", "title", "mimeType", "description"))
+            for t in surface.templates
+        )
+        sections.append(TableSection("Resource templates", headers, rows, ""))
+    if surface.prompts:
+        headers = ("Prompt", "Title", "Arguments", "Description")
+        rows = tuple(
+            Row(
+                row_anchor("prompts", p.name),
+                (
+                    (TypePart(p.name),),
+                    _text(p.listing.get("title")),
+                    (TypePart(", ".join(a.name + ("" if a.required else "?") for a in p.arguments)),),
+                    _text(p.listing.get("description")),
+                ),
+            )
+            for p in surface.prompts
+        )
+        legend = (("Arguments", "each argument a client gives; `?` marks one it may leave out"),)
+        sections.append(TableSection("Prompts", headers, rows, "", legend))
     return tuple(sections)
+
+
+def _listing_row(kind: str, key: str, listing: Mapping[str, object], fields: tuple[str, ...]) -> Row:
+    return Row(row_anchor(kind, key), ((TypePart(key),), *(_text(listing.get(name)) for name in fields)))
 
 
 def example_blocks(contract: Contract) -> tuple[ExampleBlock, ...]:

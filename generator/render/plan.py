@@ -21,9 +21,11 @@ from .docs import doc_sections, example_blocks, index_entries
 from .environment import template_environment
 from .json_text import bundle_file, manifest_text
 from .mcp import tools_list
+from .mcp_surface import surface_files
 from .models_code import ModelGenerationError, format_python, models_code
 from .published import published_json
 from .runtime_text import runtime_modules
+from .surface_code import prompt_blocks, resource_blocks
 from .tables import enum_tables
 from .typescript import contract_files as typescript_contract_files
 from .typescript import npm_name, typescript_package, typescript_source
@@ -170,6 +172,7 @@ def _contract_files(
             manifest_json=manifest_text(contract.manifest)
         ),
         f"mcp/{contract.name}.tools.json": tools_list(contract),
+        **surface_files(contract),
         f"docs/{contract.name}.md": _markdown(
             env.get_template("docs/contract.md.jinja").render(
                 contract=contract,
@@ -208,6 +211,19 @@ def _python_files(env: Environment, contract: Contract, package: str) -> dict[st
         files[f"{package}/builders.py"] = format_python(
             env.get_template("python/contract/builders.py.jinja").render(
                 contract=contract, builders=contract.builders, **builder_literals(contract)
+            )
+        )
+    surface = contract.surface
+    if surface.resources or surface.templates:
+        files[f"{package}/resources.py"] = format_python(
+            env.get_template("python/contract/resources.py.jinja").render(
+                contract=contract, blocks=resource_blocks(contract)
+            )
+        )
+    if surface.prompts:
+        files[f"{package}/prompts.py"] = format_python(
+            env.get_template("python/contract/prompts.py.jinja").render(
+                contract=contract, blocks=prompt_blocks(contract)
             )
         )
     for module in contract.modules:  # hand-written, copied as they are

@@ -2,8 +2,9 @@
 
 Categories, in buf's sense of what kind of client a change breaks: `response` (clients that
 read results), `input` (clients that call tools with arguments), `catalogue` (clients that
-handle error codes), `listing` (clients that discover tools), `version` (the contract's
-version against what changed), `comparison` (how the comparison itself went: no change).
+handle error codes), `listing` (clients that discover tools), `resources` (clients that read
+resources and get prompts), `version` (the contract's version against what changed),
+`comparison` (how the comparison itself went: no change).
 `bump` is the version bump the change needs (None: none).
 
 A bound of a response (minLength, maximum, pattern...) loosened is an error: clients size
@@ -47,6 +48,22 @@ BREAKING_RULES = (
         "A tool's example calls changed: the calls `conform` makes and `mock` answers.",
         bump="patch",
     ),
+    _break("resource-removed", "resources", "A resource (by URI) is not removed."),
+    _note("resource-added", "resources", "A new resource."),
+    _break("template-removed", "resources", "A resource template (by name) is not removed."),
+    _note("template-added", "resources", "A new resource template."),
+    _break("template-variable-removed", "resources", "A resource template keeps every variable it had."),
+    _break("template-changed", "resources", "A resource template keeps its URI template: clients expand it."),
+    _break("resource-media-type-changed", "resources", "A resource or template keeps its media type."),
+    _break("prompt-removed", "resources", "A prompt is not removed."),
+    _note("prompt-added", "resources", "A new prompt."),
+    _break("prompt-argument-removed", "resources", "A prompt keeps every argument it took."),
+    _break(
+        "prompt-argument-required",
+        "resources",
+        "A prompt requires no argument it did not: none made required, no new one required.",
+    ),
+    _note("prompt-argument-added", "resources", "A new optional argument of a prompt."),
     _break("code-removed", "catalogue", "An error code is not removed."),
     Rule(
         "code-added",

@@ -2,7 +2,8 @@
 
 Categories: `session` (the server cannot be talked to as MCP says), `listing` (what
 `tools/list` publishes), `result` (what a call returns), `error` (an error result), `fuzz`
-(what `--fuzz` finds with arguments drawn from each input schema, or breaking it).
+(what `--fuzz` finds with arguments drawn from each input schema, or breaking it), `resources`
+(what `resources/*` and `prompts/*` answer).
 """
 
 from __future__ import annotations
@@ -32,6 +33,53 @@ CONFORM_RULES = (
         "A server over stdio writes nothing to its standard output but MCP messages, one a line.",
     ),
     Rule("duplicate-tool", C, "error", "listing", "No tool is listed twice."),
+    Rule(
+        "surface-unlisted",
+        C,
+        "error",
+        "resources",
+        "A server whose contract declares resources, templates or prompts answers their listing (`resources/list`,"
+        " `resources/templates/list`, `prompts/list`).",
+    ),
+    Rule(
+        "missing-resource",
+        C,
+        "error",
+        "resources",
+        "The server lists every resource (by URI) and every resource template (by name) of the contract.",
+    ),
+    Rule(
+        "resource-differs",
+        C,
+        "error",
+        "resources",
+        "A listed resource or template, and what a read of one returns, has the contract's media type; a template"
+        " has its URI template.",
+    ),
+    Rule("read-failed", C, "error", "resources", "Each resource whose contents the contract declares can be read."),
+    Rule(
+        "resource-contents-invalid",
+        C,
+        "error",
+        "resources",
+        "What a read of a JSON resource returns is JSON its `schema:` accepts.",
+    ),
+    Rule("missing-prompt", C, "error", "resources", "The server lists every prompt of the contract."),
+    Rule(
+        "prompt-differs",
+        C,
+        "error",
+        "resources",
+        "A listed prompt takes each argument of the contract's, required where the contract says, and requires"
+        " no other.",
+    ),
+    Rule(
+        "prompt-get-failed",
+        C,
+        "error",
+        "resources",
+        "Each prompt whose arguments may all be left out answers `prompts/get` without them.",
+    ),
     Rule("missing-tool", C, "error", "listing", "The server lists every tool of the contract."),
     Rule(
         "extra-tool",

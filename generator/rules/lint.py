@@ -58,6 +58,23 @@ LINT_RULES = (
     Rule("code-described", L, "warning", "docs", "Every error code has a description."),
     Rule("tool-described", L, "warning", "docs", "Every tool has a description."),
     Rule("property-described", L, "warning", "docs", "Every property of the envelope schema has a description."),
+    Rule("resource-described", L, "warning", "docs", "Every resource and resource template has a description."),
+    Rule(
+        "prompt-described",
+        L,
+        "warning",
+        "docs",
+        "Every prompt, and each of its arguments, has a description (clients show it; the official conformance"
+        " suite's prompts-list wants one).",
+    ),
+    Rule(
+        "placeholder-unknown",
+        L,
+        "warning",
+        "resources",
+        "Every `{name}` in a prompt's messages names one of its arguments, and in a template's contents one of"
+        " its variables: `mock` fills those, and leaves any other as written.",
+    ),
     Rule("def-unused", L, "warning", "envelope", "Every `$defs` entry of the envelope schema is referenced."),
     Rule(
         "shape-copy-differs",

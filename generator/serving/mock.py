@@ -37,6 +37,7 @@ from ..schema.engine import first_refusal, standalone_validator
 from .answers import Answer, error, for_call, success
 from .revisions import listing_at, result_at
 from .served import ServedContract, ServedTool
+from .surface_server import surface_handlers
 
 # The `_meta` key of a `tools/call` that asks the mock for the error envelope of a code.
 ERROR_REQUEST = "mcp-contracts/error"
@@ -184,6 +185,7 @@ def build_server(mock: Mock) -> Server[Any]:
         version=__version__,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        **surface_handlers(mock.contract.contract),
     )
     server.middleware.append(_AsWritten(mock))
     return server

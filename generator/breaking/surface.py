@@ -1,0 +1,164 @@
+"""Resources, resource templates and prompts of two versions of a contract (resources.yaml,
+prompts.yaml), as the clients that read and get them see the change.
+
+A resource is known by its URI, a template and a prompt by its name. One removed breaks the
+clients that read or get it; one added is a note. A template whose URI template changed breaks
+the clients that expand it: a variable gone (`template-variable-removed`), or any other change
+(`template-changed`). A media type changed breaks readers (`resource-media-type-changed`). A
+JSON resource's `schema:` is compared as a response, by the schema differ. A prompt argument
+removed, or made required (a new one that is required too), breaks the clients that get it;
+a new optional one is a note.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..load.surface import PROMPTS_FILE, RESOURCES_FILE
+from ..model import Prompt, Resource
+from ..runtime.uri_template import TemplateError, UriTemplate
+from .differ import RESPONSE, Differ
+from .report import Report, shown
+from .shape import Side
+
+
+def surface(report: Report) -> None:
+    """Every change of the three kinds."""
+    old, new = report.old.surface, report.new.surface
+    _kind(report, "resources", "resource", old.resources, new.resources, ("resource-removed", "resource-added"))
+    _kind(report, "templates", "template", old.templates, new.templates, ("template-removed", "template-added"))
+    before = {p.name: (i, p) for i, p in enumerate(old.prompts)}
+    after = {p.name: (i, p) for i, p in enumerate(new.prompts)}
+    for name, (index, _) in before.items():
+        if name not in after:
+            gone = (PROMPTS_FILE, ("prompts", index))
+            report.add(
+                "prompt-removed", f"prompt {name}", (PROMPTS_FILE, ("prompts",)), gone, f"the prompt {name} is gone"
+            )
+    for name, (index, _) in after.items():
+        if name not in before:
+            report.add(
+                "prompt-added",
+                f"prompt {name}",
+                (PROMPTS_FILE, ("prompts", index)),
+                (PROMPTS_FILE, ("prompts",)),
+                f"a new prompt {name}",
+            )
+    for name in (n for n in after if n in before):
+        _prompt(report, before[name], after[name])
+
+
+def _kind(
+    report: Report,
+    section: str,
+    kind: str,
+    old: tuple[Resource, ...],
+    new: tuple[Resource, ...],
+    rules: tuple[str, str],
+) -> None:
+    """Resources (known by URI) or templates (by name): removed, added, changed. `rules`: the
+    rules of one removed and one added."""
+    before = {_key(r): (i, r) for i, r in enumerate(old)}
+    after = {_key(r): (i, r) for i, r in enumerate(new)}
+    for name, (index, _) in before.items():
+        if name not in after:
+            gone = (RESOURCES_FILE, (section, index))
+            report.add(rules[0], f"{kind} {name}", (RESOURCES_FILE, (section,)), gone, f"the {kind} {name} is gone")
+    for name, (index, _) in after.items():
+        if name not in before:
+            report.add(
+                rules[1],
+                f"{kind} {name}",
+                (RESOURCES_FILE, (section, index)),
+                (RESOURCES_FILE, (section,)),
+                f"a new {kind} {name}",
+            )
+    for name in (n for n in after if n in before):
+        (i, was), (j, now) = before[name], after[name]
+        here, there = (section, j), (section, i)
+        if was.template and was.uri != now.uri:
+            _template(
+                report,
+                name,
+                was.uri,
+                now.uri,
+                (RESOURCES_FILE, (*here, "uriTemplate")),
+                (RESOURCES_FILE, (*there, "uriTemplate")),
+            )
+        media = (was.listing.get("mimeType"), now.listing.get("mimeType"))
+        if media[0] != media[1]:
+            text = f"{kind} {name}: its media type {shown(media[0])} became {shown(media[1])}"
+            report.add(
+                "resource-media-type-changed",
+                f"{kind} {name} mimeType",
+                (RESOURCES_FILE, (*here, "mimeType")),
+                (RESOURCES_FILE, (*there, "mimeType")),
+                text,
+            )
+        if was.schema is not None and now.schema is not None:
+            _schema(report, f"{kind} {name}", was.schema, now.schema, here, there)
+
+
+def _key(resource: Resource) -> str:
+    """What a resource is known by (its URI), or a template (its name)."""
+    return resource.name if resource.template else resource.uri
+
+
+def _template(report: Report, name: str, was: str, now: str, new: Any, old: Any) -> None:
+    try:
+        gone = [v for v in UriTemplate.parse(was).variables if v not in UriTemplate.parse(now).variables]
+    except TemplateError:  # an old revision's template this version no longer takes: changed, whatever it was
+        gone = []
+    if gone:
+        text = f"template {name}: {was} became {now}, without {', '.join(map(repr, gone))}"
+        report.add("template-variable-removed", f"template {name} uriTemplate", new, old, text)
+    else:
+        report.add("template-changed", f"template {name} uriTemplate", new, old, f"template {name}: {was} became {now}")
+
+
+def _schema(report: Report, subject: str, was: Any, now: Any, here: tuple[Any, ...], there: tuple[Any, ...]) -> None:
+    """A JSON resource's schema, compared as a response (its readers' side)."""
+    differ = Differ(Side.of({"": was}), Side.of({"": now}), RESPONSE)
+    for change in differ.run(
+        was,
+        now,
+        ("", ()),
+        ("", ()),
+    ):
+        new = (RESOURCES_FILE, (*here, "schema", *change.new[1]))
+        old = (RESOURCES_FILE, (*there, "schema", *change.old[1]))
+        report.add(change.rule, f"{subject} schema {'/'.join(change.path)}", new, old, f"{subject}: {change.message}")
+
+
+def _prompt(report: Report, before: tuple[int, Prompt], after: tuple[int, Prompt]) -> None:
+    (i, was), (j, now) = before, after
+    old_arguments = {a.name: (k, a) for k, a in enumerate(was.arguments)}
+    new_arguments = {a.name: (k, a) for k, a in enumerate(now.arguments)}
+    for name, (k, _) in old_arguments.items():
+        if name not in new_arguments:
+            gone = (PROMPTS_FILE, ("prompts", i, "arguments", k))
+            text = f"prompt {now.name}: the argument {name} is gone"
+            report.add(
+                "prompt-argument-removed",
+                f"prompt {now.name} argument {name}",
+                (PROMPTS_FILE, ("prompts", j)),
+                gone,
+                text,
+            )
+    for name, (k, argument) in new_arguments.items():
+        here = (PROMPTS_FILE, ("prompts", j, "arguments", k))
+        found = old_arguments.get(name)
+        subject = f"prompt {now.name} argument {name}"
+        if found is None:
+            rule_id = "prompt-argument-required" if argument.required else "prompt-argument-added"
+            text = f"prompt {now.name}: a new {'required ' if argument.required else ''}argument {name}"
+            report.add(rule_id, subject, here, (PROMPTS_FILE, ("prompts", i)), text)
+        elif argument.required and not found[1].required:
+            there = (PROMPTS_FILE, ("prompts", i, "arguments", found[0]))
+            report.add(
+                "prompt-argument-required",
+                subject,
+                here,
+                there,
+                f"prompt {now.name}: the argument {name} is now required",
+            )

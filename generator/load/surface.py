@@ -1,0 +1,356 @@
+"""Reading a contract's resources.yaml and prompts.yaml: what a server offers beside its tools.
+
+Both files are optional. Each meets its meta-schema (`schemas/meta/resources.schema.json`,
+`prompts.schema.json`); then every problem that would make a listing, a generated function or
+a mock's answer wrong is a diagnostic at the line of the value: a name or URI listed twice, a
+URI without a scheme, a URI template that does not parse (or cannot be matched back), a media
+type that is not one, a contents file that is missing or outside `examples/resources/`, a JSON
+resource whose schema does not compile or whose contents it refuses, a `size` its contents
+belie, a prompt argument named twice, a message content type that a revision the contract
+serves does not have.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Diagnostic
+from ..model import Contents, Prompt, PromptArgument, Resource, Surface
+from ..naming import arguments_model_name, constant_name, parameter_name, values_class_name
+from ..protocol import revision
+from ..runtime import Judge, NotJson, parse_json
+from ..runtime.uri_template import TemplateError, UriTemplate
+from .documents import Document, Reading, read_yaml
+from .meta import check_against_meta
+
+RESOURCES_FILE = "resources.yaml"
+PROMPTS_FILE = "prompts.yaml"
+SURFACE_FILES = (RESOURCES_FILE, PROMPTS_FILE)
+CONTENTS_FOLDER = ("examples", "resources")
+
+# RFC 6838 §4.2: type "/" subtype, each a restricted name, then parameters (RFC 9110 §8.3.1).
+_TOKEN = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
+MEDIA_TYPE = re.compile(rf"{_TOKEN}/{_TOKEN}(?:[ \t]*;[ \t]*[A-Za-z0-9!#$%&'*+.^_`|~-]+=(?:[^\s;\"]+|\"[^\"]*\"))*")
+# RFC 3986 §3.1: an absolute URI starts with its scheme; no space or control character anywhere.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_UNSAFE = re.compile(r"[\x00-\x20\x7f]")
+# The media types that are text beside text/*: JSON, XML, YAML and script, with their suffixes.
+_TEXTUAL = frozenset(
+    {"application/json", "application/xml", "application/yaml", "application/x-yaml", "application/javascript"}
+    | {"application/ecmascript", "application/sql", "application/graphql", "application/toml", "application/x-ndjson"}
+)
+_TEXTUAL_SUFFIXES = ("+json", "+xml", "+yaml")
+
+
+def essence(media_type: str) -> str:
+    """A media type without its parameters, in lower case: `text/plain; charset=utf-8` is `text/plain`."""
+    return media_type.split(";", 1)[0].strip().lower()
+
+
+def textual(media_type: str | None) -> bool:
+    """Whether contents of `media_type` are served as text (else as a base64 blob); contents
+    of no declared type are text."""
+    if media_type is None:
+        return True
+    kind = essence(media_type)
+    return kind.startswith("text/") or kind in _TEXTUAL or kind.endswith(_TEXTUAL_SUFFIXES)
+
+
+def is_json(media_type: str | None) -> bool:
+    """Whether `media_type` is JSON: application/json or a `+json` type."""
+    return media_type is not None and (
+        essence(media_type) == "application/json" or essence(media_type).endswith("+json")
+    )
+
+
+def schema_judge(contract: str, name: str, schema: Any) -> Judge:
+    """The judge of the `schema:` of the resource or template `name`: in 2020-12 unless it says
+    `$schema`, under a URI of its own. Loading, `mock` and `conform` judge contents by it."""
+    uri = f"urn:mcp-contracts:{contract}:resource:{name}"
+    if isinstance(schema, dict) and "$schema" not in schema:
+        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+    return Judge(uri, {uri: schema})
+
+
+def load_surface(
+    folder: Path, reading: Reading, contract: str, protocol: tuple[str, ...]
+) -> tuple[Surface, dict[str, Document], list[Diagnostic]]:
+    """The resources, templates and prompts of `folder` (none when it has neither file), the
+    documents read (for findings to point into), and every problem of them."""
+    documents: dict[str, Document] = {}
+    problems: list[Diagnostic] = []
+    for name in SURFACE_FILES:
+        path = folder / name
+        if not os.path.lexists(path) and not reading.files.is_file(path):
+            continue
+        document = read_yaml(path, reading)
+        if isinstance(document, Diagnostic):
+            problems.append(document)
+            continue
+        found = check_against_meta(document, name.removesuffix(".yaml"))
+        if found:
+            problems += found
+            continue
+        documents[name] = document
+    resources: tuple[Resource, ...] = ()
+    templates: tuple[Resource, ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+    if RESOURCES_FILE in documents:
+        reader = _Resources(documents[RESOURCES_FILE], folder, reading, contract)
+        resources, templates = reader.resources(), reader.templates()
+        problems += reader.problems
+        problems += _resource_names(documents[RESOURCES_FILE], resources, templates)
+    if PROMPTS_FILE in documents:
+        prompts, found = _prompts(documents[PROMPTS_FILE], protocol)
+        problems += found
+        problems += _prompt_names(documents[PROMPTS_FILE], prompts)
+    return Surface(resources, templates, prompts), documents, problems
+
+
+class _Resources:
+    """The entries of one resources.yaml, read in turn; `problems` gathers what is wrong."""
+
+    def __init__(self, document: Document, folder: Path, reading: Reading, contract: str) -> None:
+        self.document = document
+        self.folder = folder
+        self.reading = reading
+        self.contract = contract
+        self.problems: list[Diagnostic] = []
+
+    def _say(self, path: list[object], message: str) -> None:
+        self.problems.append(self.document.diagnostic(path, message))
+
+    def resources(self) -> tuple[Resource, ...]:
+        entries: list[dict[str, Any]] = self.document.data.get("resources", [])
+        self._unique(entries, "resources", "name")
+        self._unique(entries, "resources", "uri")
+        found = []
+        for index, entry in enumerate(entries):
+            where: list[object] = ["resources", index]
+            if _SCHEME.match(entry["uri"]) is None or _UNSAFE.search(entry["uri"]):
+                self._say(
+                    [*where, "uri"], f"{entry['uri']!r} is not an absolute URI (RFC 3986: a scheme, then no space)"
+                )
+            found.append(self._entry(entry, where, entry["uri"], template=None))
+        return tuple(found)
+
+    def templates(self) -> tuple[Resource, ...]:
+        entries: list[dict[str, Any]] = self.document.data.get("templates", [])
+        self._unique(entries, "templates", "name")
+        self._unique(entries, "templates", "uriTemplate")
+        found = []
+        for index, entry in enumerate(entries):
+            where: list[object] = ["templates", index]
+            template = None
+            try:
+                template = UriTemplate.parse(entry["uriTemplate"])
+            except TemplateError as exc:
+                self._say([*where, "uriTemplate"], f"not a URI template this tool takes: {exc}")
+            else:
+                if _SCHEME.match(entry["uriTemplate"]) is None:
+                    self._say([*where, "uriTemplate"], "does not begin with a URI scheme (such as `file:` or `test:`)")
+            found.append(self._entry(entry, where, entry["uriTemplate"], template))
+        return tuple(found)
+
+    def _unique(self, entries: list[dict[str, Any]], section: str, key: str) -> None:
+        first: dict[str, int] = {}
+        for index, entry in enumerate(entries):
+            value = entry[key]
+            if value in first:
+                line = self.document.line_of([section, first[value], key])
+                self._say([section, index, key], f"{value!r} is listed twice (first at line {line})")
+            first.setdefault(value, index)
+
+    def _entry(self, entry: dict[str, Any], where: list[object], uri: str, template: UriTemplate | None) -> Resource:
+        media_type = entry.get("mimeType")
+        if media_type is not None and MEDIA_TYPE.fullmatch(media_type) is None:
+            self._say(
+                [*where, "mimeType"], f"{media_type!r} is not a media type (RFC 6838: type/subtype, such as text/plain)"
+            )
+        schema = entry.get("schema")
+        judge = self._judge(schema, [*where, "schema"], entry["name"]) if schema is not None else None
+        contents = self._contents(entry, where, media_type) if "contents" in entry else None
+        if contents is not None and judge is not None:
+            self._judge_contents(judge, contents, [*where, "contents"], media_type)
+        size = entry.get("size")
+        if size is not None and contents is not None:
+            actual = len(contents.text.encode("utf-8")) if contents.text is not None else _blob_size(contents.blob)
+            if size != actual:
+                self._say([*where, "size"], f"says {size} bytes, and its contents file holds {actual}")
+        keys = ("uriTemplate",) if template is not None or "uriTemplate" in entry else ("uri",)
+        fields = (*keys, "name", "title", "description", "mimeType", "size", "annotations")
+        listing = {key: entry[key] for key in fields if key in entry}
+        return Resource(entry["name"], uri, "uriTemplate" in entry, listing, schema, contents)
+
+    def _judge(self, schema: Any, where: list[object], name: str) -> Judge | None:
+        """The judge of a JSON resource's schema, or None (said why) when it does not compile."""
+        judge = schema_judge(self.contract, name, schema)
+        try:
+            judge.validator()
+        except Exception as exc:  # jsonschema-rs: ValidationError, ValueError, ReferencingError
+            self._say(where, f"not a JSON Schema this tool compiles: {str(exc).splitlines()[0]}")
+            return None
+        return judge
+
+    def _contents(self, entry: dict[str, Any], where: list[object], media_type: str | None) -> Contents | None:
+        name: str = entry["contents"]
+        base = self.folder.joinpath(*CONTENTS_FOLDER)
+        shown = "/".join((*CONTENTS_FOLDER, name))
+        path = self.reading.files.inside(base, name) if self.reading.files.is_dir(base) else None
+        if path is None:
+            self._say([*where, "contents"], f"{shown} is not a file inside {'/'.join(CONTENTS_FOLDER)}/")
+            return None
+        data = self.reading.files.data(path, self.reading)
+        if isinstance(data, Diagnostic):
+            self.problems.append(data)
+            return None
+        if not textual(media_type):
+            return Contents(shown, blob=base64.b64encode(data).decode("ascii"))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self._say(
+                [*where, "contents"], f"{shown} is not UTF-8 ({exc.reason}), and {media_type or 'no type'} is text"
+            )
+            return None
+        return Contents(shown, text=text)
+
+    def _judge_contents(self, judge: Judge, contents: Contents, where: list[object], media_type: str | None) -> None:
+        if contents.text is None or not is_json(media_type):
+            self._say(where, f"{contents.file}: a resource with a schema is JSON: its mimeType must be a JSON type")
+            return
+        try:
+            value = parse_json(contents.text)
+        except NotJson as exc:
+            self._say(where, f"{contents.file} is not JSON: {exc}")
+            return
+        for violation in judge.violations(value):
+            at = f"{contents.file}#{violation.pointer}" if violation.pointer else contents.file
+            self._say(where, f"{at}: its schema refuses it: {violation.message}")
+
+
+def _blob_size(blob: str | None) -> int:
+    return len(base64.b64decode(blob)) if blob is not None else 0
+
+
+def _prompts(document: Document, protocol: tuple[str, ...]) -> tuple[tuple[Prompt, ...], list[Diagnostic]]:
+    entries: list[dict[str, Any]] = document.data.get("prompts", [])
+    problems: list[Diagnostic] = []
+    first: dict[str, int] = {}
+    prompts = []
+    for index, entry in enumerate(entries):
+        if entry["name"] in first:
+            line = document.line_of(["prompts", first[entry["name"]], "name"])
+            problems.append(
+                document.diagnostic(
+                    ["prompts", index, "name"], f"{entry['name']!r} is listed twice (first at line {line})"
+                )
+            )
+        first.setdefault(entry["name"], index)
+        arguments = entry.get("arguments", [])
+        problems += [
+            document.diagnostic(["prompts", index, *path], message) for path, message in _argument_problems(arguments)
+        ]
+        problems += [
+            document.diagnostic(["prompts", index, "messages", position, "content", "type"], message)
+            for position, message in _content_problems(entry.get("messages", []), protocol)
+        ]
+        listing: dict[str, Any] = {key: entry[key] for key in ("name", "title", "description") if key in entry}
+        if arguments:
+            listing["arguments"] = [dict(argument) for argument in arguments]
+        prompts.append(
+            Prompt(
+                entry["name"],
+                listing,
+                tuple(
+                    PromptArgument(a["name"], a.get("required", False), a.get("description"), a.get("title"))
+                    for a in arguments
+                ),
+                tuple(entry.get("messages", [])),
+            )
+        )
+    return tuple(prompts), problems
+
+
+def _argument_problems(arguments: list[dict[str, Any]]) -> Iterator[tuple[list[object], str]]:
+    seen: set[str] = set()
+    for position, argument in enumerate(arguments):
+        if argument["name"] in seen:
+            yield ["arguments", position, "name"], f"{argument['name']!r} is an argument of this prompt already"
+        seen.add(argument["name"])
+
+
+def _content_problems(messages: list[dict[str, Any]], protocol: tuple[str, ...]) -> Iterator[tuple[int, str]]:
+    """A message whose content type a revision the contract serves does not have."""
+    for position, message in enumerate(messages):
+        kind = message["content"]["type"]
+        lacking = [version for version in protocol if kind not in revision(version).content]
+        if lacking:
+            yield (
+                position,
+                f"a {kind!r} content block does not exist at {', '.join(lacking)} (`protocol:` in contract.yaml)",
+            )
+
+
+# The names resources.py and prompts.py take besides those of the contract's entries.
+_RESERVED_CONSTANTS = frozenset({"CONTRACT", "RESOURCES", "TEMPLATES", "PROMPTS"})
+
+
+def _clashes(
+    named: list[tuple[list[object], str, str]], reserved: frozenset[str] = frozenset()
+) -> Iterator[tuple[list[object], str]]:
+    """(path, name, its Python name): each entry whose Python name an earlier one, or `reserved`, holds."""
+    first: dict[str, str] = {}
+    for path, name, python in named:
+        if python in reserved:
+            yield path, f"{name!r} is {python} in Python, a name the generated module takes for itself"
+        elif python in first:
+            yield path, f"{name!r} and {first[python]!r} are both {python} in Python"
+        first.setdefault(python, name)
+
+
+def _resource_names(
+    document: Document, resources: tuple[Resource, ...], templates: tuple[Resource, ...]
+) -> list[Diagnostic]:
+    """No two resources or templates share a Python constant, nor two variables of a template a parameter."""
+    named: list[tuple[list[object], str, str]] = [
+        *((["resources", i, "name"], r.name, constant_name(r.name)) for i, r in enumerate(resources)),
+        *((["templates", i, "name"], t.name, constant_name(t.name)) for i, t in enumerate(templates)),
+    ]
+    problems = [document.diagnostic(path, message) for path, message in _clashes(named, _RESERVED_CONSTANTS)]
+    classes = [(["templates", i, "name"], t.name, values_class_name(t.name)) for i, t in enumerate(templates)]
+    problems += [document.diagnostic(path, message) for path, message in _clashes(classes)]
+    for index, template in enumerate(templates):
+        try:
+            variables = UriTemplate.parse(template.uri).variables
+        except TemplateError:
+            continue  # said where it is read
+        where: list[object] = ["templates", index, "uriTemplate"]
+        params = [(where, v, parameter_name(v)) for v in variables]
+        problems += [
+            document.diagnostic(path, f"the variables {message[0].lower()}{message[1:]}")
+            for path, message in _clashes(params)
+        ]
+    return problems
+
+
+def _prompt_names(document: Document, prompts: tuple[Prompt, ...]) -> list[Diagnostic]:
+    """No two prompts share a Python constant or an arguments model, nor two arguments of a prompt a field."""
+    constants = [(["prompts", i, "name"], p.name, constant_name(p.name)) for i, p in enumerate(prompts)]
+    models = [
+        (["prompts", i, "name"], p.name, arguments_model_name(p.name)) for i, p in enumerate(prompts) if p.arguments
+    ]
+    problems = [document.diagnostic(path, message) for path, message in _clashes(constants, _RESERVED_CONSTANTS)]
+    problems += [document.diagnostic(path, message) for path, message in _clashes(models)]
+    for index, prompt in enumerate(prompts):
+        fields = [
+            (["prompts", index, "arguments", i, "name"], a.name, parameter_name(a.name))
+            for i, a in enumerate(prompt.arguments)
+        ]
+        problems += [document.diagnostic(path, message) for path, message in _clashes(fields)]
+    return problems

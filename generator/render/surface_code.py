@@ -1,0 +1,182 @@
+"""`resources.py` and `prompts.py` of a contract's Python package, for a contract that
+declares resources or prompts: what a server or client imports instead of writing a URI or a
+prompt's name by hand.
+
+resources.py has a constant per resource URI, and per template its parsed `UriTemplate`, a
+function that expands it from keyword arguments (`expand_<name>`), one that matches a URI
+back to its variables (`match_<name>`, a TypedDict or None) and the TypedDict. A variable of
+a query expression (`{?page}`, `{&sort}`) may be left out: its parameter defaults to None,
+and its key is `NotRequired`. prompts.py has a constant per prompt name, and per prompt with
+arguments a frozen pydantic model of them (`<Name>Arguments`), every field a string, one
+not required defaulting to None; `model_dump(exclude_none=True)` is what `prompts/get` takes.
+
+Every line is made here, each literal through the one escaping filter (`py`, `docstring`);
+the templates only place them.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass
+
+from ..model import Contract, Prompt, Resource
+from ..naming import arguments_model_name, constant_name, function_suffix, parameter_name, values_class_name
+from ..runtime.uri_template import UriTemplate
+from .escape import docstring, py
+
+# An expression of a URI template the runtime's parser accepted: its operator and its variables.
+_EXPRESSION = re.compile(r"\{([+#./;?&]?)([^{}]*)\}")
+
+
+def optional_variables(template: str) -> frozenset[str]:
+    """The variables of query expressions (`{?page}`, `{&sort}`), which RFC 6570 leaves out of
+    the URI, name and all, when they are undefined: a caller may leave them out."""
+    return frozenset(
+        name for operator, names in _EXPRESSION.findall(template) if operator in ("?", "&") for name in names.split(",")
+    )
+
+
+def _doc(text: str, indent: str = "") -> str:
+    """`docstring(text)`, each of its lines indented by `indent` (a function's or class's body)."""
+    return "\n".join(indent + line if line else line for line in docstring(text).split("\n"))
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A definition of a generated module: its lines, without a trailing newline."""
+
+    text: str
+
+
+def _about(title: object, description: object) -> str:
+    """A definition's docstring text: its title and description, as the contract writes them."""
+    parts = [str(p) for p in (title, description) if p]
+    return ": ".join(parts) if parts else ""
+
+
+def _constant(name: str, value: str, about: str) -> Block:
+    lines = [f"{name}: Final = {value}"]
+    if about:
+        lines.append(docstring(about))
+    return Block("\n".join(lines))
+
+
+def resource_blocks(contract: Contract) -> list[Block]:
+    """The definitions of resources.py, in resources.yaml's order."""
+    surface = contract.surface
+    blocks = [
+        _constant(constant_name(r.name), py(r.uri), _about(r.listing.get("title"), r.listing.get("description")))
+        for r in surface.resources
+    ]
+    uris = ", ".join(constant_name(r.name) for r in surface.resources)
+    blocks.append(
+        _constant(
+            "RESOURCES",
+            f"({uris}{',' if len(surface.resources) == 1 else ''})",
+            "Every resource URI of the contract, in its order.",
+        )
+    )
+    for template in surface.templates:
+        blocks += _template_blocks(template)
+    names = ", ".join(constant_name(t.name) for t in surface.templates)
+    blocks.append(
+        _constant(
+            "TEMPLATES",
+            f"({names}{',' if len(surface.templates) == 1 else ''})",
+            "Every resource template of the contract, in its order.",
+        )
+    )
+    return blocks
+
+
+def _template_blocks(template: Resource) -> list[Block]:
+    parsed = UriTemplate.parse(template.uri)
+    constant, suffix = constant_name(template.name), function_suffix(template.name)
+    values = values_class_name(template.name)
+    optional = optional_variables(template.uri)
+    about = _about(template.listing.get("title"), template.listing.get("description"))
+    params = ", ".join(
+        f"{parameter_name(v)}: str | None = None" if v in optional else f"{parameter_name(v)}: str"
+        for v in parsed.variables
+    )
+    required = ", ".join(f"{py(v)}: {parameter_name(v)}" for v in parsed.variables if v not in optional)
+    body = [f"    values: dict[str, str] = {{{required}}}"]
+    for variable in (v for v in parsed.variables if v in optional):
+        body += [
+            f"    if {parameter_name(variable)} is not None:",
+            f"        values[{py(variable)}] = {parameter_name(variable)}",
+        ]
+    expand = [
+        f"def expand_{suffix}({'*, ' + params if params else ''}) -> str:",
+        _doc(f"The URI of `{constant}` ({template.uri}) for these values.", "    "),
+        *(
+            [*body, f"    return {constant}.expand(values)"]
+            if optional
+            else [f"    return {constant}.expand({{{required}}})"]
+        ),
+    ]
+    match = [
+        f"def match_{suffix}(uri: str) -> {values} | None:",
+        _doc(f"The values `uri` gives the variables of `{constant}`, or None when it does not match.", "    "),
+        f"    found = {constant}.match(uri)",
+        f"    return None if found is None else cast({values}, found)",
+    ]
+    return [
+        _constant(constant, f"UriTemplate.parse({py(template.uri)})", about),
+        _values_class(values, constant, parsed.variables, optional),
+        Block("\n".join(expand)),
+        Block("\n".join(match)),
+    ]
+
+
+def _values_class(name: str, constant: str, variables: tuple[str, ...], optional: frozenset[str]) -> Block:
+    """The TypedDict of a template's variables: a class, or where a variable is no Python name
+    (`page.size`, `from`), the functional form, which takes any key."""
+    about = f"The variables of `{constant}`, as a URI gives them."
+    kinds = [(v, "NotRequired[str]" if v in optional else "str") for v in variables]
+    if all(v.isidentifier() and not keyword.iskeyword(v) for v in variables):
+        fields = [f"    {v}: {kind}" for v, kind in kinds] or ["    pass"]
+        return Block("\n".join([f"class {name}(TypedDict):", _doc(about, "    "), *([""] if kinds else []), *fields]))
+    keys = ", ".join(f"{py(v)}: {kind}" for v, kind in kinds)
+    return Block(f"{name} = TypedDict({py(name)}, {{{keys}}})\n" + docstring(about))
+
+
+def prompt_blocks(contract: Contract) -> list[Block]:
+    """The definitions of prompts.py, in prompts.yaml's order."""
+    prompts = contract.surface.prompts
+    blocks = [
+        _constant(constant_name(p.name), py(p.name), _about(p.listing.get("title"), p.listing.get("description")))
+        for p in prompts
+    ]
+    names = ", ".join(constant_name(p.name) for p in prompts)
+    blocks.append(
+        _constant(
+            "PROMPTS",
+            f"({names}{',' if len(prompts) == 1 else ''})",
+            "Every prompt name of the contract, in its order.",
+        )
+    )
+    blocks += [_arguments_model(p) for p in prompts if p.arguments]
+    return blocks
+
+
+def _arguments_model(prompt: Prompt) -> Block:
+    lines = [
+        f"class {arguments_model_name(prompt.name)}(BaseModel):",
+        _doc(f"The arguments of the prompt {prompt.name}.", "    "),
+        "",
+        "    model_config = _ARGUMENTS",
+        "",
+    ]
+    for argument in prompt.arguments:
+        options = [] if argument.required else ["default=None"]
+        name = parameter_name(argument.name)
+        if name != argument.name:
+            options.append(f"alias={py(argument.name)}")
+        if argument.description:
+            options.append(f"description={py(argument.description)}")
+        kind = "str" if argument.required else "str | None"
+        value = f" = Field({', '.join(options)})" if options else ""
+        lines.append(f"    {name}: {kind}{value}")
+    return Block("\n".join(lines))
