@@ -373,7 +373,8 @@ class Contents:
 class Resource:
     """A resource (`uri`) or a resource template (`template`: an RFC 6570 URI template) of the
     contract: `listing` is its MCP entry as `resources/list` or `resources/templates/list`
-    lists it; `schema`, for a JSON resource, the JSON Schema its contents meet."""
+    lists it; `schema`, for a JSON resource, the JSON Schema its contents meet (`bundle`, as
+    its judge compiles it: loading, `generate`, `mock` and `conform` judge by the same)."""
 
     name: str
     uri: str
@@ -381,6 +382,12 @@ class Resource:
     listing: Mapping[str, Any]
     schema: Any = None
     contents: Contents | None = None
+    # The root URI and resources of the judge of `schema`, patterns written for its engine.
+    bundle: tuple[str, Mapping[str, Any]] | None = None
+
+    def judge(self) -> Judge | None:
+        """The judge of a JSON resource's contents (None without a `schema:`)."""
+        return Judge(*self.bundle) if self.bundle is not None else None
 
 
 @dataclass(frozen=True, slots=True)

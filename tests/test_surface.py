@@ -20,6 +20,7 @@ import anyio
 import pytest
 from conform_json import conform_report
 from conftest import REFERENCE, ROOT, SHARED, generated_package, run_cli, tree_bytes
+from forkserver import python
 from jsonschema import Draft7Validator, Draft202012Validator
 from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
@@ -504,12 +505,14 @@ CONFORM_RULES = (
 )
 
 
-def _conform(project: Path, server: Path, *protocols: str) -> tuple[int, list[dict[str, Any]]]:
-    """`conform` of the project's contract against the mock of `server`'s (a schemas folder)."""
-    mock = ("--", *MOCK, "--contract", NAME, "--schemas", str(server))
+def _conform(
+    project: Path, server: Path, *protocols: str, target: tuple[str, ...] = (), extra: tuple[str, ...] = ()
+) -> tuple[int, list[dict[str, Any]]]:
+    """`conform` of the project's contract against the mock of `server`'s (a schemas folder), or `target`."""
+    mock = ("--", *(target or (*MOCK, "--contract", NAME, "--schemas", str(server))))
     asked = [item for version in protocols for item in ("--protocol", version)]
     result = run_cli(
-        "conform", "--contract", NAME, "--schemas", str(project / "schemas"), "--format", "json", *asked, *mock
+        "conform", "--contract", NAME, "--schemas", str(project / "schemas"), "--format", "json", *asked, *extra, *mock
     )
     report = conform_report(result.stdout)
     assert report["problem"] is None, report
@@ -710,3 +713,64 @@ def test_variables_that_are_no_python_names_become_parameters_that_are(project: 
         assert uri == "test://template/1/data?page.size=5&from=x%20y"
         assert resources.match_template_data(uri) == {"id": "1", "page.size": "5", "from": "x y"}
         assert resources.TemplateDataValues.__optional_keys__ == {"page.size", "from"}
+
+
+# --- conform --fuzz: each template read and each prompt got with drawn values
+
+FUZZ = ("--fuzz", "12", "--seed", "7")
+FAULTY_SURFACE = (*python(str(ROOT / "tests" / "servers" / "faulty_surface.py")),)
+
+
+@pytest.mark.fires("fuzz-crash", "fuzz-invalid-accepted")
+def test_fuzzing_reads_each_template_and_gets_each_prompt_with_drawn_values(project: Path) -> None:
+    _, findings = _conform(project, project, "2025-11-25", target=FAULTY_SURFACE, extra=FUZZ)
+    fuzzed = sorted((f["rule"], f["subject"], f["line"]) for f in findings if f["rule"].startswith("fuzz-"))
+    resources, prompts = _folder(project) / "resources.yaml", _folder(project) / "prompts.yaml"
+    assert fuzzed == [
+        ("fuzz-crash", "resources/read template-data", _line_of(resources, "- uriTemplate:")),
+        (
+            "fuzz-invalid-accepted",
+            "prompts/get test_prompt_with_arguments",
+            _line_of(prompts, "name: test_prompt_with_arg"),
+        ),
+        (
+            "fuzz-invalid-accepted",
+            "prompts/get test_prompt_with_embedded_resource",
+            _line_of(prompts, "name: test_prompt_with_em"),
+        ),
+    ], findings
+    crash = next(f for f in findings if f["rule"] == "fuzz-crash")
+    assert "-32603" in crash["message"] and "--seed 7" in crash["message"]
+
+
+@pytest.mark.quiet("fuzz-crash", "fuzz-hang", "fuzz-invalid-accepted")
+def test_fuzzing_finds_nothing_where_a_server_reads_any_value_and_refuses_a_missing_argument(project: Path) -> None:
+    _, findings = _conform(project, project, "2025-11-25", target=(*FAULTY_SURFACE, "--clean"), extra=FUZZ)
+    assert [f for f in findings if f["rule"].startswith("fuzz-") or f["rule"] == "invalid-response"] == []
+    code, findings = _conform(project, project / "schemas", "2025-11-25", extra=FUZZ)  # the mock: no finding at all
+    assert (code, findings) == (0, []), findings
+
+
+def test_a_json_resource_with_a_schema_gets_a_judge_that_reads_its_contents(generated: Path) -> None:
+    with generated_package(generated, "conformance_fixtures.resources") as resources:
+        assert resources.read_config(b'{"theme": "dark", "retries": 3}') == {"theme": "dark", "retries": 3}
+        for refused, said in ((b'{"theme": "blue", "retries": 3}', "/theme"), (b"{", "Invalid JSON")):
+            with pytest.raises(ValidationError) as raised:
+                resources.read_config(refused)
+            assert said in str(raised.value) or said.strip("/") in str(raised.value.errors()[0]["loc"])
+        assert resources.read_template_data('{"id": "7", "templateTest": true, "data": "x"}')["id"] == "7"
+        assert not hasattr(resources, "read_static_text")  # text, no schema: no judge
+    assert (generated / "python/mcp_contracts/conformance_fixtures/config.resource.json").is_file()
+
+
+def test_a_schema_of_a_resource_that_is_not_json_is_refused(project: Path) -> None:
+    path = _folder(project) / "resources.yaml"
+    _edit(
+        path,
+        "    mimeType: application/json\n    schema:\n      type: object\n      required: [theme",
+        "    mimeType: text/plain\n    schema:\n      type: object\n      required: [theme",
+    )
+    line = _line_of(path, "mimeType: text/plain", 3)
+    assert any(f"resources.yaml:{line}" in p and "mimeType must be a JSON type" in p for p in _problems(project)), (
+        _problems(project)
+    )

@@ -193,12 +193,13 @@ async def _session(
             if answered and probe_errors and tool.calls and contract.knows_errors():
                 await _probe(session, contract, tool, timeout, report)
         if options.tools is None:  # a run of some tools asks nothing else
-            await conform_surface(session, contract.contract.surface, report, contract.name)
+            await conform_surface(session, contract.contract.surface, report)
         if fuzz is not None:
             from .fuzzing.fuzz import fuzz_tools
 
             hints = {name: published_hints(tool) for name, tool in listed.items()}
-            await fuzz_tools(fuzz[1], fuzz[0], contract, tools, report, hints)
+            surface = contract.contract.surface if options.tools is None else None
+            await fuzz_tools(fuzz[1], fuzz[0], contract, tools, report, hints, surface)
     except Stopped:
         return  # reported where it happened; nothing after it can be asked
 

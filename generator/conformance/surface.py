@@ -24,19 +24,19 @@ from pydantic import ValidationError
 
 from ..client.connect import MAX_PAGES, first_error
 from ..client.report import Report
-from ..load.surface import PROMPTS_FILE, RESOURCES_FILE, essence, is_json, schema_judge
+from ..load.surface import PROMPTS_FILE, RESOURCES_FILE, essence, is_json
 from ..model import Prompt, Resource, Surface
 from ..runtime import NotJson, parse_json
 
 Lister = Callable[[str | None], Awaitable[tuple[list[Any], str | None]]]
 
 
-async def conform_surface(session: ClientSession, surface: Surface, report: Report, contract: str) -> None:
+async def conform_surface(session: ClientSession, surface: Surface, report: Report) -> None:
     """Every check of the module, for the kinds `surface` declares."""
     if surface.resources:
         listed = await _listing(report, "resources/list", _resources_lister(session))
         if listed is not None:
-            await _resources(session, surface.resources, {r.uri: r for r in listed}, report, contract)
+            await _resources(session, surface.resources, {r.uri: r for r in listed}, report)
     if surface.templates:
         listed = await _listing(report, "resources/templates/list", _templates_lister(session))
         if listed is not None:
@@ -94,7 +94,7 @@ async def _listing(report: Report, method: str, lister: Lister) -> list[Any] | N
 
 
 async def _resources(
-    session: ClientSession, resources: tuple[Resource, ...], listed: dict[str, Any], report: Report, contract: str
+    session: ClientSession, resources: tuple[Resource, ...], listed: dict[str, Any], report: Report
 ) -> None:
     for index, resource in enumerate(resources):
         where: list[object] = ["resources", index]
@@ -105,7 +105,7 @@ async def _resources(
             continue
         listed_alike = _media_type(report, "resources/list", resource, theirs.mime_type, where)
         if resource.contents is not None:
-            await _read(session, resource, report, where, contract, listed_alike)
+            await _read(session, resource, report, where, listed_alike)
 
 
 def _media_type(report: Report, subject: str, resource: Resource, theirs: str | None, where: list[object]) -> bool:
@@ -119,7 +119,7 @@ def _media_type(report: Report, subject: str, resource: Resource, theirs: str | 
 
 
 async def _read(
-    session: ClientSession, resource: Resource, report: Report, where: list[object], contract: str, listed_alike: bool
+    session: ClientSession, resource: Resource, report: Report, where: list[object], listed_alike: bool
 ) -> None:
     """The resource read; its media type compared unless its listing already differed (one finding of it)."""
     subject = f"resources/read {resource.uri}"
@@ -142,12 +142,10 @@ async def _read(
     if listed_alike:
         _media_type(report, subject, resource, first.mime_type, where)
     if resource.schema is not None and is_json(resource.listing.get("mimeType")):
-        _judge_contents(report, subject, resource, first, where, contract)
+        _judge_contents(report, subject, resource, first, where)
 
 
-def _judge_contents(
-    report: Report, subject: str, resource: Resource, contents: Any, where: list[object], contract: str
-) -> None:
+def _judge_contents(report: Report, subject: str, resource: Resource, contents: Any, where: list[object]) -> None:
     text = getattr(contents, "text", None)
     at = [*where, "schema"]
     if not isinstance(text, str):
@@ -164,7 +162,8 @@ def _judge_contents(
     except NotJson as exc:
         report.add("resource-contents-invalid", subject, f"not JSON: {exc}", at=at, source=RESOURCES_FILE)
         return
-    for violation in schema_judge(contract, resource.name, resource.schema).violations(document)[:5]:
+    judge = resource.judge()
+    for violation in judge.violations(document)[:5] if judge is not None else ():
         text = f"its schema refuses the contents at {violation.pointer or '/'}: {violation.message}"
         report.add("resource-contents-invalid", subject, text, at=at, source=RESOURCES_FILE)
 

@@ -25,6 +25,7 @@ from ..naming import arguments_model_name, constant_name, parameter_name, values
 from ..protocol import revision
 from ..runtime import Judge, NotJson, parse_json
 from ..runtime.uri_template import TemplateError, UriTemplate
+from ..schema.patterns import judged
 from .documents import Document, Reading, read_yaml
 from .meta import check_against_meta
 
@@ -68,13 +69,14 @@ def is_json(media_type: str | None) -> bool:
     )
 
 
-def schema_judge(contract: str, name: str, schema: Any) -> Judge:
-    """The judge of the `schema:` of the resource or template `name`: in 2020-12 unless it says
-    `$schema`, under a URI of its own. Loading, `mock` and `conform` judge contents by it."""
+def schema_bundle(contract: str, name: str, schema: Any) -> tuple[str, dict[str, Any]]:
+    """The root URI and the resources of the judge of the `schema:` of the resource or template
+    `name` (`Resource.bundle`): in 2020-12 unless it says `$schema`, under a URI of its own, its
+    patterns written for the judge's engine (ECMA-262, as every schema of a contract reads them)."""
     uri = f"urn:mcp-contracts:{contract}:resource:{name}"
     if isinstance(schema, dict) and "$schema" not in schema:
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
-    return Judge(uri, {uri: schema})
+    return uri, judged({uri: schema})
 
 
 def load_surface(
@@ -173,7 +175,13 @@ class _Resources:
                 [*where, "mimeType"], f"{media_type!r} is not a media type (RFC 6838: type/subtype, such as text/plain)"
             )
         schema = entry.get("schema")
-        judge = self._judge(schema, [*where, "schema"], entry["name"]) if schema is not None else None
+        bundle = schema_bundle(self.contract, entry["name"], schema) if schema is not None else None
+        judge = self._judge(bundle, [*where, "schema"]) if bundle is not None else None
+        if schema is not None and not is_json(media_type):
+            self._say(
+                [*where, "mimeType" if media_type else "name"],
+                "a resource with a `schema:` is JSON: its mimeType must be a JSON type",
+            )
         contents = self._contents(entry, where, media_type) if "contents" in entry else None
         if contents is not None and judge is not None:
             self._judge_contents(judge, contents, [*where, "contents"], media_type)
@@ -185,11 +193,11 @@ class _Resources:
         keys = ("uriTemplate",) if template is not None or "uriTemplate" in entry else ("uri",)
         fields = (*keys, "name", "title", "description", "mimeType", "size", "annotations")
         listing = {key: entry[key] for key in fields if key in entry}
-        return Resource(entry["name"], uri, "uriTemplate" in entry, listing, schema, contents)
+        return Resource(entry["name"], uri, "uriTemplate" in entry, listing, schema, contents, bundle)
 
-    def _judge(self, schema: Any, where: list[object], name: str) -> Judge | None:
+    def _judge(self, bundle: tuple[str, dict[str, Any]], where: list[object]) -> Judge | None:
         """The judge of a JSON resource's schema, or None (said why) when it does not compile."""
-        judge = schema_judge(self.contract, name, schema)
+        judge = Judge(*bundle)
         try:
             judge.validator()
         except Exception as exc:  # jsonschema-rs: ValidationError, ValueError, ReferencingError
@@ -222,8 +230,7 @@ class _Resources:
 
     def _judge_contents(self, judge: Judge, contents: Contents, where: list[object], media_type: str | None) -> None:
         if contents.text is None or not is_json(media_type):
-            self._say(where, f"{contents.file}: a resource with a schema is JSON: its mimeType must be a JSON type")
-            return
+            return  # said of its mimeType
         try:
             value = parse_json(contents.text)
         except NotJson as exc:

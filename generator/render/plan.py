@@ -19,13 +19,13 @@ from .builder_signatures import builder_literals
 from .describe import Definition, describe_definitions
 from .docs import doc_sections, example_blocks, index_entries
 from .environment import template_environment
-from .json_text import bundle_file, manifest_text
+from .json_text import bundle_file, json_file, manifest_text
 from .mcp import tools_list
 from .mcp_surface import surface_files
 from .models_code import ModelGenerationError, format_python, models_code
 from .published import published_json
 from .runtime_text import runtime_modules
-from .surface_code import prompt_blocks, resource_blocks
+from .surface_code import judge_file, judged_resource, prompt_blocks, resource_blocks, resource_imports
 from .tables import enum_tables
 from .typescript import contract_files as typescript_contract_files
 from .typescript import npm_name, typescript_package, typescript_source
@@ -215,11 +215,20 @@ def _python_files(env: Environment, contract: Contract, package: str) -> dict[st
         )
     surface = contract.surface
     if surface.resources or surface.templates:
+        judged = [r for r in (*surface.resources, *surface.templates) if judged_resource(r)]
         files[f"{package}/resources.py"] = format_python(
             env.get_template("python/contract/resources.py.jinja").render(
-                contract=contract, blocks=resource_blocks(contract)
+                contract=contract,
+                blocks=resource_blocks(contract),
+                imports=resource_imports(contract),
+                judges=bool(judged),
             )
         )
+        for resource in judged:
+            root, resources = resource.bundle or ("", {})
+            files[f"{package}/{judge_file(resource)}"] = json_file(
+                {"root": root, "formats": False, "resources": resources}
+            )
     if surface.prompts:
         files[f"{package}/prompts.py"] = format_python(
             env.get_template("python/contract/prompts.py.jinja").render(

@@ -77,8 +77,10 @@ def resource_blocks(contract: Contract) -> list[Block]:
             "Every resource URI of the contract, in its order.",
         )
     )
+    blocks += [block for r in surface.resources if judged_resource(r) for block in _judge_blocks(r)]
     for template in surface.templates:
         blocks += _template_blocks(template)
+        blocks += _judge_blocks(template) if judged_resource(template) else []
     names = ", ".join(constant_name(t.name) for t in surface.templates)
     blocks.append(
         _constant(
@@ -88,6 +90,47 @@ def resource_blocks(contract: Contract) -> list[Block]:
         )
     )
     return blocks
+
+
+def resource_imports(contract: Contract) -> list[str]:
+    """The import lines of resources.py: only what its definitions use."""
+    surface = contract.surface
+    judges = any(judged_resource(r) for r in (*surface.resources, *surface.templates))
+    optional = any(optional_variables(t.uri) for t in surface.templates)
+    typing = ["Any"] * judges + ["Final"] + ["NotRequired"] * optional + ["TypedDict", "cast"] * bool(surface.templates)
+    runtime = ["Judge"] * judges + ["UriTemplate"] * bool(surface.templates) + ["read_judged"] * judges
+    lines = [f"from typing import {', '.join(typing)}"]
+    return [*lines, "", f"from .._runtime import {', '.join(runtime)}"] if runtime else lines
+
+
+def judged_resource(resource: Resource) -> bool:
+    """Whether a resource or template has a judge in resources.py: a JSON one with a `schema:`."""
+    return resource.bundle is not None
+
+
+def judge_file(resource: Resource) -> str:
+    """The file beside resources.py that holds the bundle of a JSON resource's schema."""
+    return f"{function_suffix(resource.name)}.resource.json"
+
+
+def _judge_blocks(resource: Resource) -> list[Block]:
+    """The judge of a JSON resource's contents, and `read_<name>`, which parses and judges them."""
+    constant, suffix = constant_name(resource.name), function_suffix(resource.name)
+    judge = f"{constant}_JUDGE"
+    read = [
+        f"def read_{suffix}(text: str | bytes | bytearray) -> Any:",
+        _doc(
+            f"The contents of `{constant}` ({resource.uri}), parsed: pydantic's ValidationError where they are"
+            " no JSON or its schema refuses them.",
+            "    ",
+        ),
+        f"    return read_judged({judge}, text, {py(resource.name)})",
+    ]
+    about = f"The judge of the contents of `{constant}`: its schema in resources.yaml."
+    return [
+        _constant(judge, f"Judge.from_package(_PACKAGE, {py(judge_file(resource))})", about),
+        Block("\n".join(read)),
+    ]
 
 
 def _template_blocks(template: Resource) -> list[Block]:

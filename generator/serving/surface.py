@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..load.surface import is_json, schema_judge
+from ..load.surface import is_json
 from ..model import Prompt, Resource, Surface
 from ..runtime import NotJson, parse_json
 from ..runtime.uri_template import UriTemplate
@@ -30,15 +30,15 @@ class Refusal(Exception):
     missing: bool = False
 
 
-def read_resource(surface: Surface, uri: str, contract: str) -> dict[str, Any]:
+def read_resource(surface: Surface, uri: str) -> dict[str, Any]:
     """The `resources/read` result of `uri`: its `contents`, one entry."""
     resource = next((r for r in surface.resources if r.uri == uri), None)
     if resource is not None:
-        return {"contents": [_contents(resource, uri, {}, contract)]}
+        return {"contents": [_contents(resource, uri, {})]}
     for template in surface.templates:
         values = UriTemplate.parse(template.uri).match(uri)
         if values is not None:
-            return {"contents": [_contents(template, uri, values, contract)]}
+            return {"contents": [_contents(template, uri, values)]}
     raise Refusal(f"no resource or template of the contract has the URI {uri!r}", missing=True)
 
 
@@ -49,7 +49,7 @@ def knows_resource(surface: Surface, uri: str) -> bool:
     return any(UriTemplate.parse(t.uri).match(uri) is not None for t in surface.templates)
 
 
-def _contents(resource: Resource, uri: str, values: Mapping[str, str], contract: str) -> dict[str, Any]:
+def _contents(resource: Resource, uri: str, values: Mapping[str, str]) -> dict[str, Any]:
     entry: dict[str, Any] = {"uri": uri}
     media_type = resource.listing.get("mimeType")
     if media_type is not None:
@@ -61,13 +61,13 @@ def _contents(resource: Resource, uri: str, values: Mapping[str, str], contract:
         return {**entry, "blob": contents.blob}
     text = contents.text or ""
     if values and is_json(media_type):
-        text = _filled_json(resource, text, values, contract)
+        text = _filled_json(resource, text, values)
     elif values:
         text = fill(text, values)
     return {**entry, "text": text}
 
 
-def _filled_json(resource: Resource, text: str, values: Mapping[str, str], contract: str) -> str:
+def _filled_json(resource: Resource, text: str, values: Mapping[str, str]) -> str:
     """A JSON template's contents with each variable's value in its strings, judged by its schema."""
     try:
         document = filled(parse_json(text), values)
@@ -75,8 +75,9 @@ def _filled_json(resource: Resource, text: str, values: Mapping[str, str], contr
         return fill(text, values)
     except RecursionError:
         raise Refusal(f"{resource.name}: its contents nest too deeply to fill in") from None
-    if resource.schema is not None:
-        violations = schema_judge(contract, resource.name, resource.schema).violations(document)
+    judge = resource.judge()
+    if judge is not None:
+        violations = judge.violations(document)
         if violations:
             first = violations[0]
             where = first.pointer or "/"

@@ -40,7 +40,7 @@ def surface_handlers(contract: Contract) -> dict[str, Any]:
 
         async def read(ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams) -> Any:
             try:
-                return types.ReadResourceResult.model_validate(read_resource(surface, str(params.uri), contract.name))
+                return types.ReadResourceResult.model_validate(read_resource(surface, str(params.uri)))
             except Refusal as refusal:
                 raise _error(refusal, ctx.protocol_version) from None
 

@@ -40,6 +40,7 @@ from mcp_types.jsonrpc import INTERNAL_ERROR
 
 from ...client.report import Report, shown
 from ...findings.finding import Finding
+from ...model import Surface
 from ...schema.engine import standalone_validator
 from ...schema.values import not_json
 from ...serving.served import ServedContract, ServedTool
@@ -48,6 +49,7 @@ from ..listing import HINT_DEFAULTS
 from ..results import document_of, judge_result
 from .fuzz_calls import Answer, Reconnect, Server
 from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
+from .fuzz_surface import SurfaceFuzz
 from .mutate import long_integers
 
 SHRINK_CALLS = 100  # calls one run of a tool may make past its N, to shrink what it found
@@ -379,7 +381,9 @@ def _why_not(shared: _Run, tool: ServedTool, published: Mapping[str, bool]) -> t
     return None
 
 
-def _fuzz_all(shared: _Run, tools: list[ServedTool], published: Mapping[str, Mapping[str, bool]]) -> None:
+def _fuzz_all(
+    shared: _Run, tools: list[ServedTool], published: Mapping[str, Mapping[str, bool]], surface: Surface | None = None
+) -> None:
     report = shared.report
     facts: dict[str, Any] = report.fuzz.setdefault("tools", {}) if report.fuzz is not None else {}
     for tool in tools:
@@ -397,6 +401,11 @@ def _fuzz_all(shared: _Run, tools: list[ServedTool], published: Mapping[str, Map
         except Exception as exc:  # hypothesis's own errors (a strategy it calls flaky...): a verdict still
             text = f"the fuzzing stopped: {type(exc).__name__}: {shown_line(str(exc))}"
             report.add("fuzz-degraded", tool.name, text, tool=tool.name, at=("inputSchema",))
+    if surface and not shared.budget.spent and shared.server.failed is None:
+        fuzz = SurfaceFuzz(shared.server, report, shared.plan.examples, shared.plan.seed, shared.plan.again)
+        found = fuzz.run(surface)
+        if report.fuzz is not None:
+            report.fuzz["surface"] = found
     if report.fuzz is not None and shared.budget.spent:
         report.fuzz["budget_spent"] = True
 
@@ -408,9 +417,11 @@ async def fuzz_tools(
     tools: list[ServedTool],
     report: Report,
     published: Mapping[str, Mapping[str, bool]] | None = None,
+    surface: Surface | None = None,
 ) -> None:
     """Fuzz `tools` (of `contract`, as the server lists them, with the hints it `published` for
-    each) on sessions opened with `reconnect`, a new one whenever the server goes away."""
+    each), then the templates and prompts of `surface` (`fuzz_surface`), on sessions opened with
+    `reconnect`, a new one whenever the server goes away."""
     server = Server(reconnect, report.revision or "", the_plan.timeout, report)
     deadline = time.monotonic() + the_plan.budget if the_plan.budget is not None else None
     shared = _Run(the_plan, contract, server, report, _Budget(deadline))
@@ -418,6 +429,6 @@ async def fuzz_tools(
         async with anyio.create_task_group() as group:
             group.start_soon(server.hold)
             try:
-                await anyio.to_thread.run_sync(_fuzz_all, shared, tools, published or {})
+                await anyio.to_thread.run_sync(_fuzz_all, shared, tools, published or {}, surface)
             finally:
                 server.close()

@@ -35,7 +35,7 @@ class Answer:
     `unreachable` (no session could be opened again: `text` says why)."""
 
     kind: str
-    result: types.CallToolResult | None = None
+    result: Any = None  # a `types.CallToolResult`, or the result of the request `Server.ask` made
     code: int | None = None
     text: str = ""
 
@@ -90,20 +90,21 @@ class Server:
         self._wanted.set()
 
     async def call(self, name: str, arguments: dict[str, Any]) -> Answer:
+        params = types.CallToolRequestParams(name=name, arguments=arguments)
+        return await self.ask(types.CallToolRequest(params=params), types.CallToolResult)
+
+    async def ask(self, request: Any, result_type: Any) -> Answer:
+        """One request (a `tools/call`, `resources/read`, `prompts/get`) and what it got."""
         if self.session is None and self.failed is None:
             await self._ready.wait()
         session = self.session
         if session is None:
             return Answer("unreachable", text=self.failed or "the server could not be reached")
-        params = types.CallToolRequestParams(name=name, arguments=arguments)
         self._report.calls += 1
+        method = getattr(request, "method", "tools/call")
         try:
             with anyio.fail_after(self._timeout * 1.5):  # the SDK's own read timeout answers first
-                result = await session.send_request(
-                    types.CallToolRequest(params=params),
-                    types.CallToolResult,
-                    request_read_timeout_seconds=self._timeout,
-                )
+                result = await session.send_request(request, result_type, request_read_timeout_seconds=self._timeout)
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT and "timed out" in exc.message:
                 self._drop()  # a server stuck on one call may be stuck on the next
@@ -116,7 +117,7 @@ class Server:
             self._drop()
             return Answer("timeout")
         except ValidationError as exc:
-            return Answer("not-a-result", text=f"not a tools/call result: {first_error(exc)}")
+            return Answer("not-a-result", text=f"not a {method} result: {first_error(exc)}")
         except Exception as exc:  # a transport that broke under the call
             self._drop()
             return Answer("lost", text=f"the connection broke: {leaf(exc)}")

@@ -1,0 +1,200 @@
+"""`conform --fuzz N` beside tools: each resource template read with N sets of values drawn for
+its variables, each prompt got with N argument sets and, where it requires some, N that leave
+a required one out; at the revision and on the sessions the tools are fuzzed on (`fuzz_calls`).
+
+Reading and getting change nothing, so every template and prompt of the contract is fuzzed.
+What a server answers a read of a drawn URI may be an error (no resource has that value), and
+a prompt may refuse what its arguments mean: neither is a finding. A crash (the connection
+lost, or a JSON-RPC internal error -32603) or a hang is (`fuzz-crash`, `fuzz-hang`), so is
+an answer that is no result (`invalid-response`), JSON contents of a template with a `schema:`
+that it refuses (`resource-contents-invalid`), and a prompt answered although a required
+argument was left out (`fuzz-invalid-accepted`). Each is shrunk by hypothesis and reported
+once per template or prompt and rule, at its entry of resources.yaml or prompts.yaml.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import hypothesis.strategies as st
+import mcp.types as types
+from hypothesis import given, seed
+from mcp_types.jsonrpc import INTERNAL_ERROR
+
+from ...client.report import Report, shown
+from ...load.surface import PROMPTS_FILE, RESOURCES_FILE, is_json
+from ...model import Prompt, Resource, Surface
+from ...runtime import NotJson, parse_json
+from ...runtime.uri_template import UriTemplate
+from .fuzz_calls import Answer, Server
+from .fuzz_draw import run_settings
+
+SHRINK_CALLS = 50  # requests one template or prompt may make past its N, to shrink what it found
+_VALUE = st.text(max_size=24)  # a variable's or an argument's value: any text, the empty one too
+
+
+@dataclass(frozen=True)
+class Found:
+    """What one request found: its rule and what to say (the drawn values are added)."""
+
+    rule: str
+    text: str
+
+
+class _Stop(Exception):
+    def __init__(self, found: Found) -> None:
+        self.found = found
+
+
+@dataclass
+class SurfaceFuzz:
+    """The fuzzing of a contract's templates and prompts against `server`."""
+
+    server: Server
+    report: Report
+    examples: int
+    seed: int
+    again: str  # how to reproduce the run, for every message
+
+    def run(self, surface: Surface) -> dict[str, Any]:
+        """Fuzz every template and prompt; the valid and invalid requests each made, by
+        `template X` / `prompt X` (a report's `fuzz.surface`)."""
+        facts: dict[str, Any] = {}
+        for index, template in enumerate(surface.templates):
+            facts[f"template {template.name}"] = {"valid": self._template(index, template), "invalid": 0}
+        for index, prompt in enumerate(surface.prompts):
+            valid, invalid = self._prompt(index, prompt)
+            facts[f"prompt {prompt.name}"] = {"valid": valid, "invalid": invalid}
+        return facts
+
+    def _template(self, index: int, template: Resource) -> int:
+        parsed = UriTemplate.parse(template.uri)
+        strategy = st.fixed_dictionaries({name: _VALUE for name in parsed.variables})
+        where = ["templates", index]
+        judge = template.judge()
+        json_contents = judge is not None and is_json(template.listing.get("mimeType"))
+
+        def read(values: dict[str, str]) -> Found | None:
+            uri = parsed.expand(values)
+            answer = self._ask(
+                types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri)), types.ReadResourceResult
+            )
+            trouble = _trouble(answer, f"reading {uri}")
+            if trouble is not None or answer.result is None or not json_contents or judge is None:
+                return trouble
+            for contents in answer.result.contents:
+                text = getattr(contents, "text", None)
+                try:
+                    document = parse_json(text) if isinstance(text, str) else None
+                except NotJson as exc:
+                    return Found("resource-contents-invalid", f"the contents of {uri} are not JSON: {exc}")
+                for violation in judge.violations(document)[:1]:
+                    said = (
+                        f"its schema refuses the contents of {uri} at {violation.pointer or '/'}: {violation.message}"
+                    )
+                    return Found("resource-contents-invalid", said)
+            return None
+
+        return self._property(
+            strategy,
+            read,
+            lambda found, drawn: self._say(found, drawn, "resources/read", template.name, where, RESOURCES_FILE),
+        )
+
+    def _prompt(self, index: int, prompt: Prompt) -> tuple[int, int]:
+        where = ["prompts", index]
+        required = {a.name: _VALUE for a in prompt.arguments if a.required}
+        optional = {a.name: _VALUE for a in prompt.arguments if not a.required}
+        valid = st.fixed_dictionaries(required, optional=optional)
+
+        def get(arguments: dict[str, str]) -> Found | None:
+            return _trouble(self._get(prompt, arguments), "on arguments the prompt takes")
+
+        def report(found: Found, drawn: Any) -> None:
+            self._say(found, drawn, "prompts/get", prompt.name, where, PROMPTS_FILE)
+
+        made, left = self._property(valid, get, report), 0
+        if required:
+            left_out = valid.flatmap(
+                lambda drawn: st.sampled_from(sorted(required)).map(
+                    lambda name: {k: v for k, v in drawn.items() if k != name}
+                )
+            )
+
+            def get_without(arguments: dict[str, str]) -> Found | None:
+                answer = self._get(prompt, arguments)
+                trouble = _trouble(answer, "on arguments that leave a required one out")
+                if trouble is None and answer.kind == "result":
+                    return Found("fuzz-invalid-accepted", "a prompt answered although a required argument was left out")
+                return trouble
+
+            left = self._property(left_out, get_without, report)
+        return made, left
+
+    def _get(self, prompt: Prompt, arguments: dict[str, str]) -> Answer:
+        params = types.GetPromptRequestParams(name=prompt.name, arguments=arguments)
+        return self._ask(types.GetPromptRequest(params=params), types.GetPromptResult)
+
+    def _ask(self, request: Any, result_type: Any) -> Answer:
+        return anyio.from_thread.run(self.server.ask, request, result_type)
+
+    def _property(
+        self,
+        strategy: st.SearchStrategy[Any],
+        expect: Callable[[Any], Found | None],
+        report: Callable[[Found, Any], None],
+    ) -> int:
+        """Run hypothesis over `strategy`, each drawn value asked once; report the first thing
+        found, shrunk. The requests made."""
+        answers: dict[str, Found | None] = {}
+        limit = self.examples + SHRINK_CALLS
+
+        def probe(drawn: Any) -> None:
+            key = json.dumps(drawn, sort_keys=True)
+            if key not in answers:
+                if len(answers) >= limit or self.server.failed is not None:
+                    return
+                answers[key] = expect(drawn)
+            found = answers[key]
+            if found is not None:
+                raise _Stop(found)
+
+        test = seed(self.seed)(run_settings(self.examples)(given(strategy)(probe)))
+        try:
+            test()
+        except Exception as exc:  # the shrunk example's `_Stop`, alone or in a group
+            stops = [leaf for leaf in _leaves(exc) if isinstance(leaf, _Stop)]
+            if not stops:  # hypothesis's own error (a flaky strategy...): a verdict still
+                report(Found("fuzz-degraded", f"the fuzzing stopped: {type(exc).__name__}"), None)
+            for stop in stops:
+                drawn = next((json.loads(k) for k, v in answers.items() if v is stop.found), None)
+                report(stop.found, drawn)
+        return len(answers)
+
+    def _say(self, found: Found, drawn: Any, method: str, name: str, where: list[object], source: str) -> None:
+        text = f"{found.text}: drawn {shown(drawn, 400)} ({self.again})"
+        self.report.add(found.rule, f"{method} {name}", text, at=where, source=source)
+
+
+def _trouble(answer: Answer, after: str) -> Found | None:
+    """A crash, a hang or an answer that is no result, whatever was asked."""
+    if answer.kind == "lost":
+        return Found("fuzz-crash", f"{answer.text} {after}")
+    if answer.kind == "rpc-error" and answer.code == INTERNAL_ERROR:
+        return Found("fuzz-crash", f"JSON-RPC internal error -32603 ({answer.text}) {after}")
+    if answer.kind == "timeout":
+        return Found("fuzz-hang", f"no answer {after}")
+    if answer.kind == "not-a-result":
+        return Found("invalid-response", f"{answer.text} {after}")
+    return None
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """`exc`, or the exceptions a group of them holds, each group opened."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
