@@ -34,7 +34,7 @@ from .ts_zod import zod_object
 # zod within 4.6: `judged` (the runtime's zod.ts) hooks zod's `_zod.run` and `toJSONSchema`.
 ZOD = "~4.6.7"
 TYPESCRIPT = "7.0.2"
-RUNTIME_FILES = ("builders.ts", "judge.ts", "violation.ts", "zod.ts")
+RUNTIME_FILES = ("builders.ts", "judge.ts", "uri_template.ts", "violation.ts", "zod.ts")
 
 
 def npm_name(package: str, distribution: str | None = None) -> str:
