@@ -5,7 +5,8 @@ Each contract's folder mirrors its Python package: `types.ts` (the view as objec
 `judge.ts` (the bundled schema and its judge), `compiled.ts` (the envelope's schema as code,
 for `isEnvelope`, where `ts_compiled` can write it), `errors.ts` (the catalogue), `tools.ts` (each
 tool's input and output as judged zod schemas), `builders.ts` (when the contract declares
-`builders:`) and `index.ts`. The runtime (`generator/typescript/*.ts`) is copied into
+`builders:`), `resources.ts` and `prompts.ts` (when it declares resources, templates or
+prompts; see `ts_surface.py`) and `index.ts`. The runtime (`generator/typescript/*.ts`) is copied into
 `src/_runtime/`. Names, literals and order are decided here; the templates place them.
 """
 
@@ -27,6 +28,7 @@ from .json_text import CompactTexts, json_block
 from .mcp import tool_listing
 from .tables import Section, sections
 from .ts_compiled import compiled
+from .ts_surface import prompt_literals, resource_literals
 from .ts_types import OBJECT_MEMBERS, declarations, member_type
 from .ts_zod import zod_object
 
@@ -65,7 +67,10 @@ def typescript_package(
         f"{root}/package.json": _json(_package_json(name, version, modules)),
         f"{root}/tsconfig.json": env.get_template("typescript/tsconfig.json.jinja").render(),
         f"{root}/README.md": env.get_template("typescript/README.md.jinja").render(
-            name=name, version=version, contracts=sorted(project.contracts, key=lambda contract: contract.module)
+            name=name,
+            version=version,
+            contracts=sorted(project.contracts, key=lambda contract: contract.module),
+            surface=any(contract.surface for contract in project.contracts),
         ),
     }
     for name in RUNTIME_FILES:
@@ -102,6 +107,8 @@ def _package_json(name: str, version: str, modules: list[str]) -> dict[str, Any]
 def contract_files(env: Environment, contract: Contract, folder: str) -> dict[str, str]:
     """The files of one contract's folder of `src/`."""
     has_builders = contract.builders is not None
+    surface = contract.surface
+    has_resources, has_prompts = bool(surface.resources or surface.templates), bool(surface.prompts)
     bundle = _bundle(contract)
     code = compiled(bundle)
     tables = catalogue_tables(contract.catalogue)  # errors.ts declares them, index.ts exports them
@@ -122,7 +129,7 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
             contract=contract, **tool_literals(contract)
         ),
         f"{folder}/index.ts": env.get_template("typescript/contract/index.ts.jinja").render(
-            contract=contract, builders=has_builders, tables=tables
+            contract=contract, builders=has_builders, tables=tables, resources=has_resources, prompts=has_prompts
         ),
     }
     if code is not None:
@@ -130,6 +137,14 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
     if has_builders:
         files[f"{folder}/builders.ts"] = env.get_template("typescript/contract/builders.ts.jinja").render(
             contract=contract, **builder_literals(contract)
+        )
+    if has_resources:
+        files[f"{folder}/resources.ts"] = env.get_template("typescript/contract/resources.ts.jinja").render(
+            contract=contract, **resource_literals(contract)
+        )
+    if has_prompts:
+        files[f"{folder}/prompts.ts"] = env.get_template("typescript/contract/prompts.ts.jinja").render(
+            contract=contract, **prompt_literals(contract)
         )
     return files
 

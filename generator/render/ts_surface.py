@@ -1,0 +1,132 @@
+"""`resources.ts` and `prompts.ts` of a contract's folder of the npm package, for a contract
+that declares resources or prompts: the TypeScript side of `resources.py` and `prompts.py`.
+
+resources.ts has a constant per resource URI (the Python constant's name, `STATIC_TEXT`, as
+errors.ts names its constants), `RESOURCES`, and per template its parsed `UriTemplate` (the
+runtime's `_runtime/uri_template.ts`, the port of `runtime/uri_template.py`), `TEMPLATES`,
+`expand<Name>(values)`, `match<Name>(uri)` and the interface `<Name>Values` (a variable of a
+query expression optional, every key quoted). prompts.ts has a constant per prompt name,
+`PROMPTS`, and per prompt with arguments the interface `<Name>Arguments` and the type guard
+`is<Name>Arguments(value)`: a plain object holding no other key, every required argument a
+string, an optional one a string where it is there. `<Name>` is the Python class's stem
+(`camel`), which loading keeps unique among a contract's templates and prompts.
+
+Every literal goes through `ts` or `tsdoc` here; the templates only place these strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Contract, Prompt, Resource
+from ..naming import camel, constant_name
+from ..runtime.uri_template import UriTemplate
+from .escape import ts, ts_key, tsdoc
+from .surface_code import optional_variables
+
+
+@dataclass(frozen=True, slots=True)
+class TsConstant:
+    name: str
+    value: str  # a literal
+    doc: str  # a doc comment, or ""
+
+
+@dataclass(frozen=True, slots=True)
+class TsMember:
+    key: str  # the property name, quoted
+    optional: bool
+    doc: str  # a doc comment indented for an interface's body, or ""
+
+
+@dataclass(frozen=True, slots=True)
+class TsTemplate:
+    constant: TsConstant  # its value `UriTemplate.parse(<the template>)`
+    values: str  # the interface of its variables
+    expand: str
+    match: str
+    members: tuple[TsMember, ...]
+    expand_doc: str
+    match_doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class TsPrompt:
+    arguments: str  # the interface
+    guard: str  # the type guard
+    doc: str
+    guard_doc: str
+    members: tuple[TsMember, ...]
+    required: str  # an array literal of the required arguments' names
+    optional: str  # and of the others'
+
+
+def _about(listing: Any) -> str:
+    """A definition's doc text: its title and description, as the contract writes them (as in Python)."""
+    parts = [str(p) for p in (listing.get("title"), listing.get("description")) if p]
+    return ": ".join(parts)
+
+
+def _array(names: list[str]) -> str:
+    return "[" + ", ".join(names) + "]"
+
+
+def resource_literals(contract: Contract) -> dict[str, Any]:
+    """What resources.ts places, in resources.yaml's order."""
+    surface = contract.surface
+    resources = [TsConstant(constant_name(r.name), ts(r.uri), tsdoc(_about(r.listing))) for r in surface.resources]
+    templates = [_template(t) for t in surface.templates]
+    return {
+        "resources": resources,
+        "resource_list": _array([r.name for r in resources]),
+        "templates": templates,
+        "template_list": _array([t.constant.name for t in templates]),
+    }
+
+
+def _template(template: Resource) -> TsTemplate:
+    parsed = UriTemplate.parse(template.uri)
+    constant = constant_name(template.name)
+    stem = camel(template.name)
+    optional = optional_variables(template.uri)
+    return TsTemplate(
+        constant=TsConstant(constant, f"UriTemplate.parse({ts(template.uri)})", tsdoc(_about(template.listing))),
+        values=f"{stem}Values",
+        expand=f"expand{stem}",
+        match=f"match{stem}",
+        members=tuple(TsMember(ts_key(v), v in optional, "") for v in parsed.variables),
+        expand_doc=tsdoc(f"The URI of `{constant}` ({template.uri}) for these values."),
+        match_doc=tsdoc(f"The values `uri` gives the variables of `{constant}`, or null when it does not match."),
+    )
+
+
+def prompt_literals(contract: Contract) -> dict[str, Any]:
+    """What prompts.ts places, in prompts.yaml's order."""
+    prompts = contract.surface.prompts
+    constants = [TsConstant(constant_name(p.name), ts(p.name), tsdoc(_about(p.listing))) for p in prompts]
+    return {
+        "prompts": constants,
+        "prompt_list": _array([c.name for c in constants]),
+        "arguments": [_prompt(p) for p in prompts if p.arguments],
+    }
+
+
+def _prompt(prompt: Prompt) -> TsPrompt:
+    stem = camel(prompt.name)
+    members = tuple(
+        TsMember(ts_key(a.name), not a.required, tsdoc(a.description, "  ") if a.description else "")
+        for a in prompt.arguments
+    )
+    return TsPrompt(
+        arguments=f"{stem}Arguments",
+        guard=f"is{stem}Arguments",
+        doc=tsdoc(f"The arguments of the prompt {prompt.name}."),
+        guard_doc=tsdoc(
+            f"Whether `value` is exactly the arguments of the prompt {prompt.name}:\n"
+            "a plain object with no other key, each required argument a string, an optional one a string."
+        ),
+        members=members,
+        required=_array([ts(a.name) for a in prompt.arguments if a.required]),
+        optional=_array([ts(a.name) for a in prompt.arguments if not a.required]),
+    )
