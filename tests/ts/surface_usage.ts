@@ -1,0 +1,31 @@
+// What tsc --strict must take and refuse of the generated resources.ts and prompts.ts of
+// tests/contracts/conformance-fixtures, with the template `items` and the prompt `review`
+// tests/test_typescript_surface.py adds: it is copied into the package's src/ and compiled
+// with it. Each `@ts-expect-error` fails the compilation if the line below it compiles.
+import { prompts, resources } from "./conformance_fixtures/index.js";
+
+const uri: string = resources.expandItems({ id: "7" });
+const sized: string = resources.expandItems({ id: "7", page: "2", "page.size": "20" });
+const found: resources.ItemsValues | null = resources.matchItems(uri);
+const size: string | undefined = found?.["page.size"];
+const id: string | undefined = resources.matchTemplateData(sized)?.id;
+const first: "test://static-text" = resources.RESOURCES[0];
+const name: "review" = prompts.REVIEW;
+
+// @ts-expect-error: `id` is required.
+resources.expandItems({ page: "2" });
+// @ts-expect-error: a value is a string.
+resources.expandItems({ id: 7 });
+// @ts-expect-error: no such variable.
+resources.expandTemplateData({ id: "1", page: "2" });
+
+const given: unknown = JSON.parse('{"code": "x"}');
+if (prompts.isReviewArguments(given)) {
+  const code: string = given.code;
+  const style: string | undefined = given.style;
+  void [code, style];
+}
+// @ts-expect-error: `code` is required.
+const missing: prompts.ReviewArguments = { style: "terse" };
+
+export const used = [uri, sized, size, id, first, name, missing];
