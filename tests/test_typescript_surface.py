@@ -42,6 +42,10 @@ DRAWS = settings(max_examples=200, deadline=None, derandomize=True, database=Non
 ITEMS = """  - uriTemplate: "test://items/{id}{?page,page.size}"
     name: items
     mimeType: text/plain
+  - uriTemplate: "test://odd*/{__proto__}{&constructor}"
+    name: odd
+    description: "Names JavaScript reads specially, and a comment's end: */"
+    mimeType: text/plain
 """
 REVIEW = """  - name: review
     arguments:
@@ -50,6 +54,12 @@ REVIEW = """  - name: review
     messages:
       - role: user
         content: {type: text, text: "Review {code} in {style}"}
+  - name: odd
+    arguments:
+      - {name: __proto__, description: "*/ ends no comment", required: true}
+    messages:
+      - role: user
+        content: {type: text, text: "{__proto__}"}
 """
 
 
@@ -108,6 +118,7 @@ def test_the_constants_are_the_python_ones(dist: Path, tmp_path: Path) -> None:
             "test_prompt_with_embedded_resource",
             "test_prompt_with_image",
             "review",
+            "odd",
         ],
     ]
 
@@ -138,6 +149,28 @@ def test_expand_and_match_round_trip(dist: Path, tmp_path: Path) -> None:
         sized,  # the query's members in any order
         None,  # a member the template does not name
         None,  # a raw '/' is no value of {id}
+    ]
+
+
+def test_names_javascript_reads_specially_are_own_keys(dist: Path, tmp_path: Path) -> None:
+    """A variable or argument named `__proto__` is a property, never the prototype; `constructor` too."""
+    outcomes = _calls(
+        dist,
+        tmp_path,
+        [
+            {"fn": "resources.expandOdd", "args": [{"__proto__": "p q", "constructor": "c"}]},
+            {"fn": "resources.matchOdd", "args": ["test://odd*/p%20q&constructor=c"]},
+            {"fn": "resources.matchOdd", "args": ["test://odd*/p"]},
+            {"fn": "prompts.isOddArguments", "args": [{"__proto__": "x"}]},
+            {"fn": "prompts.isOddArguments", "args": [{}]},
+        ],
+    )
+    assert outcomes == [
+        "test://odd*/p%20q&constructor=c",
+        {"__proto__": "p q", "constructor": "c"},
+        {"__proto__": "p"},
+        True,
+        False,
     ]
 
 

@@ -35,7 +35,8 @@ class TsConstant:
 
 @dataclass(frozen=True, slots=True)
 class TsMember:
-    key: str  # the property name, quoted
+    key: str  # the property name, quoted (`["__proto__"]` computed, see `ts_key`)
+    literal: str  # the name as a string literal, to read the property by
     optional: bool
     doc: str  # a doc comment indented for an interface's body, or ""
 
@@ -95,7 +96,7 @@ def _template(template: Resource) -> TsTemplate:
         values=f"{stem}Values",
         expand=f"expand{stem}",
         match=f"match{stem}",
-        members=tuple(TsMember(ts_key(v), v in optional, "") for v in parsed.variables),
+        members=tuple(TsMember(ts_key(v), ts(v), v in optional, "") for v in parsed.variables),
         expand_doc=tsdoc(f"The URI of `{constant}` ({template.uri}) for these values."),
         match_doc=tsdoc(f"The values `uri` gives the variables of `{constant}`, or null when it does not match."),
     )
@@ -115,7 +116,7 @@ def prompt_literals(contract: Contract) -> dict[str, Any]:
 def _prompt(prompt: Prompt) -> TsPrompt:
     stem = camel(prompt.name)
     members = tuple(
-        TsMember(ts_key(a.name), not a.required, tsdoc(a.description, "  ") if a.description else "")
+        TsMember(ts_key(a.name), ts(a.name), not a.required, tsdoc(a.description, "  ") if a.description else "")
         for a in prompt.arguments
     )
     return TsPrompt(
