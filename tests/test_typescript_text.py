@@ -11,7 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
-from conftest import SCHEMAS, run_cli
+from conftest import ROOT, SCHEMAS, run_cli
 
 FOLDER = "generated/typescript/contracts/src/jsonrpc"
 
@@ -99,3 +99,28 @@ def _embedded(lines: list[str]) -> list[object]:
         elif current is not None:
             current.append(json.loads(line.strip().removesuffix(",")))
     return found
+
+
+def test_resources_ts_and_prompts_ts_only_where_the_contract_declares_them(tmp_path: Path) -> None:
+    """The example contract declares resources, a template and prompts; jsonrpc none: its folder
+    and index stay as they were (tests/test_typescript_surface.py compiles and calls them)."""
+    fixtures = _project(tmp_path / "fixtures")
+    shutil.copytree(
+        ROOT / "tests" / "contracts" / "conformance-fixtures",
+        fixtures / "schemas" / "contracts" / "conformance-fixtures",
+    )
+    _generated(fixtures)
+    declared = fixtures / "generated/typescript/contracts/src/conformance_fixtures"
+    index = (declared / "index.ts").read_text(encoding="utf-8")
+    assert 'export * as resources from "./resources.js";' in index
+    assert 'export * as prompts from "./prompts.js";' in index
+    resources = (declared / "resources.ts").read_text(encoding="utf-8")
+    assert 'export const STATIC_TEXT = "test://static-text";' in resources
+    assert 'UriTemplate.parse("test://template/{id}/data")' in resources
+    assert "export function matchTemplateData(uri: string): TemplateDataValues | null {" in resources
+    prompts = (declared / "prompts.ts").read_text(encoding="utf-8")
+    assert "export function isTestPromptWithArgumentsArguments(value: unknown)" in prompts
+    assert (fixtures / "generated/typescript/contracts/src/_runtime/uri_template.ts").is_file()
+    plain = fixtures / FOLDER
+    assert not (plain / "resources.ts").exists() and not (plain / "prompts.ts").exists()
+    assert "resources" not in (plain / "index.ts").read_text(encoding="utf-8")
