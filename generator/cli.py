@@ -304,6 +304,7 @@ def import_(
     header: opt.HeaderOption = None,
     call: opt.CallOption = False,
     call_tool: opt.CallToolOption = None,
+    read_resources: opt.ReadResourcesOption = False,
     write: opt.WriteOption = False,
     timeout: opt.TimeoutOption = 10.0,
     client_capabilities: opt.ClientCapabilitiesOption = "roots,sampling,elicitation",
@@ -313,18 +314,20 @@ def import_(
 ) -> None:
     """Write a contract from a live MCP server: its info, every tool it lists, their schemas and hints.
 
-    Asks at every protocol revision; the contract declares those the server speaks. No tool is
-    called unless asked: `--call` (read-only, closed-world tools), `--call-tool TOOL`. For a contract that
-    exists, shows what the server changed (as `breaking` findings) and writes only with
-    `--write`, keeping descriptions, the catalogue and columns: exit 1 while changes are
-    unwritten. Exit 2 when the server cannot be read.
+    Asks at every protocol revision; the contract declares those the server speaks. Its resources,
+    templates and prompts are recorded as listed. No tool is called unless asked: `--call`
+    (read-only, closed-world tools), `--call-tool TOOL`; no resource is read unless
+    `--read-resources`. For a contract that exists, shows what the server changed (as
+    `breaking` findings) and writes only with `--write`, keeping descriptions, the catalogue
+    and columns: exit 1 while changes are unwritten. Exit 2 when the server cannot be read.
     """
     from . import api, cli_server
 
     _or_refuse(cli_server.sdk_problem("import"))
     reports = _reports(report)
     target, headers = _or_refuse(cli_server.target(command, url, header))
-    options = _or_refuse(cli_server.import_options(timeout, headers, call, call_tool, client_capabilities))
+    asked = (timeout, headers, call, call_tool, client_capabilities, read_resources)
+    options = _or_refuse(cli_server.import_options(*asked))
     imported = partial(api.import_with, name=name, target=target, options=options, write=write)
     _run("import", output_format, reports, imported, schemas)
 

@@ -252,6 +252,13 @@ CallToolOption = Annotated[
     list[str] | None,
     typer.Option("--call-tool", metavar="TOOL", help="Call this tool too, read-only or not; repeatable."),
 ]
+ReadResourcesOption = Annotated[
+    bool,
+    typer.Option(
+        "--read-resources",
+        help="Read each resource the server lists, once; write its contents under examples/resources/.",
+    ),
+]
 WriteOption = Annotated[
     bool, typer.Option("--write", help="Write the changes into a contract that exists (else only shown).")
 ]

@@ -126,7 +126,12 @@ def conform_options(
 
 
 def import_options(
-    timeout: float, headers: dict[str, str], call: bool, call_tool: list[str] | None, client_capabilities: str
+    timeout: float,
+    headers: dict[str, str],
+    call: bool,
+    call_tool: list[str] | None,
+    client_capabilities: str,
+    read_resources: bool = False,
 ) -> ImportOptions | str:
     """How `import` talks to the server, from its flags, or why not (a capability that is none)."""
     from .importing.importer import ImportOptions
@@ -134,7 +139,9 @@ def import_options(
     declared = capabilities(client_capabilities)
     if isinstance(declared, str):
         return declared
-    return ImportOptions(timeout, headers, call, tuple(call_tool or ()), client_capabilities=declared)
+    return ImportOptions(
+        timeout, headers, call, tuple(call_tool or ()), read_resources=read_resources, client_capabilities=declared
+    )
 
 
 def served(schemas: Path | None, contract: str) -> ServedContract | str:

@@ -27,7 +27,10 @@ class RecordedCall:
 class ServerFacts:
     """A server as one listing shows it: its `serverInfo`, the revisions it answered as asked
     (oldest first; the listing and the calls are those of the newest), and each tool as the
-    JSON of `tools/list` (camelCase keys, nothing left out but what it leaves out)."""
+    JSON of `tools/list` (camelCase keys, nothing left out but what it leaves out); each
+    resource, resource template and prompt as the JSON of its listing, as the server wrote it;
+    and, with `--read-resources`, what `resources/read` answered for a resource (by its URI):
+    the contents entry as written (`uri`, `mimeType`, `text` or a base64 `blob`)."""
 
     name: str
     title: str | None
@@ -36,6 +39,10 @@ class ServerFacts:
     revisions: tuple[str, ...]
     tools: tuple[dict[str, Any], ...]
     calls: dict[str, RecordedCall] = field(default_factory=dict)
+    resources: tuple[dict[str, Any], ...] = ()
+    templates: tuple[dict[str, Any], ...] = ()
+    prompts: tuple[dict[str, Any], ...] = ()
+    contents: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def negotiated(self) -> str:

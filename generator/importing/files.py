@@ -4,10 +4,11 @@ that is already there.
 A new contract gets contract.yaml (the server's title, a semantic version made of its own,
 `facts.contract_version`, and the revisions it answered), an empty catalogue, tools.yaml (each
 tool as listed: its `execution` and `_meta` as written, and under `other_fields` every field
-tools.yaml has no key for) and the envelope (`importing.envelope`). Importing again keeps what people
-write: contract.yaml but for `protocol`, the server named in `metadata:` and `version` (the
-server's, when it is a semantic version: else the contract's own stays);
-errors.yaml whole; each tool's description, error codes, columns and example calls; and any
+tools.yaml has no key for), the envelope (`importing.envelope`), and for a server that lists
+resources, templates or prompts resources.yaml and prompts.yaml (`importing.surface_files`).
+Importing again keeps what people write: contract.yaml but for `protocol`, the server named
+in `metadata:` and `version` (the server's, when it is a semantic version: else the
+contract's own stays); errors.yaml whole; each tool's description, error codes, columns and example calls; and any
 schema the server now lists with the same meaning (its hand-written titles and descriptions).
 The YAML files are edited in place (ruamel's round trip), so their comments and order stay.
 """
@@ -25,10 +26,12 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
+from ..config import Limits
 from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from .envelope import canonical, envelope_of
 from .facts import HINTS, RecordedCall, ServerFacts, contract_version, semantic_version
+from .surface_files import surface_into
 
 CONTRACT, ENVELOPE, ERRORS, TOOLS = "contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"
 _HEADER = {
@@ -56,8 +59,11 @@ class ContractFiles:
     notes: list[str] = field(default_factory=list)
 
 
-def contract_files(name: str, facts: ServerFacts, existing: Mapping[str, bytes] | None = None) -> ContractFiles:
-    """The contract folder's files: new, or `existing` merged."""
+def contract_files(
+    name: str, facts: ServerFacts, existing: Mapping[str, bytes] | None = None, source_bytes: int = Limits.source_bytes
+) -> ContractFiles:
+    """The contract folder's files: new, or `existing` merged (resources.yaml and prompts.yaml
+    by `importing.surface_files`; no contents file over `source_bytes`, which would not load)."""
     existing = existing or {}
     notes: list[str] = []
     title = facts.title or facts.name or name
@@ -77,6 +83,7 @@ def contract_files(name: str, facts: ServerFacts, existing: Mapping[str, bytes] 
     files.update(examples.files)
     _add_examples(document, facts, examples.names)
     files[TOOLS] = _dump(document, header)
+    surface_into(facts, files, notes, _load, _dump, source_bytes)
     return ContractFiles(files, notes)
 
 

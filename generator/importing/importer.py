@@ -3,7 +3,8 @@
 The server is asked at every protocol revision, each in a session of its own (the transport
 code is `conform`'s, `client.connect`, declaring the client capabilities `client_side` says);
 the revisions it answers as asked become the contract's `protocol:`, and the newest of them
-gives the listing, the server's info and, when asked for, the calls. A tool is called only
+gives the listing (its resources, templates and prompts too: `importing.surface`), the
+server's info and, when asked for, the calls and the resources read. A tool is called only
 when asked: `--call` calls those the server annotates read-only, closed-world and not
 destructive (`facts.not_safe_to_call`), `--call-tool NAME` any one by name. Its arguments
 are drawn from its inputSchema (`synthesize.candidates`, with the values its descriptions
@@ -37,6 +38,7 @@ from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.synthesize import candidates
 from .facts import RecordedCall, ServerFacts, as_listed, not_safe_to_call
+from .surface import list_surface, read_contents
 
 _TRIES = 8  # argument sets tried per tool before it is left without an example
 # A quoted example in a description: 'Etc/UTC', "en-GB" or `main`.
@@ -68,13 +70,15 @@ def _said(exc: BaseException) -> str:
 @dataclass(frozen=True)
 class ImportOptions:
     """How `import` talks to the server: `call` (the read-only tools) and `call_tools` (named
-    ones) say which tools are called; `timeout`, `headers`, `message_bytes` and
+    ones) say which tools are called, `read_resources` whether each listed resource is read;
+    `timeout`, `headers`, `message_bytes` and
     `client_capabilities` (what the client declares: `client_side`) as for `conform`."""
 
     timeout: float = 10.0
     headers: Mapping[str, str] = field(default_factory=dict)
     call: bool = False
     call_tools: tuple[str, ...] = ()
+    read_resources: bool = False
     message_bytes: int = DEFAULT_MESSAGE_BYTES
     client_capabilities: frozenset[str] = client_side.DEFAULT
 
@@ -151,6 +155,7 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
                 answered.append(version)
             return
         answered.append(version)
+        surface = await list_surface(session, reading.notes, heard)
         info = session.server_info
         unknown = [name for name in options.call_tools if all(t["name"] != name for t in tools)]
         if unknown:  # before any call: nothing is called on a request that cannot be met
@@ -166,9 +171,14 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
             revisions=(version,),
             tools=tools,
             calls={},
+            resources=surface.resources,
+            templates=surface.templates,
+            prompts=surface.prompts,
         )
         if not unknown:
             await _record_calls(session, tools, options, reading.facts.calls, reading, heard)
+        if not unknown and options.read_resources:
+            await read_contents(session, surface.resources, options.timeout, reading.facts.contents, reading.notes)
 
 
 def _refuse_unheld(heard: list[UnheldNumber]) -> None:

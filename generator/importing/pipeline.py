@@ -55,7 +55,7 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
         imported.diagnostics = [existing]
         return imported
     try:
-        made = contract_files(name, facts, existing)
+        made = contract_files(name, facts, existing, settings.limits.source_bytes)
     except (YAMLError, AttributeError, KeyError, TypeError, ValueError) as exc:  # a source no merge can read
         message = f"the contract there cannot be merged with the server's listing: {exc}".splitlines()[0]
         imported.diagnostics = [Diagnostic(display_path(folder), None, None, message)]

@@ -48,6 +48,16 @@ _TEXTUAL = frozenset(
 _TEXTUAL_SUFFIXES = ("+json", "+xml", "+yaml")
 
 
+def has_scheme(text: str) -> bool:
+    """Whether `text` (a URI or a URI template) begins with a URI scheme."""
+    return _SCHEME.match(text) is not None
+
+
+def absolute_uri(uri: str) -> bool:
+    """Whether `uri` begins with a scheme and holds no space or control character."""
+    return has_scheme(uri) and _UNSAFE.search(uri) is None
+
+
 def essence(media_type: str) -> str:
     """A media type without its parameters, in lower case: `text/plain; charset=utf-8` is `text/plain`."""
     return media_type.split(";", 1)[0].strip().lower()
@@ -134,7 +144,7 @@ class _Resources:
         found = []
         for index, entry in enumerate(entries):
             where: list[object] = ["resources", index]
-            if _SCHEME.match(entry["uri"]) is None or _UNSAFE.search(entry["uri"]):
+            if not absolute_uri(entry["uri"]):
                 self._say(
                     [*where, "uri"], f"{entry['uri']!r} is not an absolute URI (RFC 3986: a scheme, then no space)"
                 )
@@ -154,7 +164,7 @@ class _Resources:
             except TemplateError as exc:
                 self._say([*where, "uriTemplate"], f"not a URI template this tool takes: {exc}")
             else:
-                if _SCHEME.match(entry["uriTemplate"]) is None:
+                if not has_scheme(entry["uriTemplate"]):
                     self._say([*where, "uriTemplate"], "does not begin with a URI scheme (such as `file:` or `test:`)")
             found.append(self._entry(entry, where, entry["uriTemplate"], template))
         return tuple(found)
@@ -305,7 +315,7 @@ def _content_problems(messages: list[dict[str, Any]], protocol: tuple[str, ...])
 
 
 # The names resources.py and prompts.py take besides those of the contract's entries.
-_RESERVED_CONSTANTS = frozenset({"CONTRACT", "RESOURCES", "TEMPLATES", "PROMPTS"})
+RESERVED_CONSTANTS = frozenset({"CONTRACT", "RESOURCES", "TEMPLATES", "PROMPTS"})
 
 
 def _clashes(
@@ -329,7 +339,7 @@ def _resource_names(
         *((["resources", i, "name"], r.name, constant_name(r.name)) for i, r in enumerate(resources)),
         *((["templates", i, "name"], t.name, constant_name(t.name)) for i, t in enumerate(templates)),
     ]
-    problems = [document.diagnostic(path, message) for path, message in _clashes(named, _RESERVED_CONSTANTS)]
+    problems = [document.diagnostic(path, message) for path, message in _clashes(named, RESERVED_CONSTANTS)]
     classes = [(["templates", i, "name"], t.name, values_class_name(t.name)) for i, t in enumerate(templates)]
     problems += [document.diagnostic(path, message) for path, message in _clashes(classes)]
     for index, template in enumerate(templates):
@@ -352,7 +362,7 @@ def _prompt_names(document: Document, prompts: tuple[Prompt, ...]) -> list[Diagn
     models = [
         (["prompts", i, "name"], p.name, arguments_model_name(p.name)) for i, p in enumerate(prompts) if p.arguments
     ]
-    problems = [document.diagnostic(path, message) for path, message in _clashes(constants, _RESERVED_CONSTANTS)]
+    problems = [document.diagnostic(path, message) for path, message in _clashes(constants, RESERVED_CONSTANTS)]
     problems += [document.diagnostic(path, message) for path, message in _clashes(models)]
     for index, prompt in enumerate(prompts):
         fields = [
