@@ -146,8 +146,9 @@ def surface_into(
 
 
 def _said(section: _Section, entry: dict[str, Any]) -> str:
-    ident = entry.get("uri") if section is _RESOURCES else entry.get("name")
-    return f"{section.file}: the {section.noun} {ident!r}"
+    """The entry as a note names it: its name, and a resource's URI."""
+    uri = f" ({entry.get('uri')})" if section is _RESOURCES else ""
+    return f"{section.file}: the {section.noun} {entry.get('name')!r}{uri}"
 
 
 def _accepted(section: _Section, listed: tuple[dict[str, Any], ...], notes: list[str]) -> list[dict[str, Any]]:
@@ -157,9 +158,6 @@ def _accepted(section: _Section, listed: tuple[dict[str, Any], ...], notes: list
     seen: dict[str, dict[str, str]] = {"name": {}, "uri": {}, "uriTemplate": {}}
     for written in listed:
         entry, extra = _entry(section, written)
-        if extra:
-            fields = ", ".join(sorted(extra))
-            notes.append(f"{_said(section, written)}: left out of it: {fields} ({section.file} has no key for them)")
         violations = judge.violations({section.section: [entry]})
         why = _why_refused(section, entry, seen)
         if violations:
@@ -168,6 +166,9 @@ def _accepted(section: _Section, listed: tuple[dict[str, Any], ...], notes: list
         if why is not None:
             notes.append(f"{_said(section, written)}: left out: {why}")
             continue
+        if extra:
+            fields = ", ".join(sorted(extra))
+            notes.append(f"{_said(section, written)}: left out of it: {fields} ({section.file} has no key for them)")
         for key in seen:
             if isinstance(entry.get(key), str):
                 seen[key].setdefault(entry[key], entry[key])
@@ -347,10 +348,8 @@ def _keep_sizes(document: CommentedMap, files: dict[str, bytes], notes: list[str
         data = files.get(f"{_CONTENTS}/{name}") if isinstance(name, str) else None
         if data is not None and isinstance(size, int) and len(data) != size:
             del entry["contents"]
-            notes.append(
-                f"{RESOURCES_FILE}: the resource {entry['uri']!r}: contents: {name} taken out: the server lists"
-                f" size {size}, and it holds {len(data)} bytes"
-            )
+            why = f"the server lists size {size}, and it holds {len(data)} bytes"
+            notes.append(f"{_said(_RESOURCES, entry)}: contents: {name} taken out: {why}")
 
 
 def _add_contents(
@@ -364,7 +363,7 @@ def _add_contents(
             continue
         data = _contents_bytes(entry, read, source_bytes)
         if isinstance(data, str):
-            notes.append(f"{RESOURCES_FILE}: the resource {entry['uri']!r}: no contents recorded: {data}")
+            notes.append(f"{_said(_RESOURCES, entry)}: no contents recorded: {data}")
             continue
         name = contents_name(entry["name"], entry.get("mimeType"), taken)
         taken.add(f"{_CONTENTS}/{name}".lower())

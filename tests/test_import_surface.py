@@ -1,0 +1,268 @@
+"""`mcp-contracts import` of a server's resources, resource templates and prompts: written to
+resources.yaml and prompts.yaml as listed, read only with --read-resources, merged on importing
+again, and every entry the loader would refuse left out with a note.
+
+The server is `mock` of tests/contracts/conformance-fixtures (the official conformance suite's
+resources, template and prompts), or tests/servers/surface_server.py, a bare server that lists
+whatever a test writes, two entries a page."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conform_json import conform_report
+from conftest import ROOT, run_cli
+from forkserver import python
+from mcp_contracts_generator import api
+from mcp_contracts_generator.importing.surface_files import contents_name
+from mcp_servers import MOCK
+from ruamel.yaml import YAML
+
+FIXTURES = ROOT / "tests" / "contracts" / "conformance-fixtures"
+SERVED = "conformance-fixtures"
+BARE = ROOT / "tests" / "servers" / "surface_server.py"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Path:
+    """The schemas folder `mock` serves: a copy of the example contract."""
+    shutil.copytree(FIXTURES, tmp_path / "server" / "contracts" / SERVED)
+    return tmp_path / "server"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "project").mkdir()
+    return tmp_path / "project"
+
+
+def mock(server: Path) -> tuple[str, ...]:
+    return ("--", *MOCK, "--contract", SERVED, "--schemas", str(server))
+
+
+def bare(tmp_path: Path, listing: dict[str, Any]) -> tuple[str, ...]:
+    path = tmp_path / "listing.json"
+    path.write_text(json.dumps(listing), encoding="utf-8")
+    return ("--", *python(str(BARE), str(path)))
+
+
+def folder(project: Path, name: str = "imported") -> Path:
+    return project / "schemas" / "contracts" / name
+
+
+def source(path: Path) -> Any:
+    return YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+
+
+def without(entries: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
+    return [{key: value for key, value in entry.items() if key not in keys} for entry in entries]
+
+
+def loads(project: Path) -> None:
+    result = api.load(project / "schemas")
+    assert result.project is not None, [str(d) for d in result.diagnostics]
+    generated = run_cli("generate", cwd=project)
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+
+
+def notes(stderr: str) -> list[str]:
+    return [line.removeprefix("note: ") for line in stderr.splitlines() if line.startswith("note: ")]
+
+
+def test_what_a_server_lists_is_written_read_when_asked_and_conforms(server: Path, project: Path) -> None:
+    result = run_cli("import", "imported", "--read-resources", *mock(server), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    ours, theirs = source(folder(project) / "resources.yaml"), source(FIXTURES / "resources.yaml")
+    named = {"static-text": "static-text.txt", "static-binary": "static-binary.png", "config": "config.json"}
+    named["watched-resource"] = "watched-resource.txt"  # a file name of its own name and media type
+    assert ours["resources"] == [
+        {**entry, "contents": named[entry["name"]]} for entry in without(theirs["resources"], "schema", "contents")
+    ]
+    assert ours["templates"] == without(theirs["templates"], "schema", "contents")  # a template is not read
+    prompts = source(folder(project) / "prompts.yaml")["prompts"]
+    assert prompts == without(source(FIXTURES / "prompts.yaml")["prompts"], "messages")
+    for entry in theirs["resources"]:
+        written = folder(project) / "examples" / "resources" / named[entry["name"]]
+        assert written.read_bytes() == (FIXTURES / "examples" / "resources" / entry["contents"]).read_bytes()
+    assert sorted(p.name for p in (folder(project) / "examples" / "resources").iterdir()) == sorted(named.values())
+    loads(project)
+    conform = run_cli("conform", "--contract", "imported", "--format", "json", *mock(server), cwd=project)
+    report = conform_report(conform.stdout)
+    assert (conform.returncode, report["problem"], report["findings"]) == (0, None, [])
+
+
+def test_importing_again_keeps_what_people_wrote(server: Path, project: Path) -> None:
+    assert run_cli("import", "imported", *mock(server), cwd=project).returncode == 0
+    resources_yaml = folder(project) / "resources.yaml"
+    assert not (folder(project) / "examples").exists()  # nothing read unless asked
+    assert not any("contents" in entry for entry in source(resources_yaml)["resources"])
+    text = resources_yaml.read_text(encoding="utf-8")
+    text = text.replace(
+        "  - uri: test://config\n", "  # kept: our own note on the configuration\n  - uri: test://config\n"
+    )
+    schema = "    schema:\n      type: object\n      required: [theme]\n"
+    text = text.replace("    mimeType: application/json\n", "    mimeType: application/json\n" + schema, 1)
+    text = text.replace(
+        "    mimeType: text/plain\n    annotations:",
+        "    mimeType: text/plain\n    contents: ours.txt\n    annotations:",
+    )
+    resources_yaml.write_text(text, encoding="utf-8")
+    (folder(project) / "examples" / "resources").mkdir(parents=True)
+    (folder(project) / "examples" / "resources" / "ours.txt").write_text("written by hand\n", encoding="utf-8")
+    loads(project)
+    served = server / "contracts" / SERVED / "resources.yaml"
+    served.write_text(served.read_text().replace("A static text resource.", "Text that stays."), encoding="utf-8")
+
+    result = run_cli("import", "imported", "--write", "--read-resources", *mock(server), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = resources_yaml.read_text(encoding="utf-8")
+    assert "  # kept: our own note on the configuration\n  - uri: test://config\n" in text
+    entries = {entry["name"]: entry for entry in source(resources_yaml)["resources"]}
+    assert entries["config"]["schema"] == {"type": "object", "required": ["theme"]}
+    assert entries["config"]["contents"] == "config.json"  # read now, and its kept schema accepts it
+    assert entries["watched-resource"]["contents"] == "ours.txt"  # not read over
+    assert (folder(project) / "examples" / "resources" / "ours.txt").read_text() == "written by hand\n"
+    assert not (folder(project) / "examples" / "resources" / "watched-resource.txt").exists()
+    assert entries["static-text"]["description"] == "Text that stays."
+    assert list(entries) == ["static-text", "static-binary", "watched-resource", "config"]
+    loads(project)
+
+
+LISTING: dict[str, Any] = {
+    "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+    "resources": [
+        {"uri": "file:///a.txt", "name": "a-file", "mimeType": "text/plain", "size": 5, "icons": [{"src": "i.png"}]},
+        {"uri": "file:///b.txt", "name": "a_file", "mimeType": "text/plain"},
+        {"uri": "file:///a.txt", "name": "again"},
+        {"uri": "no scheme", "name": "spaced"},
+        {"uri": "file:///c.bin", "name": "../../etc/passwd", "mimeType": "application/octet-stream"},
+        {"uri": "file:///d.txt", "name": "latin", "mimeType": "text/plain"},
+        {"uri": "file:///e.txt", "name": "failing", "mimeType": "text/plain"},
+        {"uri": "file:///f", "name": "typed", "mimeType": "not a type"},
+        {"uri": "file:///g", "name": "RESOURCES"},
+        {"uri": "file:///h.txt", "name": "sized", "mimeType": "text/plain", "size": 3},
+    ],
+    "resourceTemplates": [
+        {"uriTemplate": "file:///logs/{day", "name": "broken"},
+        {"uriTemplate": "file:///items/{id}", "name": "item", "mimeType": "application/json"},
+        {"uriTemplate": "file:///things/{id}", "name": "Item"},
+    ],
+    "prompts": [
+        {"name": "review", "description": "", "arguments": [{"name": "code", "required": True, "x-own": 1}]},
+        {"name": "review", "title": "Again"},
+        {"name": "two", "arguments": [{"name": "a-b"}, {"name": "a_b"}]},
+    ],
+    "contents": {
+        "file:///a.txt": [{"uri": "file:///a.txt", "mimeType": "text/plain", "text": "hello"}],
+        "file:///c.bin": [{"uri": "file:///c.bin", "blob": "AAEC"}],
+        "file:///d.txt": [{"uri": "file:///d.txt", "blob": "//79"}],
+        "file:///h.txt": [{"uri": "file:///h.txt", "text": "four"}],
+    },
+    "read_errors": ["file:///e.txt"],
+}
+
+
+def test_what_the_loader_would_refuse_is_left_out_with_a_note(tmp_path: Path, project: Path) -> None:
+    result = run_cli("import", "imported", "--read-resources", *bare(tmp_path, LISTING), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    said = notes(result.stderr)
+    left = "resources.yaml: the resource"
+    for note in (
+        f"{left} 'a-file' (file:///a.txt): left out of it: icons (resources.yaml has no key for them)",
+        f"{left} 'a_file' (file:///b.txt): left out: 'a_file' and 'a-file' are both A_FILE in Python",
+        f"{left} 'again' (file:///a.txt): left out: its URI is listed twice",
+        f"{left} 'spaced' (no scheme): left out: 'no scheme' is not an absolute URI (RFC 3986: a scheme, then no"
+        " space)",
+        f"{left} 'typed' (file:///f): left out: 'not a type' is not a media type (RFC 6838: type/subtype)",
+        f"{left} 'RESOURCES' (file:///g): left out: 'RESOURCES' is RESOURCES in Python, a name the generated module"
+        " takes for itself",
+        f"{left} 'latin' (file:///d.txt): no contents recorded: its blob is not UTF-8 (invalid start byte), and"
+        " text/plain is text",
+        f"{left} 'sized' (file:///h.txt): no contents recorded: the server lists size 3, and its contents hold 4 bytes",
+        "resources/read file:///e.txt: not recorded: cannot read file:///e.txt today",
+        "resources.yaml: the template 'Item': left out: 'Item' and 'item' are both ITEM in Python",
+        "prompts.yaml: the prompt 'review': left out of it: arguments.code.x-own (prompts.yaml has no key for them)",
+        "prompts.yaml: the prompt 'review': left out: the name 'review' is listed twice",
+        "prompts.yaml: the prompt 'two': left out: its arguments 'a-b' and 'a_b' are both a_b in Python",
+    ):
+        assert note in said, said
+    assert any(
+        n.startswith("resources.yaml: the template 'broken': left out: its uriTemplate 'file:///logs/{day' is")
+        for n in said
+    ), said
+    written = source(folder(project) / "resources.yaml")
+    assert [r["name"] for r in written["resources"]] == ["a-file", "../../etc/passwd", "latin", "failing", "sized"]
+    assert written["resources"][0] == {
+        "uri": "file:///a.txt",
+        "name": "a-file",
+        "mimeType": "text/plain",
+        "size": 5,
+        "contents": "a-file.txt",
+    }
+    assert written["templates"] == [
+        {"uriTemplate": "file:///items/{id}", "name": "item", "mimeType": "application/json"}
+    ]
+    assert source(folder(project) / "prompts.yaml")["prompts"] == [
+        {"name": "review", "arguments": [{"name": "code", "required": True}]}  # an empty description is none
+    ]
+    contents = folder(project) / "examples" / "resources"
+    assert {p.name: p.read_bytes() for p in contents.iterdir()} == {
+        "a-file.txt": b"hello",
+        "etc-passwd.bin": b"\x00\x01\x02",  # a name of the server's is no path
+    }
+    loads(project)
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        {"capabilities": {"tools": {}, "resources": {}, "prompts": {}}, "resources": [], "resourceTemplates": []},
+        {"capabilities": {"tools": {}}, **{k: LISTING[k] for k in ("resources", "resourceTemplates", "prompts")}},
+    ],
+    ids=["lists-none", "declares-none"],
+)
+def test_a_server_without_resources_or_prompts_writes_neither_file(
+    tmp_path: Path, project: Path, listing: dict[str, Any]
+) -> None:
+    """An empty listing, "Method not found" (prompts/list of the first), or no capability
+    declared (the second lists them, unasked): none, and nothing to note."""
+    result = run_cli("import", "imported", *bare(tmp_path, listing), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert not (folder(project) / "resources.yaml").exists() and not (folder(project) / "prompts.yaml").exists()
+    assert not [note for note in notes(result.stderr) if "/list" in note or ".yaml" in note]
+    loads(project)
+
+
+def test_a_listing_that_is_not_one_is_a_note(tmp_path: Path, project: Path) -> None:
+    listing = {**LISTING, "prompts": [{"title": "no name"}], "resourceTemplates": "not a list"}
+    result = run_cli("import", "imported", *bare(tmp_path, listing), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    said = notes(result.stderr)
+    assert any(n.startswith("prompts/list: nothing recorded: not a prompts/list result: ") for n in said), said
+    assert any(n.startswith("resources/templates/list: nothing recorded: not a ") for n in said), said
+    assert not (folder(project) / "prompts.yaml").exists()
+    assert "templates" not in source(folder(project) / "resources.yaml")
+    loads(project)
+
+
+@pytest.mark.parametrize(
+    ("name", "media_type", "expected"),
+    [
+        ("static-text", "text/plain; charset=utf-8", "static-text.txt"),
+        ("notes.md", "text/markdown", "notes.md"),
+        ("../../etc/passwd", None, "etc-passwd.txt"),
+        ("/abs/olute", "image/png", "abs-olute.png"),
+        ("..", "application/vnd.api+json", "resource.json"),
+        ("con", "text/plain", "con-resource.txt"),
+        ("naïve name", "application/x-unknown", "na-ve-name.bin"),
+        ("taken", "text/plain", "taken-2.txt"),
+    ],
+)
+def test_a_contents_file_name_is_safe_and_unique(name: str, media_type: str | None, expected: str) -> None:
+    assert contents_name(name, media_type, {"examples/resources/taken.txt"}) == expected
+    long = contents_name("x" * 300, "text/plain", set())
+    assert len(long) < 100 and long.endswith(".txt")
