@@ -172,7 +172,7 @@ def test_what_the_loader_would_refuse_is_left_out_with_a_note(tmp_path: Path, pr
     said = notes(result.stderr)
     left = "resources.yaml: the resource"
     for note in (
-        f"{left} 'a-file' (file:///a.txt): left out of it: icons (resources.yaml has no key for them)",
+        "resources.yaml: left out of the resources, having no key there: icons (of 'a-file')",
         f"{left} 'a_file' (file:///b.txt): left out: 'a_file' and 'a-file' are both A_FILE in Python",
         f"{left} 'again' (file:///a.txt): left out: its URI is listed twice",
         f"{left} 'spaced' (no scheme): left out: 'no scheme' is not an absolute URI (RFC 3986: a scheme, then no"
@@ -185,7 +185,7 @@ def test_what_the_loader_would_refuse_is_left_out_with_a_note(tmp_path: Path, pr
         f"{left} 'sized' (file:///h.txt): no contents recorded: the server lists size 3, and its contents hold 4 bytes",
         "resources/read file:///e.txt: not recorded: cannot read file:///e.txt today",
         "resources.yaml: the template 'Item': left out: 'Item' and 'item' are both ITEM in Python",
-        "prompts.yaml: the prompt 'review': left out of it: arguments.code.x-own (prompts.yaml has no key for them)",
+        "prompts.yaml: left out of the prompts, having no key there: arguments.code.x-own (of 'review')",
         "prompts.yaml: the prompt 'review': left out: the name 'review' is listed twice",
         "prompts.yaml: the prompt 'two': left out: its arguments 'a-b' and 'a_b' are both a_b in Python",
     ):

@@ -156,6 +156,7 @@ def _accepted(section: _Section, listed: tuple[dict[str, Any], ...], notes: list
     judge = meta_judge(section.file.removesuffix(".yaml"))
     accepted: list[dict[str, Any]] = []
     seen: dict[str, dict[str, str]] = {"name": {}, "uri": {}, "uriTemplate": {}}
+    extras: dict[str, list[str]] = {}  # a field left out -> the entries it is left out of
     for written in listed:
         entry, extra = _entry(section, written)
         violations = judge.violations({section.section: [entry]})
@@ -166,14 +167,20 @@ def _accepted(section: _Section, listed: tuple[dict[str, Any], ...], notes: list
         if why is not None:
             notes.append(f"{_said(section, written)}: left out: {why}")
             continue
-        if extra:
-            fields = ", ".join(sorted(extra))
-            notes.append(f"{_said(section, written)}: left out of it: {fields} ({section.file} has no key for them)")
+        for field in extra:
+            extras.setdefault(field, []).append(repr(entry["name"]))
         for key in seen:
             if isinstance(entry.get(key), str):
                 seen[key].setdefault(entry[key], entry[key])
         accepted.append(entry)
+    if extras:
+        said = "; ".join(f"{field} (of {_few(names)})" for field, names in sorted(extras.items()))
+        notes.append(f"{section.file}: left out of the {section.section}, having no key there: {said}")
     return accepted
+
+
+def _few(names: list[str]) -> str:
+    return ", ".join(names) if len(names) <= 3 else f"{', '.join(names[:3])} and {len(names) - 3} more"
 
 
 def _entry(section: _Section, written: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
