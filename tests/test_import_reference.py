@@ -41,6 +41,7 @@ PACKAGE = "imported"
 NEWEST = "2026-07-28"
 LISTING_TIMEOUT = 120  # seconds: a listing that never comes fails the test instead of hanging it
 FILES = ["contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"]
+SURFACE_FILES = {"fetch": ["prompts.yaml"]}  # mcp-server-fetch lists a prompt, `fetch`
 # What each server lists (the versions pinned in reference_servers.PINS).
 TIME_TOOLS = ["convert_time", "get_current_time"]
 GIT_READ_ONLY = ["git_branch", "git_diff", "git_diff_staged", "git_diff_unstaged", "git_log", "git_show", "git_status"]
@@ -139,7 +140,7 @@ def assert_imported(project: Path, name: str, target: list[str], *options: str) 
     code, report = import_(project, name, target, *options)
     assert code == 0, report
     assert not [f for f in report["findings"] if f["level"] == "error"], report["findings"]
-    assert sorted(p.name for p in folder_of(project, name).glob("*.*")) == FILES
+    assert sorted(p.name for p in folder_of(project, name).glob("*.*")) == sorted(FILES + SURFACE_FILES.get(name, []))
     assert_generates(project)
     conformed = assert_conforms(project, name, target)
     revisions = _yaml(folder_of(project, name) / "contract.yaml").get("protocol", list(VERSIONS))
@@ -213,6 +214,10 @@ def _fetch(project: Path, target: list[str], calls: Path) -> None:
     assert fetch["result"]["structured"] is False and "outputSchema" not in fetch
     assert fetch["annotations"]["openWorldHint"] is True
     assert examples_of(project, "fetch") == {}
+    prompts = _yaml(folder_of(project, "fetch") / "prompts.yaml")["prompts"]  # as listed: no messages
+    assert [(p["name"], [(a["name"], a.get("required")) for a in p["arguments"]]) for p in prompts] == [
+        ("fetch", [("url", True)])
+    ]
 
 
 def _fastmcp(project: Path, target: list[str], calls: Path) -> None:

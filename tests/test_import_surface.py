@@ -9,6 +9,7 @@ whatever a test writes, two entries a page."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ import pytest
 from conform_json import conform_report
 from conftest import ROOT, run_cli
 from forkserver import python
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp_contracts_generator import api
 from mcp_contracts_generator.importing.surface_files import contents_name
 from mcp_servers import MOCK
@@ -266,3 +269,49 @@ def test_a_contents_file_name_is_safe_and_unique(name: str, media_type: str | No
     assert contents_name(name, media_type, {"examples/resources/taken.txt"}) == expected
     long = contents_name("x" * 300, "text/plain", set())
     assert len(long) < 100 and long.endswith(".txt")
+
+
+def test_a_kept_contents_file_the_servers_new_size_belies_is_taken_out(server: Path, project: Path) -> None:
+    """The server's static text grows by a byte: the contents file there would not load with
+    its new `size`, so it is taken out with a note, and `--read-resources` records the new one;
+    a resource and a prompt the server no longer lists are taken out too."""
+    assert run_cli("import", "imported", "--read-resources", *mock(server), cwd=project).returncode == 0
+    served = server / "contracts" / SERVED
+    text = (served / "examples" / "resources" / "static-text.txt").read_text(encoding="utf-8")
+    (served / "examples" / "resources" / "static-text.txt").write_text(text + "!", encoding="utf-8")
+    resources = (served / "resources.yaml").read_text(encoding="utf-8").replace("size: 48", "size: 49")
+    start, end = resources.index("  - uri: test://config"), resources.index("templates:")
+    (served / "resources.yaml").write_text(resources[:start] + resources[end:], encoding="utf-8")
+    prompts = (served / "prompts.yaml").read_text(encoding="utf-8")
+    start = prompts.index("  - name: test_prompt_with_image")
+    (served / "prompts.yaml").write_text(prompts[:start], encoding="utf-8")
+
+    result = run_cli("import", "imported", "--write", *mock(server), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    taken = "contents: static-text.txt taken out: the server lists size 49, and it holds 48 bytes"
+    assert f"resources.yaml: the resource 'static-text' (test://static-text): {taken}" in notes(result.stderr)
+    entries = {entry["name"]: entry for entry in source(folder(project) / "resources.yaml")["resources"]}
+    assert list(entries) == ["static-text", "static-binary", "watched-resource"]
+    assert "contents" not in entries["static-text"] and entries["static-binary"]["contents"] == "static-binary.png"
+    assert [p["name"] for p in source(folder(project) / "prompts.yaml")["prompts"]] == [
+        "test_simple_prompt",
+        "test_prompt_with_arguments",
+        "test_prompt_with_embedded_resource",
+    ]
+    loads(project)
+    result = run_cli("import", "imported", "--write", "--read-resources", *mock(server), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    entries = {entry["name"]: entry for entry in source(folder(project) / "resources.yaml")["resources"]}
+    assert entries["static-text"]["contents"] == "static-text.txt"
+    assert (folder(project) / "examples" / "resources" / "static-text.txt").read_text(encoding="utf-8") == text + "!"
+    loads(project)
+
+
+SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.[a-z0-9]+")
+
+
+@given(st.text(max_size=300), st.sampled_from([None, "text/plain", "image/png", "application/x-y", "a/b+json"]))
+def test_any_resource_name_makes_a_file_name_of_the_folder(name: str, media_type: str | None) -> None:
+    found = contents_name(name, media_type, {"examples/resources/resource.txt"})
+    assert SAFE.fullmatch(found) and ".." not in found and len(found.encode()) < 100, found
+    assert found.lower() != "resource.txt"

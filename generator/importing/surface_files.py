@@ -349,7 +349,9 @@ def _plain(value: Any) -> Any:
 
 def _keep_sizes(document: CommentedMap, files: dict[str, bytes], notes: list[str]) -> None:
     """A resource's `contents:` kept from the contract there whose file's size the server's
-    `size` now belies is taken out (the contract would not load with it), and a note says so."""
+    `size` now belies is taken out (the contract would not load with it), and its file with
+    it when no other entry names it; a note says so."""
+    entries = [*(document.get("resources") or ()), *(document.get("templates") or ())]
     for entry in document.get("resources") or ():
         name, size = entry.get("contents"), entry.get("size")
         data = files.get(f"{_CONTENTS}/{name}") if isinstance(name, str) else None
@@ -357,6 +359,8 @@ def _keep_sizes(document: CommentedMap, files: dict[str, bytes], notes: list[str
             del entry["contents"]
             why = f"the server lists size {size}, and it holds {len(data)} bytes"
             notes.append(f"{_said(_RESOURCES, entry)}: contents: {name} taken out: {why}")
+            if all(other.get("contents") != name for other in entries):
+                del files[f"{_CONTENTS}/{name}"]
 
 
 def _add_contents(
@@ -418,7 +422,7 @@ def contents_name(name: str, media_type: str | None, taken: set[str]) -> str:
     `_` and `-` (no path, no leading dot, no device name), an extension of its media type
     (`EXTENSIONS`), a number when the name is taken (`taken`: paths in lower case)."""
     extension = extension_of(media_type)
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-") or "resource"
+    stem = re.sub(r"\.{2,}", ".", re.sub(r"[^A-Za-z0-9._-]+", "-", name)).strip(".-_") or "resource"
     stem = stem.removesuffix(extension) or stem
     if len(stem) > _LONGEST_STEM:  # a file name has 255 bytes at most: the name's start and a digest
         stem = stem[: _LONGEST_STEM - 13] + "-" + hashlib.sha256(name.encode()).hexdigest()[:12]
