@@ -155,14 +155,14 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
                 answered.append(version)
             return
         answered.append(version)
-        surface = await list_surface(session, reading.notes, heard)
         info = session.server_info
         unknown = [name for name in options.call_tools if all(t["name"] != name for t in tools)]
         if unknown:  # before any call: nothing is called on a request that cannot be met
             known = ", ".join(t["name"] for t in tools) or "none"
             reading.problem = f"--call-tool {unknown[0]!r} is not a tool the server lists (it lists: {known})"
         reading.notes += _not_called(tools, options)
-        # The facts stand before any call: a server that goes away during one loses only the calls.
+        # The facts stand before anything else is asked: a server that goes away while its
+        # resources and prompts are listed, or during a call or a read, loses only those.
         reading.facts = ServerFacts(
             name=info.name if info is not None else describe(target),
             title=info.title if info is not None else None,
@@ -171,9 +171,10 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
             revisions=(version,),
             tools=tools,
             calls={},
-            resources=surface.resources,
-            templates=surface.templates,
-            prompts=surface.prompts,
+        )
+        surface = await list_surface(session, reading.notes, heard)
+        reading.facts = replace(
+            reading.facts, resources=surface.resources, templates=surface.templates, prompts=surface.prompts
         )
         if not unknown:
             await _record_calls(session, tools, options, reading.facts.calls, reading, heard)
