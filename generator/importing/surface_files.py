@@ -40,11 +40,11 @@ from ..load.surface import (
     essence,
     has_scheme,
     is_json,
-    schema_judge,
+    schema_bundle,
     textual,
 )
 from ..naming import arguments_model_name, constant_name, parameter_name, values_class_name
-from ..runtime import NotJson, parse_json
+from ..runtime import Judge, NotJson, parse_json
 from ..runtime.uri_template import TemplateError, UriTemplate
 from .facts import ServerFacts
 
@@ -411,7 +411,7 @@ def _contents_bytes(entry: CommentedMap, read: dict[str, Any], source_bytes: int
             value = parse_json(data.decode("utf-8"))
         except (NotJson, UnicodeDecodeError) as exc:
             return f"not JSON: {exc}"
-        violations = schema_judge("imported", entry["name"], _plain(schema)).violations(value)
+        violations = Judge(*schema_bundle("imported", entry["name"], _plain(schema))).violations(value)
         if violations:
             return f"its schema refuses them: {violations[0].message}"
     return data
