@@ -114,6 +114,7 @@ RESOURCE_PROBLEMS = [
     ),
     ("contents: static-text.txt", "contents: missing.txt", "contents: missing.txt", 1, "is not a file inside"),
     ("size: 48", "size: 47", "size: 47", 1, "says 47 bytes, and its contents file holds 48"),
+    ("name: static-text", "name: config-judge", "name: config", 2, "are both CONFIG_JUDGE in Python"),
     (
         "test://template/{id}/data",
         "test://template/{id/data",
@@ -771,6 +772,6 @@ def test_a_schema_of_a_resource_that_is_not_json_is_refused(project: Path) -> No
         "    mimeType: text/plain\n    schema:\n      type: object\n      required: [theme",
     )
     line = _line_of(path, "mimeType: text/plain", 3)
-    assert any(f"resources.yaml:{line}" in p and "mimeType must be a JSON type" in p for p in _problems(project)), (
-        _problems(project)
-    )
+    assert any(
+        f"resources.yaml:{line}" in p and "mimeType must be a JSON type" in p for p in _problems(project)
+    ), _problems(project)

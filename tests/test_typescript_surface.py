@@ -15,22 +15,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import test_uri_template as python_tests
 from conftest import ROOT, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp_contracts_generator.runtime.uri_template import MAX_URI_LENGTH, TemplateError, UriTemplate, _Tally
-from test_uri_template import (
+from typescript_toolchain import TS, call, compile_package, node_or_skip, run_script
+from uri_template_cases import (
     HOSTILE_TEMPLATES,
+    MATCHES,
+    REFUSALS,
     RFC_EXAMPLES,
     RFC_UNMATCHABLE,
     RFC_VALUES,
+    TAKEN,
     URI_EDITS,
     VALUE_TEXT,
     templates,
     values_for,
 )
-from typescript_toolchain import TS, call, compile_package, node_or_skip, run_script
 
 pytestmark = [pytest.mark.xdist_group("typescript-surface"), pytest.mark.slow]  # tsc builds, node runs
 
@@ -231,22 +233,17 @@ def _assert_agree(dist: Path, tmp_path: Path, cases: list[dict[str, Any]]) -> li
     return python
 
 
-def _parametrized(test: Any) -> list[tuple[Any, ...]]:
-    """The cases a test of tests/test_uri_template.py is parametrized with."""
-    return [case for mark in test.pytestmark if mark.name == "parametrize" for case in mark.args[1]]
-
-
 def test_the_hand_written_cases_agree(dist: Path, tmp_path: Path) -> None:
-    """RFC 6570's examples, and every case tests/test_uri_template.py writes by hand: refusals,
-    what is taken, matches."""
+    """RFC 6570's examples, and every case written by hand for tests/test_uri_template.py
+    (tests/uri_template_cases.py): refusals, what is taken, matches."""
     cases = [{"template": t, "expand": [RFC_VALUES], "match": [uri]} for t, uri in RFC_EXAMPLES]
     cases += [{"template": t, "expand": [RFC_VALUES], "match": [uri]} for t, uri, _ in RFC_UNMATCHABLE]
-    cases += [{"template": t} for t, _, _ in _parametrized(python_tests.test_each_refusal_names_its_column)]
-    cases += [{"template": t, "expand": [{}]} for t in _parametrized(python_tests.test_what_is_taken)]
-    cases += [{"template": t, "match": [uri]} for t, uri, _ in _parametrized(python_tests.test_match)]
+    cases += [{"template": t} for t, _, _ in REFUSALS]
+    cases += [{"template": t, "expand": [{}]} for t in TAKEN]
+    cases += [{"template": t, "match": [uri]} for t, uri, _ in MATCHES]
     outcomes = _assert_agree(dist, tmp_path, cases)
     refused = sum("error" in outcome for outcome in outcomes)
-    assert refused == len(RFC_UNMATCHABLE) + len(_parametrized(python_tests.test_each_refusal_names_its_column))
+    assert refused == len(RFC_UNMATCHABLE) + len(REFUSALS)
     assert len(cases) > 100
 
 
@@ -276,7 +273,7 @@ TEMPLATE_TEXT = st.lists(
 
 
 def test_drawn_templates_values_and_uris_agree(dist: Path, tmp_path: Path) -> None:
-    """Templates of the grammar (those of tests/test_uri_template.py), values drawn for them, their
+    """Templates of the grammar (tests/uri_template_cases.py), values drawn for them, their
     expansions, those edited and text of the template's characters; and text that may not parse."""
     cases: list[dict[str, Any]] = []
 

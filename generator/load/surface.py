@@ -334,11 +334,16 @@ def _clashes(
 def _resource_names(
     document: Document, resources: tuple[Resource, ...], templates: tuple[Resource, ...]
 ) -> list[Diagnostic]:
-    """No two resources or templates share a Python constant, nor two variables of a template a parameter."""
+    """No two resources or templates share a Python constant (a JSON one's judge, `<NAME>_JUDGE`,
+    is one too), nor two variables of a template a parameter."""
     named: list[tuple[list[object], str, str]] = [
         *((["resources", i, "name"], r.name, constant_name(r.name)) for i, r in enumerate(resources)),
         *((["templates", i, "name"], t.name, constant_name(t.name)) for i, t in enumerate(templates)),
     ]
+    for section, entries in (("resources", resources), ("templates", templates)):  # a JSON one's judge too
+        named += [
+            ([section, i, "name"], r.name, f"{constant_name(r.name)}_JUDGE") for i, r in enumerate(entries) if r.bundle
+        ]
     problems = [document.diagnostic(path, message) for path, message in _clashes(named, RESERVED_CONSTANTS)]
     classes = [(["templates", i, "name"], t.name, values_class_name(t.name)) for i, t in enumerate(templates)]
     problems += [document.diagnostic(path, message) for path, message in _clashes(classes)]
