@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from ..client.connect import MAX_PAGES, first_error
 from ..client.report import Report
-from ..load.surface import PROMPTS_FILE, RESOURCES_FILE, essence, is_json
+from ..load.surface import PROMPTS_FILE, RESOURCES_FILE, essence
 from ..model import Prompt, Resource, Surface
 from ..runtime import NotJson, parse_json
 
@@ -34,39 +34,38 @@ Lister = Callable[[str | None], Awaitable[tuple[list[Any], str | None]]]
 async def conform_surface(session: ClientSession, surface: Surface, report: Report) -> None:
     """Every check of the module, for the kinds `surface` declares."""
     if surface.resources:
-        listed = await _listing(report, "resources/list", _resources_lister(session))
+        listed = await _listing(
+            report,
+            "resources/list",
+            _lister(session, types.ListResourcesRequest, types.ListResourcesResult, "resources"),
+        )
         if listed is not None:
             await _resources(session, surface.resources, {r.uri: r for r in listed}, report)
     if surface.templates:
-        listed = await _listing(report, "resources/templates/list", _templates_lister(session))
+        listed = await _listing(
+            report,
+            "resources/templates/list",
+            _lister(
+                session, types.ListResourceTemplatesRequest, types.ListResourceTemplatesResult, "resource_templates"
+            ),
+        )
         if listed is not None:
             _templates(surface.templates, {t.name: t for t in listed}, report)
     if surface.prompts:
-        listed = await _listing(report, "prompts/list", _prompts_lister(session))
+        listed = await _listing(
+            report, "prompts/list", _lister(session, types.ListPromptsRequest, types.ListPromptsResult, "prompts")
+        )
         if listed is not None:
             await _prompts(session, surface.prompts, {p.name: p for p in listed}, report)
 
 
-def _resources_lister(session: ClientSession) -> Lister:
+def _lister(session: ClientSession, request: type[Any], result: type[Any], entries: str) -> Lister:
+    """A page of one listing: `request` (`types.ListResourcesRequest`...) answered as `result`,
+    its entries under the attribute `entries`."""
+
     async def page(cursor: str | None) -> tuple[list[Any], str | None]:
-        result = await session.list_resources(params=types.PaginatedRequestParams(cursor=cursor))
-        return list(result.resources), result.next_cursor
-
-    return page
-
-
-def _templates_lister(session: ClientSession) -> Lister:
-    async def page(cursor: str | None) -> tuple[list[Any], str | None]:
-        result = await session.list_resource_templates(params=types.PaginatedRequestParams(cursor=cursor))
-        return list(result.resource_templates), result.next_cursor
-
-    return page
-
-
-def _prompts_lister(session: ClientSession) -> Lister:
-    async def page(cursor: str | None) -> tuple[list[Any], str | None]:
-        result = await session.list_prompts(params=types.PaginatedRequestParams(cursor=cursor))
-        return list(result.prompts), result.next_cursor
+        found = await session.send_request(request(params=types.PaginatedRequestParams(cursor=cursor)), result)
+        return list(getattr(found, entries)), found.next_cursor
 
     return page
 
@@ -141,7 +140,7 @@ async def _read(
     first = result.contents[0]
     if listed_alike:
         _media_type(report, subject, resource, first.mime_type, where)
-    if resource.schema is not None and is_json(resource.listing.get("mimeType")):
+    if resource.bundle is not None:  # a JSON resource with a schema (loading refuses one of another type)
         _judge_contents(report, subject, resource, first, where)
 
 

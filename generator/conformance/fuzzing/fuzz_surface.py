@@ -26,7 +26,7 @@ from hypothesis import given, seed
 from mcp_types.jsonrpc import INTERNAL_ERROR
 
 from ...client.report import Report, shown
-from ...load.surface import PROMPTS_FILE, RESOURCES_FILE, is_json
+from ...load.surface import PROMPTS_FILE, RESOURCES_FILE
 from ...model import Prompt, Resource, Surface
 from ...runtime import NotJson, parse_json
 from ...runtime.uri_template import UriTemplate
@@ -76,7 +76,6 @@ class SurfaceFuzz:
         strategy = st.fixed_dictionaries({name: _VALUE for name in parsed.variables})
         where = ["templates", index]
         judge = template.judge()
-        json_contents = judge is not None and is_json(template.listing.get("mimeType"))
 
         def read(values: dict[str, str]) -> Found | None:
             uri = parsed.expand(values)
@@ -84,7 +83,7 @@ class SurfaceFuzz:
                 types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri)), types.ReadResourceResult
             )
             trouble = _trouble(answer, f"reading {uri}")
-            if trouble is not None or answer.result is None or not json_contents or judge is None:
+            if trouble is not None or answer.result is None or judge is None:
                 return trouble
             for contents in answer.result.contents:
                 text = getattr(contents, "text", None)
