@@ -205,12 +205,16 @@ def _render_diagnostic(chosen: Settings, problem: RenderProblem) -> Diagnostic:
     message)."""
     from urllib.parse import unquote
 
-    from .load.bundle import ENVELOPE, ROOT_URI
+    from .load.bundle import ENVELOPE, ROOT_URI, VIRTUAL_ROOT
+    from .load.surface import RESOURCES_FILE
 
     where = display_path(chosen.schemas / "contracts" / problem.contract / ENVELOPE)
     location = problem.location
     if location is None:
         return Diagnostic(where, None, None, problem.message)
+    if location.startswith(VIRTUAL_ROOT + RESOURCES_FILE + "?"):  # a JSON resource's schema
+        where = display_path(chosen.schemas / "contracts" / problem.contract / RESOURCES_FILE)
+        return Diagnostic(where, None, None, f"{problem.message} (at {unquote(location)})")
     if location == "" or location.startswith(ROOT_URI + "#"):
         return Diagnostic(where, None, unquote(location.removeprefix(ROOT_URI + "#")), problem.message)
     return Diagnostic(where, None, None, f"{problem.message} (at {location})")

@@ -14,6 +14,7 @@ from typing import Any, Final, Protocol
 
 from .protocol import VERSIONS
 from .runtime import Judge
+from .schema.patterns import judged
 from .schema.pointer import encode, value_at
 from .schema.vocabulary import Vocabulary
 
@@ -382,12 +383,16 @@ class Resource:
     listing: Mapping[str, Any]
     schema: Any = None
     contents: Contents | None = None
-    # The root URI and resources of the judge of `schema`, patterns written for its engine.
-    bundle: tuple[str, Mapping[str, Any]] | None = None
+    # `schema` and every file it refers to, as the envelope's bundle is, and the classes of
+    # its model (`resource_models/<name>.py`): both None without a `schema:`.
+    bundle: Bundle | None = None
+    view: View | None = None
 
     def judge(self) -> Judge | None:
         """The judge of a JSON resource's contents (None without a `schema:`)."""
-        return Judge(*self.bundle) if self.bundle is not None else None
+        if self.bundle is None:
+            return None
+        return Judge(self.bundle.root, judged(self.bundle.resources), formats=self.bundle.formats)
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,10 +64,11 @@ def class_name_from(text: str) -> str:
     return camel(text)  # snake_case and other words: CamelCase, as datamodel-code-generator names it
 
 
-def root_name(title: object, contract: str) -> str:
+def root_name(title: object, contract: str, kind: str = "Envelope") -> str:
     """The root class of a contract: its schema's title, or the contract's name and
-    `Envelope`; a name a package export holds gets `Model` after it."""
-    text = title if isinstance(title, str) and title.strip() else contract.replace("-", " ") + " Envelope"
+    `Envelope`; a name a package export holds gets `Model` after it. A JSON resource's root
+    class is named the same way from its own name and `kind`, `Contents`."""
+    text = title if isinstance(title, str) and title.strip() else contract.replace("-", " ") + " " + kind
     name = class_name_from(text)
     if name in RESERVED_NAMES and name != "Envelope":  # a package export keeps its meaning
         name += "Model"

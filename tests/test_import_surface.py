@@ -135,6 +135,31 @@ def test_importing_again_keeps_what_people_wrote(server: Path, project: Path) ->
     loads(project)
 
 
+@pytest.mark.parametrize("required", ["theme", "colour"])
+def test_a_kept_schema_that_refers_to_a_file_of_the_folder_judges_what_is_read(
+    server: Path, project: Path, required: str
+) -> None:
+    """Contents are recorded only where the kept schema, with the file it refers to, accepts them."""
+    assert run_cli("import", "imported", "--write", *mock(server), cwd=project).returncode == 0
+    resources_yaml = folder(project) / "resources.yaml"
+    schema = '    schema: {$ref: "parts.schema.json#/$defs/Config"}\n'
+    text = resources_yaml.read_text(encoding="utf-8")
+    typed = "    mimeType: application/json\n"
+    resources_yaml.write_text(text.replace(typed, typed + schema, 1), encoding="utf-8")
+    parts = {"$defs": {"Config": {"type": "object", "required": [required]}}}
+    (folder(project) / "parts.schema.json").write_text(json.dumps(parts), encoding="utf-8")
+    loads(project)
+    result = run_cli("import", "imported", "--write", "--read-resources", *mock(server), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    entries = {entry["name"]: entry for entry in source(resources_yaml)["resources"]}
+    if required == "theme":  # the server's contents have one
+        assert entries["config"]["contents"] == "config.json"
+    else:
+        assert "contents" not in entries["config"]
+        assert any("config" in note and "its schema refuses them" in note for note in notes(result.stderr))
+    loads(project)
+
+
 LISTING: dict[str, Any] = {
     "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
     "resources": [

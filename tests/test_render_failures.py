@@ -102,3 +102,15 @@ def test_without_the_faults_all_three_generate(project: Path) -> None:
     outcome = api.generate()
     assert outcome.diagnostics == []
     assert (project / "generated" / "python" / "failing" / "broken_format" / "models.py").is_file()
+
+
+def test_a_json_resources_models_that_cannot_render_are_reported_at_resources_yaml(project: Path, faults: None) -> None:
+    schema = json.dumps(_ITEM_SCHEMA).replace("Item", "Refused")
+    entry = "  - uri: test://listing\n    name: listing\n    mimeType: application/json\n"
+    resources = f"resources:\n{entry}    schema: {schema}\n"
+    (project / "schemas" / "contracts" / "sound" / "resources.yaml").write_text(resources, encoding="utf-8")
+    outcome = api.generate()
+    found = {d.file: d.message for d in outcome.diagnostics}
+    message = found["schemas/contracts/sound/resources.yaml"]
+    assert message.startswith("black cannot format resource_models/listing.py"), message
+    assert "resources.yaml?resource=listing#/$defs/Refused" in message, message

@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import json
 import shutil
+import subprocess
+import sys
 import warnings
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -129,7 +131,12 @@ RESOURCE_PROBLEMS = [
         1,
         "its schema refuses it",
     ),
-    ("        data: {type: string}", "        data: {type: strung}", "schema:", 2, "not a JSON Schema"),
+    # a schema is refused at the line of the keyword its meta-schema refuses
+    ("        data: {type: string}", "        data: {type: strung}", "data: {type: strung}", 1, "not a valid schema"),
+    # ...and a `$ref` that reaches no file of the folder, at the line of the reference
+    ('{$ref: "resource-parts.schema.json#', '{$ref: "no-such.schema.json#', "$ref", 1, "no-such.schema.json"),
+    # ...and a pattern that is not ECMA-262
+    ("        data: {type: string}", "        data: {type: string, pattern: '(?i)abc'}", "pattern", 1, "ECMA"),
     ("    title: Static text\n", "    title: Static text\n    colour: red\n", "colour: red", 1, "colour"),
 ]
 
@@ -455,6 +462,11 @@ def generated(project: Path) -> Path:
         "uriTemplate: test://template/{id}/data",
         "uriTemplate: test://template/{id}/data{?page,sort}",
     )
+    return _generated(project)
+
+
+def _generated(project: Path) -> Path:
+    """The output folder `generate` writes for the project as it stands."""
     out = project / "out"
     result = run_cli("generate", "--schemas", str(project / "schemas"), "--out", str(out))
     assert result.returncode == 0, result.stdout + result.stderr
@@ -547,7 +559,9 @@ def test_each_departure_of_a_servers_resources_and_prompts_is_a_finding_at_its_e
     _server_edit(server, "resources.yaml", "test://template/{id}/data", "test://template/{id}")
     _server_edit(server, "resources.yaml", "    size: 48\n    contents: static-text.txt\n", "")  # nothing to read
     # the server's schema of the config is looser than the contract's, and its contents break the contract's
-    _server_edit(server, "resources.yaml", "theme: {enum: [dark, light]}", "theme: {type: string}")
+    _server_edit(
+        server, "resources.yaml", 'theme: {$ref: "resource-parts.schema.json#/$defs/Theme"}', "theme: {type: string}"
+    )
     _edit(server / "contracts" / NAME / "examples/resources/config.json", '"dark"', '"blue"')
     _server_edit(server, "prompts.yaml", "  - name: test_prompt_with_image\n", "  - name: test_prompt_with_a_picture\n")
     _server_edit(
@@ -703,6 +717,17 @@ def test_a_template_changed_and_a_json_resources_schema_are_classified_as_their_
     assert ("template-changed", "template template-data uriTemplate") in found
 
 
+def test_a_change_in_a_file_a_resources_schema_refers_to_is_found_in_that_file(project: Path, server: Path) -> None:
+    parts = _folder(project) / "resource-parts.schema.json"
+    _edit(parts, '"enum": ["dark", "light"]', '"enum": ["dark", "light", "contrast"]')
+    result = run_cli("breaking", "--against", str(server), "--schemas", str(project / "schemas"), "--format", "json")
+    findings = [f for f in json.loads(result.stdout)["findings"] if f["subject"].startswith("resource test://config")]
+    assert result.returncode == 1 and len(findings) == 1, result.stdout + result.stderr
+    assert findings[0]["subject"] == "resource test://config schema /theme"
+    assert findings[0]["file"].endswith(f"contracts/{NAME}/resource-parts.schema.json"), findings[0]
+    assert findings[0]["pointer"] == "/$defs/Theme/enum" and "contrast" in findings[0]["message"], findings[0]
+
+
 def test_variables_that_are_no_python_names_become_parameters_that_are(project: Path) -> None:
     _edit(
         _folder(project) / "resources.yaml", "test://template/{id}/data", "test://template/{id}/data{?page.size,from}"
@@ -752,16 +777,110 @@ def test_fuzzing_finds_nothing_where_a_server_reads_any_value_and_refuses_a_miss
     assert (code, findings) == (0, []), findings
 
 
-def test_a_json_resource_with_a_schema_gets_a_judge_that_reads_its_contents(generated: Path) -> None:
+def test_a_json_resource_with_a_schema_gets_a_judge_and_a_model_that_read_its_contents(generated: Path) -> None:
+    """`config`'s schema refers to resource-parts.schema.json for its `theme`: the model and the
+    judge read the bundle that holds it."""
     with generated_package(generated, "conformance_fixtures.resources") as resources:
-        assert resources.read_config(b'{"theme": "dark", "retries": 3}') == {"theme": "dark", "retries": 3}
-        for refused, said in ((b'{"theme": "blue", "retries": 3}', "/theme"), (b"{", "Invalid JSON")):
+        config = resources.read_config(b'{"theme": "dark", "retries": 3}')
+        assert (type(config).__name__, config.theme, config.retries) == ("ConfigContents", "dark", 3)
+        assert config.model_dump() == {"theme": "dark", "retries": 3}
+        for refused, said in (
+            (b'{"theme": "blue", "retries": 3}', "theme"),  # the enum of the file it refers to
+            (b'{"theme": "dark", "retries": -1}', "retries"),  # `minimum`, which no Python type says
+            (b'{"theme": "dark", "retries": 3, "more": 1}', "more"),
+            (b"{", "Invalid JSON"),
+        ):
             with pytest.raises(ValidationError) as raised:
                 resources.read_config(refused)
-            assert said in str(raised.value) or said.strip("/") in str(raised.value.errors()[0]["loc"])
-        assert resources.read_template_data('{"id": "7", "templateTest": true, "data": "x"}')["id"] == "7"
+            assert said in str(raised.value), raised.value
+        assert resources.CONFIG_JUDGE.is_valid({"theme": "light", "retries": 0})
+        data = resources.read_template_data('{"id": "7", "templateTest": true, "data": "x"}')
+        assert (type(data).__name__, data.id, data.templateTest) == ("TemplateDataContents", "7", True)
         assert not hasattr(resources, "read_static_text")  # text, no schema: no judge
-    assert (generated / "python/mcp_contracts/conformance_fixtures/config.resource.json").is_file()
+        schema = type(config).model_json_schema()  # the schema of resources.yaml, not one pydantic derives
+        assert schema["properties"]["retries"] == {"minimum": 0, "type": "integer"}
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        assert Draft202012Validator(schema).is_valid({"theme": "dark", "retries": 3})
+        assert not Draft202012Validator(schema).is_valid({"theme": "blue", "retries": 3})
+    package = generated / "python/mcp_contracts/conformance_fixtures"
+    assert (package / "config.resource.json").is_file() and (package / "resource_models/config.py").is_file()
+
+
+# Two JSON resources whose schemas name the same classes, one an array at its root, and a
+# template whose schema is draft-07.
+MORE_JSON = """  - uri: test://items
+    name: items
+    mimeType: application/json
+    schema:
+      type: array
+      items: {$ref: "#/$defs/Item"}
+      $defs:
+        Item:
+          type: object
+          required: [id]
+          properties: {id: {type: integer}, tags: {type: array, items: {type: string}}}
+  - uri: test://item-of-day
+    name: item-of-day
+    mimeType: application/json
+    schema:
+      title: Item of the day
+      type: object
+      properties: {item: {$ref: "#/$defs/Item"}}
+      $defs:
+        Item: {type: object, properties: {name: {type: string, maxLength: 3}}}
+"""
+
+
+@pytest.fixture
+def more_json(project: Path) -> Path:
+    """The output folder of the example contract with MORE_JSON among its resources."""
+    path = _folder(project) / "resources.yaml"
+    _edit(path, "templates:\n", MORE_JSON + "templates:\n")
+    _edit(
+        path,
+        "      required: [id, templateTest, data]",
+        "      $schema: http://json-schema.org/draft-07/schema#\n      required: [id, templateTest, data]",
+    )
+    return _generated(project)
+
+
+def test_each_json_resource_has_a_module_of_its_own_models(more_json: Path) -> None:
+    with generated_package(more_json, "conformance_fixtures.resources") as resources:
+        items = resources.read_items('[{"id": 1, "tags": ["a"]}, {"id": 2}]')
+        assert type(items).__name__ == "ItemsContents" and [item.id for item in items.root] == [1, 2]
+        assert type(items.root[0]).__module__.endswith("resource_models.items")
+        with pytest.raises(ValidationError):
+            resources.read_items('[{"id": "1"}]')
+        today = resources.read_item_of_day('{"item": {"name": "abc"}}')
+        assert type(today).__name__ == "ItemOfTheDay" and today.item.name == "abc"
+        assert type(today.item).__name__ == "Item" and type(today.item) is not type(items.root[0])
+        with pytest.raises(ValidationError, match="longer than 3"):  # the `Item` of this schema judges
+            resources.read_item_of_day('{"item": {"name": "abcd"}}')
+        assert type(today.item).model_validate({"name": "xy"}).name == "xy"
+        with pytest.raises(ValidationError):
+            type(today.item).model_validate({"name": "wxyz"})
+        data = resources.read_template_data('{"id": "7", "templateTest": true, "data": "x"}')
+        assert data.data == "x"  # read in draft-07, as it says
+
+
+@pytest.mark.slow
+def test_the_models_of_json_resources_pass_ruff_and_mypy_strict(more_json: Path) -> None:
+    python = more_json / "python"
+    command = [sys.executable, "-m", "ruff", "check", "--no-cache", "--select", "F,E,W,B,UP,I", "--ignore", "E501", "."]
+    ruff = subprocess.run(command, cwd=python, capture_output=True, text=True, check=False)
+    assert ruff.returncode == 0, ruff.stdout + ruff.stderr
+    command = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "--no-incremental",
+        "--cache-dir",
+        "/dev/null",
+        "mcp_contracts",
+    ]
+    mypy = subprocess.run(command, cwd=python, capture_output=True, text=True, check=False)
+    assert mypy.returncode == 0, mypy.stdout + mypy.stderr
 
 
 def test_a_schema_of_a_resource_that_is_not_json_is_refused(project: Path) -> None:

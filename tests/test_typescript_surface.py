@@ -10,6 +10,7 @@ step counts; node runs each batch in one process (tests/ts/uri_template_cases.mj
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,45 @@ def test_expand_and_match_round_trip(dist: Path, tmp_path: Path) -> None:
         None,  # a member the template does not name
         None,  # a raw '/' is no value of {id}
     ]
+
+
+def test_a_json_resources_model_judges_its_contents_as_the_python_one_does(dist: Path, tmp_path: Path) -> None:
+    """The schema of `config` refers to a file of the contract folder (resource-parts.schema.json);
+    both languages judge by the bundle that holds it."""
+    documents: list[Any] = [
+        {"theme": "dark", "retries": 3},
+        {"theme": "blue", "retries": 3},  # the `$ref`'d enum refuses it
+        {"theme": "dark", "retries": -1},
+        {"theme": "dark", "retries": 1.5},
+        {"theme": "dark"},
+        {"theme": "dark", "retries": 3, "extra": True},
+        ["dark"],
+    ]
+    checks = [{"fn": "resources.ConfigModel.isContents", "args": [d]} for d in documents]
+    checks += [{"fn": "resources.ConfigModel.validate", "args": [{"theme": "blue", "retries": 3}]}]
+    checks += [{"fn": "resources.readConfig", "args": ['{"theme": "light", "retries": 0}']}]
+    outcomes = _calls(dist, tmp_path, checks)
+    python = _contract_resource_judge(dist)
+    assert outcomes[: len(documents)] == [python.is_valid(d) for d in documents] == [True] + [False] * 6
+    assert [v["pointer"] for v in outcomes[len(documents)]] == ["/theme"]
+    assert outcomes[-1] == {"theme": "light", "retries": 0}
+    refused = call(
+        node_or_skip(),
+        dist / "conformance_fixtures" / "index.js",
+        [{"fn": "resources.readConfig", "args": ['{"theme": "blue", "retries": 0}']}],
+        tmp_path,
+    )
+    assert "ContractViolation" in str(refused) and "/theme" in str(refused), refused
+
+
+def _contract_resource_judge(dist: Path) -> Any:
+    """The Python judge of `config`'s contents, from the bundle the same `generate` wrote."""
+    from mcp_contracts_generator.runtime import Judge
+
+    bundle = json.loads(
+        (dist.parents[1] / "generated/python/contracts/conformance_fixtures/config.resource.json").read_text()
+    )
+    return Judge(bundle["root"], bundle["resources"], formats=bundle["formats"])
 
 
 def test_names_javascript_reads_specially_are_own_keys(dist: Path, tmp_path: Path) -> None:

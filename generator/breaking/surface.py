@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..load.surface import PROMPTS_FILE, RESOURCES_FILE
-from ..model import Prompt, Resource
+from ..model import Bundle, Prompt, Resource
 from ..runtime.uri_template import TemplateError, UriTemplate
-from .differ import RESPONSE, Differ
+from .differ import RESPONSE, Differ, path_text
 from .report import Report, shown
 from .shape import Side
 
@@ -95,8 +95,8 @@ def _kind(
                 (RESOURCES_FILE, (*there, "mimeType")),
                 text,
             )
-        if was.schema is not None and now.schema is not None:
-            _schema(report, f"{kind} {name}", was.schema, now.schema, here, there)
+        if was.bundle is not None and now.bundle is not None:
+            _schema(report, f"{kind} {name}", was.bundle, now.bundle, here, there)
 
 
 def _key(resource: Resource) -> str:
@@ -116,18 +116,22 @@ def _template(report: Report, name: str, was: str, now: str, new: Any, old: Any)
         report.add("template-changed", f"template {name} uriTemplate", new, old, f"template {name}: {was} became {now}")
 
 
-def _schema(report: Report, subject: str, was: Any, now: Any, here: tuple[Any, ...], there: tuple[Any, ...]) -> None:
-    """A JSON resource's schema, compared as a response (its readers' side)."""
-    differ = Differ(Side.of({"": was}), Side.of({"": now}), RESPONSE)
+def _schema(
+    report: Report, subject: str, was: Bundle, now: Bundle, here: tuple[Any, ...], there: tuple[Any, ...]
+) -> None:
+    """A JSON resource's schema and the files it refers to, compared as a response (its
+    readers' side). A change in the schema is placed in resources.yaml; one in a file it
+    refers to, in that file."""
+    differ = Differ(Side.of(was.resources), Side.of(now.resources), RESPONSE)
     for change in differ.run(
-        was,
-        now,
-        ("", ()),
-        ("", ()),
+        was.resources[was.root],
+        now.resources[now.root],
+        (was.root, ()),
+        (now.root, ()),
     ):
-        new = (RESOURCES_FILE, (*here, "schema", *change.new[1]))
-        old = (RESOURCES_FILE, (*there, "schema", *change.old[1]))
-        report.add(change.rule, f"{subject} schema {'/'.join(change.path)}", new, old, f"{subject}: {change.message}")
+        new = (RESOURCES_FILE, (*here, "schema", *change.new[1])) if change.new[0] == now.root else change.new
+        old = (RESOURCES_FILE, (*there, "schema", *change.old[1])) if change.old[0] == was.root else change.old
+        report.add(change.rule, f"{subject} schema {path_text(change.path)}", new, old, f"{subject}: {change.message}")
 
 
 def _prompt(report: Report, before: tuple[int, Prompt], after: tuple[int, Prompt]) -> None:

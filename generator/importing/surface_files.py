@@ -29,6 +29,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from ..load.bundle import VIRTUAL_ROOT
 from ..load.meta import meta_judge
 from ..load.surface import (
     CONTENTS_FOLDER,
@@ -40,12 +41,13 @@ from ..load.surface import (
     essence,
     has_scheme,
     is_json,
-    schema_bundle,
+    resource_schema_uri,
     textual,
 )
 from ..naming import arguments_model_name, constant_name, parameter_name, values_class_name
 from ..runtime import Judge, NotJson, parse_json
 from ..runtime.uri_template import TemplateError, UriTemplate
+from ..schema.patterns import judged
 from .facts import ServerFacts
 
 HEADERS = {
@@ -372,7 +374,7 @@ def _add_contents(
         read = facts.contents.get(entry["uri"])
         if read is None or "contents" in entry:
             continue
-        data = _contents_bytes(entry, read, source_bytes)
+        data = _contents_bytes(entry, read, source_bytes, files)
         if isinstance(data, str):
             notes.append(f"{_said(_RESOURCES, entry)}: no contents recorded: {data}")
             continue
@@ -382,7 +384,9 @@ def _add_contents(
         entry["contents"] = name
 
 
-def _contents_bytes(entry: CommentedMap, read: dict[str, Any], source_bytes: int) -> bytes | str:
+def _contents_bytes(
+    entry: CommentedMap, read: dict[str, Any], source_bytes: int, files: dict[str, bytes]
+) -> bytes | str:
     """The bytes of a contents file, or why the contract would not load with them."""
     media_type = entry.get("mimeType")
     text = read.get("text")
@@ -411,10 +415,31 @@ def _contents_bytes(entry: CommentedMap, read: dict[str, Any], source_bytes: int
             value = parse_json(data.decode("utf-8"))
         except (NotJson, UnicodeDecodeError) as exc:
             return f"not JSON: {exc}"
-        violations = Judge(*schema_bundle("imported", entry["name"], _plain(schema))).violations(value)
+        judge = _kept_judge(entry["name"], _plain(schema), files)
+        violations = judge.violations(value) if judge is not None else []
         if violations:
             return f"its schema refuses them: {violations[0].message}"
     return data
+
+
+def _kept_judge(name: str, schema: Any, files: dict[str, bytes]) -> Judge | None:
+    """The judge of a kept `schema:`, at the URI loading gives it, with the JSON files of the
+    folder its `$ref`s may reach by their paths; None where it reaches something else (an
+    `$id`, a prefix of `references:`) or does not compile: the load that follows judges then."""
+    resources: dict[str, Any] = {resource_schema_uri(name): schema}
+    if "$ref" in json.dumps(schema):
+        for path, data in sorted(files.items()):
+            if path.endswith(".json") and not path.startswith("examples/"):
+                try:
+                    resources.setdefault(VIRTUAL_ROOT + path, json.loads(data))
+                except ValueError:
+                    continue  # not JSON: the load names it
+    judge = Judge(resource_schema_uri(name), judged(resources))
+    try:
+        judge.validator()
+    except Exception:  # jsonschema-rs: ValidationError, ValueError, ReferencingError
+        return None
+    return judge
 
 
 def contents_name(name: str, media_type: str | None, taken: set[str]) -> str:

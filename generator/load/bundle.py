@@ -36,17 +36,19 @@ class Resources:
     references: Mapping[str, Path]
     reading: Reading  # every file a `$ref` reaches is read as the sources are
     root: Any = None
+    root_uri: str = ROOT_URI  # where `root` is: the envelope's, or a resource schema's (`load/surface.py`)
     read: dict[str, Any] = field(default_factory=dict)
     documents: dict[str, Document] = field(default_factory=dict)  # what `read` holds, with its places
     _ids: dict[str, Path] | None = None
 
     def _declared_ids(self) -> dict[str, Path]:
-        """Each JSON file of the folder (examples aside) under the `$id` it declares."""
+        """Each JSON file of the folder (examples aside, and the root when it is the envelope)
+        under the `$id` it declares."""
         if self._ids is None:
             self._ids = {}
             for path in self.reading.files.glob(self.folder, "*.json", recursive=True):
                 relative = path.relative_to(self.folder).as_posix()
-                if relative.startswith("examples/") or relative == ENVELOPE:
+                if relative.startswith("examples/") or (relative == ENVELOPE and self.root_uri == ROOT_URI):
                     continue
                 document = read_json(path, self.reading)
                 if isinstance(document, Document) and isinstance(document.data, dict):
@@ -73,11 +75,11 @@ class Resources:
         return found
 
     def root_uris(self) -> set[str]:
-        """The envelope schema's URIs: its virtual path, and its `$id` when it declares one."""
+        """The root schema's URIs: its virtual path, and its `$id` when it declares one."""
         declared = self.root.get("$id") if isinstance(self.root, dict) else None
-        uris = {ROOT_URI}
+        uris = {self.root_uri}
         if isinstance(declared, str):
-            uris.add(defrag(join(ROOT_URI, declared))[0])
+            uris.add(defrag(join(self.root_uri, declared))[0])
         return uris
 
     def retrieve(self, uri: str) -> Any:
@@ -95,7 +97,7 @@ class Resources:
 
     def bundle(self, root: Any) -> dict[str, Any]:
         """The root schema and every resource read so far, by URI, sorted."""
-        return {ROOT_URI: root, **{uri: self.read[uri] for uri in sorted(self.read) if uri != ROOT_URI}}
+        return {self.root_uri: root, **{uri: self.read[uri] for uri in sorted(self.read) if uri != self.root_uri}}
 
 
 def refs_in(schema: Any) -> Iterator[tuple[tuple[object, ...], str]]:

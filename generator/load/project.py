@@ -221,7 +221,8 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         problems += found
     surface, surface_documents = Surface(), dict[str, Document]()
     if identity is not None:
-        surface, surface_documents, found = load_surface(folder, reading, folder.name, _protocol(identity.data))
+        schemas = (_references(identity), identity.data.get("formats", "annotate") == "assert")
+        surface, surface_documents, found = load_surface(folder, reading, schemas, _protocol(identity.data))
         problems += found
     accepted: tuple[AcceptedBreak, ...] = ()
     if not lenient:  # an old revision's record of accepted breaks is history: never read
@@ -262,7 +263,10 @@ def _protocol(meta: dict[str, Any]) -> tuple[str, ...]:
 
 
 # The modules `generate` writes into every contract package: a hand-written one may not replace them.
-GENERATED_MODULES = ("__init__.py", "models.py", "errors.py", "judge.py", "builders.py", "resources.py", "prompts.py")
+GENERATED_MODULES = (
+    *("__init__.py", "models.py", "errors.py", "judge.py", "builders.py", "resources.py", "prompts.py"),
+    "resource_models.py",  # stands beside the package `resource_models/` of JSON resources' models
+)
 
 
 def _load_modules(identity: Document, reading: Reading) -> tuple[tuple[Module, ...], list[Diagnostic]]:

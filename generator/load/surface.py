@@ -15,18 +15,20 @@ from __future__ import annotations
 import base64
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
 from ..model import Contents, Prompt, PromptArgument, Resource, Surface
-from ..naming import arguments_model_name, constant_name, parameter_name, values_class_name
+from ..naming import arguments_model_name, constant_name, parameter_name, root_name, values_class_name
 from ..protocol import revision
 from ..runtime import Judge, NotJson, parse_json
 from ..runtime.uri_template import TemplateError, UriTemplate
-from ..schema.patterns import judged
+from .bundle import VIRTUAL_ROOT
 from .documents import Document, Reading, read_yaml
+from .envelope import Envelope, Source, compile_schema
 from .meta import check_against_meta
 
 RESOURCES_FILE = "resources.yaml"
@@ -79,21 +81,23 @@ def is_json(media_type: str | None) -> bool:
     )
 
 
-def schema_bundle(contract: str, name: str, schema: Any) -> tuple[str, dict[str, Any]]:
-    """The root URI and the resources of the judge of the `schema:` of the resource or template
-    `name` (`Resource.bundle`): in 2020-12 unless it says `$schema`, under a URI of its own, its
-    patterns written for the judge's engine (ECMA-262, as every schema of a contract reads them)."""
-    uri = f"urn:mcp-contracts:{contract}:resource:{name}"
-    if isinstance(schema, dict) and "$schema" not in schema:
-        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
-    return uri, judged({uri: schema})
+# How a contract's schemas are read (contract.yaml): where `$ref`s beyond the folder lead
+# (`references:`), and whether `format` asserts.
+SchemaSettings = tuple[Mapping[str, Path], bool]
+
+
+def resource_schema_uri(name: str) -> str:
+    """Where a JSON resource's `schema:` is known (`Resource.bundle.root`): in resources.yaml
+    of the contract folder, so that a relative `$ref` finds a file beside it."""
+    return f"{VIRTUAL_ROOT}{RESOURCES_FILE}?resource={quote(name, safe='')}"
 
 
 def load_surface(
-    folder: Path, reading: Reading, contract: str, protocol: tuple[str, ...]
+    folder: Path, reading: Reading, schemas: SchemaSettings, protocol: tuple[str, ...]
 ) -> tuple[Surface, dict[str, Document], list[Diagnostic]]:
     """The resources, templates and prompts of `folder` (none when it has neither file), the
-    documents read (for findings to point into), and every problem of them."""
+    documents read (for findings to point into), and every problem of them. A JSON resource's
+    schema is compiled as the envelope is, with `schemas`."""
     documents: dict[str, Document] = {}
     problems: list[Diagnostic] = []
     for name in SURFACE_FILES:
@@ -113,10 +117,11 @@ def load_surface(
     templates: tuple[Resource, ...] = ()
     prompts: tuple[Prompt, ...] = ()
     if RESOURCES_FILE in documents:
-        reader = _Resources(documents[RESOURCES_FILE], folder, reading, contract)
+        reader = _Resources(documents[RESOURCES_FILE], folder, reading, schemas)
         resources, templates = reader.resources(), reader.templates()
         problems += reader.problems
         problems += _resource_names(documents[RESOURCES_FILE], resources, templates)
+        documents.update(reader.referred)  # the files the schemas refer to, by URI: findings point into them
     if PROMPTS_FILE in documents:
         prompts, found = _prompts(documents[PROMPTS_FILE], protocol)
         problems += found
@@ -127,11 +132,12 @@ def load_surface(
 class _Resources:
     """The entries of one resources.yaml, read in turn; `problems` gathers what is wrong."""
 
-    def __init__(self, document: Document, folder: Path, reading: Reading, contract: str) -> None:
+    def __init__(self, document: Document, folder: Path, reading: Reading, schemas: SchemaSettings) -> None:
         self.document = document
         self.folder = folder
         self.reading = reading
-        self.contract = contract
+        self.references, self.formats = schemas
+        self.referred: dict[str, Document] = {}
         self.problems: list[Diagnostic] = []
 
     def _say(self, path: list[object], message: str) -> None:
@@ -185,8 +191,8 @@ class _Resources:
                 [*where, "mimeType"], f"{media_type!r} is not a media type (RFC 6838: type/subtype, such as text/plain)"
             )
         schema = entry.get("schema")
-        bundle = schema_bundle(self.contract, entry["name"], schema) if schema is not None else None
-        judge = self._judge(bundle, [*where, "schema"]) if bundle is not None else None
+        compiled = self._compile(entry["name"], where) if schema is not None else None
+        judge = compiled.judge if compiled is not None else None
         if schema is not None and not is_json(media_type):
             self._say(
                 [*where, "mimeType" if media_type else "name"],
@@ -203,17 +209,21 @@ class _Resources:
         keys = ("uriTemplate",) if template is not None or "uriTemplate" in entry else ("uri",)
         fields = (*keys, "name", "title", "description", "mimeType", "size", "annotations")
         listing = {key: entry[key] for key in fields if key in entry}
-        return Resource(entry["name"], uri, "uriTemplate" in entry, listing, schema, contents, bundle)
+        bundle, view = (compiled.bundle, compiled.view) if compiled is not None else (None, None)
+        return Resource(entry["name"], uri, "uriTemplate" in entry, listing, schema, contents, bundle, view)
 
-    def _judge(self, bundle: tuple[str, dict[str, Any]], where: list[object]) -> Judge | None:
-        """The judge of a JSON resource's schema, or None (said why) when it does not compile."""
-        judge = Judge(*bundle)
-        try:
-            judge.validator()
-        except Exception as exc:  # jsonschema-rs: ValidationError, ValueError, ReferencingError
-            self._say(where, f"not a JSON Schema this tool compiles: {str(exc).splitlines()[0]}")
+    def _compile(self, name: str, where: list[object]) -> Envelope | None:
+        """The judge, bundle and view of a JSON resource's `schema:`, compiled as the envelope
+        is (its `$ref`s reach the contract folder's files), or None (said why)."""
+        source = Source(self.document, resource_schema_uri(name), (*where, "schema"))
+        compiled = compile_schema(
+            source, lambda title: root_name(title, name, "Contents"), self.references, self.formats, self.reading
+        )
+        if isinstance(compiled, Diagnostic):
+            self.problems.append(compiled)
             return None
-        return judge
+        self.referred.update(compiled.documents)
+        return compiled
 
     def _contents(self, entry: dict[str, Any], where: list[object], media_type: str | None) -> Contents | None:
         name: str = entry["contents"]

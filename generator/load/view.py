@@ -46,13 +46,14 @@ class ViewBuilder:
     """Walks a bundle of schema resources and collects the classes of its view.
 
     Where each schema is, and what each reference names, the schema core's `Resolver` says:
-    the root at ROOT_URI, the files it refers to through `retrieve`."""
+    the root at `root_uri` (the envelope's ROOT_URI unless said), the files it refers to through `retrieve`."""
 
-    def __init__(self, root: Any, retrieve: Retriever, root_name: str) -> None:
+    def __init__(self, root: Any, retrieve: Retriever, root_name: str, root_uri: str = ROOT_URI) -> None:
         self._root = root
         self._root_name = root_name
+        self._root_uri = root_uri
         dialect = read_as(root, meta=retrieve)
-        self._resolver = Resolver({ROOT_URI: root}, default=dialect, retrieve=retrieve)
+        self._resolver = Resolver({root_uri: root}, default=dialect, retrieve=retrieve)
         self._classes: dict[str, _Class] = {}
         self._names: set[str] = {*RESERVED_NAMES, root_name}
         self._stack: set[int] = set()
@@ -282,7 +283,7 @@ class ViewBuilder:
         return root_view
 
     def _root_location(self) -> str:
-        return self._location(self._root) or location(ROOT_URI, ())
+        return self._location(self._root) or location(self._root_uri, ())
 
     def _definitions(self) -> list[tuple[str, str]]:
         """(container, key) of each entry of the root's `$defs`, then of its `definitions`."""

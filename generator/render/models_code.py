@@ -42,7 +42,7 @@ from ..resources import TEMPLATES_DIR
 from .escape import docstring
 from .python_format import BLACK_MODE, FormatRefused, format_python
 
-__all__ = ["BLACK_MODE", "ModelGenerationError", "format_python", "models_code", "view_schema"]
+__all__ = ["BLACK_MODE", "ModelGenerationError", "format_python", "models_code", "view_models_code", "view_schema"]
 
 _DATAMODEL_TEMPLATES = TEMPLATES_DIR / "python" / "datamodel"
 # The one pyproject.toml the built-in formatter reads (see the file): never the user's.
@@ -74,8 +74,10 @@ _OPTIONS: dict[str, Any] = dict(
     custom_template_dir=str(_DATAMODEL_TEMPLATES),
     base_class=f"{_STAND_IN}.JudgedModel",
     type_overrides={_INTEGER: f"{_STAND_IN}.Integer"},
-    import_overrides={name: _RUNTIME for name in ("MISSING", *_RUNTIME_NAMES)},
 )
+# The runtime's names, moved to the package's runtime from models.py (`.._runtime`), or from a
+# module one package deeper (`..._runtime`, a JSON resource's models).
+_RUNTIME_IMPORTS = ("MISSING", *_RUNTIME_NAMES)
 
 
 class ModelGenerationError(Exception):
@@ -189,6 +191,15 @@ def generation_options(view: View) -> dict[str, Any]:
 
 def models_code(contract: Contract) -> str:
     """The formatted source of `models.py` for one contract."""
+    return view_models_code(contract.view, header(contract), contract.name)
+
+
+def view_models_code(
+    view: View, head: str, contract: str, runtime: str = _RUNTIME, module: str = "models.py"
+) -> str:
+    """The formatted source of the models of `view` (the envelope's, or a JSON resource's),
+    under the comment `head`, importing the package's runtime as `runtime`; `contract` and
+    `module` name whose they are in an error."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # notices about future defaults; our options are explicit
@@ -197,23 +208,24 @@ def models_code(contract: Contract) -> str:
             # ...and so is code black refused, which it would emit unformatted
             warnings.filterwarnings("error", message="Failed to format code")
             code = generate(
-                json.dumps(view_schema(contract.view), allow_nan=False),
-                custom_file_header=header(contract),
-                **generation_options(contract.view),
+                json.dumps(view_schema(view), allow_nan=False),
+                custom_file_header=head,
+                **generation_options(view),
                 **_OPTIONS,
+                import_overrides={name: runtime for name in _RUNTIME_IMPORTS},
             )
     except Exception as exc:  # it raises many unrelated classes; each names the problem
         refused = _format_refusal(exc)
         if refused is not None:
-            message = f"black cannot format models.py: {refused.refusal.splitlines()[0]}"
-            location = _location_at(contract.view, refused.code, refused.refusal)
-            raise ModelGenerationError(contract.name, message, location) from exc
-        raise ModelGenerationError(contract.name, f"datamodel-code-generator: {exc}") from exc
+            message = f"black cannot format {module}: {refused.refusal.splitlines()[0]}"
+            location = _location_at(view, refused.code, refused.refusal)
+            raise ModelGenerationError(contract, message, location) from exc
+        raise ModelGenerationError(contract, f"datamodel-code-generator: {exc}") from exc
     if not isinstance(code, str):
-        raise ModelGenerationError(contract.name, "datamodel-code-generator generated no models")
+        raise ModelGenerationError(contract, "datamodel-code-generator generated no models")
     # With a custom header it returns the module without its last newline (it joins the
     # header to the formatted body with `body.rstrip()`); a module ends with one.
-    return in_reading_order(code + "\n", contract.view)
+    return in_reading_order(code + "\n", view)
 
 
 def in_reading_order(code: str, view: View) -> str:

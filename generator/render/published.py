@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Bundle, Contract
+from ..model import Bundle, Contract, View
 from ..schema.proofs import objects_only
 from ..schema.vocabulary import DRAFT_2020_12
 from .compound import compound, published_base
@@ -65,19 +65,31 @@ def _heads(locations: list[str], bundle: Bundle, schema: Any, base: str) -> dict
 
 def published_schemas(contract: Contract) -> dict[str, Any]:
     """What `published.json` holds for a contract (see the module's docstring)."""
-    schema = object_rooted(bundled_envelope(contract, keep_draft_07=False))
+    return _published(object_rooted(bundled_envelope(contract, keep_draft_07=False)), contract.view, contract.bundle)
+
+
+def _published(schema: Any, view: View, bundle: Bundle) -> dict[str, Any]:
     classes: dict[str, Any] = {}
-    for model in contract.view.classes:
+    for model in view.classes:
         if model.location in classes:
             continue  # the object part of a root that is not one object judges by the root schema
-        root = model.name == contract.root_model or not isinstance(schema, dict)
+        root = model.name == view.root or not isinstance(schema, dict)
         classes[model.location] = None if root else {}
     heads = [location for location, head in classes.items() if head is not None]
     if heads:
-        classes.update(_heads(heads, contract.bundle, schema, published_base(contract.bundle.resources)))
+        classes.update(_heads(heads, bundle, schema, published_base(bundle.resources)))
     return {"classes": classes, "schema": schema}
 
 
 def published_json(contract: Contract) -> str:
     """`published.json` of a contract, deterministic: keys sorted, two-space indent."""
     return json_file(published_schemas(contract), sort_keys=True)
+
+
+def resource_published_json(view: View, bundle: Bundle) -> str:
+    """`<name>.published.json` of a JSON resource: what its model classes publish, as
+    `published.json` is for the envelope's (its schema said in 2020-12, one document)."""
+    schema = compound(bundle.root, bundle.resources, bundle.dialects, published_base(bundle.resources), False)
+    if isinstance(schema, dict) and "$schema" not in schema:  # said, as the envelope's is
+        schema = {"$schema": DRAFT_2020_12.uri, **schema}
+    return json_file(_published(schema, view, bundle), sort_keys=True)

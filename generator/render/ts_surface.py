@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Contract, Prompt, Resource
-from ..naming import camel, constant_name
+from ..naming import camel, constant_name, function_suffix
 from ..runtime.uri_template import UriTemplate
 from .escape import ts, ts_key, tsdoc
-from .surface_code import optional_variables
+from .surface_code import judged_resource, optional_variables
+from .ts_types import declarations
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,18 @@ class TsPrompt:
     optional: str  # and of the others'
 
 
+@dataclass(frozen=True, slots=True)
+class TsModel:
+    """The model of a JSON resource's contents: `resource_models/<module>.ts`, imported by
+    resources.ts as the namespace `<Name>Model`, and `read<Name>(text)` beside it."""
+
+    namespace: str
+    module: str
+    root: str  # the type of the contents
+    read: str
+    read_doc: str
+
+
 def _about(listing: Any) -> str:
     """A definition's doc text: its title and description, as the contract writes them (as in Python)."""
     parts = [str(p) for p in (listing.get("title"), listing.get("description")) if p]
@@ -79,10 +92,41 @@ def resource_literals(contract: Contract) -> dict[str, Any]:
     resources = [TsConstant(constant_name(r.name), ts(r.uri), tsdoc(_about(r.listing))) for r in surface.resources]
     templates = [_template(t) for t in surface.templates]
     return {
+        "models": [_model(r) for r in (*surface.resources, *surface.templates) if judged_resource(r)],
         "resources": resources,
         "resource_list": _array([r.name for r in resources]),
         "templates": templates,
         "template_list": _array([t.constant.name for t in templates]),
+    }
+
+
+def _model(resource: Resource) -> TsModel:
+    assert resource.view is not None  # judged_resource
+    stem, constant = camel(resource.name), constant_name(resource.name)
+    return TsModel(
+        namespace=f"{stem}Model",
+        module=function_suffix(resource.name),
+        root=resource.view.root,
+        read=f"read{stem}",
+        read_doc=tsdoc(
+            f"The contents of `{constant}` read from their JSON text: a SyntaxError where it is no JSON,"
+            " a ContractViolation where its schema refuses it."
+        ),
+    )
+
+
+def resource_model_literals(resource: Resource) -> dict[str, Any]:
+    """What `resource_models/<name>.ts` places: the view's types, the judge's bundle (as
+    judge.ts's, made its text by the caller), each type's location."""
+    assert resource.bundle is not None and resource.view is not None  # judged_resource
+    bundle = resource.bundle
+    return {
+        "constant": constant_name(resource.name),
+        "what": f"the contents of {constant_name(resource.name)}",
+        "declarations": declarations(resource.view),
+        "bundle": {"root": bundle.root, "formats": bundle.formats, "resources": dict(bundle.resources)},
+        "locations": [(c.name, ts(c.location)) for c in resource.view.classes],
+        "root": resource.view.root,
     }
 
 

@@ -20,15 +20,16 @@ from typing import Any
 from jinja2 import Environment
 
 from ..model import Builders, Catalogue, Contract, Project, Shape
-from ..naming import lower_camel
+from ..naming import function_suffix, lower_camel
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
 from .escape import ts, ts_key
 from .json_text import CompactTexts, json_block
 from .mcp import tool_listing
+from .surface_code import judged_resource
 from .tables import Section, sections
 from .ts_compiled import compiled
-from .ts_surface import prompt_literals, resource_literals
+from .ts_surface import prompt_literals, resource_literals, resource_model_literals
 from .ts_types import OBJECT_MEMBERS, declarations, member_type
 from .ts_zod import zod_object
 
@@ -142,6 +143,13 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
         files[f"{folder}/resources.ts"] = env.get_template("typescript/contract/resources.ts.jinja").render(
             contract=contract, **resource_literals(contract)
         )
+        for resource in (*surface.resources, *surface.templates):
+            if judged_resource(resource):
+                literals = resource_model_literals(resource)
+                bundle_text = json_text_expression(literals.pop("bundle"), indent="")
+                files[f"{folder}/resource_models/{function_suffix(resource.name)}.ts"] = env.get_template(
+                    "typescript/contract/resource_models/resource.ts.jinja"
+                ).render(bundle_text=bundle_text, **literals)
     if has_prompts:
         files[f"{folder}/prompts.ts"] = env.get_template("typescript/contract/prompts.ts.jinja").render(
             contract=contract, **prompt_literals(contract)

@@ -32,7 +32,7 @@ from .absent import ABSENT
 from .builders import Filling, Path, Placements, catalogue_values, json_form, plain
 from .json_text import NOT_A_JSON_VALUE, NotJson, dump_json, json_pointer, lone_surrogate, parse_json, short
 from .judge import CONTENT_ANNOTATIONS, Judge, Violation, dialect
-from .models import JudgedModel, bind, judged, read_judged
+from .models import JudgedModel, bind, judged
 from .published import Published
 from .uri_template import TemplateError, UriTemplate
 from .view import Integer
@@ -66,7 +66,6 @@ __all__ = [
     "lone_surrogate",
     "parse_json",
     "plain",
-    "read_judged",
     "short",
 ]
 

@@ -28,4 +28,16 @@ if (prompts.isReviewArguments(given)) {
 // @ts-expect-error: `code` is required.
 const missing: prompts.ReviewArguments = { style: "terse" };
 
-export const used = [uri, sized, size, id, first, name, missing];
+// A JSON resource's contents, typed by its schema (a `$ref` to a file of the contract folder).
+const contents: unknown = JSON.parse('{"theme": "dark", "retries": 3}');
+if (resources.ConfigModel.isContents(contents)) {
+  const theme: "dark" | "light" = contents.theme;
+  const retries: number = contents.retries;
+  void [theme, retries];
+}
+const read: resources.ConfigModel.ConfigContents = resources.readConfig('{"theme": "light", "retries": 0}');
+const data: string = resources.readTemplateData('{"id": "7", "templateTest": true, "data": "x"}').data;
+// @ts-expect-error: a theme the schema does not name.
+const unnamed: resources.ConfigModel.ConfigContents = { theme: "blue", retries: 1 };
+
+export const used = [uri, sized, size, id, first, name, missing, read, data, unnamed];

@@ -42,7 +42,7 @@ from .json_text import (
     short,
 )
 from .judge import CONTENT_ANNOTATIONS, Judge, Violation, dialect
-from .models import JudgedModel, bind, judged, read_judged
+from .models import JudgedModel, bind, judged
 from .published import Published
 from .uri_template import TemplateError, UriTemplate
 from .view import Integer
@@ -76,7 +76,6 @@ __all__ = [
     "lone_surrogate",
     "parse_json",
     "plain",
-    "read_judged",
     "short",
 ]
 

@@ -212,18 +212,6 @@ def judged(model: type[_Judged], document: dict[str, Any]) -> dict[str, Any]:
     raise AssertionError("refuse raises")  # pragma: no cover
 
 
-def read_judged(judge: Judge, text: str | bytes | bytearray, title: str) -> Any:
-    """A JSON text (a resource's contents), parsed and judged by the root of `judge`: the value,
-    or pydantic's ValidationError, as a model's `model_validate_json` refuses, where it is no
-    JSON or the schema refuses it."""
-    try:
-        value = parse_json(text)
-    except NotJson as problem:
-        raise _not_json(title, problem, text) from None
-    judge.check(value, "", title)
-    return value
-
-
 def bind(
     judge: Judge,
     locations: Mapping[type[_Judged], str],
