@@ -242,6 +242,33 @@ def test_a_server_that_accepts_invalid_arguments_is_found_and_the_seed_is_report
     assert finding["pointer"] == "/tools/0/inputSchema/required"
 
 
+@pytest.mark.fires("fuzz-crash")
+@pytest.mark.parametrize(
+    ("revision", "answer"),
+    [
+        ("2025-11-25", "error code 0, the Python MCP SDK's answer to an exception its handler raised ({})"),
+        ("2026-07-28", "JSON-RPC internal error -32603 (Internal server error)"),  # the SDK hides the text there
+    ],
+)
+def test_an_exception_a_python_sdk_server_did_not_handle_is_a_crash(tmp_path: Path, revision: str, answer: str) -> None:
+    """faulty_boundary.py --unhandled raises where its faults are: the SDK answers each with error
+    code 0 before 2026-07-28 (JSON-RPC says -32603, which it answers after), and each is a crash
+    at the simplest arguments that raise."""
+    project, server = _project(tmp_path, "pages")
+    args = ("--contract", "pages", "--format", "json", "--protocol", revision, "--fuzz", "20", "--seed", "3")
+    result = run_cli("conform", *args, *server, "--unhandled", cwd=project)
+    code, report = result.returncode, conform_report(result.stdout)
+    assert code == 1 and report["problem"] is None
+    assert _found(report) == [
+        ("fuzz-crash", 'get_page({"page": 100})'),
+        ("fuzz-crash", 'lookup({"deep": true, "text": ""})'),
+        ("fuzz-skipped", "delete_page"),
+    ]
+    crashes = [f["message"] for f in report["findings"] if f["rule"] == "fuzz-crash"]
+    said = [answer.format(text) for text in ("no page 100", "maximum recursion depth exceeded")]
+    assert [message[: len(text)] for message, text in zip(crashes, said, strict=True)] == said, crashes
+
+
 def test_an_internal_error_is_a_crash_shown_with_the_simplest_arguments(tmp_path: Path) -> None:
     """raw_server.py --call-error answers every call with -32603: the simplest calls show it."""
     project, _ = _project(tmp_path, "items")

@@ -748,8 +748,18 @@ FAULTY_SURFACE = (*python(str(ROOT / "tests" / "servers" / "faulty_surface.py"))
 
 
 @pytest.mark.fires("fuzz-crash", "fuzz-invalid-accepted")
-def test_fuzzing_reads_each_template_and_gets_each_prompt_with_drawn_values(project: Path) -> None:
-    _, findings = _conform(project, project, "2025-11-25", target=FAULTY_SURFACE, extra=FUZZ)
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        ((), "JSON-RPC internal error -32603 (cannot read an encoded id)"),
+        # a plain exception the handler raised: the Python SDK answers it with code 0
+        (("--unhandled",), "error code 0, the Python MCP SDK's answer to an exception its handler raised"),
+    ],
+)
+def test_fuzzing_reads_each_template_and_gets_each_prompt_with_drawn_values(
+    project: Path, flags: tuple[str, ...], said: str
+) -> None:
+    _, findings = _conform(project, project, "2025-11-25", target=(*FAULTY_SURFACE, *flags), extra=FUZZ)
     fuzzed = sorted((f["rule"], f["subject"], f["line"]) for f in findings if f["rule"].startswith("fuzz-"))
     resources, prompts = _folder(project) / "resources.yaml", _folder(project) / "prompts.yaml"
     assert fuzzed == [
@@ -766,7 +776,7 @@ def test_fuzzing_reads_each_template_and_gets_each_prompt_with_drawn_values(proj
         ),
     ], findings
     crash = next(f for f in findings if f["rule"] == "fuzz-crash")
-    assert "-32603" in crash["message"] and "--seed 7" in crash["message"]
+    assert said in crash["message"] and "--seed 7" in crash["message"], crash
 
 
 @pytest.mark.quiet("fuzz-crash", "fuzz-hang", "fuzz-invalid-accepted")

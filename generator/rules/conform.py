@@ -255,7 +255,8 @@ CONFORM_RULES = (
         C,
         "error",
         "fuzz",
-        "No fuzzed call ends the connection or gets a JSON-RPC internal error (-32603), whatever its arguments.",
+        "No fuzzed call ends the connection or gets an error that stands for an exception the server did not"
+        " handle (JSON-RPC's internal error -32603, or the Python SDK's code 0), whatever its arguments.",
     ),
     Rule("fuzz-hang", C, "error", "fuzz", "Every fuzzed call is answered within `--timeout` seconds."),
     Rule(

@@ -6,10 +6,12 @@ refuse (JSON-RPC -32602), as a server should.
 - `lookup` never answers when `deep` is true;
 - `delete_page`, not read-only, works: `--fuzz` calls it only when `--call-tool` names it.
 
-    python faulty_boundary.py [--log FILE] [--http URL-FILE]
+    python faulty_boundary.py [--log FILE] [--http URL-FILE] [--unhandled]
 
-With --log, the name of each tool called is appended to FILE, one a line; with --http, it
-serves streamable HTTP on a free port of 127.0.0.1 and writes its URL to URL-FILE.
+With --unhandled, each fault is a plain exception its handler raises instead (a bug, as
+handlers have them), which the SDK answers with error code 0 (-32603 at 2026-07-28). With
+--log, the name of each tool called is appended to FILE, one a line; with --http, it serves
+streamable HTTP on a free port of 127.0.0.1 and writes its URL to URL-FILE.
 """
 
 from __future__ import annotations
@@ -95,10 +97,14 @@ def build(log: Path | None) -> Server[Any]:
             raise MCPError(INVALID_PARAMS, f"invalid arguments: {refusal.message}")
         if params.name == "get_page":
             if arguments["page"] == 100:  # the planted fault: the last page ends the process
+                if "--unhandled" in sys.argv[1:]:
+                    raise IndexError(f"no page {arguments['page']}")
                 os._exit(1)
             return _result({"page": arguments["page"], "items": ["a", "b"]})
         if params.name == "lookup":
             if arguments.get("deep"):  # the planted fault: a deep lookup never ends
+                if "--unhandled" in sys.argv[1:]:
+                    raise RecursionError("maximum recursion depth exceeded")
                 await anyio.sleep_forever()
             return _result({"found": arguments["text"] == "pen"})
         return _result({"deleted": True})

@@ -3,8 +3,9 @@ two faults `conform --fuzz` finds: a read of a template URI whose value needed p
 fails with an internal error (-32603), and `test_prompt_with_arguments` answers without the
 arguments it requires. It lists no tool and no resource: a test reads the fuzz findings only.
 
-    python faulty_surface.py           # both faults
-    python faulty_surface.py --clean   # neither: a read of any value answers, a missing argument is refused
+    python faulty_surface.py              # both faults
+    python faulty_surface.py --unhandled  # both, the read's a plain exception (the SDK answers code 0)
+    python faulty_surface.py --clean      # neither: a read of any value answers, a missing argument is refused
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ def build() -> Server[Any]:
 
     async def read(ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
-        if "%" in uri and not clean:
-            raise MCPError(INTERNAL_ERROR, "cannot read an encoded id")  # the planted fault
+        if "%" in uri and not clean:  # the planted fault
+            if "--unhandled" in sys.argv[1:]:
+                raise ValueError("cannot read an encoded id")  # a bug, as a handler has one
+            raise MCPError(INTERNAL_ERROR, "cannot read an encoded id")
         value = uri.removeprefix("test://template/").removesuffix("/data")
         text = json.dumps({"id": value, "templateTest": True, "data": f"Data for ID: {value}"})
         contents = types.TextResourceContents(uri=uri, mime_type="application/json", text=text)

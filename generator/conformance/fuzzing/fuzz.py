@@ -7,7 +7,8 @@ break it by exactly one keyword (`fuzz_draw`).
 
 Valid arguments must get a result the contract accepts (`results.judge_result`) or an error
 with a code the tool declares; invalid ones must be refused (a JSON-RPC error, or an `isError`
-result). The connection lost or a JSON-RPC internal error (-32603) is a crash, no answer
+result). The connection lost or an error that stands for an exception a handler did not
+handle (JSON-RPC's internal error -32603, or the Python SDK's code 0) is a crash, no answer
 within `--timeout` a hang; the server is connected to again and the fuzzing goes on.
 Hypothesis shrinks each failure to its simplest arguments, calling again (at most
 `SHRINK_CALLS` more calls, `RECONNECTS` new sessions), and the report gives one finding per
@@ -36,7 +37,6 @@ import hypothesis.strategies as st
 import mcp.types as types
 from hypothesis import given, seed
 from hypothesis.errors import Unsatisfiable
-from mcp_types.jsonrpc import INTERNAL_ERROR
 
 from ...client.report import Report, shown
 from ...findings.finding import Finding
@@ -296,10 +296,9 @@ class _ToolRun:
 
     def _trouble(self, answer: Answer, arguments: dict[str, Any], at: tuple[Any, ...], after: str) -> _Found | None:
         """A crash, a hang or an answer that is no result, whatever the arguments."""
-        if answer.kind == "lost":
-            return _Found("fuzz-crash", arguments, f"{answer.text} {after}", at)
-        if answer.kind == "rpc-error" and answer.code == INTERNAL_ERROR:
-            return _Found("fuzz-crash", arguments, f"JSON-RPC internal error -32603 ({answer.text}) {after}", at)
+        crash = answer.crash()
+        if crash is not None:
+            return _Found("fuzz-crash", arguments, f"{crash} {after}", at)
         if answer.kind == "timeout":
             return _Found("fuzz-hang", arguments, f"no answer within {self.plan.timeout:g} s {after}", at)
         if answer.kind == "not-a-result":

@@ -20,6 +20,7 @@ import mcp.types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from mcp_types.jsonrpc import INTERNAL_ERROR
 from pydantic import ValidationError
 
 from ...client.connect import first_error, leaf
@@ -38,6 +39,25 @@ class Answer:
     result: Any = None  # a `types.CallToolResult`, or the result of the request `Server.ask` made
     code: int | None = None
     text: str = ""
+
+    def crash(self) -> str | None:
+        """What says the server's handler failed (a crash, though the process lives on): the
+        connection lost, or an error answer that stands for an exception it did not handle;
+        None for any other answer."""
+        if self.kind == "lost":
+            return self.text
+        if self.kind == "rpc-error" and self.code in UNHANDLED:
+            return f"{UNHANDLED[self.code]} ({self.text})"
+        return None
+
+
+# The error codes a server answers with when a handler raised what it did not handle:
+# JSON-RPC's internal error, and the code the Python SDK gives a plain exception instead
+# (`JSONRPCDispatcher`: "code=0 pins existing-server compat; JSON-RPC says INTERNAL_ERROR").
+UNHANDLED = {
+    INTERNAL_ERROR: f"JSON-RPC internal error {INTERNAL_ERROR}",
+    0: "error code 0, the Python MCP SDK's answer to an exception its handler raised",
+}
 
 
 class Server:

@@ -5,7 +5,8 @@ a required one out; at the revision and on the sessions the tools are fuzzed on 
 Reading and getting change nothing, so every template and prompt of the contract is fuzzed.
 What a server answers a read of a drawn URI may be an error (no resource has that value), and
 a prompt may refuse what its arguments mean: neither is a finding. A crash (the connection
-lost, or a JSON-RPC internal error -32603) or a hang is (`fuzz-crash`, `fuzz-hang`), so is
+lost, or an error that stands for an exception the server did not handle: JSON-RPC's internal
+error -32603, the Python SDK's code 0) or a hang is (`fuzz-crash`, `fuzz-hang`), so is
 an answer that is no result (`invalid-response`), JSON contents of a template with a `schema:`
 that it refuses (`resource-contents-invalid`), and a prompt answered although a required
 argument was left out (`fuzz-invalid-accepted`). Each is shrunk by hypothesis and reported
@@ -23,7 +24,6 @@ import anyio
 import hypothesis.strategies as st
 import mcp.types as types
 from hypothesis import given, seed
-from mcp_types.jsonrpc import INTERNAL_ERROR
 
 from ...client.report import Report, shown
 from ...load.surface import PROMPTS_FILE, RESOURCES_FILE
@@ -181,10 +181,9 @@ class SurfaceFuzz:
 
 def _trouble(answer: Answer, after: str) -> Found | None:
     """A crash, a hang or an answer that is no result, whatever was asked."""
-    if answer.kind == "lost":
-        return Found("fuzz-crash", f"{answer.text} {after}")
-    if answer.kind == "rpc-error" and answer.code == INTERNAL_ERROR:
-        return Found("fuzz-crash", f"JSON-RPC internal error -32603 ({answer.text}) {after}")
+    crash = answer.crash()
+    if crash is not None:
+        return Found("fuzz-crash", f"{crash} {after}")
     if answer.kind == "timeout":
         return Found("fuzz-hang", f"no answer {after}")
     if answer.kind == "not-a-result":
