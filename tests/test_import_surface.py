@@ -160,6 +160,32 @@ def test_a_kept_schema_that_refers_to_a_file_of_the_folder_judges_what_is_read(
     loads(project)
 
 
+def test_a_resource_over_the_message_bound_is_noted_and_the_others_are_read(server: Path, project: Path) -> None:
+    """A read whose answer is over `limits.message_bytes` ends its session (no message is half
+    read): that resource is noted, and the ones after it are read in a new session."""
+    contents = server / "contracts" / SERVED / "examples" / "resources"
+    (contents / "static-text.txt").write_text("x" * 60_000, encoding="utf-8")  # the first one listed
+    (contents / "watched.txt").write_text("y" * 60_000, encoding="utf-8")  # the third
+    resources = server / "contracts" / SERVED / "resources.yaml"
+    resources.write_text(resources.read_text(encoding="utf-8").replace("    size: 48\n", ""), encoding="utf-8")
+    (project / "pyproject.toml").write_text("[tool.mcp-contracts.limits]\nmessage_bytes = 30000\n", encoding="utf-8")
+    result = run_cli("import", "imported", "--write", "--read-resources", *mock(server), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    over = "not recorded: its answer exceeded limits.message_bytes (30,000 bytes)"
+    assert [n for n in notes(result.stderr) if "resources/read" in n] == [
+        f"resources/read test://static-text: {over}",
+        f"resources/read test://watched-resource: {over}",
+    ], result.stderr
+    entries = {entry["name"]: entry for entry in source(folder(project) / "resources.yaml")["resources"]}
+    assert {name: entry.get("contents") for name, entry in entries.items()} == {
+        "static-text": None,
+        "static-binary": "static-binary.png",
+        "watched-resource": None,
+        "config": "config.json",
+    }
+    loads(project)
+
+
 LISTING: dict[str, Any] = {
     "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
     "resources": [

@@ -91,6 +91,7 @@ class Reading:
     facts: ServerFacts | None = None
     problem: str | None = None
     notes: list[str] = field(default_factory=list)
+    unread: tuple[dict[str, Any], ...] = ()  # resources left when a read ended the session, its own first
 
 
 def read_server(target: Target, options: ImportOptions) -> Reading:
@@ -105,9 +106,13 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
             refused = _unheld_in(exc)
             if refused is not None:
                 return Reading(problem=refused)
+            if reading.unread and isinstance(exc, MessageTooLarge):  # a resource's answer: the others are read
+                _read_rest_or_say(target, revision(version), options, reading)
+                continue
             ended = "the session ended" if version in answered else "not spoken"
             reading.notes.append(f"{version} {ended}: {_said(exc)}")
             capped = capped or isinstance(exc, MessageTooLarge)
+        _not_read(reading, "the server ended the connection")
     if reading.facts is None:
         said = "; ".join(note.replace(" not spoken:", ":", 1) for note in reading.notes) or "no answer"
         asks = isinstance(target, str) and not capped
@@ -179,7 +184,43 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
         if not unknown:
             await _record_calls(session, tools, options, reading.facts.calls, reading, heard)
         if not unknown and options.read_resources:
-            await read_contents(session, surface.resources, options.timeout, reading.facts.contents, reading.notes)
+            contents = reading.facts.contents
+            reading.unread = await read_contents(session, surface.resources, options.timeout, contents, reading.notes)
+
+
+def _not_read(reading: Reading, why: str) -> None:
+    """A note for each resource left unread, and none left."""
+    reading.notes += [f"resources/read {r.get('uri')}: not recorded: {why}" for r in reading.unread]
+    reading.unread = ()
+
+
+def _read_rest_or_say(target: Target, at: Revision, options: ImportOptions, reading: Reading) -> None:
+    """`_read_rest`; where a new session cannot be had, why, of each resource still unread."""
+    try:
+        interrupt.run(_read_rest, target, at, options, reading)
+    except Exception as exc:  # the SDK's transports raise what they meet, often in groups
+        _not_read(reading, _said(exc))
+
+
+async def _read_rest(target: Target, at: Revision, options: ImportOptions, reading: Reading) -> None:
+    """The resources left when a read's answer went over `limits.message_bytes` (which ends a
+    session: no message is half read): that one noted, the others read in new sessions, each
+    ended the same way by another such answer at most."""
+    assert reading.facts is not None  # a read needs the listing's facts
+    over = f"its answer exceeded limits.message_bytes ({options.message_bytes:,} bytes)"
+    limits = (options.timeout, options.headers, options.message_bytes)
+    while reading.unread:
+        reading.notes.append(f"resources/read {reading.unread[0].get('uri')}: not recorded: {over}")
+        rest, reading.unread = reading.unread[1:], ()
+        if not rest:
+            return
+        try:
+            async with connected(target, at, *limits, capabilities=options.client_capabilities) as (session, _):
+                contents = reading.facts.contents
+                reading.unread = await read_contents(session, rest, options.timeout, contents, reading.notes)
+        except MessageTooLarge:
+            continue  # `unread` holds the one over the bound first
+        _not_read(reading, "the server ended the connection")
 
 
 def _refuse_unheld(heard: list[UnheldNumber]) -> None:

@@ -8,7 +8,8 @@ is left empty. Entries are kept as the server wrote them (plain JSON, no SDK typ
 one holding a number no double holds as written (`1e400`: the SDK would hand on infinity),
 which is left out with a note. A resource is read once, in the session of the listing, only
 when asked: its message is bounded as every message is (`--message-bytes` of the project's
-`limits`); a read that fails is a note.
+`limits`); a read that fails is a note, and one whose answer is over that bound ends the
+session: the importer reads the rest in a new one.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import anyio
 import mcp.types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
-from mcp_types import METHOD_NOT_FOUND
+from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND
 from pydantic import BaseModel, ModelWrapValidatorHandler, PrivateAttr, ValidationError, model_validator
 
 from ..client.bounded import UnheldNumber
@@ -145,18 +146,24 @@ async def read_contents(
     timeout: float,
     contents: dict[str, dict[str, Any]],
     notes: list[str],
-) -> None:
+) -> tuple[dict[str, Any], ...]:
     """Each listed resource read once, into `contents` as each is read: its contents entry as
     the server wrote it, by URI (the one of that URI, else the first); a read that fails is a
-    note."""
-    for resource in resources:
+    note. A read that ends the connection stops the reading: the resources not read, that one
+    first, are returned (unsaid: the caller knows why the session ended)."""
+    for index, resource in enumerate(resources):
         uri = resource.get("uri")
         if not isinstance(uri, str) or uri in contents:
             continue
         try:
             with anyio.fail_after(timeout * 1.5):
                 result = await session.read_resource(uri)
-        except (MCPError, ValidationError, TimeoutError, RuntimeError) as exc:
+        except MCPError as exc:
+            if exc.error.code == CONNECTION_CLOSED:
+                return resources[index:]
+            notes.append(f"resources/read {uri}: not recorded: {leaf(exc) or 'no answer'}")
+            continue
+        except (ValidationError, TimeoutError, RuntimeError) as exc:
             notes.append(f"resources/read {uri}: not recorded: {leaf(exc) or 'no answer'}")
             continue
         entries = [entry.model_dump(mode="json", by_alias=True, exclude_none=True) for entry in result.contents]
@@ -167,3 +174,4 @@ async def read_contents(
         if len(entries) > 1:
             notes.append(f"resources/read {uri}: {len(entries)} contents answered: the one of its URI is recorded")
         contents[uri] = chosen
+    return ()
