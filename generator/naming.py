@@ -106,6 +106,13 @@ def function_suffix(name: str) -> str:
     return constant_name(name).lower()
 
 
+def resource_module(name: str) -> str:
+    """The module of a JSON resource's models (`resource_models/<module>.py`, `.ts`), and the
+    stem of its judge's files: its function suffix, a keyword with `_` after it (`class_`)."""
+    suffix = function_suffix(name)
+    return f"{suffix}_" if keyword.iskeyword(suffix) else suffix
+
+
 def parameter_name(variable: str) -> str:
     """A Python parameter for a URI template's variable or a prompt's argument: letters, digits
     and `_`, a keyword or a reserved name with `_` after it: `page.size` -> `page_size`, `from` -> `from_`."""

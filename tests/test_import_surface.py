@@ -140,24 +140,44 @@ def test_a_kept_schema_that_refers_to_a_file_of_the_folder_judges_what_is_read(
     server: Path, project: Path, required: str
 ) -> None:
     """Contents are recorded only where the kept schema, with the file it refers to, accepts them."""
-    assert run_cli("import", "imported", "--write", *mock(server), cwd=project).returncode == 0
-    resources_yaml = folder(project) / "resources.yaml"
-    schema = '    schema: {$ref: "parts.schema.json#/$defs/Config"}\n'
-    text = resources_yaml.read_text(encoding="utf-8")
-    typed = "    mimeType: application/json\n"
-    resources_yaml.write_text(text.replace(typed, typed + schema, 1), encoding="utf-8")
     parts = {"$defs": {"Config": {"type": "object", "required": [required]}}}
-    (folder(project) / "parts.schema.json").write_text(json.dumps(parts), encoding="utf-8")
-    loads(project)
-    result = run_cli("import", "imported", "--write", "--read-resources", *mock(server), cwd=project)
-    assert result.returncode == 0, result.stdout + result.stderr
-    entries = {entry["name"]: entry for entry in source(resources_yaml)["resources"]}
+    files = {"parts.schema.json": json.dumps(parts)}
+    result, entries = _import_keeping(server, project, '{$ref: "parts.schema.json#/$defs/Config"}', files)
     if required == "theme":  # the server's contents have one
         assert entries["config"]["contents"] == "config.json"
     else:
         assert "contents" not in entries["config"]
         assert any("config" in note and "its schema refuses them" in note for note in notes(result.stderr))
     loads(project)
+
+
+@pytest.mark.parametrize("formats", ["annotate", "assert"])
+def test_a_kept_schema_judges_what_is_read_with_the_contracts_formats(
+    server: Path, project: Path, formats: str
+) -> None:
+    """The server's config has `"theme": "dark"`, no email: recorded unless the contract asserts `format`."""
+    result, entries = _import_keeping(server, project, "{properties: {theme: {format: email}}}", {}, formats)
+    assert ("contents" in entries["config"]) == (formats == "annotate"), result.stderr
+    loads(project)
+
+
+def _import_keeping(
+    server: Path, project: Path, schema: str, files: dict[str, str], formats: str = "annotate"
+) -> tuple[Any, dict[str, Any]]:
+    """Import, give the config `schema` (with `files` beside it, and `formats:`), import again
+    reading the resources: the run and the resources.yaml entries it wrote, by name."""
+    assert run_cli("import", "imported", "--write", *mock(server), cwd=project).returncode == 0
+    contract_yaml = folder(project) / "contract.yaml"
+    contract_yaml.write_text(contract_yaml.read_text(encoding="utf-8") + f"formats: {formats}\n", encoding="utf-8")
+    resources_yaml, typed = folder(project) / "resources.yaml", "    mimeType: application/json\n"
+    text = resources_yaml.read_text(encoding="utf-8").replace(typed, f"{typed}    schema: {schema}\n", 1)
+    resources_yaml.write_text(text, encoding="utf-8")
+    for name, content in files.items():
+        (folder(project) / name).write_text(content, encoding="utf-8")
+    loads(project)
+    result = run_cli("import", "imported", "--write", "--read-resources", *mock(server), cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result, {entry["name"]: entry for entry in source(resources_yaml)["resources"]}
 
 
 def test_a_resource_over_the_message_bound_is_noted_and_the_others_are_read(server: Path, project: Path) -> None:

@@ -838,6 +838,10 @@ MORE_JSON = """  - uri: test://items
       properties: {item: {$ref: "#/$defs/Item"}}
       $defs:
         Item: {type: object, properties: {name: {type: string, maxLength: 3}}}
+  - uri: test://class
+    name: class
+    mimeType: application/json
+    schema: {title: Bundle, type: object, properties: {of: {$ref: "#/$defs/Violation"}}, $defs: {Violation: {}}}
 """
 
 
@@ -871,6 +875,28 @@ def test_each_json_resource_has_a_module_of_its_own_models(more_json: Path) -> N
             type(today.item).model_validate({"name": "wxyz"})
         data = resources.read_template_data('{"id": "7", "templateTest": true, "data": "x"}')
         assert data.data == "x"  # read in draft-07, as it says
+        # a keyword's module takes `_` after it: resource_models/class_.py
+        assert type(resources.read_class('{"of": 1}')).__module__.endswith("resource_models.class_")
+
+
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        (("fooBar", "foo-bar"), "'foo-bar' and 'fooBar' are both FooBarModel in TypeScript"),
+        (("404", "model-404"), "'model-404' and '404' are both Model404Model in TypeScript"),
+    ],
+)
+def test_two_json_resources_whose_models_would_share_a_name_are_refused(
+    project: Path, names: tuple[str, str], said: str
+) -> None:
+    entries = "".join(
+        f"  - {{uri: 'test://{i}', name: '{name}', mimeType: application/json, schema: {{type: object}}}}\n"
+        for i, name in enumerate(names)
+    )
+    path = _folder(project) / "resources.yaml"
+    _edit(path, "templates:\n", entries + "templates:\n")
+    line = _line_of(path, f"name: '{names[1]}'")
+    assert any(f"resources.yaml:{line}: {said}" in p for p in _problems(project)), _problems(project)
 
 
 @pytest.mark.slow

@@ -41,8 +41,17 @@ FIXTURES = ROOT / "tests" / "contracts" / "conformance-fixtures"
 NAME = "conformance-fixtures"
 DRAWS = settings(max_examples=200, deadline=None, derandomize=True, database=None)
 
-# A template with optional query variables, one no JS identifier, and a prompt with an optional argument.
-ITEMS = """  - uriTemplate: "test://items/{id}{?page,page.size}"
+# A template with optional query variables, one no JS identifier, a JSON one named as a keyword
+# whose schema names the runtime's types, and a prompt with an optional argument.
+ITEMS = """  - uriTemplate: "test://class/{id}"
+    name: class
+    mimeType: application/json
+    schema:
+      title: Bundle
+      type: object
+      properties: {of: {$ref: "#/$defs/Violation"}, by: {$ref: "#/$defs/ContractViolation"}}
+      $defs: {Violation: {type: integer}, ContractViolation: {type: string}}
+  - uriTemplate: "test://items/{id}{?page,page.size}"
     name: items
     mimeType: text/plain
   - uriTemplate: "test://odd*/{__proto__}{&constructor}"
@@ -170,11 +179,12 @@ def test_a_json_resources_model_judges_its_contents_as_the_python_one_does(dist:
     checks = [{"fn": "resources.ConfigModel.isContents", "args": [d]} for d in documents]
     checks += [{"fn": "resources.ConfigModel.validate", "args": [{"theme": "blue", "retries": 3}]}]
     checks += [{"fn": "resources.readConfig", "args": ['{"theme": "light", "retries": 0}']}]
+    checks += [{"fn": "resources.ClassModel.isContents", "args": [v]} for v in ({"of": 1, "by": "x"}, {"of": "1"})]
     outcomes = _calls(dist, tmp_path, checks)
     python = _contract_resource_judge(dist)
     assert outcomes[: len(documents)] == [python.is_valid(d) for d in documents] == [True] + [False] * 6
     assert [v["pointer"] for v in outcomes[len(documents)]] == ["/theme"]
-    assert outcomes[-1] == {"theme": "light", "retries": 0}
+    assert outcomes[-3:] == [{"theme": "light", "retries": 0}, True, False]
     refused = call(
         node_or_skip(),
         dist / "conformance_fixtures" / "index.js",

@@ -63,6 +63,7 @@ _ANNOTATION_KEYS = ("audience", "priority", "lastModified")
 _ARGUMENT_KEYS = ("name", "title", "description", "required")
 _PEOPLES = {"resources": ("schema", "contents"), "templates": ("schema", "contents"), "prompts": ("messages",)}
 _CONTENTS = "/".join(CONTENTS_FOLDER)
+CONTRACT_FILE = "contract.yaml"
 _LONGEST_STEM = 80
 
 # The file name extension of a media type: a fixed table (the standard library's `mimetypes`
@@ -138,7 +139,9 @@ def surface_into(
         _merge(document, _RESOURCES, resources)
         _merge(document, _TEMPLATES, templates)
         _keep_sizes(document, files, notes)
-        _add_contents(document, facts, files, notes, source_bytes)
+        contract = load(files.get(CONTRACT_FILE))
+        formats = isinstance(contract, dict) and contract.get("formats") == "assert"
+        _add_contents(document, facts, files, notes, (source_bytes, formats))
         files[RESOURCES_FILE] = dump(document, "" if old is not None else HEADERS[RESOURCES_FILE])
     old = load(files.get(PROMPTS_FILE))
     if prompts or old is not None:
@@ -366,15 +369,16 @@ def _keep_sizes(document: CommentedMap, files: dict[str, bytes], notes: list[str
 
 
 def _add_contents(
-    document: CommentedMap, facts: ServerFacts, files: dict[str, bytes], notes: list[str], source_bytes: int
+    document: CommentedMap, facts: ServerFacts, files: dict[str, bytes], notes: list[str], bounds: tuple[int, bool]
 ) -> None:
-    """A file of examples/resources/ for each resource read that has no `contents:` yet."""
+    """A file of examples/resources/ for each resource read that has no `contents:` yet;
+    `bounds`: `limits.source_bytes`, and whether the contract asserts `format`."""
     taken = {path.lower() for path in files if path.startswith(_CONTENTS + "/")}
     for entry in document.get("resources") or ():
         read = facts.contents.get(entry["uri"])
         if read is None or "contents" in entry:
             continue
-        data = _contents_bytes(entry, read, source_bytes, files)
+        data = _contents_bytes(entry, read, bounds, files)
         if isinstance(data, str):
             notes.append(f"{_said(_RESOURCES, entry)}: no contents recorded: {data}")
             continue
@@ -385,7 +389,7 @@ def _add_contents(
 
 
 def _contents_bytes(
-    entry: CommentedMap, read: dict[str, Any], source_bytes: int, files: dict[str, bytes]
+    entry: CommentedMap, read: dict[str, Any], bounds: tuple[int, bool], files: dict[str, bytes]
 ) -> bytes | str:
     """The bytes of a contents file, or why the contract would not load with them."""
     media_type = entry.get("mimeType")
@@ -402,8 +406,8 @@ def _contents_bytes(
                 data.decode("utf-8")
             except UnicodeDecodeError as exc:
                 return f"its blob is not UTF-8 ({exc.reason}), and {media_type or 'no type'} is text"
-    if len(data) > source_bytes:
-        return f"{len(data)} bytes, over limits.source_bytes ({source_bytes})"
+    if len(data) > bounds[0]:
+        return f"{len(data)} bytes, over limits.source_bytes ({bounds[0]})"
     size = entry.get("size")
     if isinstance(size, int) and size != len(data):
         return f"the server lists size {size}, and its contents hold {len(data)} bytes"
@@ -415,14 +419,14 @@ def _contents_bytes(
             value = parse_json(data.decode("utf-8"))
         except (NotJson, UnicodeDecodeError) as exc:
             return f"not JSON: {exc}"
-        judge = _kept_judge(entry["name"], _plain(schema), files)
+        judge = _kept_judge(entry["name"], _plain(schema), files, formats=bounds[1])
         violations = judge.violations(value) if judge is not None else []
         if violations:
             return f"its schema refuses them: {violations[0].message}"
     return data
 
 
-def _kept_judge(name: str, schema: Any, files: dict[str, bytes]) -> Judge | None:
+def _kept_judge(name: str, schema: Any, files: dict[str, bytes], formats: bool) -> Judge | None:
     """The judge of a kept `schema:`, at the URI loading gives it, with the JSON files of the
     folder its `$ref`s may reach by their paths; None where it reaches something else (an
     `$id`, a prefix of `references:`) or does not compile: the load that follows judges then."""
@@ -434,7 +438,7 @@ def _kept_judge(name: str, schema: Any, files: dict[str, bytes]) -> Judge | None
                     resources.setdefault(VIRTUAL_ROOT + path, json.loads(data))
                 except ValueError:
                     continue  # not JSON: the load names it
-    judge = Judge(resource_schema_uri(name), judged(resources))
+    judge = Judge(resource_schema_uri(name), judged(resources), formats=formats)
     try:
         judge.validator()
     except Exception:  # jsonschema-rs: ValidationError, ValueError, ReferencingError

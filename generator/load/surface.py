@@ -22,7 +22,15 @@ from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
 from ..model import Contents, Prompt, PromptArgument, Resource, Surface
-from ..naming import arguments_model_name, constant_name, parameter_name, root_name, values_class_name
+from ..naming import (
+    arguments_model_name,
+    camel,
+    constant_name,
+    parameter_name,
+    resource_module,
+    root_name,
+    values_class_name,
+)
 from ..protocol import revision
 from ..runtime import Judge, NotJson, parse_json
 from ..runtime.uri_template import TemplateError, UriTemplate
@@ -329,15 +337,16 @@ RESERVED_CONSTANTS = frozenset({"CONTRACT", "RESOURCES", "TEMPLATES", "PROMPTS"}
 
 
 def _clashes(
-    named: list[tuple[list[object], str, str]], reserved: frozenset[str] = frozenset()
+    named: list[tuple[list[object], str, str]], reserved: frozenset[str] = frozenset(), language: str = "Python"
 ) -> Iterator[tuple[list[object], str]]:
-    """(path, name, its Python name): each entry whose Python name an earlier one, or `reserved`, holds."""
+    """(path, name, its Python name): each entry whose Python name an earlier one, or `reserved`,
+    holds (its name in `language`, for TypeScript's)."""
     first: dict[str, str] = {}
     for path, name, python in named:
         if python in reserved:
-            yield path, f"{name!r} is {python} in Python, a name the generated module takes for itself"
+            yield path, f"{name!r} is {python} in {language}, a name the generated module takes for itself"
         elif python in first:
-            yield path, f"{name!r} and {first[python]!r} are both {python} in Python"
+            yield path, f"{name!r} and {first[python]!r} are both {python} in {language}"
         first.setdefault(python, name)
 
 
@@ -345,7 +354,8 @@ def _resource_names(
     document: Document, resources: tuple[Resource, ...], templates: tuple[Resource, ...]
 ) -> list[Diagnostic]:
     """No two resources or templates share a Python constant (a JSON one's judge, `<NAME>_JUDGE`,
-    is one too), nor two variables of a template a parameter."""
+    is one too), a JSON one's models module or TypeScript namespace, nor two variables of a
+    template a parameter."""
     named: list[tuple[list[object], str, str]] = [
         *((["resources", i, "name"], r.name, constant_name(r.name)) for i, r in enumerate(resources)),
         *((["templates", i, "name"], t.name, constant_name(t.name)) for i, t in enumerate(templates)),
@@ -357,6 +367,17 @@ def _resource_names(
     problems = [document.diagnostic(path, message) for path, message in _clashes(named, RESERVED_CONSTANTS)]
     classes = [(["templates", i, "name"], t.name, values_class_name(t.name)) for i, t in enumerate(templates)]
     problems += [document.diagnostic(path, message) for path, message in _clashes(classes)]
+    json = [
+        ([section, i, "name"], r.name)
+        for section, entries in (("resources", resources), ("templates", templates))
+        for i, r in enumerate(entries)
+        if r.bundle
+    ]
+    # a JSON one's model: a Python module of its own, a TypeScript namespace and `read<Name>`
+    modules = [(path, name, f"resource_models/{resource_module(name)}.py") for path, name in json]
+    problems += [document.diagnostic(path, message) for path, message in _clashes(modules)]
+    namespaces = [(path, name, f"{camel(name)}Model") for path, name in json]
+    problems += [document.diagnostic(path, message) for path, message in _clashes(namespaces, language="TypeScript")]
     for index, template in enumerate(templates):
         try:
             variables = UriTemplate.parse(template.uri).variables

@@ -24,7 +24,14 @@ import re
 from dataclasses import dataclass
 
 from ..model import Contract, Prompt, Resource
-from ..naming import arguments_model_name, constant_name, function_suffix, parameter_name, values_class_name
+from ..naming import (
+    arguments_model_name,
+    constant_name,
+    function_suffix,
+    parameter_name,
+    resource_module,
+    values_class_name,
+)
 from ..runtime.uri_template import UriTemplate
 from .escape import docstring, py
 
@@ -98,7 +105,7 @@ def resource_blocks(contract: Contract) -> list[Block]:
 def resource_imports(contract: Contract) -> list[str]:
     """The import lines of resources.py: only what its definitions use."""
     surface = contract.surface
-    judged = sorted(function_suffix(r.name) for r in (*surface.resources, *surface.templates) if judged_resource(r))
+    judged = sorted(resource_module(r.name) for r in (*surface.resources, *surface.templates) if judged_resource(r))
     optional = any(optional_variables(t.uri) for t in surface.templates)
     typing = ["Final"] + ["NotRequired"] * optional + ["TypedDict", "cast"] * bool(surface.templates)
     runtime = ["Judge", "Published"] * bool(judged) + ["UriTemplate"] * bool(surface.templates)
@@ -120,17 +127,17 @@ def judged_resource(resource: Resource) -> bool:
 
 def judge_file(resource: Resource) -> str:
     """The file beside resources.py that holds the bundle of a JSON resource's schema."""
-    return f"{function_suffix(resource.name)}.resource.json"
+    return f"{resource_module(resource.name)}.resource.json"
 
 
 def published_file(resource: Resource) -> str:
     """The file beside resources.py that holds what a JSON resource's model classes publish."""
-    return f"{function_suffix(resource.name)}.published.json"
+    return f"{resource_module(resource.name)}.published.json"
 
 
 def models_module(resource: Resource) -> str:
     """The module of a JSON resource's models, relative to the contract's package."""
-    return f"{RESOURCE_MODELS}/{function_suffix(resource.name)}.py"
+    return f"{RESOURCE_MODELS}/{resource_module(resource.name)}.py"
 
 
 def models_header(contract: Contract, resource: Resource) -> str:
@@ -148,8 +155,9 @@ def _judge_blocks(resource: Resource) -> list[Block]:
     `read_<name>`, which parses the contents into the root model (judged as it builds)."""
     assert resource.view is not None  # judged_resource
     constant, suffix = constant_name(resource.name), function_suffix(resource.name)
-    judge, root = f"{constant}_JUDGE", f"_{suffix}.{resource.view.root}"
-    bound = {f"_{suffix}.{model.name}": model.location for model in resource.view.classes}
+    module = resource_module(resource.name)
+    judge, root = f"{constant}_JUDGE", f"_{module}.{resource.view.root}"
+    bound = {f"_{module}.{model.name}": model.location for model in resource.view.classes}
     bind = [
         "bind(",
         f"    {judge},",

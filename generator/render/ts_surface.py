@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Contract, Prompt, Resource
-from ..naming import camel, constant_name, function_suffix
+from ..naming import camel, constant_name, resource_module
 from ..runtime.uri_template import UriTemplate
 from .escape import ts, ts_key, tsdoc
 from .surface_code import judged_resource, optional_variables
@@ -105,7 +105,7 @@ def _model(resource: Resource) -> TsModel:
     stem, constant = camel(resource.name), constant_name(resource.name)
     return TsModel(
         namespace=f"{stem}Model",
-        module=function_suffix(resource.name),
+        module=resource_module(resource.name),
         root=resource.view.root,
         read=f"read{stem}",
         read_doc=tsdoc(

@@ -20,7 +20,7 @@ from typing import Any
 from jinja2 import Environment
 
 from ..model import Builders, Catalogue, Contract, Project, Shape
-from ..naming import function_suffix, lower_camel
+from ..naming import lower_camel, resource_module
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
 from .escape import ts, ts_key
@@ -147,7 +147,7 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
             if judged_resource(resource):
                 literals = resource_model_literals(resource)
                 bundle_text = json_text_expression(literals.pop("bundle"), indent="")
-                files[f"{folder}/resource_models/{function_suffix(resource.name)}.ts"] = env.get_template(
+                files[f"{folder}/resource_models/{resource_module(resource.name)}.ts"] = env.get_template(
                     "typescript/contract/resource_models/resource.ts.jinja"
                 ).render(bundle_text=bundle_text, **literals)
     if has_prompts:
