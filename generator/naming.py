@@ -172,6 +172,13 @@ def definition_anchor(name: str) -> str:
     return "def-" + re.sub(r"[^a-z0-9_-]", "", name.lower())
 
 
+def contents_anchor(resource: str, name: str) -> str:
+    """The anchor of a definition of a JSON resource's schema on its contract's page:
+    `contents-`, the resource's function suffix (no `-` in it), and the lower-cased name:
+    apart from every definition of the envelope (`def-`) and of every other resource."""
+    return f"contents-{function_suffix(resource)}-" + re.sub(r"[^a-z0-9_-]", "", name.lower())
+
+
 def longest_file_name(folder: Path) -> int:
     """The most bytes a file name may hold in `folder` (or its nearest folder that exists):
     `PC_NAME_MAX` of its file system, 255 where the system does not say."""

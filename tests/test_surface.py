@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -234,6 +235,33 @@ def test_the_docs_page_has_a_table_of_each_kind_that_no_description_breaks(proje
     assert row.count(" | ") + 2 == row.count("|") == 7 and "a &#124; b" in row  # six cells, the pipe escaped
     assert "# not a heading" not in page.splitlines()
     assert "| arg1, arg2 |" in page
+
+
+def test_the_docs_page_describes_each_json_resources_contents_with_anchors_of_their_own(project: Path) -> None:
+    """The config's schema gains a definition named as one of the envelope's (`Success`): each
+    keeps an anchor of its own, every link of the page leads to an anchor on it, and a
+    description cannot break the table."""
+    _edit(
+        _folder(project) / "resources.yaml",
+        "        retries: {type: integer, minimum: 0}\n",
+        "        retries: {type: integer, minimum: 0}\n        last: {$ref: '#/$defs/Success'}\n"
+        "      $defs:\n        Success: {type: object, description: 'a | b', properties: {at: {type: string}}}\n",
+    )
+    page = (_generated(project) / "docs" / f"{NAME}.md").read_text(encoding="utf-8")
+    contents = page[page.index("## Resource contents") : page.index("## Examples")]
+    assert [line for line in contents.splitlines() if line.startswith("###")] == [
+        "### config",
+        "#### ConfigContents",
+        "#### Success",
+        "### template-data",
+        "#### TemplateDataContents",
+    ]
+    assert "| last | [Success](#contents-config-success) | no |" in contents
+    assert "The contents of [test://config](#resource-test-config)" in contents
+    anchors = re.findall(r'<a id="([^"]+)"></a>', page)
+    assert len(anchors) == len(set(anchors)) and {"def-success", "contents-config-success"} <= set(anchors)
+    assert set(re.findall(r"\]\(#([^)]+)\)", page)) <= set(anchors)
+    assert "a &#124; b" in contents
 
 
 # --- the mock, through the official SDK's client

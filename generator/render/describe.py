@@ -11,11 +11,11 @@ every variant) or, without one, the variants themselves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..model import Contract, View
+from ..model import Bundle, Contract, View
 from ..naming import definition_anchor
 from ..schema.dialect import read_as
 from ..schema.pointer import PointerError, encode, from_fragment, location
@@ -119,6 +119,7 @@ class Links:
     base: str
     names: Mapping[str, str]
     resolver: Resolver | None = None
+    anchor: Callable[[str], str] = definition_anchor  # a definition's anchor on the page, by name
 
     def title(self, ref: str) -> str | None:
         return self.names.get(self.location(ref))
@@ -201,12 +202,22 @@ def _entries(schema: dict[str, Any], view: View, resources: Mapping[str, Any], r
 
 def describe_definitions(contract: Contract) -> tuple[Definition, ...]:
     """Every definition of the envelope a page documents, as docs read them (see `_entries`)."""
-    schema, view, root, resources = contract.envelope, contract.view, contract.bundle.root, contract.bundle.resources
+    return describe_schema(contract.view, contract.bundle)
+
+
+def describe_schema(
+    view: View, bundle: Bundle, anchor: Callable[[str], str] = definition_anchor
+) -> tuple[Definition, ...]:
+    """Every definition of a schema (the envelope's, or a JSON resource's) a page documents,
+    each anchored on the page by `anchor` of its name."""
+    root, resources = bundle.root, bundle.resources
+    schema = resources[root]
     if not isinstance(schema, dict):
-        return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, Links(root, {})),)
+        empty = Links(root, {}, anchor=anchor)
+        return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, empty),)
     resolver = Resolver(resources, default=read_as(schema, meta=resources.__getitem__))
     entries = _entries(schema, view, resources, resolver)
-    links = Links(resolver.root_uri, {entry.location: entry.name for entry in entries}, resolver)
+    links = Links(resolver.root_uri, {entry.location: entry.name for entry in entries}, resolver, anchor)
     return tuple(
         _definition(entry.name, entry.location, entry.node, entry.resource, links.at(entry.base)) for entry in entries
     )
@@ -236,7 +247,7 @@ def _definition(name: str, location: str, node: dict[str, Any], schema: dict[str
         rules += ("at least one of: " + ", ".join("".join(p.text for p in _variant(o, links)) for o in node["anyOf"]),)
     return Definition(
         name=name,
-        anchor=definition_anchor(name),
+        anchor=links.anchor(name),
         location=location,
         kind=kind,
         constraints=rules,
@@ -421,7 +432,7 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
         return (TypePart("nothing"),)
     if isinstance(node.get("$ref"), str):
         title = links.title(node["$ref"])
-        return (TypePart(title, definition_anchor(title)),) if title else (TypePart(node["$ref"]),)
+        return (TypePart(title, links.anchor(title)),) if title else (TypePart(node["$ref"]),)
     if isinstance(node.get("$dynamicRef"), str):
         return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
     if "const" in node:

@@ -1,4 +1,5 @@
-"""What the docs pages show: catalogue and tool tables with anchors, examples, the index.
+"""What the docs pages show: catalogue and tool tables with anchors, the contents of JSON
+resources, examples, the index.
 
 Every cell is a sequence of `TypePart`s: text that the template escapes, optionally a
 link. Anchors come from codes and names by `naming`, lower case and limited to
@@ -10,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from ..model import Column, Contract, Project, Table
-from ..naming import error_anchor, error_type_anchor, row_anchor
-from .describe import Definition, TypePart
+from ..naming import contents_anchor, error_anchor, error_type_anchor, row_anchor
+from .describe import Definition, TypePart, describe_schema
 from .escape import md, prose
 from .json_text import json_block, json_line
 
@@ -51,6 +53,33 @@ class TableSection:
     rows: tuple[Row, ...]
     empty_text: str
     legend: tuple[tuple[str, str], ...] = ()  # (column title, what the column means)
+
+
+@dataclass(frozen=True, slots=True)
+class ContentsSection:
+    """What the contents of a JSON resource or template are: its name, URI (or URI template),
+    the row of its table it links back to, and its schema's definitions, the root first."""
+
+    name: str
+    uri: str
+    row: str
+    definitions: tuple[Definition, ...]
+
+
+def contents_sections(contract: Contract) -> tuple[ContentsSection, ...]:
+    """Each JSON resource, then each template, with a `schema:`, in resources.yaml's order."""
+    surface = contract.surface
+    return tuple(
+        ContentsSection(
+            r.name,
+            r.uri,
+            row_anchor(kind, r.uri),
+            describe_schema(r.view, r.bundle, partial(contents_anchor, r.name)),
+        )
+        for kind, entries in (("resources", surface.resources), ("templates", surface.templates))
+        for r in entries
+        if r.view is not None and r.bundle is not None
+    )
 
 
 @dataclass(frozen=True, slots=True)

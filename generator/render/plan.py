@@ -17,7 +17,7 @@ from ..resources import GENERATED_CODE_REQUIREMENTS
 from ..rules import RULES, Rule
 from .builder_signatures import builder_literals
 from .describe import Definition, describe_definitions
-from .docs import doc_sections, example_blocks, index_entries
+from .docs import contents_sections, doc_sections, example_blocks, index_entries
 from .environment import template_environment
 from .json_text import bundle_file, manifest_text
 from .mcp import tools_list
@@ -190,6 +190,7 @@ def _contract_files(
                 module_language="Python" if python else "TypeScript",
                 module=module,
                 sections=doc_sections(contract),
+                contents=contents_sections(contract),
                 examples=example_blocks(contract),
             )
         ),
