@@ -24,6 +24,7 @@ from .findings.policy import Policy
 from .load.bundle import refs_in
 from .load.documents import Document, Reading
 from .load.project import LoadResult, read_documents
+from .load.surface import RESOURCES_FILE
 from .model import Contract, Entry, Place
 from .naming import member_name
 from .protocol import revision
@@ -183,9 +184,19 @@ def _properties(schema: Any) -> Iterator[tuple[list[object], Any]]:
 
 
 def _property_described(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
-    for path, sub in _properties(src.envelope.data):
-        if isinstance(sub, dict) and not sub.get("description") and "$ref" not in sub:
-            yield src.envelope, path, f"property {path[-1]!r} has no description"
+    """A property of the envelope schema, or of a JSON resource's `schema:` in resources.yaml,
+    without a description (a `$ref` one has its target's)."""
+    schemas: list[tuple[Document, list[object], Any]] = [(src.envelope, [], src.envelope.data)]
+    resources = src.contract.places.documents.get(RESOURCES_FILE) if src.contract is not None else None
+    if isinstance(resources, Document) and isinstance(resources.data, dict):
+        for section in ("resources", "templates"):
+            for index, entry in enumerate(resources.data.get(section, [])):
+                if "schema" in entry:
+                    schemas.append((resources, [section, index, "schema"], entry["schema"]))
+    for document, at, schema in schemas:
+        for path, sub in _properties(schema):
+            if isinstance(sub, dict) and not sub.get("description") and "$ref" not in sub:
+                yield document, [*at, *path], f"property {path[-1]!r} has no description"
 
 
 def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:

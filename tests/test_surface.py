@@ -126,18 +126,18 @@ RESOURCE_PROBLEMS = [
         "not a URI template",
     ),
     (
-        "templateTest: {const: true}",
-        "templateTest: {const: false}",
+        "templateTest: {const: true",
+        "templateTest: {const: false",
         "contents: template-data.json",
         1,
         "its schema refuses it",
     ),
     # a schema is refused at the line of the keyword its meta-schema refuses
-    ("        data: {type: string}", "        data: {type: strung}", "data: {type: strung}", 1, "not a valid schema"),
+    ("        data: {type: string,", "        data: {type: strung,", "data: {type: strung", 1, "not a valid schema"),
     # ...and a `$ref` that reaches no file of the folder, at the line of the reference
     ('{$ref: "resource-parts.schema.json#', '{$ref: "no-such.schema.json#', "$ref", 1, "no-such.schema.json"),
     # ...and a pattern that is not ECMA-262
-    ("        data: {type: string}", "        data: {type: string, pattern: '(?i)abc'}", "pattern", 1, "ECMA"),
+    ("        data: {type: string,", "        data: {type: string, pattern: '(?i)abc',", "pattern", 1, "ECMA"),
     ("    title: Static text\n", "    title: Static text\n    colour: red\n", "colour: red", 1, "colour"),
 ]
 
@@ -243,7 +243,7 @@ def test_the_docs_page_describes_each_json_resources_contents_with_anchors_of_th
     description cannot break the table."""
     _edit(
         _folder(project) / "resources.yaml",
-        "        retries: {type: integer, minimum: 0}\n",
+        "        retries: {type: integer, minimum: 0, description: How often a call is tried again.}\n",
         "        retries: {type: integer, minimum: 0}\n        last: {$ref: '#/$defs/Success'}\n"
         "      $defs:\n        Success: {type: object, description: 'a | b', properties: {at: {type: string}}}\n",
     )
@@ -405,7 +405,8 @@ def test_every_listing_and_answer_is_valid_at_every_revision(project: Path, vers
 # --- lint
 
 
-SURFACE_RULES = ("resource-described", "prompt-described", "placeholder-unknown")
+# and the envelope's `property-described`, which reads a JSON resource's schema too
+SURFACE_RULES = ("resource-described", "prompt-described", "placeholder-unknown", "property-described")
 
 
 def _lint(project: Path) -> list[dict[str, Any]]:
@@ -458,6 +459,13 @@ SURFACE_EDITS = [
         "/prompts/1/messages/0",
     ),
     ("placeholder-unknown", "resources.yaml", "", "contents: template-data.json", "/templates/0/contents"),
+    (
+        "property-described",
+        "resources.yaml",
+        ", description: The data of the ID.",
+        "data: {type: string}",
+        "/templates/0/schema/properties/data",
+    ),
 ]
 
 
@@ -717,7 +725,7 @@ def test_a_template_changed_and_a_json_resources_schema_are_classified_as_their_
     _edit(resources, "test://template/{id}/data", "test://template/data")
     _edit(
         resources,
-        "        retries: {type: integer, minimum: 0}\n",
+        "        retries: {type: integer, minimum: 0, description: How often a call is tried again.}\n",
         "        retries: {type: integer, minimum: 0}\n        colour: {type: string}\n",
     )
     _edit(
@@ -836,7 +844,11 @@ def test_a_json_resource_with_a_schema_gets_a_judge_and_a_model_that_read_its_co
         assert (type(data).__name__, data.id, data.templateTest) == ("TemplateDataContents", "7", True)
         assert not hasattr(resources, "read_static_text")  # text, no schema: no judge
         schema = type(config).model_json_schema()  # the schema of resources.yaml, not one pydantic derives
-        assert schema["properties"]["retries"] == {"minimum": 0, "type": "integer"}
+        assert schema["properties"]["retries"] == {
+            "description": "How often a call is tried again.",
+            "minimum": 0,
+            "type": "integer",
+        }
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
         assert Draft202012Validator(schema).is_valid({"theme": "dark", "retries": 3})
         assert not Draft202012Validator(schema).is_valid({"theme": "blue", "retries": 3})

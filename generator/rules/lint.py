@@ -57,7 +57,13 @@ LINT_RULES = (
     ),
     Rule("code-described", L, "warning", "docs", "Every error code has a description."),
     Rule("tool-described", L, "warning", "docs", "Every tool has a description."),
-    Rule("property-described", L, "warning", "docs", "Every property of the envelope schema has a description."),
+    Rule(
+        "property-described",
+        L,
+        "warning",
+        "docs",
+        "Every property of the envelope schema, and of each JSON resource's `schema:`, has a description.",
+    ),
     Rule("resource-described", L, "warning", "docs", "Every resource and resource template has a description."),
     Rule(
         "prompt-described",
