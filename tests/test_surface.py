@@ -257,6 +257,8 @@ def test_the_docs_page_describes_each_json_resources_contents_with_anchors_of_th
         "#### TemplateDataContents",
     ]
     assert "| last | [Success](#contents-config-success) | no |" in contents
+    # a reference to a definition the page does not show (of resource-parts.schema.json): what it says, in words
+    assert '| theme | string | yes | one of "dark", "light" |  | How the client is drawn. |' in contents
     assert "The contents of [test://config](#resource-test-config)" in contents
     anchors = re.findall(r'<a id="([^"]+)"></a>', page)
     assert len(anchors) == len(set(anchors)) and {"def-success", "contents-config-success"} <= set(anchors)

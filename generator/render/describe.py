@@ -19,7 +19,7 @@ from ..model import Bundle, Contract, View
 from ..naming import definition_anchor
 from ..schema.dialect import read_as
 from ..schema.pointer import PointerError, encode, from_fragment, location
-from ..schema.resolver import Resolver
+from ..schema.resolver import Resolver, Target
 from ..schema.uri import defrag, join
 from ..schema.vocabulary import ANNOTATIONS, DEFINITIONS
 from .json_text import json_line
@@ -432,7 +432,10 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
         return (TypePart("nothing"),)
     if isinstance(node.get("$ref"), str):
         title = links.title(node["$ref"])
-        return (TypePart(title, links.anchor(title)),) if title else (TypePart(node["$ref"]),)
+        if title:
+            return (TypePart(title, links.anchor(title)),)
+        target = _unlisted_target(node, links)  # nowhere on the page: what it names, in words
+        return type_parts(target.node, links.at(target.base), depth + 1) if target else (TypePart(node["$ref"]),)
     if isinstance(node.get("$dynamicRef"), str):
         return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
     if "const" in node:
@@ -520,4 +523,16 @@ def constraints(node: Any, links: Links, depth: int = 0) -> tuple[str, ...]:
     if isinstance(node.get("dependentSchemas"), dict):
         for name, sub in node["dependentSchemas"].items():
             found.append(f"with {name}: {_words(sub, links, depth)}")
+    target = _unlisted_target(node, links)
+    if target is not None:  # what a reference to no definition of the page asserts holds too
+        found += constraints(target.node, links.at(target.base), depth + 1)
     return tuple(found)
+
+
+def _unlisted_target(node: dict[str, Any], links: Links) -> Target | None:
+    """What a `$ref` of `node` names, where the page documents no definition of it."""
+    reference = node.get("$ref")
+    if not isinstance(reference, str) or links.title(reference) or links.resolver is None:
+        return None
+    target = links.resolver.resolve(reference, links.base)
+    return target if target is not None and target.node is not node else None
