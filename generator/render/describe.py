@@ -434,7 +434,8 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
         title = links.title(node["$ref"])
         if title:
             return (TypePart(title, links.anchor(title)),)
-        target = _unlisted_target(node, links)  # nowhere on the page: what it names, in words
+        # nowhere on the page: what it names, in words (one reference deep: a cost bounded per field)
+        target = _unlisted_target(node, links) if depth == 0 else None
         return type_parts(target.node, links.at(target.base), depth + 1) if target else (TypePart(node["$ref"]),)
     if isinstance(node.get("$dynamicRef"), str):
         return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
@@ -523,8 +524,8 @@ def constraints(node: Any, links: Links, depth: int = 0) -> tuple[str, ...]:
     if isinstance(node.get("dependentSchemas"), dict):
         for name, sub in node["dependentSchemas"].items():
             found.append(f"with {name}: {_words(sub, links, depth)}")
-    target = _unlisted_target(node, links)
-    if target is not None:  # what a reference to no definition of the page asserts holds too
+    target = _unlisted_target(node, links) if depth == 0 else None
+    if target is not None:  # what a reference to no definition of the page asserts holds too (one deep)
         found += constraints(target.node, links.at(target.base), depth + 1)
     return tuple(found)
 
