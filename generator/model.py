@@ -14,7 +14,6 @@ from typing import Any, Final, Protocol
 
 from .protocol import VERSIONS
 from .runtime import Judge
-from .schema.patterns import judged
 from .schema.pointer import encode, value_at
 from .schema.vocabulary import Vocabulary
 
@@ -387,12 +386,9 @@ class Resource:
     # its model (`resource_models/<name>.py`): both None without a `schema:`.
     bundle: Bundle | None = None
     view: View | None = None
-
-    def judge(self) -> Judge | None:
-        """The judge of a JSON resource's contents (None without a `schema:`)."""
-        if self.bundle is None:
-            return None
-        return Judge(self.bundle.root, judged(self.bundle.resources), formats=self.bundle.formats)
+    # The judge of its contents, compiled once while loading from `bundle` (`mock`, `conform`
+    # and `--fuzz` judge with it), left out of equality as `Contract.judge` is.
+    judge: Judge | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

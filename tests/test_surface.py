@@ -142,17 +142,6 @@ RESOURCE_PROBLEMS = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "line_text", "nth", "message"), RESOURCE_PROBLEMS)
-def test_a_bad_resources_yaml_is_refused_at_the_line_of_the_value(
-    project: Path, old: str, new: str, line_text: str, nth: int, message: str
-) -> None:
-    path = _folder(project) / "resources.yaml"
-    _edit(path, old, new)
-    line = _line_of(path, line_text, nth)
-    found = [p for p in _problems(project) if f"resources.yaml:{line}" in p]
-    assert any(message in p for p in found), _problems(project)
-
-
 PROMPT_PROBLEMS = [
     ("name: test_prompt_with_image", "name: test_simple_prompt", "name: test_simple_prompt", 2, "is listed twice"),
     ("{name: arg2,", "{name: arg1,", "{name: arg1,", 2, "is an argument of this prompt already"),
@@ -161,14 +150,17 @@ PROMPT_PROBLEMS = [
 ]
 
 
-@pytest.mark.parametrize(("old", "new", "line_text", "nth", "message"), PROMPT_PROBLEMS)
-def test_a_bad_prompts_yaml_is_refused_at_the_line_of_the_value(
-    project: Path, old: str, new: str, line_text: str, nth: int, message: str
+@pytest.mark.parametrize(
+    ("file", "old", "new", "line_text", "nth", "message"),
+    [("resources.yaml", *edit) for edit in RESOURCE_PROBLEMS] + [("prompts.yaml", *edit) for edit in PROMPT_PROBLEMS],
+)
+def test_a_bad_resources_or_prompts_yaml_is_refused_at_the_line_of_the_value(
+    project: Path, file: str, old: str, new: str, line_text: str, nth: int, message: str
 ) -> None:
-    path = _folder(project) / "prompts.yaml"
+    path = _folder(project) / file
     _edit(path, old, new)
     line = _line_of(path, line_text, nth)
-    found = [p for p in _problems(project) if f"prompts.yaml:{line}" in p]
+    found = [p for p in _problems(project) if f"{file}:{line}" in p]
     assert any(message in p for p in found), _problems(project)
 
 

@@ -161,7 +161,7 @@ def _judge_contents(report: Report, subject: str, resource: Resource, contents: 
     except NotJson as exc:
         report.add("resource-contents-invalid", subject, f"not JSON: {exc}", at=at, source=RESOURCES_FILE)
         return
-    judge = resource.judge()
+    judge = resource.judge
     for violation in judge.violations(document)[:5] if judge is not None else ():
         text = f"its schema refuses the contents at {violation.pointer or '/'}: {violation.message}"
         report.add("resource-contents-invalid", subject, text, at=at, source=RESOURCES_FILE)

@@ -16,6 +16,7 @@ import base64
 import os
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -217,8 +218,10 @@ class _Resources:
         keys = ("uriTemplate",) if template is not None or "uriTemplate" in entry else ("uri",)
         fields = (*keys, "name", "title", "description", "mimeType", "size", "annotations")
         listing = {key: entry[key] for key in fields if key in entry}
-        bundle, view = (compiled.bundle, compiled.view) if compiled is not None else (None, None)
-        return Resource(entry["name"], uri, "uriTemplate" in entry, listing, schema, contents, bundle, view)
+        resource = Resource(entry["name"], uri, "uriTemplate" in entry, listing, schema, contents)
+        if compiled is None:
+            return resource
+        return replace(resource, bundle=compiled.bundle, view=compiled.view, judge=compiled.judge)
 
     def _compile(self, name: str, where: list[object]) -> Envelope | None:
         """The judge, bundle and view of a JSON resource's `schema:`, compiled as the envelope

@@ -91,8 +91,10 @@ def resource_literals(contract: Contract) -> dict[str, Any]:
     surface = contract.surface
     resources = [TsConstant(constant_name(r.name), ts(r.uri), tsdoc(_about(r.listing))) for r in surface.resources]
     templates = [_template(t) for t in surface.templates]
+    models = [_model(r) for r in (*surface.resources, *surface.templates) if judged_resource(r)]
     return {
-        "models": [_model(r) for r in (*surface.resources, *surface.templates) if judged_resource(r)],
+        "models": models,
+        "model_exports": ", ".join(model.namespace for model in models),
         "resources": resources,
         "resource_list": _array([r.name for r in resources]),
         "templates": templates,

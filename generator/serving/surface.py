@@ -75,7 +75,7 @@ def _filled_json(resource: Resource, text: str, values: Mapping[str, str]) -> st
         return fill(text, values)
     except RecursionError:
         raise Refusal(f"{resource.name}: its contents nest too deeply to fill in") from None
-    judge = resource.judge()
+    judge = resource.judge
     if judge is not None:
         violations = judge.violations(document)
         if violations:

@@ -75,7 +75,7 @@ class SurfaceFuzz:
         parsed = UriTemplate.parse(template.uri)
         strategy = st.fixed_dictionaries({name: _VALUE for name in parsed.variables})
         where = ["templates", index]
-        judge = template.judge()
+        judge = template.judge
 
         def read(values: dict[str, str]) -> Found | None:
             uri = parsed.expand(values)
