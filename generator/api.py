@@ -143,7 +143,7 @@ def reading(chosen: Settings) -> Reading:
     """How the sources of `chosen` are read: within its limits, inside its sources folder."""
     from .load.documents import Reading
 
-    return Reading.within(chosen.schemas, chosen.limits)
+    return Reading.within(chosen.schemas, chosen.limits, chosen.root)
 
 
 def _load(chosen: Settings, *, lenient: bool = False) -> LoadResult:
@@ -558,7 +558,13 @@ def conform_with(
         facts = {"contract": contract, "target": describe(target), "conforms": False}
         problem = "; ".join(map(str, unknown)) if isinstance(unknown, list) else f"unknown contract {contract!r}"
         return findings.Outcome("conform", (), (), facts=facts, problem=problem)
-    bounded = replace(options or ConformOptions(), message_bytes=chosen.limits.message_bytes)
+    limits = chosen.limits
+    bounded = replace(
+        options or ConformOptions(),
+        message_bytes=limits.message_bytes,
+        server_bytes=limits.server_bytes,
+        server_seconds=limits.server_seconds,
+    )
     report = conform(served(found), target, bounded)
     return report.outcome(_policy(chosen, loaded.project.contracts))
 
@@ -603,6 +609,8 @@ def _import(
     chosen: Settings, name: str, target: Target, options: ImportOptions, *, write: bool
 ) -> tuple[findings.Outcome, list[str]]:
     """`import_with`'s outcome, and its notes apart."""
+    import tempfile
+
     from .client.connect import describe
     from .findings import finding as findings
     from .importing.importer import read_server
@@ -613,10 +621,18 @@ def _import(
     problem = name_problem(chosen, name)
     if problem is not None:
         return findings.Outcome("import", (), (), facts=facts, problem=str(problem)), []
-    reading = read_server(target, replace(options, message_bytes=chosen.limits.message_bytes))
-    if reading.facts is None or reading.problem is not None:
-        return findings.Outcome("import", (), (), facts=facts, problem=reading.problem), reading.notes
-    imported = import_contract(chosen, name, reading.facts, write=write)
+    limits = chosen.limits
+    bounded = replace(
+        options,
+        message_bytes=limits.message_bytes,
+        server_bytes=limits.server_bytes,
+        server_seconds=limits.server_seconds,
+    )
+    with tempfile.TemporaryDirectory(prefix="mcp-contracts-import-read-") as staging:  # the contents read
+        reading = read_server(target, bounded, Path(staging))
+        if reading.facts is None or reading.problem is not None:
+            return findings.Outcome("import", (), (), facts=facts, problem=reading.problem), reading.notes
+        imported = import_contract(chosen, name, reading.facts, write=write)
     notes = reading.notes + imported.notes
     written = [display_path(path) for path in imported.written]
     removed = [display_path(path) for path in imported.removed]

@@ -25,6 +25,7 @@ from .cli_params import Format, Handshake, Transport
 # (0.6 s) only `mock`, `conform` and `import`.
 if TYPE_CHECKING:
     from .config import Settings
+    from .diagnostics import Diagnostic
     from .findings.finding import Outcome
     from .findings.printer import Reports
 
@@ -79,6 +80,25 @@ def _reports(given: list[str] | None) -> Reports:
     return _or_refuse(report_targets(given or []))
 
 
+def _guard_reports(
+    reports: Reports,
+    chosen: Settings | list[Diagnostic],
+    schemas: Path | None = None,
+    out: Path | None = None,
+    templates: Path | None = None,
+) -> None:
+    """Refused (exit 2) before the command runs: a report onto the project's settings, sources,
+    output, templates or git's files (`findings.printer.guarded_reports`); when the settings do
+    not load, the project as far as it is known."""
+    if not reports:
+        return
+    from .findings.printer import guarded_reports
+    from .findings.report_file import known_project
+
+    project = known_project(schemas, out, templates) if isinstance(chosen, list) else chosen
+    _or_refuse(guarded_reports(reports, project))
+
+
 def _print_outcome(outcome: Outcome, output_format: Format, reports: Reports) -> None:
     """The one output path: `outcome` printed and reported (`findings.printer.emit`), and
     the command's exit code."""
@@ -105,6 +125,7 @@ def _run(
     from .findings.finding import Outcome
 
     chosen = api.settings(schemas, out, templates, package=package)
+    _guard_reports(reports, chosen, schemas, out, templates)
     outcome = Outcome.refused(command, chosen) if isinstance(chosen, list) else act(chosen)
     _print_outcome(outcome, output_format, reports)
 
@@ -171,6 +192,8 @@ def breaking(
     from . import api
 
     reports = _reports(report)
+    if reports:  # the settings are loaded again by `api.breaking`: only to guard a report
+        _guard_reports(reports, api.settings(schemas), schemas)
     _print_outcome(api.breaking(against, schemas), output_format, reports)
 
 

@@ -39,7 +39,13 @@ class Limits:
     document_bytes: int = 64_000_000  # a document `validate` reads
     document_depth: int = 200  # arrays and objects inside each other in such a document
     message_bytes: int = 16 * 1024 * 1024  # one message from a server `conform` or `import` talks to
+    server_bytes: int = 256 * 1024 * 1024  # every message from one server, summed over one `conform` or `import`
+    server_seconds: int = 600  # how long one `conform` or `import` talks to its server in all
 
+
+# The largest value any limit takes: 1 TiB (a byte count no file or answer of this tool nears,
+# and far below what a machine indexes; a larger one would overflow `read(limit + 1)`).
+LIMIT_MAXIMUM = 2**40
 
 LIMIT_KEYS = {
     "source_bytes": "the size of one source file",
@@ -48,6 +54,8 @@ LIMIT_KEYS = {
     "document_bytes": "the size of one document `validate` reads",
     "document_depth": "how deep arrays and objects nest in one document `validate` reads",
     "message_bytes": "the size of one message from a server `conform` or `import` talks to",
+    "server_bytes": "the size of every message from one server, summed over one `conform` or `import`",
+    "server_seconds": "how long one `conform` or `import` talks to its server in all, in seconds",
 }
 
 
@@ -253,8 +261,8 @@ def _limit_problem(key: str, value: Any) -> str | None:
         close = difflib.get_close_matches(key, LIMIT_KEYS, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else f"; known limits: {', '.join(LIMIT_KEYS)}"
         return f"unknown limit {key!r}{hint}"
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        return f"limit {key!r} must be a positive integer"
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= LIMIT_MAXIMUM:
+        return f"limit {key!r} must be an integer from 1 to {LIMIT_MAXIMUM:,}"
     return None
 
 
@@ -344,6 +352,17 @@ def _shadowed() -> dict[str, str]:
 
 
 _SHADOWED = _shadowed()
+
+
+def guarded_folders(chosen: Settings) -> list[tuple[str, Path]]:
+    """The folders of the project that one command each owns, named as a refusal says them:
+    the sources, the output (`generate` replaces it whole, `check` compares it) and the
+    templates. `docs --site` builds in none of them (site.py), `--report` writes into none
+    (findings/report_file.py)."""
+    folders = [("the sources folder", chosen.schemas), ("the output folder", chosen.output)]
+    if chosen.templates is not None:
+        folders.append(("the templates folder", chosen.templates))
+    return folders
 
 
 def output_problem(chosen: Settings) -> Diagnostic | None:

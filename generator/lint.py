@@ -430,9 +430,9 @@ def lint(
     `loaded` is what `api` loaded from `schemas_dir` with `reading`; the rules read the
     files again the same way, so a file loading refuses is never judged here either."""
     contracts_dir = schemas_dir / "contracts"
-    folders = (
-        sorted(p for p in contracts_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
-        if (contracts_dir.is_dir())
+    folders = (  # listed as the loader lists them: nothing followed
+        [p for p in reading.files.folders(contracts_dir) if not p.name.startswith(".")]
+        if reading.files.is_dir(contracts_dir)
         else []
     )
     contracts = {c.name: c for c in loaded.project.contracts} if loaded.project is not None else {}

@@ -114,12 +114,24 @@ def resource_module(name: str) -> str:
 
 
 def parameter_name(variable: str) -> str:
-    """A Python parameter for a URI template's variable or a prompt's argument: letters, digits
-    and `_`, a keyword or a reserved name with `_` after it: `page.size` -> `page_size`, `from` -> `from_`."""
+    """A Python parameter for a URI template's variable or a field for a prompt's argument:
+    letters, digits and `_`, `v_` before one that starts with `_` or a digit, and `_` after a
+    keyword or a name the generated code takes (`_TAKEN_PARAMETERS`): `page.size` -> `page_size`,
+    `from` -> `from_`, `json` -> `json_`, `_x` -> `v__x`. The contract's name stays the wire name
+    (the field's alias, the key of the template's values). No parameter starts with `_`: the
+    generated code's own locals and the module names its functions read do."""
     found = re.sub(r"[^0-9A-Za-z_]+", "_", variable)
     if not found or found[0].isdigit() or found[0] == "_":  # a field of pydantic's may not begin with `_`
         found = f"v_{found}"
     return f"{found}_" if keyword.iskeyword(found) or found in _TAKEN_PARAMETERS else found
+
+
+def template_reference(template: str) -> str:
+    """The private module name by which `expand_<name>` reads a template (`_ITEM_TEMPLATE`): its
+    parameters may take any name of the contract, the template's constant's (`{ITEM}`) too.
+    Upper case and `_TEMPLATE` at its end, it is none of resources.py's other private names
+    (`_PACKAGE`, a models module's `_<module>`)."""
+    return f"_{constant_name(template)}_TEMPLATE"
 
 
 def arguments_model_name(prompt: str) -> str:
@@ -132,8 +144,47 @@ def values_class_name(template: str) -> str:
     return f"{camel(template)}Values"
 
 
-# Names a generated function's or model's own code uses beside its parameters.
-_TAKEN_PARAMETERS = frozenset({"self", "cls", "model_config", "uri"})
+# The public attributes of pydantic's BaseModel (2.x, the deprecated ones of 1.x included): a
+# field of that name shadows one, which pydantic warns of (an error under `-W error`) and mypy
+# refuses. tests/test_generated_names.py holds this list against the installed pydantic.
+BASE_MODEL_ATTRIBUTES = frozenset(
+    {
+        "construct",
+        "copy",
+        "dict",
+        "from_orm",
+        "json",
+        "model_computed_fields",
+        "model_config",
+        "model_construct",
+        "model_copy",
+        "model_dump",
+        "model_dump_json",
+        "model_extra",
+        "model_fields",
+        "model_fields_set",
+        "model_json_schema",
+        "model_parametrized_name",
+        "model_post_init",
+        "model_rebuild",
+        "model_validate",
+        "model_validate_json",
+        "model_validate_strings",
+        "parse_file",
+        "parse_obj",
+        "parse_raw",
+        "schema",
+        "schema_json",
+        "update_forward_refs",
+        "validate",
+    }
+)
+
+# Names a parameter or field does not take beside the keywords: BaseModel's attributes; `str`,
+# the type of every field, which pydantic reads in the class's namespace, where a field of
+# that name with a default would be found instead; and `self`, `cls` and `uri`, spelt
+# `self_`, `cls_` and `uri_` since the first generated code.
+_TAKEN_PARAMETERS = BASE_MODEL_ATTRIBUTES | {"self", "cls", "uri", "str"}
 
 
 def slug(text: str) -> str:

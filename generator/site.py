@@ -14,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from .config import Settings
+from .config import Settings, guarded_folders
 from .diagnostics import display_path
 from .files import entry_kind, not_regular
 
@@ -38,9 +38,7 @@ def _overlap(site: Path, settings: Settings) -> str | None:
     """Which folder of the project `site` would empty (or lie inside, where a build would be
     read as a source or an output), or None. Inside the project root is the default (`site/`)."""
     resolved = site.resolve()
-    folders = [("the sources folder", settings.schemas, False), ("the output folder", settings.output, False)]
-    if settings.templates is not None:
-        folders.append(("the templates folder", settings.templates, False))
+    folders = [(label, folder, False) for label, folder in guarded_folders(settings)]
     for label, folder, inside_allowed in [*folders, ("the project root", settings.root, True)]:
         other = folder.resolve()
         inside = other in resolved.parents and not inside_allowed

@@ -225,3 +225,28 @@ def test_a_pyproject_that_is_no_toml_is_an_error_at_its_line_not_the_defaults(
     assert result.returncode == 2
     assert f"error: pyproject.toml:{line}: invalid TOML: {said}" in result.stderr
     assert not (tmp_path / "generated").exists()
+
+
+@pytest.mark.parametrize(
+    ("limit", "value"),
+    [("source_bytes", 9223372036854775807), ("server_bytes", 2**40 + 1), ("server_seconds", 0)],
+    ids=["int64-max", "over-a-tebibyte", "zero"],
+)
+def test_a_limit_outside_its_range_is_refused_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str, value: int
+) -> None:
+    """Every limit is from 1 to 1 TiB: `source_bytes = 9223372036854775807` (the largest
+    TOML integer) once ended in an OverflowError traceback (`read(limit + 1)`)."""
+    limits = f"[tool.mcp-contracts.limits]\n{limit} = {value}\n"
+    _project(tmp_path, f'[tool.mcp-contracts]\nschemas = "contracts"\n\n{limits}')
+    monkeypatch.chdir(tmp_path)
+    result = RUNNER.invoke(app, ["generate"])
+    assert result.exit_code == 2, result.output
+    said = f"pyproject.toml:8: limit {limit!r} must be an integer from 1 to 1,099,511,627,776"
+    assert said in result.output and "Traceback" not in result.output, result.output
+
+
+def test_a_limit_of_one_tebibyte_is_taken(tmp_path: Path) -> None:
+    _project(tmp_path, f"[tool.mcp-contracts]\n\n[tool.mcp-contracts.limits]\nserver_bytes = {2**40}\n")
+    chosen = load_settings(tmp_path)
+    assert not isinstance(chosen, list) and chosen.limits.server_bytes == 2**40, chosen

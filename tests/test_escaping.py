@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from mcp_contracts_generator import api
-from mcp_contracts_generator.render.escape import md, prose, py, toml, ts, ts_key
+from mcp_contracts_generator.render.escape import md, prose, py, toml, ts, ts_key, tsdoc
+from mcp_contracts_generator.render.escape import yaml as yaml_scalar
 from ruamel.yaml import YAML
 
 
@@ -153,6 +154,21 @@ def test_md_shows_any_text_as_written(text: str, renderer: str) -> None:
     _prose_renders_as_written(text, renderer, code=False)
 
 
+@pytest.mark.parametrize("renderer", RENDERERS)
+@pytest.mark.parametrize("char", ["\x00", "\x07", "\x1b", "\x1f", "\x7f", "\x85", "\x9b"])
+def test_md_and_prose_show_a_control_character_as_its_escape(char: str, renderer: str) -> None:
+    """A control character (ESC, NUL, DEL, C1) from a source is shown as `\\u001b`, in a code
+    span or not; none reaches the page raw."""
+    shown = f"\\u{ord(char):04x}"
+    cell = md(f"a{char}[31m b")
+    assert not RAW_CONTROL.search(cell)
+    assert _rendered_cells(cell, renderer)[1]["text"].strip() == f"a{shown}[31m b"
+    cell = prose(f"a{char}b `c{char}d`")
+    assert not RAW_CONTROL.search(cell)
+    (rendered,) = _rendered_cells(cell, renderer)[1:2]
+    assert rendered["code"] == [f"c{shown}d"] and rendered["text"].strip() == f"a{shown}b c{shown}d"
+
+
 def _prose_renders_as_written(text: str, renderer: str, *, code: bool = True) -> None:
     """In a table cell, `prose(text)` keeps the row's three cells; its code elements are the
     spans of `text`, as written; it makes no other element; the cell shows `text` (its
@@ -249,3 +265,89 @@ def test_toml_gives_a_basic_string_that_reads_back_as_the_text(text: str) -> Non
 @pytest.mark.parametrize("text", HOSTILE)
 def test_toml_keeps_each_hostile_text(text: str) -> None:
     assert tomllib.loads(f"key = {toml(text)}") == {"key": text.replace("\ud800", "\ufffd")}
+
+
+# Control characters a terminal or an editor acts on: C0 but newline and tab, DEL, and C1 (NEL
+# among them). No generated file holds one raw.
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+CONTROLS = "esc \x1b[31m red nul \x00 del \x7f nel \x85 csi \x9b bel \x07 `code\x1bspan\x00`"
+
+
+def _yaml_text(data: Any) -> str:
+    """JSON is YAML; ASCII only, for YAML refuses a raw NUL, ESC or DEL but reads `\\u001b`."""
+    return json.dumps(data, indent=2)
+
+
+def _controls_everywhere(project: Path) -> None:
+    """CONTROLS in the names, titles and descriptions of a contract (what `import` records of
+    a server: its name, a tool's title and description), its catalogue, schema and example."""
+    folder = project / "schemas" / "contracts" / "jsonrpc"
+    shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", folder)
+    (project / "pyproject.toml").write_text(
+        '[tool.mcp-contracts]\nlanguages = ["python", "typescript"]\nrules_page = true\n', encoding="utf-8"
+    )
+    identity = _read_yaml(folder / "contract.yaml")
+    identity.update(title=f"title {CONTROLS}", summary=f"summary {CONTROLS}")
+    identity["columns"]["errors"]["http_status"].update(title=f"column {CONTROLS}", description=CONTROLS)
+    (folder / "contract.yaml").write_text(_yaml_text(identity), encoding="utf-8")
+    errors = _read_yaml(folder / "errors.yaml")
+    for entry in errors["errors"]:
+        entry.update(message=f"message {CONTROLS}", description=f"error {CONTROLS}")
+    (folder / "errors.yaml").write_text(_yaml_text(errors), encoding="utf-8")
+    tools = _read_yaml(folder / "tools.yaml")
+    tools["tools"][0].update(name="fetch\x1b[31m\x00\x7f\x85", title=f"tool {CONTROLS}", description=CONTROLS)
+    (folder / "tools.yaml").write_text(_yaml_text(tools), encoding="utf-8")
+    schema = json.loads((folder / "envelope.schema.json").read_text(encoding="utf-8"))
+    schema.update(title=f"Envelope {CONTROLS}", description=f"envelope {CONTROLS}")
+    schema["properties"]["method"].update(title=f"method {CONTROLS}", description=f"method {CONTROLS}")
+    schema["properties"]["method"]["examples"] = [f"m {CONTROLS}"]
+    (folder / "envelope.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    example = {"id": "1", "jsonrpc": "2.0", "method": f"m {CONTROLS}", "params": {}}
+    (folder / "examples" / "controls.json").write_text(json.dumps(example), encoding="utf-8")
+
+
+def _raw_controls(out: Path, *, suffixes: tuple[str, ...] = ()) -> dict[str, list[str]]:
+    """Each file under `out` (but those ending in `suffixes`) that holds a raw control
+    character, with the characters it holds."""
+    found = {}
+    for path in sorted(out.rglob("*")):
+        if path.is_file() and not path.name.endswith(suffixes):
+            held = sorted(set(RAW_CONTROL.findall(path.read_bytes().decode("utf-8"))))
+            if held:
+                found[path.relative_to(out).as_posix()] = held
+    return found
+
+
+def test_no_generated_file_holds_a_raw_control_character(tmp_path: Path) -> None:
+    """ESC, NUL, DEL and C1 controls (NEL, CSI) from the sources reach no generated file raw:
+    Markdown shows each as `\\u001b` (in code spans and out), code escapes it, a doc comment
+    writes a space. JSON files are held to the same apart from DEL and C1 (next test)."""
+    _controls_everywhere(tmp_path)
+    result = run_cli("generate", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert _raw_controls(tmp_path / "generated", suffixes=(".json",)) == {}
+    in_json = _raw_controls(tmp_path / "generated")
+    assert all(char >= "\x7f" for held in in_json.values() for char in held), in_json  # JSON escapes C0
+    page = (tmp_path / "generated" / "docs" / "jsonrpc.md").read_text(encoding="utf-8")
+    assert "esc \\\\u001b\\[31m red nul \\\\u0000 del \\\\u007f nel \\\\u0085 csi \\\\u009b" in page
+    assert "`code\\u001bspan\\u0000`" in page  # a code span shows the escape as written
+    assert '"method": "m esc \\u001b[31m red nul \\u0000 del \\u007f nel \\u0085' in page  # the example's JSON
+
+
+def test_no_generated_json_file_holds_a_raw_del_or_c1_control(tmp_path: Path) -> None:
+    """JSON writes DEL and the C1 controls as `\\u` escapes too (`render/json_text.py`): the
+    same values, no raw control character in a listing, a manifest or a bundle."""
+    _controls_everywhere(tmp_path)
+    assert run_cli("generate", cwd=tmp_path).returncode == 0
+    assert _raw_controls(tmp_path / "generated") == {}
+
+
+@pytest.mark.parametrize("text", ["\x7f", "\x85", "\x9b", "a\x1b[31m\x00b", "\x9f\x80"])
+def test_yaml_toml_and_doc_comments_hold_no_raw_control_character(text: str) -> None:
+    """mkdocs.yml's scalars (YAML refuses DEL and C1 raw) and pyproject.toml's strings read back
+    as the text; a TypeScript doc comment writes a space for each."""
+    scalar = yaml_scalar(text)
+    assert not RAW_CONTROL.search(scalar) and YAML(typ="safe").load(f"key: {scalar}\n") == {"key": text}
+    string = toml(text)
+    assert not RAW_CONTROL.search(string) and tomllib.loads(f"key = {string}") == {"key": text}
+    assert not RAW_CONTROL.search(tsdoc(f"x {text} y"))

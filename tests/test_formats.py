@@ -503,3 +503,74 @@ def test_the_cli_offers_every_format_there_is_a_printer_for() -> None:
     for command in ("lint", "breaking", "conform"):
         help_text = run_cli(command, "--help").stdout
         assert "--report" in help_text and "sarif" in help_text, command
+
+
+# Where `--report` never writes, each with a word of why it is refused (`findings/report_file.py`).
+GUARDED_REPORTS = [
+    ("pyproject.toml", "the project's settings file"),
+    ("schemas/contracts/shop/errors.yaml", "in the sources folder schemas"),
+    ("schemas/new-report.json", "in the sources folder schemas"),
+    (".git/config", "in a .git folder"),
+    (".git/hooks/new-report.json", "in a .git folder"),
+    ("generated/README.md", "in the output folder generated"),
+    ("generated/new-report.json", "in the output folder generated"),
+    ("into-the-sources/new-report.json", "in the sources folder schemas"),  # a symlink to schemas/ on the way
+]
+
+
+@pytest.fixture
+def guarded_project(tmp_path: Path) -> Path:
+    """A project made by `init`, generated, in a git repository, with a symlink to its sources."""
+    project = tmp_path / "project"
+    project.mkdir()
+    _project(project)
+    _git(project, "init", "--quiet")
+    assert run_cli("generate", cwd=project).returncode == 0
+    (project / "into-the-sources").symlink_to("schemas")
+    return project
+
+
+def _bytes_or_none(path: Path) -> bytes | None:
+    return path.read_bytes() if path.exists() else None
+
+
+@pytest.mark.parametrize(("target", "why"), GUARDED_REPORTS)
+def test_a_report_onto_the_projects_own_files_is_refused_before_the_command_runs(
+    guarded_project: Path, target: str, why: str
+) -> None:
+    """A report never replaces the settings, a source, an output file or git's files, as `--out`
+    and `--site` never take those folders: exit 2 naming the path and why, nothing written."""
+    where = guarded_project / target
+    before = _bytes_or_none(where)
+    for command in (("lint",), ("check",), ("breaking", "--against", "HEAD")):
+        result = run_cli(*command, "--report", f"json:{target}", cwd=guarded_project)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert result.stdout == ""  # nothing ran
+        assert result.stderr.startswith(f"error: {target}: cannot write the json report: {why}: "), result.stderr
+        assert "Traceback" not in result.stderr
+        assert _bytes_or_none(where) == before
+
+
+def test_a_report_onto_the_settings_file_is_refused_when_the_settings_do_not_load(guarded_project: Path) -> None:
+    pyproject = guarded_project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text(encoding="utf-8") + "\nno_such_key = 1\n", encoding="utf-8")
+    before = pyproject.read_bytes()
+    for target in ("pyproject.toml", "schemas/new-report.json", ".git/config"):
+        result = run_cli("lint", "--report", f"json:{target}", cwd=guarded_project)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert result.stderr.startswith(f"error: {target}: cannot write the json report: "), result.stderr
+    assert pyproject.read_bytes() == before and not (guarded_project / "schemas" / "new-report.json").exists()
+
+
+def test_a_report_elsewhere_in_the_project_outside_it_or_on_standard_output_is_written(
+    guarded_project: Path, tmp_path: Path
+) -> None:
+    (guarded_project / "reports").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    outside = tmp_path / "elsewhere" / "lint.json"
+    for target in ("lint.json", "reports/lint.json", str(outside)):
+        result = run_cli("lint", "--report", f"json:{target}", cwd=guarded_project)
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert json.loads((guarded_project / target).read_text(encoding="utf-8"))["command"] == "lint"
+    shown = run_cli("lint", "--format", "github", "--report", "json:-", cwd=guarded_project)
+    assert shown.returncode == 1 and '"command": "lint"' in shown.stdout

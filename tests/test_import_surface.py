@@ -311,15 +311,17 @@ def test_a_server_without_resources_or_prompts_writes_neither_file(
     loads(project)
 
 
-def test_a_listing_that_is_not_one_is_a_note(tmp_path: Path, project: Path) -> None:
+def test_a_listing_that_is_not_one_is_a_note_and_writes_nothing_of_its_file(tmp_path: Path, project: Path) -> None:
+    """A file one of whose listings is not one is not written as if it were whole."""
     listing = {**LISTING, "prompts": [{"title": "no name"}], "resourceTemplates": "not a list"}
     result = run_cli("import", "imported", *bare(tmp_path, listing), cwd=project)
     assert result.returncode == 0, result.stdout + result.stderr
     said = notes(result.stderr)
-    assert any(n.startswith("prompts/list: nothing recorded: not a prompts/list result: ") for n in said), said
-    assert any(n.startswith("resources/templates/list: nothing recorded: not a ") for n in said), said
+    unread = "not written, its listing not read"
+    assert any(n.startswith(f"prompts.yaml: {unread}: prompts/list: not a prompts/list result: ") for n in said), said
+    assert any(n.startswith(f"resources.yaml: {unread}: resources/templates/list: not a ") for n in said), said
     assert not (folder(project) / "prompts.yaml").exists()
-    assert "templates" not in source(folder(project) / "resources.yaml")
+    assert not (folder(project) / "resources.yaml").exists()
     loads(project)
 
 

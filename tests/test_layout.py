@@ -89,3 +89,84 @@ def test_the_architecture_page_names_every_module() -> None:
         if relative not in named and not face and not core:
             missing.append(relative)
     assert missing == []
+
+
+# What reads, lists or probes the disk, by the name it is called by (`path.read_text()`,
+# `os.scandir(...)`, `open(...)`), but through the `Files` seam (`reading.files.glob(...)`).
+_DISK_CALLS = frozenset(
+    {"open", "read_text", "read_bytes", "iterdir", "glob", "rglob", "scandir", "listdir", "stat", "lstat"}
+    | {"exists", "lexists", "is_file", "is_dir", "is_symlink", "read_regular", "fdopen"}
+)
+# The files of the tool itself, not of a contract: the meta-schemas (`load/meta.py`).
+_OWN_FILES = {("load/meta.py", "read_text")}
+# The seam's disk side, built on the walker (held below); import's writing, which reads
+# nothing of the contract, and its staging (`Tree`: contents it read from the server, staged in
+# a folder of its own making).
+_SKIPPED = {
+    "load/documents.py": frozenset({"Disk"}),
+    "importing/folder.py": frozenset({"write_changes", "_replace_file", "_umask", "Tree"}),
+}
+
+
+def _disk_calls(path: Path, skip: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+    """(line, name) of each call in `path` that reaches the disk other than through the
+    `Files` seam (a receiver named `files`), outside the classes and functions `skip`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef | ast.FunctionDef) and node.name in skip
+        for inner in ast.walk(node)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or id(node) in skipped:
+            continue
+        function = node.func
+        if isinstance(function, ast.Name) and function.id in _DISK_CALLS:
+            found.append((node.lineno, function.id))
+        elif isinstance(function, ast.Attribute) and function.attr == "walk":  # `os.walk`, not a schema walk
+            if isinstance(function.value, ast.Name) and function.value.id == "os":
+                found.append((node.lineno, "walk"))
+        elif isinstance(function, ast.Attribute) and function.attr in _DISK_CALLS:
+            receiver = function.value
+            through_seam = isinstance(receiver, ast.Attribute) and receiver.attr == "files"
+            if not through_seam:
+                found.append((node.lineno, function.attr))
+    return found
+
+
+def test_every_file_read_of_the_load_stage_goes_through_the_walker() -> None:
+    """The load stage reads, lists and probes a contract's files only through `Reading.files`,
+    whose disk side (`load/documents.Disk`) is built on `files.read_beneath` and its kin, which
+    follow no symlink below the sources folder; `import` reads a contract folder through the
+    same walker (`importing/folder.py`). A new `open()` or `path.glob()` here is a way around it."""
+    modules = [*sorted((GENERATOR / "load").glob("*.py")), GENERATOR / "importing" / "folder.py"]
+    around = []
+    for path in modules:
+        relative = path.relative_to(GENERATOR).as_posix()
+        skip = _SKIPPED.get(relative, frozenset())
+        for line, name in _disk_calls(path, skip):
+            if (relative, name) not in _OWN_FILES:
+                around.append(f"generator/{relative}:{line}: {name}()")
+    assert around == []
+
+
+def test_the_disk_side_of_the_seam_stands_on_the_walker() -> None:
+    """`Disk` reads and lists only through `files.read_beneath`, `listing_beneath` and
+    `entry_beneath` (and `os.lstat` of a path outside the sources, which `references:` names)."""
+    tree = ast.parse((GENERATOR / "load" / "documents.py").read_text(encoding="utf-8"))
+    disk = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Disk")
+    calls = {
+        node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+        for node in ast.walk(disk)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute | ast.Name)
+        and not (
+            isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "self"
+        )  # its own methods
+    }
+    assert {"read_beneath", "listing_beneath", "entry_beneath"} <= calls
+    assert calls & _DISK_CALLS <= {"lstat"}

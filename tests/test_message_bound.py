@@ -81,16 +81,18 @@ def test_a_server_answering_2_gb_is_cut_at_the_cap_in_little_memory(
 
 def test_the_cap_is_the_projects_setting(tmp_path: Path) -> None:
     """`[tool.mcp-contracts.limits] message_bytes` is the cap: 4 KiB stops the mock's listing,
-    which the default lets through."""
+    which the default lets through. The server was reached: that answer is a finding (exit 1),
+    not a server that cannot be talked to."""
     project = tmp_path / "project"
     shutil.copytree(SCHEMAS / "contracts" / "tuitbot", project / "schemas" / "contracts" / "tuitbot")
     settings = '[tool.mcp-contracts]\n\n[tool.mcp-contracts.limits]\nmessage_bytes = {limit}\n'
     mock = ("--", *python("-m", "mcp_contracts_generator", "mock", "--contract", "tuitbot"))
     asked = ("conform", "--contract", "tuitbot", "--protocol", "2025-11-25", "--format", "json", *mock)
-    for limit, code in ((4096, 2), (16777216, 0)):
+    for limit, code in ((4096, 1), (16777216, 0)):
         (project / "pyproject.toml").write_text(settings.format(limit=limit), encoding="utf-8")
         command = [sys.executable, "-m", "mcp_contracts_generator", *asked]
         done = subprocess.run(command, cwd=project, capture_output=True, text=True, check=False)
         assert done.returncode == code, done.stderr
         capped = f"a message from the server exceeded limits.message_bytes ({limit:,} bytes)"
-        assert (capped in done.stderr) == (code == 2), done.stderr
+        found = [(f["rule"], f["subject"], f["message"]) for f in json.loads(done.stdout)["findings"]]
+        assert found == ([("bound-exceeded", "tools/list", capped)] if code else []), found

@@ -18,7 +18,7 @@ from conftest import ROOT, SCHEMAS, run_cli
 CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
 GENERATOR = ROOT / "generator"
 LIMITED = '[tool.mcp-contracts]\npackage = "judged"\n\n[tool.mcp-contracts.limits]\nsource_bytes = {limit}\n'
-SYMLINK_OUT = "a symlink that leads out of the sources folder: not read"
+SYMLINK_OUT = "a symlink: not followed"
 
 
 def _git(repo: Path, *args: str) -> None:

@@ -147,6 +147,9 @@ PROMPT_PROBLEMS = [
     ("{name: arg2,", "{name: arg1,", "{name: arg1,", 2, "is an argument of this prompt already"),
     ("role: user", "role: system", "role: system", 1, "system"),
     ("content: {type: text, text: This is", "content: {type: video, text: This is", "type: video", 1, "video"),
+    # base64 a client cannot decode, which `mock` would serve (import refuses the same)
+    ("data: iVBORw0KGgo", "data: not*base64 iVBORw0KGgo", "data: not*base64", 1, "not base64"),
+    ("data: iVBORw0KGgo", "data: iVBORw0KGgo=", "data: iVBORw0KGgo=", 1, "not base64"),
 ]
 
 
@@ -162,6 +165,23 @@ def test_a_bad_resources_or_prompts_yaml_is_refused_at_the_line_of_the_value(
     line = _line_of(path, line_text, nth)
     found = [p for p in _problems(project) if f"{file}:{line}" in p]
     assert any(message in p for p in found), _problems(project)
+
+
+@pytest.mark.parametrize(
+    ("contents", "message"),
+    [
+        ('{"theme": "dark", "retries": 3, "theme": "light"}', "the key theme appears twice in one object"),
+        ('{"theme": "dark",\n "retries": 3', ":2: invalid JSON"),
+        ('{"theme": "\\ud800", "retries": 3}', "a lone surrogate escape"),
+    ],
+)
+def test_a_json_contents_file_is_read_as_a_json_source_is(project: Path, contents: str, message: str) -> None:
+    """A repeated key hides a mistake (JSON readers keep either value): refused, as in an
+    example, at the line of `contents:`, and so is what no JSON reader reads alike."""
+    (_folder(project) / "examples" / "resources" / "config.json").write_text(contents, encoding="utf-8")
+    line = _line_of(_folder(project) / "resources.yaml", "contents: config.json")
+    found = [p for p in _problems(project) if f"resources.yaml:{line}" in p]
+    assert any("examples/resources/config.json" in p and message in p for p in found), _problems(project)
 
 
 def test_a_content_type_a_declared_revision_lacks_is_refused(project: Path) -> None:

@@ -4,9 +4,9 @@ extracted, so no file of the revision ever reaches the disk.
 `git ls-tree -r -z` lists the folder once; `git cat-file --batch-check` gives the size of
 every blob at once, so that a file over `limits.source_bytes` is refused before it is read;
 one `git cat-file --batch` process reads the blobs the loader asks for. A symlink (mode
-120000) is followed only while its target stays inside the sources folder of the revision;
-a symlink out of it, a loop, a submodule (160000) is a diagnostic when the loader reads it,
-said as `check` says it on the disk. Every file is named `REF:path`, as git names it.
+120000) is never followed, as on the disk (`load.documents.Disk`), and a submodule (160000)
+is not read: each is a diagnostic when the loader reads it or a file behind it, said as
+`check` says it on the disk. Every file is named `REF:path`, as git names it.
 """
 
 from __future__ import annotations
@@ -21,12 +21,10 @@ from typing import IO
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, printable
-from ..load.documents import SYMLINK_OUT, Reading, decoded, over_limit
+from ..load.documents import NOT_FOLLOWED, Reading, decoded, linked, over_limit
 
 SYMLINK = "120000"
 SUBMODULE = "160000"
-MOST_HOPS = 40  # symlinks followed for one path, as Linux follows at most 40
-LONGEST_TARGET = 4096  # bytes of a symlink's target, as Linux's PATH_MAX
 
 Parts = tuple[str, ...]
 
@@ -151,7 +149,6 @@ class GitTree:
     sizes: dict[str, int]
     reader: BlobReader
     _listing: dict[Parts, set[str]] = field(default_factory=dict)  # the names in each folder
-    _targets: dict[str, str | Refused] = field(default_factory=dict)
 
     @classmethod
     def open(cls, root: Path, commit: str, label: str, prefix: str, mount: Path) -> GitTree:
@@ -286,42 +283,14 @@ class GitTree:
         return entry
 
     def _resolve(self, parts: Parts) -> Parts | Refused:
-        """`parts` with every symlink on the way followed, inside the sources folder only."""
+        """`parts` as they are, or Refused at the first symlink on the way: none is followed."""
         done: list[str] = []
-        pending = list(parts)
-        hops = 0
-        while pending:
-            part = pending.pop(0)
+        for part in parts:
             if part in ("", "."):
                 continue
-            if part == "..":
-                if not done:
-                    return Refused(SYMLINK_OUT)
-                done.pop()
-                continue
             entry = self.entries.get((*done, part))
-            if entry is None or entry.mode != SYMLINK:
-                done.append(part)
-                continue
-            hops += 1
-            target = self._target(entry) if hops <= MOST_HOPS else Refused("a symlink loop: not read")
-            if isinstance(target, Refused):
-                return target
-            pending = [*target.split("/"), *pending]
+            done.append(part)
+            if entry is not None and entry.mode == SYMLINK:
+                whole = len(done) == len([p for p in parts if p not in ("", ".")])
+                return Refused(NOT_FOLLOWED if whole else linked(self.name(self.mount.joinpath(*done))))
         return tuple(done)
-
-    def _target(self, link: Entry) -> str | Refused:
-        """Where a symlink leads, relative to its folder; Refused for an absolute path."""
-        if link.oid not in self._targets:
-            size = self.sizes.get(link.oid, LONGEST_TARGET + 1)
-            if size > LONGEST_TARGET:
-                self._targets[link.oid] = Refused("a symlink whose target is too long: not read")
-            else:
-                try:
-                    target = os.fsdecode(self.reader.read(link.oid))
-                except (OSError, GitFailed, ValueError) as exc:
-                    self._targets[link.oid] = Refused(f"git cannot read it: {exc}")
-                else:
-                    absolute = target.startswith("/") or not target
-                    self._targets[link.oid] = Refused(SYMLINK_OUT) if absolute else target
-        return self._targets[link.oid]

@@ -9,6 +9,12 @@ it is given: a response hook counts the bytes of each answer (of each event, for
 stream) as they arrive. Stdio has no such seam: `stdio_client` is the SDK's, with its own
 process start and stop, and another reader of the server's standard output.
 
+The same readers charge what they read to the run's `Budget`, when one is given: every
+byte from the server over every connection of one run, summed (`limits.server_bytes`), and
+the time the run may talk to it in all (`limits.server_seconds`), which `connect.connected`
+holds each session to. A server past either ends the connection (`BudgetSpent`), as one
+message over its bound does.
+
 The same readers see each message's numbers as the server wrote them: the SDK keeps only
 their doubles (`1e-400` is 0, `1e400` infinity), so a number no double holds is noted here
 (`Cap.unheld`) before the SDK parses the message, for `import` to refuse.
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -52,6 +59,9 @@ from ..schema.values import first_unheld
 
 # What one message may hold by default: `[tool.mcp-contracts.limits] message_bytes`.
 DEFAULT_MESSAGE_BYTES = Limits.message_bytes
+# What one run may take of its server in all, by default: `server_bytes` and `server_seconds`.
+DEFAULT_SERVER_BYTES = Limits.server_bytes
+DEFAULT_SERVER_SECONDS = Limits.server_seconds
 
 
 @dataclass(frozen=True)
@@ -113,22 +123,80 @@ class ServerExited(Exception):
     """The server ended while it was asked (its exit status and last words: `ServerLog.exit`)."""
 
 
+class OverBound(Exception):
+    """The server went past a bound of the run: the connection ends at once."""
+
+
+class BudgetSpent(OverBound):
+    """What one run may take of its server in all is spent (`Budget.spent` says which)."""
+
+
+@dataclass
+class Budget:
+    """What one run (`import`, `conform`) may take of its server over every connection it
+    opens: `max_bytes` read from it in all (`limits.server_bytes`), and `max_seconds` from the
+    budget's making (`limits.server_seconds`, on `time.monotonic`'s clock). Each connection's
+    `Cap` charges what it reads (`charge`); `connect.connected` ends a session at the
+    deadline and opens none once either is spent."""
+
+    max_bytes: int = DEFAULT_SERVER_BYTES
+    max_seconds: float = DEFAULT_SERVER_SECONDS
+    used: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def charge(self, size: int) -> None:
+        """Count `size` more bytes read; `BudgetSpent` once they are more than `max_bytes`."""
+        self.used += size
+        if self.used > self.max_bytes:
+            raise BudgetSpent(self.over_bytes())
+
+    def left(self) -> float:
+        """The seconds left before the deadline (0 when it has passed)."""
+        return max(self.started + self.max_seconds - time.monotonic(), 0.0)
+
+    def spent(self) -> str | None:
+        """Why nothing more may be asked of the server (a bound spent), or None."""
+        if self.used > self.max_bytes:
+            return self.over_bytes()
+        return self.over_time() if self.left() <= 0 else None
+
+    def over_bytes(self) -> str:
+        return f"the server's messages exceeded limits.server_bytes ({self.max_bytes:,} bytes in all)"
+
+    def over_time(self) -> str:
+        return f"the run reached limits.server_seconds ({self.max_seconds:,g} s in all)"
+
+
 @dataclass
 class Cap:
     """The bound of one connection, whether the server went past it, and the numbers of its
     messages that no double holds as written, in the order they came (`unheld`); what a
-    server over stdio did besides answering (`log`)."""
+    server over stdio did besides answering (`log`); the run's `budget` (given), which every
+    byte read is charged to (`spent`: the bound it ended, once it did)."""
 
     limit: int = DEFAULT_MESSAGE_BYTES
     hit: bool = False
     unheld: list[UnheldNumber] = field(default_factory=list)
     log: ServerLog = field(default_factory=ServerLog)
+    budget: Budget | None = None
+    spent: BudgetSpent | None = None
+    deep: bool = False  # a message nested deeper than the SDK reads ended the connection (stdio)
 
     def check(self, size: int) -> None:
         """Raise `MessageTooLarge` (and remember it) once a message holds more than the limit."""
         if size > self.limit:
             self.hit = True
             raise MessageTooLarge(self.limit)
+
+    def charge(self, size: int) -> None:
+        """Charge `size` bytes read to the budget: `BudgetSpent` (remembered) once it is spent."""
+        if self.budget is None:
+            return
+        try:
+            self.budget.charge(size)
+        except BudgetSpent as exc:
+            self.spent = exc
+            raise
 
     def read(self, message: bytes) -> None:
         """Note the first number of `message` (JSON text) that no double holds as written."""
@@ -137,11 +205,32 @@ class Cap:
             self.unheld.append(UnheldNumber(encode(found[0]), found[1]))
 
 
-class MessageTooLarge(Exception):
+class MessageTooLarge(OverBound):
     """A message from the server held more than `limits.message_bytes`."""
 
     def __init__(self, limit: int) -> None:
         super().__init__(f"a message from the server exceeded limits.message_bytes ({limit:,} bytes)")
+        self.limit = limit
+
+
+# How deep the SDK's JSON parser reads (pydantic-core's recursion limit), and what it says past it.
+JSON_DEPTH = 200
+_TOO_DEEP = "recursion limit exceeded"
+
+
+class MessageTooDeep(OverBound):
+    """A message from the server nested deeper than the SDK's JSON parser reads: no answer
+    can be made of it, so it ends the connection as one too large does."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"a message from the server nested deeper than the MCP SDK's JSON parser reads ({JSON_DEPTH} levels)"
+        )
+
+
+def too_deep(said: object) -> bool:
+    """Whether `said` (a parser's error, or its text) is the SDK's parser refusing JSON nested too deep."""
+    return _TOO_DEEP in str(said)
 
 
 # How long a server that broke the cap gets to go after SIGTERM, before SIGKILL.
@@ -171,11 +260,14 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
                 async for line in _lines(process.stdout, cap):
                     cap.read(line)
                     message = _message(line, server)
+                    if isinstance(message, Exception) and too_deep(message):
+                        cap.deep = True
+                        raise MessageTooDeep
                     if isinstance(message, Exception) and line.strip():
                         log.not_protocol(line)
                     await read_writer.send(message)
                 await _exited(process, log, stderr_ended)
-            except MessageTooLarge:
+            except OverBound:
                 assert isinstance(process, Process)
                 with anyio.CancelScope(shield=True):
                     await terminate_posix_process_tree(process, _KILL_AFTER_SECONDS)
@@ -266,6 +358,7 @@ async def _lines(stream: ByteReceiveStream, cap: Cap) -> AsyncGenerator[bytes, N
     """The lines of `stream` (without their newline), none longer than `cap` allows."""
     buffer = bytearray()
     async for chunk in stream:
+        cap.charge(len(chunk))
         start = 0
         while (end := chunk.find(b"\n", start)) != -1:
             cap.check(len(buffer) + end - start)
@@ -333,6 +426,7 @@ class _Counted(httpx2.AsyncByteStream):
         self._held.clear()
 
     def _count(self, chunk: bytes) -> None:
+        self._cap.charge(len(chunk))
         start = max(len(self._held) - 3, 0)  # a blank line may begin in what came before
         self._held += chunk
         if self._events:

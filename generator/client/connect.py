@@ -5,6 +5,7 @@ revision asked for, and the whole `tools/list` read page by page.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import AsyncIterator, Mapping
@@ -27,7 +28,10 @@ from ..protocol import Revision
 from . import client_side
 from .bounded import (
     DEFAULT_MESSAGE_BYTES,
+    Budget,
+    BudgetSpent,
     Cap,
+    MessageTooDeep,
     MessageTooLarge,
     ServerExited,
     ServerLog,
@@ -81,7 +85,7 @@ def leaf(exc: BaseException) -> str:
         exc = exc.exceptions[0]
     if isinstance(exc, MCPError):
         return without_secrets(exc.message)  # the server's own words
-    if isinstance(exc, MessageTooLarge | ServerExited):
+    if isinstance(exc, MessageTooLarge | MessageTooDeep | ServerExited | BudgetSpent):
         return without_secrets(str(exc))
     if isinstance(exc, ValidationError):
         return without_secrets(f"not an answer of the protocol: {first_error(exc)}")
@@ -120,6 +124,7 @@ async def connected(
     unheld: list[UnheldNumber] | None = None,
     log: ServerLog | None = None,
     capabilities: frozenset[str] = client_side.DEFAULT,
+    budget: Budget | None = None,
 ) -> AsyncIterator[tuple[ClientSession, str]]:
     """A session with the server opened at revision `at`, and the revision the server chose.
 
@@ -127,25 +132,45 @@ async def connected(
     `initialize` for a server that does not know it. The others by our own `initialize`
     (`_initialize`): the SDK's always offers its newest handshake revision. A message from the
     server over `message_bytes` ends the connection: `MessageTooLarge` is raised, whatever the
-    session made of the connection's end. Each number of the server's messages that no double
+    session made of the connection's end (`MessageTooDeep` for one nested deeper than the SDK reads).
+    Each number of the server's messages that no double
     holds as written is added to `unheld` (given), before the SDK reads it as another. What a
     server over stdio does besides answering is noted in `log` (given: see `ServerLog`); one
     that exits makes the connection's failure `ServerExited`, with its status and last words.
     The session declares `capabilities` and answers what they let the server ask (`client_side`).
+    Every byte from the server is charged to `budget` (given): none is opened once it is
+    spent, and one past its bytes or its deadline ends at once, `BudgetSpent` raised.
     """
-    cap = Cap(message_bytes, unheld=unheld if unheld is not None else [], log=log or ServerLog())
+    spent = budget.spent() if budget is not None else None
+    if spent is not None:
+        raise BudgetSpent(spent)
+    cap = Cap(message_bytes, unheld=unheld if unheld is not None else [], log=log or ServerLog(), budget=budget)
+    deadline = anyio.current_time() + budget.left() if budget is not None else math.inf
     try:
-        async with _session(target, at, timeout, dict(headers), cap, capabilities) as opened:
-            yield opened
+        with anyio.CancelScope(deadline=deadline) as scope:
+            async with _session(target, at, timeout, dict(headers), cap, capabilities) as opened:
+                yield opened
     except Exception:
         if cap.hit:
             raise MessageTooLarge(cap.limit) from None
+        if cap.deep:
+            raise MessageTooDeep from None
+        if cap.spent is not None:
+            raise BudgetSpent(str(cap.spent)) from None
+        if budget is not None and budget.left() <= 0:
+            raise BudgetSpent(budget.over_time()) from None
         exited = cap.log.exit()
         if exited is not None and _closed(sys.exception()):
             raise ServerExited(exited) from None
         raise
     if cap.hit:
         raise MessageTooLarge(cap.limit)
+    if cap.deep:
+        raise MessageTooDeep
+    if cap.spent is not None:
+        raise BudgetSpent(str(cap.spent))
+    if scope.cancelled_caught and budget is not None:
+        raise BudgetSpent(budget.over_time())
 
 
 @asynccontextmanager
@@ -161,9 +186,7 @@ async def _session(
             yield client.session, client.protocol_version
             return
         read, write = await stack.enter_async_context(transport)
-        session = await stack.enter_async_context(
-            ClientSession(read, write, read_timeout_seconds=timeout, **answering)
-        )
+        session = await stack.enter_async_context(ClientSession(read, write, read_timeout_seconds=timeout, **answering))
         yield session, await _initialize(session, at.version, capabilities)
 
 
@@ -209,10 +232,12 @@ async def list_tools(
     session: ClientSession, report: Report, wire: dict[str, dict[str, Any]] | None = None
 ) -> dict[str, types.Tool]:
     """Every tool the server lists, page by page; a name listed twice and a listing that
-    never ends are findings. `wire` (given) gets each tool's JSON as the server wrote it."""
+    never ends (a `nextCursor` given before, or still one after `MAX_PAGES` pages) are
+    findings. `wire` (given) gets each tool's JSON as the server wrote it."""
     tools: dict[str, types.Tool] = {}
     cursor: str | None = None
-    for _ in range(MAX_PAGES):
+    cursors: set[str] = set()
+    for page_number in range(1, MAX_PAGES + 1):
         try:
             request = types.ListToolsRequest(params=types.PaginatedRequestParams(cursor=cursor))
             page = await session.send_request(request, _Page)
@@ -231,9 +256,18 @@ async def list_tools(
         cursor = page.next_cursor
         if cursor is None:
             return tools
+        if cursor in cursors:
+            report.add("endless-tool-list", "tools/list", looping(cursor, page_number))
+            return tools
+        cursors.add(cursor)
     text = f"still a nextCursor after {MAX_PAGES} pages: the listing was not read to its end"
     report.add("endless-tool-list", "tools/list", text)
     return tools
+
+
+def looping(cursor: str, pages: int) -> str:
+    """What a listing whose `nextCursor` comes again is said to do."""
+    return f"page {pages} gives a nextCursor given before ({printable(cursor)[:80]!r}): the listing loops"
 
 
 def first_error(exc: ValidationError) -> str:

@@ -12,39 +12,50 @@ The whole session runs once per protocol revision (`--protocol`, else those the 
 declares), each on its own connection, and expects what that revision carries
 (`revisions.contract_at`): a 2025-03-26 server lists no output schema, say. A server that
 answers another revision than the one asked for is a finding, and that revision's run ends.
+
+The server is read within bounds (`link`): an answer past `limits.message_bytes`, or nested
+deeper than the SDK reads, is a finding about its request (`bound-exceeded`), and the next
+request gets a new session; the run's `Budget` (`limits.server_bytes`, `limits.server_seconds`)
+ends the whole run once spent, with one finding that names the bound (exit 1, not 2).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import anyio
 import mcp.types as types
-from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
-from pydantic import ValidationError
+from mcp_types.jsonrpc import PARSE_ERROR
 
 from .. import interrupt
 from ..client import client_side
-from ..client.bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, ServerLog
-from ..client.connect import Stopped, Target, connected, describe, first_error, leaf, list_tools
+from ..client.bounded import (
+    DEFAULT_MESSAGE_BYTES,
+    DEFAULT_SERVER_BYTES,
+    DEFAULT_SERVER_SECONDS,
+    Budget,
+    BudgetSpent,
+    OverBound,
+    ServerLog,
+)
+from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools
 from ..client.report import Report, shown
 from ..protocol import VERSIONS, Revision, revision
 from ..serving.mock import ERROR_REQUEST
 from ..serving.revisions import contract_at
 from ..serving.served import ServedContract, ServedTool
 from .echoes import echo_at, echoes
+from .link import Answer, Link, Reconnect, sdk_logs_silenced, unanswered
 from .listing import compare_listing, published_hints
 from .results import document_of, judge_result
 from .surface import conform_surface
 
 if TYPE_CHECKING:  # `--fuzz` imports hypothesis: only a run that fuzzes pays for it
     from .fuzzing.fuzz import Plan
-    from .fuzzing.fuzz_calls import Reconnect
 
 __all__ = ["ConformOptions", "Target", "conform", "describe", "revisions_checked"]
 
@@ -63,7 +74,9 @@ class ConformOptions:
     one is picked and reported); `call_tools`: tools fuzzed though not safe by default (not
     read-only, destructive or open-world: `fuzz.unsafe`); `fuzz_budget`: seconds the whole
     fuzzing may take (None: no bound).
-    `message_bytes`: what one message from the server may hold (`limits.message_bytes`).
+    `message_bytes`: what one message from the server may hold (`limits.message_bytes`);
+    `server_bytes` and `server_seconds`: what the whole run may read of the server, and for how
+    long it may talk to it (`limits.server_bytes`, `limits.server_seconds`).
     `client_capabilities`: what the client declares (`client_side`: roots, sampling and
     elicitation by default), which may change what the server lists.
     """
@@ -79,6 +92,8 @@ class ConformOptions:
     call_tools: tuple[str, ...] = ()
     fuzz_budget: float | None = None
     message_bytes: int = DEFAULT_MESSAGE_BYTES
+    server_bytes: int = DEFAULT_SERVER_BYTES
+    server_seconds: float = DEFAULT_SERVER_SECONDS
     client_capabilities: frozenset[str] = client_side.DEFAULT
 
 
@@ -108,18 +123,36 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
         report.problem = "no protocol revision to check (--handshake legacy leaves only those opened with initialize)"
         return report
     fuzzing = _fuzz_plan(options, report)
+    budget = Budget(options.server_bytes, options.server_seconds)  # the run's, over every revision
     try:
-        for checked in revisions:
-            report.revision = checked.version
-            report.revisions.append(checked.version)
-            plan = fuzzing if checked is revisions[-1] else None  # once, at the newest revision
-            at = contract_at(contract, checked, options.tools)
-            interrupt.run(_conform, at, target, options, checked, report, plan)
+        with sdk_logs_silenced():
+            for checked in revisions:
+                report.revision = checked.version
+                report.revisions.append(checked.version)
+                plan = fuzzing if checked is revisions[-1] else None  # once, at the newest revision
+                at = contract_at(contract, checked, options.tools)
+                interrupt.run(_conform, at, target, options, checked, report, plan, budget)
+    except BudgetSpent as exc:
+        report.add("bound-exceeded", "the run", f"{exc}: what remained was not asked")
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
-        hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
-        hint = "" if isinstance(exc, MessageTooLarge) else hint
-        report.problem = f"cannot talk to the server at {report.revision}: {leaf(exc)}{hint}"
+        report.problem = f"cannot talk to the server at {report.revision}: {_unreached(exc, target)}"
     return report
+
+
+def _unreached(exc: BaseException, target: Target) -> str:
+    """Why the server could not be talked to, in a line: an answer that is no JSON said so
+    (the SDK's words hold pydantic's whole error), a hint where credentials may be missing."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, MCPError) and exc.code == PARSE_ERROR and exc.message.startswith("Failed to parse"):
+        found = _INVALID_JSON.search(exc.message)
+        return f"its answer to initialize is not JSON ({found.group(1) if found else 'it cannot be parsed'})"
+    hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
+    return leaf(exc) + ("" if isinstance(exc, OverBound) else hint)
+
+
+# Pydantic's words for text that is no JSON, inside the SDK's error message.
+_INVALID_JSON = re.compile(r"Invalid JSON: ([^\[\n]+?)\s*\[")
 
 
 def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
@@ -136,8 +169,15 @@ def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
 
 
 async def _conform(
-    contract: ServedContract, target: Target, options: ConformOptions, at: Revision, report: Report, fuzz: Plan | None
+    contract: ServedContract,
+    target: Target,
+    options: ConformOptions,
+    at: Revision,
+    report: Report,
+    fuzz: Plan | None,
+    budget: Budget,
 ) -> None:
+    """One revision's run, on sessions of a `Link`; `BudgetSpent` once the run's budget is spent."""
     log = report.log = ServerLog()
     reconnect = partial(
         connected,
@@ -148,17 +188,30 @@ async def _conform(
         options.message_bytes,
         log=log,
         capabilities=options.client_capabilities,
+        budget=budget,
     )
+    link = Link(reconnect, at.version, options.timeout, budget)
+    not_fuzzed: str | None = "the run stopped before it"
     try:
-        async with reconnect() as (session, answered):
-            if answered != at.version:
-                text = f"asked for {at.version}, the server answered {answered}; nothing more was asked at {at.version}"
+        async with link.held():
+            if link.answered != at.version:
+                said = f"asked for {at.version}, the server answered {link.answered}"
                 asked = "initialize" if at.handshake else "server/discover"
+                text = f"{said}; nothing more was asked at {at.version}"
                 report.add("revision-unsupported", asked, text, at=("protocol",))
-                return
-            await _session(session, contract, options, report, at, (fuzz, reconnect) if fuzz is not None else None)
+                not_fuzzed = said
+            else:
+                plan = (fuzz, reconnect) if fuzz is not None else None
+                not_fuzzed = await _session(link, contract, options, report, at, budget, plan)
+    except Exception:
+        if link.spent is None:  # what opening the first session raised: the server is not reached
+            raise
     finally:
         _stray_output(log, report)
+    if fuzz is not None and not_fuzzed is not None:
+        report.add("fuzz-skipped", "--fuzz", f"nothing was fuzzed: {link.spent or not_fuzzed}")
+    if link.spent is not None:
+        raise BudgetSpent(link.spent)
 
 
 def _stray_output(log: ServerLog, report: Report) -> None:
@@ -170,42 +223,49 @@ def _stray_output(log: ServerLog, report: Report) -> None:
 
 
 async def _session(
-    session: ClientSession,
+    link: Link,
     contract: ServedContract,
     options: ConformOptions,
     report: Report,
     at: Revision,
+    budget: Budget,
     fuzz: tuple[Plan, Reconnect] | None = None,
-) -> None:
+) -> str | None:
     """The listing compared, then every example call (and probe) made and judged; then, with
-    `fuzz` (a plan, and how to connect again), the tools fuzzed (`fuzz.fuzz_tools`)."""
+    `fuzz` (a plan, and how to connect again), the tools fuzzed (`fuzz.fuzz_tools`). Why the
+    fuzzing was not begun (what stopped the run), or None."""
     timeout, probe_errors = options.timeout, options.probe_errors
     try:
         wire: dict[str, dict[str, Any]] = {}
-        listed = await list_tools(session, report, wire)
+        listing = await link.use(lambda session: list_tools(session, report, wire), "tools/list")
+        if isinstance(listing, Answer):
+            unanswered(report, listing, "tools/list", timeout)
+            raise Stopped(listing.text or "the tools were not listed")
+        listed = listing
         report.listed = max(report.listed, len(listed))
         if options.tools is not None:  # the others are not the run's business
             listed = {name: tool for name, tool in listed.items() if name in options.tools}
         compare_listing(contract, listed, report, wire, at)
         tools = [t.as_listed(listed[t.name].output_schema) for t in contract.tools if t.name in listed]
         for tool in tools:
-            answered = await _example_calls(session, contract, tool, timeout, report)
+            answered = await _example_calls(link, contract, tool, timeout, report)
             if answered and probe_errors and tool.calls and contract.knows_errors():
-                await _probe(session, contract, tool, timeout, report)
+                await _probe(link, contract, tool, timeout, report)
         if options.tools is None:  # a run of some tools asks nothing else
-            await conform_surface(session, contract.contract.surface, report)
+            await conform_surface(link, contract.contract.surface, report, timeout)
         if fuzz is not None:
             from .fuzzing.fuzz import fuzz_tools
 
             hints = {name: published_hints(tool) for name, tool in listed.items()}
             surface = contract.contract.surface if options.tools is None else None
-            await fuzz_tools(fuzz[1], fuzz[0], contract, tools, report, hints, surface)
-    except Stopped:
-        return  # reported where it happened; nothing after it can be asked
+            link.spent = await fuzz_tools(fuzz[1], fuzz[0], contract, tools, report, hints, surface, budget)
+    except Stopped as stopped:  # reported where it happened; nothing after it can be asked
+        return str(stopped) or "the run stopped before it"
+    return None
 
 
 async def _call(
-    session: ClientSession,
+    link: Link,
     contract: ServedContract,
     tool: ServedTool,
     arguments: dict[str, Any],
@@ -219,47 +279,30 @@ async def _call(
     (an example call, or the error code a probe asks for)."""
     where = f"{tool.name}({shown(arguments, 120)})" + (f" asking for {requested}" if requested else "")
     meta: Any = {ERROR_REQUEST: requested} if requested else None
-    params = types.CallToolRequestParams(name=tool.name, arguments=arguments, _meta=meta)
     report.calls += 1
     report.failed += 1  # until a result comes
-    try:
-        with anyio.fail_after(timeout * 1.5):  # the SDK's own read timeout answers first
-            result = await session.send_request(
-                types.CallToolRequest(params=params), types.CallToolResult, request_read_timeout_seconds=timeout
-            )
-    except MCPError as exc:
-        # The SDK's own errors for these: a server may send the same codes (-32000 and -32001
-        # are the implementation's), not with the SDK's words.
-        if exc.code == REQUEST_TIMEOUT and "timed out" in exc.message:
-            report.add("call-timeout", where, f"no answer within {timeout:g} s", tool=tool.name, at=at)
-        elif exc.code == CONNECTION_CLOSED and exc.message == "Connection closed":
-            exited = report.log.exit() if report.log is not None else None
-            text = exited or "the server closed the connection"
-            report.add("connection-lost", where, text, tool=tool.name, at=at)
-            raise Stopped from None
-        else:
-            report.add("call-failed", where, f"JSON-RPC error {exc.code}: {exc.message}", tool=tool.name, at=at)
-            for name, text in echoes(tool, arguments, rpc_message=exc.message):
-                report.add("error-echoes-argument", where, text, tool=tool.name, at=echo_at(tool, name, at))
-        return None, where
-    except TimeoutError:
-        report.add("call-timeout", where, f"no answer within {timeout:g} s", tool=tool.name, at=at)
-        return None, where
-    except ValidationError as exc:  # an answer, but not a CallToolResult of the protocol
-        text = f"not a tools/call result: {first_error(exc)}"
-        report.add("invalid-response", where, text, tool=tool.name, at=at)
-        return None, where
-    report.failed -= 1
-    return result, where
+    answer = await link.call(tool.name, arguments, meta)
+    if answer.kind == "result":
+        report.failed -= 1
+        return answer.result, where
+    if answer.kind == "rpc-error":
+        report.add("call-failed", where, f"JSON-RPC error {answer.code}: {answer.text}", tool=tool.name, at=at)
+        for name, text in echoes(tool, arguments, rpc_message=answer.text):
+            report.add("error-echoes-argument", where, text, tool=tool.name, at=echo_at(tool, name, at))
+    elif answer.kind == "not-a-result":  # an answer, but not a CallToolResult of the protocol
+        report.add("invalid-response", where, answer.text, tool=tool.name, at=at)
+    else:
+        unanswered(report, answer, where, timeout, tool=tool.name, at=at)
+    return None, where
 
 
 async def _example_calls(
-    session: ClientSession, contract: ServedContract, tool: ServedTool, timeout: float, report: Report
+    link: Link, contract: ServedContract, tool: ServedTool, timeout: float, report: Report
 ) -> bool:
     """Make the tool's example calls and judge their results; False when one got no answer."""
     for index, call in enumerate(tool.calls):
         at = ("examples", index)
-        result, where = await _call(session, contract, tool, call.arguments, None, timeout, report, at)
+        result, where = await _call(link, contract, tool, call.arguments, None, timeout, report, at)
         if result is None:
             return False
         if result.is_error and contract.error_code(call.result) is None:  # a success was expected
@@ -276,15 +319,13 @@ def _said(result: types.CallToolResult) -> str:
     return shown(" ".join(texts), 160) if texts else "no text content"
 
 
-async def _probe(
-    session: ClientSession, contract: ServedContract, tool: ServedTool, timeout: float, report: Report
-) -> None:
+async def _probe(link: Link, contract: ServedContract, tool: ServedTool, timeout: float, report: Report) -> None:
     """Ask for each error code the tool declares, for as long as the server honours the
     request (see `mock`); a server that answers something else is noted once, not judged."""
     codes = tool.declared_codes if tool.declared_codes is not None else contract.contract.catalogue.codes()
     for code in sorted(codes):
         at = _code_at(contract, tool, code)
-        result, where = await _call(session, contract, tool, tool.calls[0].arguments, code, timeout, report, at)
+        result, where = await _call(link, contract, tool, tool.calls[0].arguments, code, timeout, report, at)
         if result is None:
             return
         if contract.error_code(document_of(result)[0]) != code:

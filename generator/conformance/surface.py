@@ -9,92 +9,91 @@ contract has that the server lacks, or whose being required differs). Then each 
 the contract that declares its contents is read: a read that fails, or returns contents of
 another media type, is a finding, and so is JSON that the resource's `schema:` refuses. A
 prompt whose arguments may all be left out is got, and must answer. Every finding is placed
-at the entry of resources.yaml or prompts.yaml it is about.
+at the entry of resources.yaml or prompts.yaml it is about, an answer past a bound of the client
+too (`bound-exceeded`: the next request is asked on a new session).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import mcp.types as types
-from mcp import ClientSession
-from mcp.shared.exceptions import MCPError
-from pydantic import ValidationError
 
-from ..client.connect import MAX_PAGES, first_error
+from ..client.connect import MAX_PAGES
 from ..client.report import Report
 from ..load.surface import PROMPTS_FILE, RESOURCES_FILE, essence
 from ..model import Prompt, Resource, Surface
 from ..runtime import NotJson, parse_json
+from .link import Answer, Link, unanswered
 
-Lister = Callable[[str | None], Awaitable[tuple[list[Any], str | None]]]
+
+@dataclass(frozen=True)
+class _Asking:
+    """What the checks share: the server, the report, each request's timeout."""
+
+    link: Link
+    report: Report
+    timeout: float
+
+    def failed(self, answer: Answer, subject: str, source: str, at: list[object] | None = None) -> None:
+        """A request that got neither a result nor an answer of the server's (an error, or no
+        result of its method: the caller says those in its own rule), said by `unanswered`."""
+        unanswered(self.report, answer, subject, self.timeout, at=at or [], source=source)
 
 
-async def conform_surface(session: ClientSession, surface: Surface, report: Report) -> None:
+async def conform_surface(link: Link, surface: Surface, report: Report, timeout: float) -> None:
     """Every check of the module, for the kinds `surface` declares."""
+    asking = _Asking(link, report, timeout)
     if surface.resources:
-        listed = await _listing(
-            report,
-            "resources/list",
-            _lister(session, types.ListResourcesRequest, types.ListResourcesResult, "resources"),
-        )
+        listed = await _listing(asking, "resources/list", types.ListResourcesRequest, types.ListResourcesResult)
         if listed is not None:
-            await _resources(session, surface.resources, {r.uri: r for r in listed}, report)
+            await _resources(asking, surface.resources, {r.uri: r for r in listed})
     if surface.templates:
         listed = await _listing(
-            report,
-            "resources/templates/list",
-            _lister(
-                session, types.ListResourceTemplatesRequest, types.ListResourceTemplatesResult, "resource_templates"
-            ),
+            asking, "resources/templates/list", types.ListResourceTemplatesRequest, types.ListResourceTemplatesResult
         )
         if listed is not None:
             _templates(surface.templates, {t.name: t for t in listed}, report)
     if surface.prompts:
-        listed = await _listing(
-            report, "prompts/list", _lister(session, types.ListPromptsRequest, types.ListPromptsResult, "prompts")
-        )
+        listed = await _listing(asking, "prompts/list", types.ListPromptsRequest, types.ListPromptsResult)
         if listed is not None:
-            await _prompts(session, surface.prompts, {p.name: p for p in listed}, report)
+            await _prompts(asking, surface.prompts, {p.name: p for p in listed})
 
 
-def _lister(session: ClientSession, request: type[Any], result: type[Any], entries: str) -> Lister:
-    """A page of one listing: `request` (`types.ListResourcesRequest`...) answered as `result`,
-    its entries under the attribute `entries`."""
-
-    async def page(cursor: str | None) -> tuple[list[Any], str | None]:
-        found = await session.send_request(request(params=types.PaginatedRequestParams(cursor=cursor)), result)
-        return list(getattr(found, entries)), found.next_cursor
-
-    return page
+# The attribute of each listing's result that holds its entries.
+_ENTRIES = {"resources/list": "resources", "resources/templates/list": "resource_templates", "prompts/list": "prompts"}
 
 
-async def _listing(report: Report, method: str, lister: Lister) -> list[Any] | None:
-    """Every entry of a listing, page by page; None when the server does not answer it (said)."""
+async def _listing(asking: _Asking, method: str, request: type[Any], result: type[Any]) -> list[Any] | None:
+    """Every entry of a listing, page by page (`request` answered as `result`); None when the
+    server does not answer it (said)."""
     entries: list[Any] = []
     cursor: str | None = None
     source = PROMPTS_FILE if method.startswith("prompts") else RESOURCES_FILE
+    report = asking.report
     for _ in range(MAX_PAGES):
-        try:
-            page, cursor = await lister(cursor)
-        except MCPError as exc:
-            text = f"the contract declares what it lists, and the server answers: {exc.error.message}"
+        answer = await asking.link.ask(request(params=types.PaginatedRequestParams(cursor=cursor)), result)
+        if answer.kind == "rpc-error":
+            text = f"the contract declares what it lists, and the server answers: {answer.text}"
             report.add("surface-unlisted", method, text, source=source)
             return None
-        except ValidationError as exc:
-            report.add("invalid-response", method, f"not a {method} result: {first_error(exc)}", source=source)
+        if answer.kind == "not-a-result":
+            report.add("invalid-response", method, answer.text, source=source)
             return None
-        entries += page
+        if answer.result is None:
+            asking.failed(answer, method, source)
+            return None
+        entries += getattr(answer.result, _ENTRIES[method])
+        cursor = answer.result.next_cursor
         if cursor is None:
             return entries
     report.add("endless-tool-list", method, f"still a nextCursor after {MAX_PAGES} pages", source=source)
     return entries
 
 
-async def _resources(
-    session: ClientSession, resources: tuple[Resource, ...], listed: dict[str, Any], report: Report
-) -> None:
+async def _resources(asking: _Asking, resources: tuple[Resource, ...], listed: dict[str, Any]) -> None:
+    report = asking.report
     for index, resource in enumerate(resources):
         where: list[object] = ["resources", index]
         theirs = listed.get(resource.uri)
@@ -104,7 +103,7 @@ async def _resources(
             continue
         listed_alike = _media_type(report, "resources/list", resource, theirs.mime_type, where)
         if resource.contents is not None:
-            await _read(session, resource, report, where, listed_alike)
+            await _read(asking, resource, where, listed_alike)
 
 
 def _media_type(report: Report, subject: str, resource: Resource, theirs: str | None, where: list[object]) -> bool:
@@ -117,22 +116,20 @@ def _media_type(report: Report, subject: str, resource: Resource, theirs: str | 
     return False
 
 
-async def _read(
-    session: ClientSession, resource: Resource, report: Report, where: list[object], listed_alike: bool
-) -> None:
+async def _read(asking: _Asking, resource: Resource, where: list[object], listed_alike: bool) -> None:
     """The resource read; its media type compared unless its listing already differed (one finding of it)."""
-    subject = f"resources/read {resource.uri}"
-    try:
-        result = await session.read_resource(resource.uri)
-    except MCPError as exc:
-        report.add(
-            "read-failed", subject, f"answered with an error: {exc.error.message}", at=where, source=RESOURCES_FILE
-        )
+    subject, report = f"resources/read {resource.uri}", asking.report
+    request = types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=resource.uri))
+    answer = await asking.link.ask(request, types.ReadResourceResult)
+    if answer.kind == "rpc-error":
+        report.add("read-failed", subject, f"answered with an error: {answer.text}", at=where, source=RESOURCES_FILE)
         return
-    except ValidationError as exc:
-        report.add(
-            "invalid-response", subject, f"not a resources/read result: {first_error(exc)}", source=RESOURCES_FILE
-        )
+    if answer.kind == "not-a-result":
+        report.add("invalid-response", subject, answer.text, source=RESOURCES_FILE)
+        return
+    result = answer.result
+    if result is None:
+        asking.failed(answer, subject, RESOURCES_FILE, where)
         return
     if not result.contents:
         report.add("read-failed", subject, "answered with no contents", at=where, source=RESOURCES_FILE)
@@ -183,7 +180,8 @@ def _templates(templates: tuple[Resource, ...], listed: dict[str, Any], report: 
         _media_type(report, "resources/templates/list", template, theirs.mime_type, where)
 
 
-async def _prompts(session: ClientSession, prompts: tuple[Prompt, ...], listed: dict[str, Any], report: Report) -> None:
+async def _prompts(asking: _Asking, prompts: tuple[Prompt, ...], listed: dict[str, Any]) -> None:
+    report = asking.report
     for index, prompt in enumerate(prompts):
         where: list[object] = ["prompts", index]
         theirs = listed.get(prompt.name)
@@ -193,7 +191,7 @@ async def _prompts(session: ClientSession, prompts: tuple[Prompt, ...], listed: 
             continue
         _arguments(prompt, theirs, report, where)
         if all(not a.required for a in prompt.arguments):
-            await _get(session, prompt, report, where)
+            await _get(asking, prompt, where)
 
 
 def _arguments(prompt: Prompt, theirs: Any, report: Report, where: list[object]) -> None:
@@ -218,13 +216,14 @@ def _arguments(prompt: Prompt, theirs: Any, report: Report, where: list[object])
         report.add("prompt-differs", "prompts/list", text, at=[*where, "name"], source=PROMPTS_FILE)
 
 
-async def _get(session: ClientSession, prompt: Prompt, report: Report, where: list[object]) -> None:
-    subject = f"prompts/get {prompt.name}"
-    try:
-        await session.get_prompt(prompt.name, {})
-    except MCPError as exc:
-        report.add(
-            "prompt-get-failed", subject, f"answered with an error: {exc.error.message}", at=where, source=PROMPTS_FILE
-        )
-    except ValidationError as exc:
-        report.add("invalid-response", subject, f"not a prompts/get result: {first_error(exc)}", source=PROMPTS_FILE)
+async def _get(asking: _Asking, prompt: Prompt, where: list[object]) -> None:
+    subject, report = f"prompts/get {prompt.name}", asking.report
+    request = types.GetPromptRequest(params=types.GetPromptRequestParams(name=prompt.name, arguments={}))
+    answer = await asking.link.ask(request, types.GetPromptResult)
+    if answer.kind == "rpc-error":
+        text = f"answered with an error: {answer.text}"
+        report.add("prompt-get-failed", subject, text, at=where, source=PROMPTS_FILE)
+    elif answer.kind == "not-a-result":
+        report.add("invalid-response", subject, answer.text, source=PROMPTS_FILE)
+    elif answer.result is None:
+        asking.failed(answer, subject, PROMPTS_FILE, where)

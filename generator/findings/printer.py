@@ -8,10 +8,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..config import Settings
 from ..diagnostics import printable
 from .finding import Outcome
 from .formats import FORMATS, printed
-from .report_file import STDOUT, report_problem, write_report
+from .report_file import STDOUT, guarded_problem, report_problem, write_report
 
 EXIT_INVALID = 2
 
@@ -32,6 +33,17 @@ def report_targets(given: Sequence[str]) -> Reports | str:
             return f"{printable(path)}: cannot write the {name} report: {problem}"
         reports.append((name, Path(path)))
     return reports
+
+
+def guarded_reports(reports: Reports, chosen: Settings) -> str | None:
+    """Why one of `reports` would replace a file of the project `chosen` that is no report's
+    (its settings, sources, output, templates, git's files: `report_file.guarded_problem`),
+    or None; asked once the settings are known, before the command runs."""
+    for name, path in reports:
+        problem = guarded_problem(path, chosen)
+        if problem is not None:
+            return f"{printable(str(path))}: cannot write the {name} report: {problem}"
+    return None
 
 
 def emit(outcome: Outcome, output_format: str, reports: Reports) -> int:

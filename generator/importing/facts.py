@@ -4,6 +4,7 @@ contract (`importing.files`) needs no connection and is tested on its own."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..load.meta import semver
@@ -24,13 +25,32 @@ class RecordedCall:
 
 
 @dataclass(frozen=True)
+class ReadContents:
+    """What `resources/read` answered for one resource: the bytes of its contents entry (its
+    `text` as UTF-8, or its base64 `blob` decoded), `size` of them, in a file of the run's
+    staging folder (`path`: never held in memory, however many are read); `text`: whether
+    the server answered text; `problem`: why they cannot be recorded at all (a blob that is
+    not base64; then no file), or None."""
+
+    path: Path | None
+    size: int
+    text: bool
+    problem: str | None = None
+
+    def data(self) -> bytes:
+        """The bytes, read from the staging folder (only where one is judged)."""
+        return self.path.read_bytes() if self.path is not None else b""
+
+
+@dataclass(frozen=True)
 class ServerFacts:
     """A server as one listing shows it: its `serverInfo`, the revisions it answered as asked
     (oldest first; the listing and the calls are those of the newest), and each tool as the
     JSON of `tools/list` (camelCase keys, nothing left out but what it leaves out); each
     resource, resource template and prompt as the JSON of its listing, as the server wrote it;
-    and, with `--read-resources`, what `resources/read` answered for a resource (by its URI):
-    the contents entry as written (`uri`, `mimeType`, `text` or a base64 `blob`)."""
+    and, with `--read-resources`, what `resources/read` answered for a resource (by its URI),
+    staged on disk (`ReadContents`). `unlisted`: the listings of resources, templates or
+    prompts that failed (method -> why), whose file the contract keeps as it is."""
 
     name: str
     title: str | None
@@ -42,7 +62,8 @@ class ServerFacts:
     resources: tuple[dict[str, Any], ...] = ()
     templates: tuple[dict[str, Any], ...] = ()
     prompts: tuple[dict[str, Any], ...] = ()
-    contents: dict[str, dict[str, Any]] = field(default_factory=dict)
+    contents: dict[str, ReadContents] = field(default_factory=dict)
+    unlisted: dict[str, str] = field(default_factory=dict)
 
     @property
     def negotiated(self) -> str:

@@ -21,6 +21,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -53,10 +54,13 @@ _OWN_KEYS |= {"inputSchema", "outputSchema"}
 @dataclass
 class ContractFiles:
     """The contract folder's files (relative path -> bytes), and what people should know of
-    them (an example call the server's new schemas refuse, taken out)."""
+    them (an example call the server's new schemas refuse, taken out); the contents files
+    read from the server, whose bytes stay in the run's staging folder (`staged`: relative
+    path -> the file holding them)."""
 
     files: dict[str, bytes]
     notes: list[str] = field(default_factory=list)
+    staged: dict[str, Path] = field(default_factory=dict)
 
 
 def contract_files(
@@ -83,8 +87,9 @@ def contract_files(
     files.update(examples.files)
     _add_examples(document, facts, examples.names)
     files[TOOLS] = _dump(document, header)
-    surface_into(facts, files, notes, _load, _dump, source_bytes)
-    return ContractFiles(files, notes)
+    staged: dict[str, Path] = {}
+    surface_into(facts, files, notes, (_load, _dump), source_bytes, staged)
+    return ContractFiles(files, notes, staged)
 
 
 def _structured(tool: dict[str, Any]) -> bool:

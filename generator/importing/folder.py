@@ -2,7 +2,7 @@
 
 A contract that exists is read without following anything: a symlink or a special file (a
 FIFO, a device, a socket) anywhere in it is refused by name before anything is read or
-written, as the loader refuses them (`files.read_regular`), and a file over
+written, as the loader refuses them (`files.read_beneath`), and a file over
 `limits.source_bytes` too. Writing changes only the files whose bytes change, each replaced
 in one step (a new file beside it, renamed over it): every other file and folder stays as
 it is, and those an import takes out (an example the server's schemas now refuse) are the
@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path
-from ..files import NotRegular, not_regular, read_regular
+from ..files import Linked, NotRegular, entry_beneath, listing_beneath, not_regular, read_beneath
 from ..load.documents import over_limit
 
 # Python's own, never read nor written (as `generate` leaves it in the output folder).
@@ -39,13 +40,13 @@ class Changed:
 def guarded_folder(folder: Path, limits: Limits) -> dict[str, bytes] | Diagnostic | None:
     """The files of the contract folder (relative path -> bytes); None when there is none;
     a Diagnostic naming the first entry that is not read (a symlink, a special file, one
-    over the limit, one that cannot be read)."""
+    over the limit, one that cannot be read). Read by the walker of `files`: nothing followed."""
     try:
         for place in (folder.parent, folder):
             refused = _refused_entry(place)
             if refused is not None:
                 return refused
-        return _files(folder, limits) if folder.exists() else None
+        return _files(folder, limits) if entry_beneath(folder.parent, (folder.name,)) is not None else None
     except OSError as exc:  # a folder this user may not read
         return Diagnostic(display_path(Path(exc.filename or folder)), None, None, f"cannot read: {exc.strerror}")
 
@@ -53,30 +54,27 @@ def guarded_folder(folder: Path, limits: Limits) -> dict[str, bytes] | Diagnosti
 def _files(folder: Path, limits: Limits) -> dict[str, bytes] | Diagnostic:
     """Every file under `folder` (but `__pycache__`), or why one is not read."""
     files: dict[str, bytes] = {}
-    stack = [folder]
+    stack: list[tuple[str, ...]] = [()]
     while stack:
         current = stack.pop()
-        with os.scandir(current) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                path = Path(entry.path)
-                if entry.name == _IGNORED and entry.is_dir(follow_symlinks=False):
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(path)
-                    continue
-                content = _read(path, limits)
-                if isinstance(content, Diagnostic):
-                    return content
-                files[path.relative_to(folder).as_posix()] = content
+        for name, mode in listing_beneath(folder, current):
+            parts = (*current, name)
+            if stat.S_ISDIR(mode):
+                if name != _IGNORED:
+                    stack.append(parts)
+                continue
+            content = _read(folder, parts, limits)
+            if isinstance(content, Diagnostic):
+                return content
+            files["/".join(parts)] = content
     return dict(sorted(files.items()))
 
 
 def _refused_entry(path: Path) -> Diagnostic | None:
     """Why `path` (the contract folder, or the folder of contracts) is not a folder to read
     or write in, or None (it may be missing)."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
+    mode = entry_beneath(path.parent, (path.name,))
+    if mode is None:
         return None
     if stat.S_ISLNK(mode):
         return Diagnostic(display_path(path), None, None, "a symlink: import writes only into a folder of its own")
@@ -85,21 +83,54 @@ def _refused_entry(path: Path) -> Diagnostic | None:
     return None
 
 
-def _read(path: Path, limits: Limits) -> bytes | Diagnostic:
+def _read(folder: Path, parts: tuple[str, ...], limits: Limits) -> bytes | Diagnostic:
     """The bytes of one regular file of the folder, or why it is not read."""
-    where = display_path(path)
+    where = display_path(folder.joinpath(*parts))
     try:
-        mode = os.lstat(path).st_mode
-        if stat.S_ISLNK(mode):
-            return Diagnostic(where, None, None, "a symlink: not followed, so the contract is not written")
-        data = read_regular(path, limits.source_bytes)
+        data = read_beneath(folder, parts, limits.source_bytes)
+    except Linked:
+        return Diagnostic(where, None, None, "a symlink: not followed, so the contract is not written")
     except NotRegular as exc:
         return Diagnostic(where, None, None, f"{exc}: not read, so the contract is not written")
     except OSError as exc:
         return Diagnostic(where, None, None, f"cannot read: {exc.strerror}")
     if len(data) > limits.source_bytes:
-        return Diagnostic(where, None, None, over_limit(os.lstat(path).st_size, limits.source_bytes))
+        return Diagnostic(where, None, None, over_limit(len(data), limits.source_bytes))
     return data
+
+
+class Tree(Mapping[str, bytes]):
+    """The files of an import (relative path -> bytes): those held in memory, and those
+    staged on disk (the contents read from a server), whose bytes are read only when one is
+    asked for, so that a thousand large contents files never sit in memory together."""
+
+    def __init__(self, held: Mapping[str, bytes], staged: Mapping[str, Path]) -> None:
+        self._held = held
+        self._staged = {path: place for path, place in staged.items() if path not in held}
+
+    def __getitem__(self, relative: str) -> bytes:
+        place = self._staged.get(relative)
+        return place.read_bytes() if place is not None else self._held[relative]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted({*self._held, *self._staged}))
+
+    def __len__(self) -> int:
+        return len(self._held) + len(self._staged)
+
+    def __contains__(self, relative: object) -> bool:
+        return relative in self._held or relative in self._staged
+
+    def copy_to(self, relative: str, path: Path) -> None:
+        """Write file `relative` at `path`: a staged one linked (or copied) there, not read."""
+        place = self._staged.get(relative)
+        if place is None:
+            path.write_bytes(self._held[relative])
+            return
+        try:
+            os.link(place, path)
+        except OSError:  # another file system, or no hard links there
+            shutil.copyfile(place, path)
 
 
 class WriteFailed(Exception):
@@ -118,7 +149,8 @@ def write_changes(folder: Path, files: Mapping[str, bytes], existing: Mapping[st
     changed = Changed()
     path = folder
     try:
-        for relative, content in sorted(files.items()):
+        for relative in sorted(files):
+            content = files[relative]  # one at a time: a staged file is read when it is written
             if existing.get(relative) != content:
                 path = folder / relative
                 _replace_file(path, content)

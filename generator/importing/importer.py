@@ -4,7 +4,13 @@ The server is asked at every protocol revision, each in a session of its own (th
 code is `conform`'s, `client.connect`, declaring the client capabilities `client_side` says);
 the revisions it answers as asked become the contract's `protocol:`, and the newest of them
 gives the listing (its resources, templates and prompts too: `importing.surface`), the
-server's info and, when asked for, the calls and the resources read. A tool is called only
+server's info and, when asked for, the calls. The resources are read when asked for, after
+every revision is asked, in sessions of the newest: a new one after a read that ends its
+session (a crash, no answer in time, an answer over `limits.message_bytes`).
+
+The run is held to a `Budget` (`limits.server_bytes` read from the server in all, and
+`limits.server_seconds`): a listing it cuts short is no listing (nothing is written); reads
+it cuts short are noted together, and the contract is written with what was read. A tool is called only
 when asked: `--call` calls those the server annotates read-only, closed-world and not
 destructive (`facts.not_safe_to_call`), `--call-tool NAME` any one by name. Its arguments
 are drawn from its inputSchema (`synthesize.candidates`, with the values its descriptions
@@ -19,6 +25,7 @@ import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -29,7 +36,15 @@ from pydantic import ValidationError
 
 from .. import interrupt
 from ..client import client_side
-from ..client.bounded import DEFAULT_MESSAGE_BYTES, MessageTooLarge, UnheldNumber
+from ..client.bounded import (
+    DEFAULT_MESSAGE_BYTES,
+    DEFAULT_SERVER_BYTES,
+    DEFAULT_SERVER_SECONDS,
+    Budget,
+    BudgetSpent,
+    MessageTooLarge,
+    UnheldNumber,
+)
 from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools
 from ..client.report import Report, shown
 from ..diagnostics import without_secrets
@@ -38,7 +53,7 @@ from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.synthesize import candidates
 from .facts import RecordedCall, ServerFacts, as_listed, not_safe_to_call
-from .surface import list_surface, read_contents
+from .surface import Listed, list_surface, read_contents
 
 _TRIES = 8  # argument sets tried per tool before it is left without an example
 # A quoted example in a description: 'Etc/UTC', "en-GB" or `main`.
@@ -54,16 +69,20 @@ class _Unheld(Exception):
     revision is asked further, and nothing is written."""
 
 
-def _unheld_in(exc: BaseException) -> str | None:
-    """The message of an `_Unheld` that `exc` is or holds, or None."""
+def _first(exc: BaseException) -> BaseException:
+    """`exc`, or the first exception of a group (of groups) it is."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    return str(exc) if isinstance(exc, _Unheld) else None
+    return exc
+
+
+def _unheld_in(exc: BaseException) -> str | None:
+    """The message of an `_Unheld` that `exc` is or holds, or None."""
+    return str(_first(exc)) if isinstance(_first(exc), _Unheld) else None
 
 
 def _said(exc: BaseException) -> str:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
+    exc = _first(exc)
     return str(exc) if isinstance(exc, _Unreadable) else leaf(exc)
 
 
@@ -72,7 +91,8 @@ class ImportOptions:
     """How `import` talks to the server: `call` (the read-only tools) and `call_tools` (named
     ones) say which tools are called, `read_resources` whether each listed resource is read;
     `timeout`, `headers`, `message_bytes` and
-    `client_capabilities` (what the client declares: `client_side`) as for `conform`."""
+    `client_capabilities` (what the client declares: `client_side`) as for `conform`;
+    `server_bytes` and `server_seconds`, what the whole run may take (`Budget`)."""
 
     timeout: float = 10.0
     headers: Mapping[str, str] = field(default_factory=dict)
@@ -81,6 +101,8 @@ class ImportOptions:
     read_resources: bool = False
     message_bytes: int = DEFAULT_MESSAGE_BYTES
     client_capabilities: frozenset[str] = client_side.DEFAULT
+    server_bytes: int = DEFAULT_SERVER_BYTES
+    server_seconds: int = DEFAULT_SERVER_SECONDS
 
 
 @dataclass
@@ -91,28 +113,29 @@ class Reading:
     facts: ServerFacts | None = None
     problem: str | None = None
     notes: list[str] = field(default_factory=list)
-    unread: tuple[dict[str, Any], ...] = ()  # resources left when a read ended the session, its own first
+    unread: list[dict[str, Any]] = field(default_factory=list)  # resources still to read, in order
+    listed: Listed = field(default_factory=Listed)  # of the newest revision's session
 
 
-def read_server(target: Target, options: ImportOptions) -> Reading:
-    """The server's facts, asked at every revision of the protocol, newest first."""
+def read_server(target: Target, options: ImportOptions, staging: Path) -> Reading:
+    """The server's facts, asked at every revision of the protocol, newest first; then, when
+    asked, each resource read (its contents to a file of `staging`)."""
     reading = Reading()
+    budget = Budget(options.server_bytes, options.server_seconds)
     answered: list[str] = []
     capped = False  # a message over limits.message_bytes: not a matter of credentials
     for version in reversed(VERSIONS):
         try:
-            interrupt.run(_ask, target, revision(version), options, answered, reading)
+            interrupt.run(_ask, target, revision(version), options, answered, reading, budget)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
             refused = _unheld_in(exc)
             if refused is not None:
                 return Reading(problem=refused)
-            if reading.unread and isinstance(exc, MessageTooLarge):  # a resource's answer: the others are read
-                _read_rest_or_say(target, revision(version), options, reading)
-                continue
+            if isinstance(_first(exc), BudgetSpent):  # a listing cut short is none
+                return Reading(problem=f"the server's listings were not read to their end at {version}: {_said(exc)}")
             ended = "the session ended" if version in answered else "not spoken"
             reading.notes.append(f"{version} {ended}: {_said(exc)}")
-            capped = capped or isinstance(exc, MessageTooLarge)
-        _not_read(reading, "the server ended the connection")
+            capped = capped or isinstance(_first(exc), MessageTooLarge)
     if reading.facts is None:
         said = "; ".join(note.replace(" not spoken:", ":", 1) for note in reading.notes) or "no answer"
         asks = isinstance(target, str) and not capped
@@ -121,12 +144,17 @@ def read_server(target: Target, options: ImportOptions) -> Reading:
         reading.notes.clear()
         return reading
     reading.facts = replace(reading.facts, revisions=tuple(sorted(answered, key=VERSIONS.index)))
+    if options.read_resources and reading.problem is None:
+        reading.unread = list(reading.facts.resources)
+        _read_resources(target, revision(reading.facts.negotiated), options, reading, (budget, staging))
     reading.notes = [without_secrets(note) for note in reading.notes]  # a server's words, printed
     reading.problem = without_secrets(reading.problem) if reading.problem is not None else None
     return reading
 
 
-async def _ask(target: Target, at: Revision, options: ImportOptions, answered: list[str], reading: Reading) -> None:
+async def _ask(
+    target: Target, at: Revision, options: ImportOptions, answered: list[str], reading: Reading, budget: Budget
+) -> None:
     """Open a session at `at` and read the listing. The first session the server answers as
     asked (the newest revision it speaks) gives the facts and makes the calls asked for; an
     older revision is declared only when it lists the same tools, with the same inputs."""
@@ -139,6 +167,7 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
         options.message_bytes,
         unheld=heard,
         capabilities=options.client_capabilities,
+        budget=budget,
     )
     async with opened as (session, version):
         if version != at.version:
@@ -149,6 +178,9 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
             listed = await list_tools(session, findings, wire)
         except Stopped:
             raise _Unreadable(findings.findings[-1].message if findings.findings else "no listing") from None
+        endless = next((f for f in findings.findings if f.rule == "endless-tool-list"), None)
+        if endless is not None:  # a listing not read to its end is none: never written as whole
+            raise _Unreadable(f"tools/list: {endless.message}")
         reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
         _refuse_unheld(heard)
         tools = tuple(as_listed(tool, wire.get(name, {})) for name, tool in listed.items())
@@ -177,50 +209,75 @@ async def _ask(target: Target, at: Revision, options: ImportOptions, answered: l
             tools=tools,
             calls={},
         )
-        surface = await list_surface(session, reading.notes, heard)
-        reading.facts = replace(
-            reading.facts, resources=surface.resources, templates=surface.templates, prompts=surface.prompts
-        )
+        try:
+            await list_surface(session, reading.notes, heard, reading.listed)
+        finally:  # what was listed before the session ended stands; the rest failed
+            surface = reading.listed
+            reading.facts = replace(
+                reading.facts,
+                resources=surface.resources,
+                templates=surface.templates,
+                prompts=surface.prompts,
+                unlisted=dict(surface.failed),
+            )
         if not unknown:
             await _record_calls(session, tools, options, reading.facts.calls, reading, heard)
-        if not unknown and options.read_resources:
-            contents = reading.facts.contents
-            reading.unread = await read_contents(session, surface.resources, options.timeout, contents, reading.notes)
+
+
+def _read_resources(
+    target: Target, at: Revision, options: ImportOptions, reading: Reading, run: tuple[Budget, Path]
+) -> None:
+    """Read `reading.unread` in sessions at `at`, a new one each time a read ends one: the
+    read that did is noted (a crash, no answer in time, an answer over
+    `limits.message_bytes`) and the others go on. When the run's budget is spent, or a new
+    session cannot be had, the resources left are noted together and the run ends."""
+    budget, staging = run
+    while reading.unread:
+        spent = budget.spent()
+        if spent is not None:
+            _not_read(reading, spent)
+            return
+        opened: list[bool] = []
+        try:
+            done = interrupt.run(_read_some, target, at, options, reading, (budget, staging), opened)
+        except Exception as exc:  # the SDK's transports raise what they meet, often in groups
+            if isinstance(_first(exc), BudgetSpent) or not opened or not reading.unread:
+                _not_read(reading, _said(exc) if opened else f"no new session: {_said(exc)}")
+                return
+            reading.notes.append(f"resources/read {reading.unread.pop(0).get('uri')}: not recorded: {_ended(exc)}")
+            continue
+        if done:
+            return
+
+
+def _ended(exc: BaseException) -> str:
+    """Why a read ended its session, as its note says it."""
+    first = _first(exc)
+    if isinstance(first, MessageTooLarge):
+        return f"its answer exceeded limits.message_bytes ({first.limit:,} bytes)"
+    return f"the connection ended: {_said(exc)}"
+
+
+async def _read_some(
+    target: Target, at: Revision, options: ImportOptions, reading: Reading, run: tuple[Budget, Path], opened: list[bool]
+) -> bool:
+    """Read resources of `reading.unread` in one new session until they are done (True) or
+    one gets no answer in time (False); `opened` gains True once the session is open."""
+    assert reading.facts is not None  # a read needs the listing's facts
+    budget, staging = run
+    limits = (options.timeout, options.headers, options.message_bytes)
+    async with connected(target, at, *limits, capabilities=options.client_capabilities, budget=budget) as (session, _):
+        opened.append(True)
+        contents = reading.facts.contents
+        return await read_contents(session, reading.unread, options.timeout, contents, staging, reading.notes)
 
 
 def _not_read(reading: Reading, why: str) -> None:
-    """A note for each resource left unread, and none left."""
-    reading.notes += [f"resources/read {r.get('uri')}: not recorded: {why}" for r in reading.unread]
-    reading.unread = ()
-
-
-def _read_rest_or_say(target: Target, at: Revision, options: ImportOptions, reading: Reading) -> None:
-    """`_read_rest`; where a new session cannot be had, why, of each resource still unread."""
-    try:
-        interrupt.run(_read_rest, target, at, options, reading)
-    except Exception as exc:  # the SDK's transports raise what they meet, often in groups
-        _not_read(reading, _said(exc))
-
-
-async def _read_rest(target: Target, at: Revision, options: ImportOptions, reading: Reading) -> None:
-    """The resources left when a read's answer went over `limits.message_bytes` (which ends a
-    session: no message is half read): that one noted, the others read in new sessions, each
-    ended the same way by another such answer at most."""
-    assert reading.facts is not None  # a read needs the listing's facts
-    over = f"its answer exceeded limits.message_bytes ({options.message_bytes:,} bytes)"
-    limits = (options.timeout, options.headers, options.message_bytes)
-    while reading.unread:
-        reading.notes.append(f"resources/read {reading.unread[0].get('uri')}: not recorded: {over}")
-        rest, reading.unread = reading.unread[1:], ()
-        if not rest:
-            return
-        try:
-            async with connected(target, at, *limits, capabilities=options.client_capabilities) as (session, _):
-                contents = reading.facts.contents
-                reading.unread = await read_contents(session, rest, options.timeout, contents, reading.notes)
-        except MessageTooLarge:
-            continue  # `unread` holds the one over the bound first
-        _not_read(reading, "the server ended the connection")
+    """One note for the resources left unread, and none left."""
+    uris = [str(r.get("uri")) for r in reading.unread]
+    shown = ", ".join(uris[:3]) + (f" and {len(uris) - 3} more" if len(uris) > 3 else "")
+    reading.notes.append(f"resources/read: {len(uris)} resource(s) not recorded ({shown}): {why}")
+    reading.unread.clear()
 
 
 def _refuse_unheld(heard: list[UnheldNumber]) -> None:

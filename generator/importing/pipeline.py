@@ -24,7 +24,7 @@ from ..scaffold import add_section
 from ..write import replace_tree
 from .facts import ServerFacts
 from .files import contract_files
-from .folder import WriteFailed, guarded_folder, write_changes
+from .folder import Tree, WriteFailed, guarded_folder, write_changes
 
 _TEMPORARY_PREFIX = "mcp-contracts-import-"
 
@@ -60,7 +60,7 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
         message = f"the contract there cannot be merged with the server's listing: {exc}".splitlines()[0]
         imported.diagnostics = [Diagnostic(display_path(folder), None, None, message)]
         return imported
-    files, imported.notes = made.files, made.notes
+    files, imported.notes = Tree(made.files, made.staged), made.notes
     new, problems = _loaded(name, files, settings)
     if new is None:
         imported.diagnostics = [_placed(d, folder) for d in problems]
@@ -68,9 +68,9 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
     if existing is not None:
         from ..breaking import contract_changes
 
-        old, _ = _loaded(name, existing, settings)
-        imported.changed = files != existing
+        old, _ = _loaded(name, Tree(existing, {}), settings)
         imported.changed_files = sorted(p for p in {*files, *existing} if files.get(p) != existing.get(p))
+        imported.changed = bool(imported.changed_files)
         changes = contract_changes(old, new) if old is not None else []
         imported.changes = [_finding_placed(finding, folder) for finding in changes]
         if not write or not imported.changed:
@@ -90,16 +90,16 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
     return imported
 
 
-def _loaded(name: str, files: dict[str, bytes], settings: Settings) -> tuple[Contract | None, list[Diagnostic]]:
+def _loaded(name: str, files: Tree, settings: Settings) -> tuple[Contract | None, list[Diagnostic]]:
     """Contract `name` of `files`, loaded as `generate` loads it, in a folder of its own; the
     places of its facts are in a temporary folder, which `_temporary_part` recognises."""
     with tempfile.TemporaryDirectory(prefix=_TEMPORARY_PREFIX) as place:
         schemas = Path(place)
         folder = schemas / "contracts" / name
-        for relative, content in files.items():
+        for relative in files:
             try:
                 (folder / relative).parent.mkdir(parents=True, exist_ok=True)
-                (folder / relative).write_bytes(content)
+                files.copy_to(relative, folder / relative)
             except OSError as exc:  # a name this file system cannot hold...
                 return None, [Diagnostic(str(folder / relative), None, None, f"cannot be written: {exc.strerror}")]
         result = load_project(schemas, Reading.within(schemas, settings.limits))

@@ -3,29 +3,38 @@ prompts, and, when asked (`--read-resources`), each resource's contents.
 
 Each kind is listed page by page (`MAX_PAGES` at most, as `tools/list`), only from a server
 that declares its capability (`resources`, `prompts`); one that answers "Method not found"
-has none. Any other error, or a page that is not what MCP defines, is a note and that kind
-is left empty. Entries are kept as the server wrote them (plain JSON, no SDK type), but for
-one holding a number no double holds as written (`1e400`: the SDK would hand on infinity),
-which is left out with a note. A resource is read once, in the session of the listing, only
-when asked: its message is bounded as every message is (`--message-bytes` of the project's
-`limits`); a read that fails is a note, and one whose answer is over that bound ends the
-session: the importer reads the rest in a new one.
+has none. Any other error, a page that is not what MCP defines, a `nextCursor` given before
+or one still there after `MAX_PAGES` pages is a listing that failed (`Listed.failed` says
+why): what the contract says of that kind stays as it is. A connection that ends while a
+kind is listed ends the session (the kinds not listed yet fail with it). Entries are kept as
+the server wrote them (plain JSON, no SDK type), but for one holding a number no double
+holds as written (`1e400`: the SDK would hand on infinity), which is left out with a note.
+
+A resource is read once, only when asked: its message is bounded as every message is
+(`limits.message_bytes`), and its contents go to a file of the run's staging folder as they
+come (`facts.ReadContents`), not into memory; a read that fails is a note. One that gets no
+answer in time ends the session (`read_contents` returns False), as one whose connection ends
+(the error is raised): the importer reads the rest in a new one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import base64
+import binascii
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 import anyio
 import mcp.types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND
+from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 from pydantic import BaseModel, ModelWrapValidatorHandler, PrivateAttr, ValidationError, model_validator
 
 from ..client.bounded import UnheldNumber
-from ..client.connect import MAX_PAGES, first_error, leaf
+from ..client.connect import MAX_PAGES, first_error, leaf, looping
+from .facts import ReadContents
 
 
 class _Wire(BaseModel):
@@ -63,54 +72,71 @@ class _Kind:
     request: type[Any]
     page: type[_Wire]
     capability: str
+    attribute: str  # of `Listed`
 
 
 _KINDS = (
-    _Kind("resources/list", "resources", types.ListResourcesRequest, _Resources, "resources"),
-    _Kind("resources/templates/list", "resourceTemplates", types.ListResourceTemplatesRequest, _Templates, "resources"),
-    _Kind("prompts/list", "prompts", types.ListPromptsRequest, _Prompts, "prompts"),
+    _Kind("resources/list", "resources", types.ListResourcesRequest, _Resources, "resources", "resources"),
+    _Kind(
+        "resources/templates/list",
+        "resourceTemplates",
+        types.ListResourceTemplatesRequest,
+        _Templates,
+        "resources",
+        "templates",
+    ),
+    _Kind("prompts/list", "prompts", types.ListPromptsRequest, _Prompts, "prompts", "prompts"),
 )
 
 
-@dataclass(frozen=True)
+NOT_LISTED = "the session ended before it was listed"
+
+
+@dataclass
 class Listed:
-    """The resources, templates and prompts a server lists, each as it wrote it."""
+    """The resources, templates and prompts a server lists, each as it wrote it, and the
+    listings that failed (method -> why): each fails until it is read to its end."""
 
     resources: tuple[dict[str, Any], ...] = ()
     templates: tuple[dict[str, Any], ...] = ()
     prompts: tuple[dict[str, Any], ...] = ()
+    failed: dict[str, str] = field(default_factory=lambda: {kind.method: NOT_LISTED for kind in _KINDS})
 
 
-async def list_surface(session: ClientSession, notes: list[str], heard: list[UnheldNumber]) -> Listed:
-    """Every resource, template and prompt the server lists (`notes` gains what went wrong)."""
+async def list_surface(session: ClientSession, notes: list[str], heard: list[UnheldNumber], listed: Listed) -> None:
+    """Every resource, template and prompt the server lists, into `listed` as each kind is
+    read (`notes` gains what went wrong with an entry). A connection that ends is raised."""
     capabilities = session.server_capabilities
-    found: list[tuple[dict[str, Any], ...]] = []
     for kind in _KINDS:
         declared = capabilities is not None and getattr(capabilities, kind.capability, None) is not None
-        found.append(await _listing(session, kind, notes, heard) if declared else ())
-    return Listed(*found)
+        entries = await _listing(session, kind, notes, heard) if declared else ()
+        if isinstance(entries, str):
+            listed.failed[kind.method] = entries
+            continue
+        setattr(listed, kind.attribute, entries)
+        del listed.failed[kind.method]
 
 
 async def _listing(
     session: ClientSession, kind: _Kind, notes: list[str], heard: list[UnheldNumber]
-) -> tuple[dict[str, Any], ...]:
+) -> tuple[dict[str, Any], ...] | str:
+    """The entries of one kind, every page read, or why the listing failed."""
     entries: list[dict[str, Any]] = []
     cursor: str | None = None
-    for _ in range(MAX_PAGES):
+    cursors: set[str] = set()
+    for page_number in range(1, MAX_PAGES + 1):
         before = len(heard)
         try:
             request = kind.request(params=types.PaginatedRequestParams(cursor=cursor))
             page: Any = await session.send_request(request, kind.page)
         except MCPError as exc:
-            if exc.code != METHOD_NOT_FOUND:
-                notes.append(f"{kind.method}: nothing recorded: the server answers with an error: {leaf(exc)}")
-            return ()
+            if exc.code == CONNECTION_CLOSED:
+                raise
+            return () if exc.code == METHOD_NOT_FOUND else f"the server answers with an error: {leaf(exc)}"
         except ValidationError as exc:
-            notes.append(f"{kind.method}: nothing recorded: not a {kind.method} result: {first_error(exc)}")
-            return ()
+            return f"not a {kind.method} result: {first_error(exc)}"
         except (TimeoutError, RuntimeError) as exc:
-            notes.append(f"{kind.method}: nothing recorded: {leaf(exc)}")
-            return ()
+            return leaf(exc) or "no answer"
         unheld = _unheld_entries(heard[before:], kind.key)
         for index, written in enumerate(page._wire):
             if not isinstance(written, dict):
@@ -124,8 +150,10 @@ async def _listing(
         cursor = page.next_cursor
         if cursor is None:
             return tuple(entries)
-    notes.append(f"{kind.method}: still a nextCursor after {MAX_PAGES} pages: the listing was not read to its end")
-    return tuple(entries)
+        if cursor in cursors:
+            return looping(cursor, page_number)
+        cursors.add(cursor)
+    return f"still a nextCursor after {MAX_PAGES} pages: the listing was not read to its end"
 
 
 def _unheld_entries(heard: list[UnheldNumber], key: str) -> dict[int, str]:
@@ -142,36 +170,65 @@ def _unheld_entries(heard: list[UnheldNumber], key: str) -> dict[int, str]:
 
 async def read_contents(
     session: ClientSession,
-    resources: tuple[dict[str, Any], ...],
+    unread: list[dict[str, Any]],
     timeout: float,
-    contents: dict[str, dict[str, Any]],
+    contents: dict[str, ReadContents],
+    staging: Path,
     notes: list[str],
-) -> tuple[dict[str, Any], ...]:
-    """Each listed resource read once, into `contents` as each is read: its contents entry as
-    the server wrote it, by URI (the one of that URI, else the first); a read that fails is a
-    note. A read that ends the connection stops the reading: the resources not read, that one
-    first, are returned (unsaid: the caller knows why the session ended)."""
-    for index, resource in enumerate(resources):
-        uri = resource.get("uri")
+) -> bool:
+    """Read the resources of `unread` in turn, each taken off it once it is done: its
+    contents entry as the server wrote it (the one of its URI, else the first) into a file of
+    `staging`, by URI in `contents`; a read that fails is a note. True when every one is
+    done; False when a read got no answer in time (noted), which leaves the session to be
+    ended. A connection that ends is raised, the resource it was reading still first."""
+    while unread:
+        uri = unread[0].get("uri")
         if not isinstance(uri, str) or uri in contents:
+            del unread[0]
             continue
         try:
             with anyio.fail_after(timeout * 1.5):
                 result = await session.read_resource(uri)
         except MCPError as exc:
             if exc.error.code == CONNECTION_CLOSED:
-                return resources[index:]
+                raise
+            del unread[0]
+            notes.append(f"resources/read {uri}: not recorded: {leaf(exc) or 'no answer'}")
+            if exc.error.code == REQUEST_TIMEOUT:
+                return False
+            continue
+        except TimeoutError as exc:
+            del unread[0]
+            notes.append(f"resources/read {uri}: not recorded: {leaf(exc) or 'no answer'}")
+            return False
+        except (ValidationError, RuntimeError) as exc:
+            del unread[0]
             notes.append(f"resources/read {uri}: not recorded: {leaf(exc) or 'no answer'}")
             continue
-        except (ValidationError, TimeoutError, RuntimeError) as exc:
-            notes.append(f"resources/read {uri}: not recorded: {leaf(exc) or 'no answer'}")
-            continue
-        entries = [entry.model_dump(mode="json", by_alias=True, exclude_none=True) for entry in result.contents]
-        if not entries:
+        del unread[0]
+        if not result.contents:
             notes.append(f"resources/read {uri}: not recorded: it answered with no contents")
             continue
-        chosen = next((entry for entry in entries if entry.get("uri") == uri), entries[0])
-        if len(entries) > 1:
-            notes.append(f"resources/read {uri}: {len(entries)} contents answered: the one of its URI is recorded")
-        contents[uri] = chosen
-    return ()
+        chosen = next((entry for entry in result.contents if str(entry.uri) == uri), result.contents[0])
+        if len(result.contents) > 1:
+            notes.append(
+                f"resources/read {uri}: {len(result.contents)} contents answered: the one of its URI is recorded"
+            )
+        contents[uri] = _staged(chosen, staging / f"{len(contents)}.contents")
+    return True
+
+
+def _staged(entry: types.TextResourceContents | types.BlobResourceContents, path: Path) -> ReadContents:
+    """The bytes of one contents entry written to `path` (a blob decoded from base64)."""
+    if isinstance(entry, types.TextResourceContents):
+        try:
+            data = entry.text.encode("utf-8")
+        except UnicodeEncodeError:
+            return ReadContents(None, 0, text=True, problem="its text holds a lone surrogate, which UTF-8 cannot")
+    else:
+        try:
+            data = base64.b64decode(entry.blob, validate=True)
+        except (binascii.Error, ValueError):
+            return ReadContents(None, 0, text=False, problem="its blob is not base64")
+    path.write_bytes(data)
+    return ReadContents(path, len(data), text=isinstance(entry, types.TextResourceContents))

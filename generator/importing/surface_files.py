@@ -13,18 +13,22 @@ server lists replaces what is there, and a person's `schema:`, `contents:` (and 
 `messages:`) of an entry still listed stay, as do the comments and the order of the file
 (ruamel's round trip, as tools.yaml). With `--read-resources`, each resource without
 `contents:` gets a file under examples/resources/ holding what `resources/read` answered
-(`contents_name`), unless those contents would not load: a note says why.
+(`contents_name`; its bytes stay in the run's staging folder until the write: `staged`),
+unless those contents would not load: a note says why.
+
+A file whose listings did not all answer (an error, a crash, no answer in time, a page that
+is not one, a `nextCursor` that loops: `ServerFacts.unlisted`) is left as it is, byte for
+byte, and a note names it and why: only a listing read to its end rewrites its file.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
@@ -48,7 +52,7 @@ from ..naming import arguments_model_name, constant_name, parameter_name, values
 from ..runtime import Judge, NotJson, parse_json
 from ..runtime.uri_template import TemplateError, UriTemplate
 from ..schema.patterns import judged
-from .facts import ServerFacts
+from .facts import ReadContents, ServerFacts
 
 HEADERS = {
     RESOURCES_FILE: "# The server's resources and resource templates as it lists them. Importing again replaces what\n"
@@ -124,30 +128,54 @@ _TEMPLATES = _Section(RESOURCES_FILE, "templates", "name", _TEMPLATE_KEYS, "temp
 _PROMPTS = _Section(PROMPTS_FILE, "prompts", "name", _PROMPT_KEYS, "prompt")
 
 
+_LISTINGS = {RESOURCES_FILE: ("resources/list", "resources/templates/list"), PROMPTS_FILE: ("prompts/list",)}
+
+
 def surface_into(
-    facts: ServerFacts, files: dict[str, bytes], notes: list[str], load: Load, dump: Dump, source_bytes: int
+    facts: ServerFacts,
+    files: dict[str, bytes],
+    notes: list[str],
+    codec: tuple[Load, Dump],
+    source_bytes: int,
+    staged: dict[str, Path],
 ) -> None:
     """resources.yaml and prompts.yaml (and contents files) of `facts` merged into `files`:
-    written when the server lists some, or when the file is there already."""
-    resources = _accepted(_RESOURCES, facts.resources, notes)
-    templates = _accepted(_TEMPLATES, facts.templates, notes)
-    resources, templates = _resource_names(resources, templates, notes)
+    written when the server lists some, or when the file is there already; each left as it
+    is when a listing of it failed. A contents file read is added to `staged` (its relative
+    path -> the staging file holding its bytes), not to `files`."""
+    load, dump = codec
+    if not _unlisted(RESOURCES_FILE, facts, files, notes):
+        resources = _accepted(_RESOURCES, facts.resources, notes)
+        templates = _accepted(_TEMPLATES, facts.templates, notes)
+        resources, templates = _resource_names(resources, templates, notes)
+        old = load(files.get(RESOURCES_FILE))
+        if resources or templates or old is not None:
+            document = old if old is not None else CommentedMap()
+            _merge(document, _RESOURCES, resources)
+            _merge(document, _TEMPLATES, templates)
+            _keep_sizes(document, files, notes)
+            contract = load(files.get(CONTRACT_FILE))
+            formats = isinstance(contract, dict) and contract.get("formats") == "assert"
+            _add_contents(document, facts, (files, staged), notes, (source_bytes, formats))
+            files[RESOURCES_FILE] = dump(document, "" if old is not None else HEADERS[RESOURCES_FILE])
+    if _unlisted(PROMPTS_FILE, facts, files, notes):
+        return
     prompts = _prompt_names(_accepted(_PROMPTS, facts.prompts, notes), notes)
-    old = load(files.get(RESOURCES_FILE))
-    if resources or templates or old is not None:
-        document = old if old is not None else CommentedMap()
-        _merge(document, _RESOURCES, resources)
-        _merge(document, _TEMPLATES, templates)
-        _keep_sizes(document, files, notes)
-        contract = load(files.get(CONTRACT_FILE))
-        formats = isinstance(contract, dict) and contract.get("formats") == "assert"
-        _add_contents(document, facts, files, notes, (source_bytes, formats))
-        files[RESOURCES_FILE] = dump(document, "" if old is not None else HEADERS[RESOURCES_FILE])
     old = load(files.get(PROMPTS_FILE))
     if prompts or old is not None:
         document = old if old is not None else CommentedMap()
         _merge(document, _PROMPTS, prompts)
         files[PROMPTS_FILE] = dump(document, "" if old is not None else HEADERS[PROMPTS_FILE])
+
+
+def _unlisted(file: str, facts: ServerFacts, files: dict[str, bytes], notes: list[str]) -> bool:
+    """Whether a listing of `file` failed (then a note says the file is left as it is, or
+    not written, and why)."""
+    failed = [f"{method}: {facts.unlisted[method]}" for method in _LISTINGS[file] if method in facts.unlisted]
+    if failed:
+        kept = "left as it was" if file in files else "not written"
+        notes.append(f"{file}: {kept}, its listing not read: {'; '.join(failed)}")
+    return bool(failed)
 
 
 def _said(section: _Section, entry: dict[str, Any]) -> str:
@@ -369,61 +397,62 @@ def _keep_sizes(document: CommentedMap, files: dict[str, bytes], notes: list[str
 
 
 def _add_contents(
-    document: CommentedMap, facts: ServerFacts, files: dict[str, bytes], notes: list[str], bounds: tuple[int, bool]
+    document: CommentedMap,
+    facts: ServerFacts,
+    folder: tuple[dict[str, bytes], dict[str, Path]],
+    notes: list[str],
+    bounds: tuple[int, bool],
 ) -> None:
-    """A file of examples/resources/ for each resource read that has no `contents:` yet;
-    `bounds`: `limits.source_bytes`, and whether the contract asserts `format`."""
+    """A file of examples/resources/ for each resource read that has no `contents:` yet,
+    staged (`folder`: the files, and those staged); `bounds`: `limits.source_bytes`, and
+    whether the contract asserts `format`."""
+    files, staged = folder
     taken = {path.lower() for path in files if path.startswith(_CONTENTS + "/")}
     for entry in document.get("resources") or ():
         read = facts.contents.get(entry["uri"])
         if read is None or "contents" in entry:
             continue
-        data = _contents_bytes(entry, read, bounds, files)
-        if isinstance(data, str):
-            notes.append(f"{_said(_RESOURCES, entry)}: no contents recorded: {data}")
+        problem = _contents_problem(entry, read, bounds, files)
+        if problem is not None or read.path is None:
+            notes.append(f"{_said(_RESOURCES, entry)}: no contents recorded: {problem}")
             continue
         name = contents_name(entry["name"], entry.get("mimeType"), taken)
         taken.add(f"{_CONTENTS}/{name}".lower())
-        files[f"{_CONTENTS}/{name}"] = data
+        staged[f"{_CONTENTS}/{name}"] = read.path
         entry["contents"] = name
 
 
-def _contents_bytes(
-    entry: CommentedMap, read: dict[str, Any], bounds: tuple[int, bool], files: dict[str, bytes]
-) -> bytes | str:
-    """The bytes of a contents file, or why the contract would not load with them."""
+def _contents_problem(
+    entry: CommentedMap, read: ReadContents, bounds: tuple[int, bool], files: dict[str, bytes]
+) -> str | None:
+    """Why the contract would not load with the contents read, or None (their bytes are read
+    from the staging folder only where they are judged: a blob of a textual type, a schema)."""
     media_type = entry.get("mimeType")
-    text = read.get("text")
-    if isinstance(text, str):
-        data = text.encode("utf-8")
-    else:
+    if read.problem is not None:
+        return read.problem
+    if read.size > bounds[0]:
+        return f"{read.size} bytes, over limits.source_bytes ({bounds[0]})"
+    if not read.text and textual(media_type):
         try:
-            data = base64.b64decode(str(read.get("blob", "")), validate=True)
-        except (binascii.Error, ValueError):
-            return "its blob is not base64"
-        if textual(media_type):
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                return f"its blob is not UTF-8 ({exc.reason}), and {media_type or 'no type'} is text"
-    if len(data) > bounds[0]:
-        return f"{len(data)} bytes, over limits.source_bytes ({bounds[0]})"
+            read.data().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return f"its blob is not UTF-8 ({exc.reason}), and {media_type or 'no type'} is text"
     size = entry.get("size")
-    if isinstance(size, int) and size != len(data):
-        return f"the server lists size {size}, and its contents hold {len(data)} bytes"
+    if isinstance(size, int) and size != read.size:
+        return f"the server lists size {size}, and its contents hold {read.size} bytes"
     schema = entry.get("schema")
     if schema is not None:
         if not is_json(media_type):
             return "a resource with a schema is JSON: its mimeType must be a JSON type"
         try:
-            value = parse_json(data.decode("utf-8"))
+            value = parse_json(read.data().decode("utf-8"))
         except (NotJson, UnicodeDecodeError) as exc:
             return f"not JSON: {exc}"
         judge = _kept_judge(entry["name"], _plain(schema), files, formats=bounds[1])
         violations = judge.violations(value) if judge is not None else []
         if violations:
             return f"its schema refuses them: {violations[0].message}"
-    return data
+    return None
 
 
 def _kept_judge(name: str, schema: Any, files: dict[str, bytes], formats: bool) -> Judge | None:

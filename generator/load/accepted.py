@@ -9,7 +9,6 @@ problem is a diagnostic at the line of the value.
 from __future__ import annotations
 
 import difflib
-import os
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ def load_accepted(folder: Path, reading: Reading) -> tuple[tuple[AcceptedBreak, 
     """The entries of `folder/accepted-breaks.yaml` in the file's order (none when there is no
     such file), or every problem of the file."""
     path = folder / ACCEPTED_FILE
-    if not os.path.lexists(path):
+    if not reading.files.is_file(path):  # a symlink is there to refuse
         return (), []
     document = read_yaml(path, reading)
     if isinstance(document, Diagnostic):

@@ -39,6 +39,7 @@ class Resources:
     root_uri: str = ROOT_URI  # where `root` is: the envelope's, or a resource schema's (`load/surface.py`)
     read: dict[str, Any] = field(default_factory=dict)
     documents: dict[str, Document] = field(default_factory=dict)  # what `read` holds, with its places
+    unreachable: str | None = None  # why the first URI that was not retrieved was not
     _ids: dict[str, Path] | None = None
 
     def _declared_ids(self) -> dict[str, Path]:
@@ -88,9 +89,13 @@ class Resources:
         if uri in self.root_uris():
             return self.root
         if uri not in self.read:
-            document = read_json(self.locate(uri), self.reading)
-            if not isinstance(document, Document):
-                raise Unreachable(str(document))
+            try:
+                document = read_json(self.locate(uri), self.reading)
+                if not isinstance(document, Document):
+                    raise Unreachable(str(document))
+            except Unreachable as exc:  # the engine wraps it in words of its own: kept for the message
+                self.unreachable = self.unreachable or str(exc)
+                raise
             self.read[uri] = document.data
             self.documents[uri] = document
         return self.read[uri]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import fnmatch
 import json
 import os
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +20,7 @@ from ruamel.yaml.error import MarkedYAMLError
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path, json_pointer
-from ..files import NotRegular, read_regular
+from ..files import Linked, NotRegular, entry_beneath, listing_beneath, names, read_beneath
 from ..schema.values import unheld
 from . import fast_yaml
 from .flow_depth import flow_depth
@@ -59,59 +62,133 @@ class Files(Protocol):
         ...
 
 
+@dataclass(frozen=True)
 class Disk:
-    """The files of the disk, read with the symlink guard of `reading.root`."""
+    """The files of the disk below `root`, the sources folder as named (`real`, the same
+    resolved), read and listed by the walker of `files`: nothing below the folder is read or
+    listed through a symlink. A file of a folder that `references:` names outside it is found
+    by `inside`, which walks below that folder alike."""
+
+    root: Path  # absolute, normalized, not resolved
+    real: Path
+
+    @classmethod
+    def below(cls, folder: Path) -> Disk:
+        return cls(Path(os.path.normpath(folder.absolute())), folder.resolve())
+
+    def _located(self, path: Path) -> tuple[Path, tuple[str, ...]] | None:
+        """`path` as a folder to start from and the names below it; None outside the sources."""
+        lexical = Path(os.path.normpath(path.absolute()))
+        for root in (self.root, self.real):
+            if lexical == root or root in lexical.parents:
+                return root, lexical.relative_to(root).parts
+        return None
 
     def name(self, path: Path) -> str:
         return display_path(path)
 
+    def _mode(self, path: Path) -> int | Linked | None:
+        """The entry's own mode, Linked when a folder on the way is a symlink, None if none."""
+        located = self._located(path)
+        try:
+            if located is None:
+                return os.lstat(path).st_mode
+            return entry_beneath(*located)
+        except Linked as exc:
+            return exc
+        except OSError:
+            return None
+
     def is_dir(self, path: Path) -> bool:
-        return path.is_dir()
+        """A folder, or a path that a symlink stops (listing it says why, as reading in it does)."""
+        mode = self._mode(path)
+        return isinstance(mode, Linked) or (mode is not None and (stat.S_ISDIR(mode) or stat.S_ISLNK(mode)))
 
     def is_file(self, path: Path) -> bool:
-        return path.is_file()
+        mode = self._mode(path)
+        return isinstance(mode, Linked) or (mode is not None and not stat.S_ISDIR(mode))
+
+    def _listing(self, folder: Path) -> list[tuple[str, int]] | None:
+        """The entries of `folder`, nothing followed; None when a symlink stops it."""
+        located = self._located(folder)
+        try:
+            return listing_beneath(*located) if located is not None else listing_beneath(folder, ())
+        except Linked:
+            return None
+        except OSError:
+            return []
 
     def folders(self, folder: Path) -> list[Path]:
-        return sorted(p for p in folder.iterdir() if p.is_dir())
+        """The folders in `folder`, and its symlinks (reading in one says why); `folder` alone
+        when a symlink stops it."""
+        listing = self._listing(folder)
+        if listing is None:
+            return [folder]
+        return [folder / name for name, mode in listing if stat.S_ISDIR(mode) or stat.S_ISLNK(mode)]
 
     def glob(self, folder: Path, pattern: str, *, recursive: bool) -> list[Path]:
-        return sorted(folder.rglob(pattern) if recursive else folder.glob(pattern))
+        """The entries whose names match (a symlink among them, refused when read), in each
+        folder below too when `recursive`; `folder` alone when a symlink stops it."""
+        listing = self._listing(folder)
+        if listing is None:
+            return [folder]
+        found: list[Path] = []
+        for name, mode in listing:
+            if stat.S_ISDIR(mode):
+                found += self.glob(folder / name, pattern, recursive=True) if recursive else []
+            elif fnmatch.fnmatchcase(name, pattern):
+                found.append(folder / name)
+        return sorted(found)
 
     def inside(self, base: Path, relative: str) -> Path | None:
-        if not relative or relative.startswith("/"):
+        """`base/relative` when `relative` stays in `base` and names an entry there (below
+        the sources, a symlink on the way counts: reading it says why); below a folder outside
+        the sources, only a regular file reached without a symlink."""
+        parts = names(relative)
+        if parts is None:
             return None
-        candidate = (base / relative).resolve()
-        root = base.resolve()
-        if root not in candidate.parents or not candidate.is_file():
+        candidate = base.joinpath(*parts)
+        if self._located(base) is not None:
+            return candidate if self.is_file(candidate) else None
+        try:
+            mode = entry_beneath(base, parts)
+        except OSError:
             return None
-        return candidate
+        return candidate if mode is not None and stat.S_ISREG(mode) else None
 
     def data(self, path: Path, reading: Reading) -> bytes | Diagnostic:
-        """Refused: a symlink out of the sources folder, not a regular file (a FIFO, a
-        device), over `limits.source_bytes`."""
+        """Refused: a symlink anywhere below the sources folder, not a regular file (a FIFO,
+        a device), over `limits.source_bytes`."""
         where = display_path(path)
+        located = self._located(path) or (path.parent, (path.name,))
+        limit = reading.limits.source_bytes
         try:
-            resolved = path.resolve()
-            lexical = Path(os.path.normpath(path.absolute()))
-            inside = reading.root == resolved or reading.root in resolved.parents
-            if resolved != lexical and not inside:  # a folder `references:` names is read where it is
-                return Diagnostic(where, None, None, SYMLINK_OUT)
-            limit = reading.limits.source_bytes
-            data = read_regular(resolved, limit)
-            if len(data) > limit:
-                return Diagnostic(where, None, None, over_limit(max(len(data), os.stat(resolved).st_size), limit))
-            return data
+            data = read_beneath(*located, limit)
+        except Linked as exc:
+            whole = exc.link == "/".join(located[1])
+            return Diagnostic(where, None, None, NOT_FOLLOWED if whole else linked(display_path(located[0] / exc.link)))
         except NotRegular as exc:
             return Diagnostic(where, None, None, f"{exc}: not read")
-        except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop
-            return Diagnostic(where, None, None, f"cannot read: {exc}")
+        except OSError as exc:
+            return Diagnostic(where, None, None, f"cannot read: {exc.strerror or exc}")
+        if len(data) > limit:
+            with contextlib.suppress(OSError):
+                limit_hit = max(len(data), os.lstat(path).st_size)  # the walk found it a regular file
+                return Diagnostic(where, None, None, over_limit(limit_hit, limit))
+            return Diagnostic(where, None, None, over_limit(len(data), limit))
+        return data
 
     def text(self, path: Path, reading: Reading) -> str | Diagnostic:
         """`data`, refused too when it is not UTF-8."""
         return decoded(self.name(path), self.data(path, reading))
 
 
-SYMLINK_OUT = "a symlink that leads out of the sources folder: not read"
+NOT_FOLLOWED = "a symlink: not followed"
+
+
+def linked(shown: str) -> str:
+    """Why a file behind the symlink `shown` (a folder on the way to it) is not read."""
+    return f"{shown} is a symlink: not followed, so nothing in it is read"
 
 
 def over_limit(size: int, limit: int) -> str:
@@ -145,11 +222,20 @@ class Reading:
     limits: Limits
     root: Path
     files: Files
+    project: Path | None = None  # the project's folder, resolved: `references:` stay inside it
 
     @classmethod
-    def within(cls, folder: Path, limits: Limits) -> Reading:
-        """Reading the sources of `folder` on disk within `limits`: the guard compares resolved paths."""
-        return cls(limits, folder.resolve(), Disk())
+    def within(cls, folder: Path, limits: Limits, project: Path | None = None) -> Reading:
+        """Reading the sources of `folder` on disk within `limits`, the folders `references:`
+        names inside `project` (none: anywhere, as an old revision's folder is read)."""
+        return cls(limits, folder.resolve(), Disk.below(folder), project.resolve() if project is not None else None)
+
+    def within_project(self, path: Path) -> bool:
+        """Whether `path`, resolved, is inside the project (no project: yes)."""
+        if self.project is None:
+            return True
+        resolved = path.resolve()
+        return resolved == self.project or self.project in resolved.parents
 
     def name(self, path: Path) -> str:
         """`path` as messages name it."""
@@ -405,6 +491,13 @@ def read_json(path: Path, reading: Reading) -> Document | Diagnostic:
     text = read_source(path, reading)
     if isinstance(text, Diagnostic):
         return text
+    return json_document(path, text, reading)
+
+
+def json_document(path: Path, text: str, reading: Reading) -> Document | Diagnostic:
+    """The JSON text of the source file `path` parsed as `read_json` parses it: a syntax error,
+    a repeated key, a number no double holds, a lone surrogate or a depth over the limit is a
+    diagnostic."""
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_float=_number, parse_constant=_constant)
         document = Document(path, data, _text=text, shown=reading.name(path))

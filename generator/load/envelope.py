@@ -175,6 +175,8 @@ def compile_schema(
         view = ViewBuilder(schema, resources.retrieve, root_name(title), root).build()
         _compile_locations(schema, resources, formats, [model.location for model in view.classes if model.location])
     except Exception as exc:  # the engine and the retriever raise several classes; each names the problem
+        if resources.unreachable is not None:  # a file not read: said as the loader says it
+            return source.diagnostic(list(blame(source.data, resources.unreachable)), resources.unreachable)
         return _refused_pattern(source, resources) or _problem(source, exc)
     refused = _refused_dialect_elsewhere(resources) or _refused_pattern(source, resources)
     if refused is not None:

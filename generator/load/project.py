@@ -133,10 +133,25 @@ def _column_names(identity: Document) -> list[Diagnostic]:
     ]
 
 
-def _references(identity: Document) -> dict[str, Path]:
-    """`references:` of contract.yaml: URI prefixes mapped to folders, relative to the file."""
+def _references(identity: Document, reading: Reading) -> dict[str, Path]:
+    """`references:` of contract.yaml: URI prefixes mapped to folders, relative to the file;
+    those that lead out of the project left out (`_references_outside` says so)."""
     folder = identity.path.parent
-    return {prefix: folder / target for prefix, target in identity.data.get("references", {}).items()}
+    mapped = {prefix: folder / target for prefix, target in identity.data.get("references", {}).items()}
+    return {prefix: path for prefix, path in mapped.items() if reading.within_project(path)}
+
+
+def _references_outside(identity: Document, reading: Reading) -> list[Diagnostic]:
+    """A `references:` folder out of the project (`/etc`, `../../../../..`): contract.yaml is
+    a file a pull request edits, so a `$ref` never reads what lies beyond the repository."""
+    folder = identity.path.parent
+    return [
+        identity.diagnostic(
+            ["references", prefix], f"{target!r} leads out of the project: a `references:` folder must be inside it"
+        )
+        for prefix, target in identity.data.get("references", {}).items()
+        if not reading.within_project(folder / target)
+    ]
 
 
 _JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"))
@@ -183,7 +198,8 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
     compiled = None
     if envelope is not None and identity is not None:  # contract.yaml says where `$ref`s lead
         formats = identity.data.get("formats", "annotate") == "assert"
-        result = compile_envelope(envelope, folder.name, _references(identity), formats, reading)
+        problems += _references_outside(identity, reading)
+        result = compile_envelope(envelope, folder.name, _references(identity, reading), formats, reading)
         if isinstance(result, Diagnostic):
             problems.append(result)
         else:
@@ -221,7 +237,7 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         problems += found
     surface, surface_documents = Surface(), dict[str, Document]()
     if identity is not None:
-        schemas = (_references(identity), identity.data.get("formats", "annotate") == "assert")
+        schemas = (_references(identity, reading), identity.data.get("formats", "annotate") == "assert")
         surface, surface_documents, found = load_surface(folder, reading, schemas, _protocol(identity.data))
         problems += found
     accepted: tuple[AcceptedBreak, ...] = ()

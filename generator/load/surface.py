@@ -13,7 +13,6 @@ serves does not have.
 from __future__ import annotations
 
 import base64
-import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -36,7 +35,7 @@ from ..protocol import revision
 from ..runtime import Judge, NotJson, parse_json
 from ..runtime.uri_template import TemplateError, UriTemplate
 from .bundle import VIRTUAL_ROOT
-from .documents import Document, Reading, read_yaml
+from .documents import Document, Reading, json_document, read_yaml
 from .envelope import Envelope, Source, compile_schema
 from .meta import check_against_meta
 
@@ -111,7 +110,7 @@ def load_surface(
     problems: list[Diagnostic] = []
     for name in SURFACE_FILES:
         path = folder / name
-        if not os.path.lexists(path) and not reading.files.is_file(path):
+        if not reading.files.is_file(path):  # a symlink is there, to refuse when read
             continue
         document = read_yaml(path, reading)
         if isinstance(document, Diagnostic):
@@ -245,8 +244,8 @@ class _Resources:
             self._say([*where, "contents"], f"{shown} is not a file inside {'/'.join(CONTENTS_FOLDER)}/")
             return None
         data = self.reading.files.data(path, self.reading)
-        if isinstance(data, Diagnostic):
-            self.problems.append(data)
+        if isinstance(data, Diagnostic):  # said at the line that names the file
+            self._say([*where, "contents"], f"{shown}: {data.message}")
             return None
         if not textual(media_type):
             return Contents(shown, blob=base64.b64encode(data).decode("ascii"))
@@ -257,6 +256,12 @@ class _Resources:
                 [*where, "contents"], f"{shown} is not UTF-8 ({exc.reason}), and {media_type or 'no type'} is text"
             )
             return None
+        if is_json(media_type):  # read as a JSON source is: a repeated key, a lone surrogate refused
+            document = json_document(path, text, self.reading)
+            if isinstance(document, Diagnostic):
+                at = f"{shown}:{document.line}" if document.line is not None else shown
+                self._say([*where, "contents"], f"{at}: {document.message}")
+                return None
         return Contents(shown, text=text)
 
     def _judge_contents(self, judge: Judge, contents: Contents, where: list[object], media_type: str | None) -> None:
@@ -295,8 +300,8 @@ def _prompts(document: Document, protocol: tuple[str, ...]) -> tuple[tuple[Promp
             document.diagnostic(["prompts", index, *path], message) for path, message in _argument_problems(arguments)
         ]
         problems += [
-            document.diagnostic(["prompts", index, "messages", position, "content", "type"], message)
-            for position, message in _content_problems(entry.get("messages", []), protocol)
+            document.diagnostic(["prompts", index, "messages", *path], message)
+            for path, message in _content_problems(entry.get("messages", []), protocol)
         ]
         listing: dict[str, Any] = {key: entry[key] for key in ("name", "title", "description") if key in entry}
         if arguments:
@@ -323,16 +328,34 @@ def _argument_problems(arguments: list[dict[str, Any]]) -> Iterator[tuple[list[o
         seen.add(argument["name"])
 
 
-def _content_problems(messages: list[dict[str, Any]], protocol: tuple[str, ...]) -> Iterator[tuple[int, str]]:
-    """A message whose content type a revision the contract serves does not have."""
+def _content_problems(messages: list[dict[str, Any]], protocol: tuple[str, ...]) -> Iterator[tuple[list[object], str]]:
+    """A message whose content type a revision the contract serves does not have, or whose
+    base64 (an image's or audio's `data`, an embedded resource's `blob`) is not base64."""
     for position, message in enumerate(messages):
-        kind = message["content"]["type"]
+        content = message["content"]
+        kind = content["type"]
         lacking = [version for version in protocol if kind not in revision(version).content]
         if lacking:
             yield (
-                position,
+                [position, "content", "type"],
                 f"a {kind!r} content block does not exist at {', '.join(lacking)} (`protocol:` in contract.yaml)",
             )
+        embedded = content.get("resource") if kind == "resource" else None
+        for path, value in (
+            (["data"], content.get("data") if kind in ("image", "audio") else None),
+            (["resource", "blob"], embedded.get("blob") if isinstance(embedded, dict) else None),
+        ):
+            if isinstance(value, str) and not _is_base64(value):
+                yield [position, "content", *path], "not base64 (RFC 4648, padded): what a client decodes it as"
+
+
+def _is_base64(text: str) -> bool:
+    """Whether `text` is base64 as RFC 4648 writes it: its alphabet, padded to whole quanta."""
+    try:
+        base64.b64decode(text, validate=True)
+    except ValueError:  # binascii.Error is one
+        return False
+    return True
 
 
 # The names resources.py and prompts.py take besides those of the contract's entries.

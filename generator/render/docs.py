@@ -16,7 +16,7 @@ from functools import partial
 from ..model import Column, Contract, Project, Table
 from ..naming import contents_anchor, error_anchor, error_type_anchor, row_anchor
 from .describe import Definition, TypePart, describe_schema
-from .escape import md, prose
+from .escape import json_controls, md, prose
 from .json_text import json_block, json_line
 
 Cell = tuple[TypePart, ...]
@@ -228,10 +228,11 @@ def _listing_row(kind: str, key: str, listing: Mapping[str, object], fields: tup
 
 
 def example_blocks(contract: Contract) -> tuple[ExampleBlock, ...]:
-    """Each example as a fenced JSON block whose fence no backtick run inside can close."""
+    """Each example as a fenced JSON block whose fence no backtick run inside can close, and
+    that holds no raw control character (DEL and C1 as JSON writes the others, `\\u007f`)."""
     blocks = []
     for example in contract.examples:
-        text = json_block(example.value)
+        text = json_controls(json_block(example.value))
         longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
         blocks.append(ExampleBlock(example.name, "`" * max(3, longest + 1), text))
     return tuple(blocks)

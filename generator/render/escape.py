@@ -4,10 +4,14 @@
 `docstring` turns text into a triple-quoted docstring literal of the same promise;
 `md` turns text into Markdown that renders as that text, inside a table cell or not,
 and never as HTML; `prose` does the same for a description, but lets its code spans
-through as code (the one Markdown a description may use); `yaml` turns text into a YAML
+through as code (the one Markdown a description may use); both show a control character
+as its escape, `\\u001b`, in a code span or not. `yaml` turns text into a YAML
 scalar (for `mkdocs.yml`); `toml` into a TOML basic string (for the Python package's
 `pyproject.toml`); `ts` turns a JSON value into a TypeScript expression, and `tsdoc` text
 into a TypeScript doc comment.
+
+No filter writes a control character raw but a newline or a tab where its output keeps
+lines: a terminal or an editor acts on ESC, NUL, DEL and the C1 controls (U+0080-U+009F).
 """
 
 from __future__ import annotations
@@ -21,6 +25,11 @@ _PY_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Markdown punctuation that could start emphasis, code, links or tables, or end a cell.
 _MD_PUNCTUATION = set("\\`*_[]|<>#!~$")
 _WHITESPACE = re.compile(r"\s+")
+# Control characters other than the whitespace ones (tab, line feed, vertical tab, form feed,
+# carriage return), which Markdown text collapses to a space: C0, DEL, C1 (NEL too).
+_CONTROL_CHARACTER = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+# DEL and C1, which JSON (as written with `ensure_ascii=False`) keeps raw in a string.
+_JSON_RAW_CONTROL = re.compile("[\x7f-\x9f]")
 # A leading "-", "+", "=" or "1." (after escaping) would start a list or underline a heading.
 _BLOCK_START = re.compile(r"^( *\d*)([.)]|[-+=])(?= |$)")
 # Written as entities: what HTML reads as markup, the cell's end, and what Python-Markdown
@@ -96,15 +105,34 @@ def docstring(text: str) -> str:
     return '"""\n' + "".join(out) + '\n"""'
 
 
+def _unicode_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def _shown(text: str) -> str:
+    """`text` with each control character (whitespace aside) as its escape, `\\u001b`: seen by
+    a reader, never acted on by a terminal; then its whitespace runs as one space."""
+    if not text.isprintable():  # the sub below costs a scan; most texts hold no control
+        text = _CONTROL_CHARACTER.sub(_unicode_escape, text)
+    return _WHITESPACE.sub(" ", text)
+
+
+def json_controls(text: str) -> str:
+    """JSON text (or a YAML double-quoted scalar written as JSON) with DEL and each C1 control
+    as its `\\u` escape, as JSON writes the C0 ones: the same value, no raw control."""
+    return _JSON_RAW_CONTROL.sub(_unicode_escape, text)
+
+
 def md(value: object) -> str:
-    """Text as Markdown inline content: one line, no HTML, no markup of its own."""
+    """Text as Markdown inline content: one line, no HTML, no markup of its own, no control
+    character (each shown as its escape, `\\u001b`)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         value = "yes" if value else "no"
     if isinstance(value, tuple):
         return ", ".join(md(v) for v in value)
-    text = _WHITESPACE.sub(" ", str(value)).translate(_MD_TABLE)
+    text = _shown(str(value)).translate(_MD_TABLE)
     return _BLOCK_START.sub(_escape_block_start, text, count=1)
 
 
@@ -121,7 +149,7 @@ def prose(value: object) -> str:
     backtick that starts no such span, HTML, a link or a pipe neither renders nor ends a cell."""
     if value is None:
         return ""
-    text = _WHITESPACE.sub(" ", str(value))
+    text = _shown(str(value))  # a code span shows a control character's escape as written
     out: list[str] = []
     start = 0
     for span in _CODE_SPAN.finditer(text):
@@ -139,8 +167,9 @@ def _escape_block_start(match: re.Match[str]) -> str:
 
 
 def yaml(value: object) -> str:
-    """A YAML double-quoted scalar: JSON's string syntax is a subset of YAML's."""
-    return json.dumps(str(value), ensure_ascii=False, allow_nan=False)
+    """A YAML double-quoted scalar: JSON's string syntax is a subset of YAML's. DEL and C1
+    controls, which YAML does not allow raw, escaped as JSON escapes the C0 ones."""
+    return json_controls(json.dumps(str(value), ensure_ascii=False, allow_nan=False))
 
 
 _TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -148,13 +177,14 @@ _TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"
 
 def toml(value: object) -> str:
     """A TOML basic string: `"` and `\\` escaped, and every control character and DEL (which
-    TOML refuses raw) as `\\uXXXX`; a lone surrogate (no TOML string holds one) as U+FFFD."""
+    TOML refuses raw) and C1 control as `\\uXXXX`; a lone surrogate (no TOML string holds one)
+    as U+FFFD."""
     out = []
     for char in str(value):
         code = ord(char)
         if char in _TOML_ESCAPES:
             out.append(_TOML_ESCAPES[char])
-        elif code < 0x20 or code == 0x7F:
+        elif code < 0x20 or 0x7F <= code <= 0x9F:
             out.append(f"\\u{code:04x}")
         else:
             out.append("\ufffd" if 0xD800 <= code <= 0xDFFF else char)
@@ -207,5 +237,6 @@ def tsdoc(text: object, indent: str = "") -> str:
     return f"{indent}/**\n{body}{indent} */\n"
 
 
-# Characters a comment may not hold: line terminators JavaScript knows beyond \n, and controls.
-_CONTROL = re.compile("[\\x00-\\x08\\x0b-\\x1f\\x7f\\u2028\\u2029]")
+# Characters a comment may not hold: line terminators JavaScript knows beyond \n, and controls
+# (C0, DEL and C1).
+_CONTROL = re.compile("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029]")

@@ -1,7 +1,9 @@
 """The JSON text of generated files, written in one place from the model's parsed values.
 
 The model holds JSON as values; this is where they become text, always the same way:
-two-space indents, non-ASCII kept as it is (`ensure_ascii=False`), keys in the model's
+two-space indents, non-ASCII kept as it is (`ensure_ascii=False`) but for DEL and the C1
+controls, written as `\\u` escapes as JSON writes the C0 ones (`escape.json_controls`: no raw
+control character in any generated file), keys in the model's
 order unless a file sorts them. Files end with one newline; a block shown inside a page
 (an example) does not. No number JSON cannot hold is written (`allow_nan=False`): the loader
 refuses them, and were one to reach here, its ValueError is the contract's problem, exit 2.
@@ -14,16 +16,19 @@ from typing import Any
 
 from ..model import Bundle, Manifest
 from ..schema.patterns import judged
+from .escape import json_controls
 
 
 def json_block(value: Any, *, sort_keys: bool = False) -> str:
     """A JSON value as an indented block, without a final newline."""
-    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=sort_keys, allow_nan=False)
+    return json_controls(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=sort_keys, allow_nan=False))
 
 
 def json_line(value: Any, *, sort_keys: bool = False, separators: tuple[str, str] = (", ", ": ")) -> str:
     """A JSON value on one line (`COMPACT` separators for a file read by programs)."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=sort_keys, separators=separators, allow_nan=False)
+    return json_controls(
+        json.dumps(value, ensure_ascii=False, sort_keys=sort_keys, separators=separators, allow_nan=False)
+    )
 
 
 COMPACT = (",", ":")

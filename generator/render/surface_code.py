@@ -13,6 +13,13 @@ which reads its contents as the root class. prompts.py has a constant per prompt
 arguments a frozen pydantic model of them (`<Name>Arguments`), every field a string, one
 not required defaulting to None; `model_dump(exclude_none=True)` is what `prompts/get` takes.
 
+Names never shadow: a parameter or field is the contract's name as `parameter_name` spells it
+(`_` after a keyword, a BaseModel attribute or `str`; the wire name kept as the key or alias),
+never starting with `_`; what the body of `expand_<name>` or of an arguments model reads
+beside them starts with `_` (`_ITEM_TEMPLATE`, `_Field`, `_ARGUMENTS`; `str` and `None`, which
+no parameter is, aside), and neither has a local. So `{ITEM}` of the template `item`,
+`{?values}` and an argument named `Field`, `str` or `json` each stay what they are.
+
 Every line is made here, each literal through the one escaping filter (`py`, `docstring`);
 the templates only place them.
 """
@@ -30,6 +37,7 @@ from ..naming import (
     function_suffix,
     parameter_name,
     resource_module,
+    template_reference,
     values_class_name,
 )
 from ..runtime.uri_template import UriTemplate
@@ -187,28 +195,22 @@ def _judge_blocks(resource: Resource) -> list[Block]:
 def _template_blocks(template: Resource) -> list[Block]:
     parsed = UriTemplate.parse(template.uri)
     constant, suffix = constant_name(template.name), function_suffix(template.name)
-    values = values_class_name(template.name)
+    values, reference = values_class_name(template.name), template_reference(template.name)
     optional = optional_variables(template.uri)
     about = _about(template.listing.get("title"), template.listing.get("description"))
     params = ", ".join(
         f"{parameter_name(v)}: str | None = None" if v in optional else f"{parameter_name(v)}: str"
         for v in parsed.variables
     )
-    required = ", ".join(f"{py(v)}: {parameter_name(v)}" for v in parsed.variables if v not in optional)
-    body = [f"    values: dict[str, str] = {{{required}}}"]
-    for variable in (v for v in parsed.variables if v in optional):
-        body += [
-            f"    if {parameter_name(variable)} is not None:",
-            f"        values[{py(variable)}] = {parameter_name(variable)}",
-        ]
+    given = ", ".join(f"{py(v)}: {parameter_name(v)}" for v in parsed.variables)
+    alias = [
+        f"# What expand_{suffix} reads: its parameters may take any name, `{constant}` too.",
+        f"{reference}: Final = {constant}",
+    ]
     expand = [
         f"def expand_{suffix}({'*, ' + params if params else ''}) -> str:",
         _doc(f"The URI of `{constant}` ({template.uri}) for these values.", "    "),
-        *(
-            [*body, f"    return {constant}.expand(values)"]
-            if optional
-            else [f"    return {constant}.expand({{{required}}})"]
-        ),
+        f"    return {reference}.expand({{{given}}})",  # None is undefined: left out
     ]
     match = [
         f"def match_{suffix}(uri: str) -> {values} | None:",
@@ -219,6 +221,7 @@ def _template_blocks(template: Resource) -> list[Block]:
     return [
         _constant(constant, f"UriTemplate.parse({py(template.uri)})", about),
         _values_class(values, constant, parsed.variables, optional),
+        Block("\n".join(alias)),
         Block("\n".join(expand)),
         Block("\n".join(match)),
     ]
@@ -226,10 +229,11 @@ def _template_blocks(template: Resource) -> list[Block]:
 
 def _values_class(name: str, constant: str, variables: tuple[str, ...], optional: frozenset[str]) -> Block:
     """The TypedDict of a template's variables: a class, or where a variable is no Python name
-    (`page.size`, `from`), the functional form, which takes any key."""
+    (`page.size`, `from`) or one a class body renames (`__x` is `_<Class>__x` there), the
+    functional form, which takes any key."""
     about = f"The variables of `{constant}`, as a URI gives them."
     kinds = [(v, "NotRequired[str]" if v in optional else "str") for v in variables]
-    if all(v.isidentifier() and not keyword.iskeyword(v) for v in variables):
+    if all(v.isidentifier() and not keyword.iskeyword(v) and not v.startswith("__") for v in variables):
         fields = [f"    {v}: {kind}" for v, kind in kinds] or ["    pass"]
         return Block("\n".join([f"class {name}(TypedDict):", _doc(about, "    "), *([""] if kinds else []), *fields]))
     keys = ", ".join(f"{py(v)}: {kind}" for v, kind in kinds)
@@ -271,6 +275,6 @@ def _arguments_model(prompt: Prompt) -> Block:
         if argument.description:
             options.append(f"description={py(argument.description)}")
         kind = "str" if argument.required else "str | None"
-        value = f" = Field({', '.join(options)})" if options else ""
+        value = f" = _Field({', '.join(options)})" if options else ""  # `Field` may be an argument's name
         lines.append(f"    {name}: {kind}{value}")
     return Block("\n".join(lines))

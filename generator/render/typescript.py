@@ -23,7 +23,7 @@ from ..model import Builders, Catalogue, Contract, Project, Shape
 from ..naming import lower_camel, resource_module
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
-from .escape import ts, ts_key
+from .escape import json_controls, ts, ts_key
 from .json_text import CompactTexts, json_block
 from .mcp import tool_listing
 from .surface_code import judged_resource
@@ -80,7 +80,7 @@ def typescript_package(
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json_controls(json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
 
 
 def _package_json(name: str, version: str, modules: list[str]) -> dict[str, Any]:

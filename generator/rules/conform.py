@@ -32,6 +32,16 @@ CONFORM_RULES = (
         "session",
         "A server over stdio writes nothing to its standard output but MCP messages, one a line.",
     ),
+    Rule(
+        "bound-exceeded",
+        C,
+        "error",
+        "session",
+        "The server can be read within the client's bounds: each answer holds at most `limits.message_bytes` and"
+        " nests no deeper than the MCP SDK's JSON parser reads (200 levels), and a run reads at most"
+        " `limits.server_bytes` of it in all, in at most `limits.server_seconds`. An answer past its bound is"
+        " said of its request (the next gets a new session); a run past its own ends, what remained not asked.",
+    ),
     Rule("duplicate-tool", C, "error", "listing", "No tool is listed twice."),
     Rule(
         "surface-unlisted",

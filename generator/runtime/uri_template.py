@@ -15,8 +15,8 @@ no literal between them (`{a}{b}`: where one ends is anyone's guess; `{a}{.b}` i
 operator writes the `.`), as the MCP Python SDK refuses them.
 
 Expansion is RFC 6570 §3.2 word for word, with one reading: a variable missing from the
-values is undefined and left out, an empty string is defined. Literal characters outside
-ASCII (§2.1 `ucschar`, `iprivate`) are written percent-encoded (§3.1).
+values, or None there (§2.3's null), is undefined and left out, an empty string is defined.
+Literal characters outside ASCII (§2.1 `ucschar`, `iprivate`) are written percent-encoded (§3.1).
 
 Matching. RFC 6570 leaves it out (§1.4); here it is the inverse of `expand`: `match(uri)`
 returns values that expand to exactly `uri`, or None. So `t.expand(t.match(uri)) == uri` for every
@@ -193,8 +193,9 @@ class UriTemplate:
     def __hash__(self) -> int:
         return hash(self.text)
 
-    def expand(self, values: Mapping[str, str]) -> str:
-        """The URI of `values` (RFC 6570 §3.2); a variable they leave out is undefined, so skipped."""
+    def expand(self, values: Mapping[str, str | None]) -> str:
+        """The URI of `values` (RFC 6570 §3.2); a variable they leave out, or give None, is
+        undefined, so skipped."""
         return _expand(self._parts, values)
 
     def match(self, uri: str) -> dict[str, str] | None:
@@ -352,13 +353,17 @@ def _hex_byte(text: str, index: int) -> int | None:
 # Expansion
 
 
-def _expand(parts: tuple[_Part, ...], values: Mapping[str, str]) -> str:
+def _expand(parts: tuple[_Part, ...], values: Mapping[str, str | None]) -> str:
     return "".join(part if isinstance(part, str) else _expand_expression(part, values) for part in parts)
 
 
-def _expand_expression(expression: _Expression, values: Mapping[str, str]) -> str:
+def _expand_expression(expression: _Expression, values: Mapping[str, str | None]) -> str:
     operator = _OPERATORS[expression.operator]
-    written = [_expand_value(operator, name, values[name]) for name in expression.names if name in values]
+    written = [
+        _expand_value(operator, name, value)
+        for name in expression.names
+        if (value := values.get(name)) is not None  # left out, or None: undefined
+    ]
     return operator.first + operator.separator.join(written) if written else ""
 
 

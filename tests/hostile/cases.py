@@ -798,7 +798,7 @@ CASES = [
         symlink_out("errors.yaml", "secret.yaml", "errors: []\n"),
         GENERATE,
         2,
-        "a symlink that leads out of the sources folder",
+        "a symlink: not followed",
     ),
     Case(
         "symlinked example",
@@ -806,7 +806,7 @@ CASES = [
         symlink_out("examples/leak.json", "secret.json", "{}"),
         GENERATE,
         2,
-        "a symlink that leads out of the sources folder",
+        "a symlink: not followed",
     ),
     Case("fifo example", "names", fifo("examples/pipe.json"), GENERATE, 2, "not a regular file"),
     Case("output inside sources", "names", nothing, ("generate", "--out", "schemas/out"), 2, "overlaps"),
@@ -1180,5 +1180,48 @@ CASES = [
         validate("d.json"),
         2,
         "over limits.document_depth (10)",
+    ),
+    # A report never replaces the project's settings, sources, output or git's files, as `--out`
+    # and `--site` never take those folders: refused before the command runs.
+    Case(
+        "report onto the settings file",
+        "names",
+        nothing,
+        ("check", "--report", "json:pyproject.toml"),
+        2,
+        "pyproject.toml: cannot write the json report: the project's settings file",
+    ),
+    Case(
+        "report onto a source",
+        "names",
+        nothing,
+        ("generate", "--report", f"json:{CONTRACT.as_posix()}/tools.yaml"),
+        2,
+        "cannot write the json report: in the sources folder schemas",
+    ),
+    Case(
+        "report into the output",
+        "names",
+        nothing,
+        ("check", "--report", "sarif:generated/README.md"),
+        2,
+        "cannot write the sarif report: in the output folder generated",
+    ),
+    Case(
+        "report into git",
+        "names",
+        document(".git", b"gitdir: elsewhere\n"),  # a worktree's .git file
+        ("lint", "--report", "json:.git"),
+        2,
+        ".git: cannot write the json report: in a .git folder",
+    ),
+    Case(
+        "report through a link into the output",
+        "names",
+        lambda p: (p / "out-link").symlink_to("generated"),
+        ("generate", "--report", "junit:out-link/new.xml"),
+        2,
+        "cannot write the junit report: in the output folder generated",
+        extra={"gone": "generated/new.xml"},
     ),
 ]

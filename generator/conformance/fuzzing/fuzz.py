@@ -1,6 +1,6 @@
 """`conform --fuzz N [--seed S]`: each tool called with N argument sets its input schema accepts
 and N that break it by one keyword, once per run, at the newest revision checked, on sessions of
-its own (`fuzz_calls`).
+its own (a `link.Link`, opened again after a crash).
 
 Valid arguments are drawn from the tool's `inputSchema` as the contract has it, invalid ones
 break it by exactly one keyword (`fuzz_draw`).
@@ -9,7 +9,9 @@ Valid arguments must get a result the contract accepts (`results.judge_result`) 
 with a code the tool declares; invalid ones must be refused (a JSON-RPC error, or an `isError`
 result). The connection lost or an error that stands for an exception a handler did not
 handle (JSON-RPC's internal error -32603, or the Python SDK's code 0) is a crash, no answer
-within `--timeout` a hang; the server is connected to again and the fuzzing goes on.
+within `--timeout` a hang; the server is connected to again and the fuzzing goes on. An answer
+past a bound of the client (`limits.message_bytes`, the SDK's depth) is `bound-exceeded`, not a
+crash: it is the client that ended the connection.
 Hypothesis shrinks each failure to its simplest arguments, calling again (at most
 `SHRINK_CALLS` more calls, `RECONNECTS` new sessions), and the report gives one finding per
 tool, rule and kind of arguments, with the shrunk arguments. Every answer is kept by its
@@ -38,6 +40,7 @@ import mcp.types as types
 from hypothesis import given, seed
 from hypothesis.errors import Unsatisfiable
 
+from ...client.bounded import Budget
 from ...client.report import Report, shown
 from ...findings.finding import Finding
 from ...model import Surface
@@ -45,9 +48,9 @@ from ...schema.engine import standalone_validator
 from ...schema.values import not_json
 from ...serving.served import ServedContract, ServedTool
 from ..echoes import echo_at, echoes, marked
+from ..link import Answer, Link, Reconnect
 from ..listing import HINT_DEFAULTS
 from ..results import document_of, judge_result
-from .fuzz_calls import Answer, Reconnect, Server
 from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
 from .fuzz_surface import SurfaceFuzz
 from .mutate import long_integers
@@ -169,9 +172,14 @@ class _Departed(_Failure):
     pass
 
 
+class _OverBound(_Failure):
+    pass
+
+
 _KINDS: dict[str | None, type[_Failure]] = {
     "fuzz-crash": _Crash,
     "fuzz-hang": _Hang,
+    "bound-exceeded": _OverBound,
     "fuzz-valid-refused": _Refused,
     "fuzz-invalid-accepted": _Accepted,
     None: _Departed,
@@ -206,7 +214,7 @@ class _Run:
 
     plan: Plan
     contract: ServedContract
-    server: Server
+    server: Link
     report: Report
     budget: _Budget
 
@@ -301,6 +309,8 @@ class _ToolRun:
             return _Found("fuzz-crash", arguments, f"{crash} {after}", at)
         if answer.kind == "timeout":
             return _Found("fuzz-hang", arguments, f"no answer within {self.plan.timeout:g} s {after}", at)
+        if answer.kind == "over-bound":
+            return _Found("bound-exceeded", arguments, f"{answer.text} {after}", at)
         if answer.kind == "not-a-result":
             scratch = self._scratch()
             scratch.add("invalid-response", self._where(arguments), answer.text, tool=self.tool.name)
@@ -325,7 +335,7 @@ class _ToolRun:
         answer, at = self._call(arguments), ("inputSchema",)
         after = "on arguments the input schema accepts"
         trouble = self._trouble(answer, arguments, at, after) or self._echoed(answer, arguments)
-        if trouble is not None or answer.kind == "unreachable":
+        if trouble is not None or answer.kind in ("unreachable", "spent"):
             return trouble
         if answer.result is None:  # a JSON-RPC error: the server refuses what the schema accepts
             return _Found("fuzz-valid-refused", arguments, f"JSON-RPC error {answer.code} ({answer.text}) {after}", at)
@@ -417,11 +427,13 @@ async def fuzz_tools(
     report: Report,
     published: Mapping[str, Mapping[str, bool]] | None = None,
     surface: Surface | None = None,
-) -> None:
+    budget: Budget | None = None,
+) -> str | None:
     """Fuzz `tools` (of `contract`, as the server lists them, with the hints it `published` for
     each), then the templates and prompts of `surface` (`fuzz_surface`), on sessions opened with
-    `reconnect`, a new one whenever the server goes away."""
-    server = Server(reconnect, report.revision or "", the_plan.timeout, report)
+    `reconnect`, a new one whenever the server goes away; the bound of the run's `budget` that
+    stopped it, once one did (the tools not fuzzed for it are noted)."""
+    server = Link(reconnect, report.revision or "", the_plan.timeout, budget, counted=report)
     deadline = time.monotonic() + the_plan.budget if the_plan.budget is not None else None
     shared = _Run(the_plan, contract, server, report, _Budget(deadline))
     with long_integers():  # an integer past 4300 digits is drawn, judged, keyed and shown
@@ -431,3 +443,4 @@ async def fuzz_tools(
                 await anyio.to_thread.run_sync(_fuzz_all, shared, tools, published or {}, surface)
             finally:
                 server.close()
+    return server.spent

@@ -1,6 +1,6 @@
 """`conform --fuzz N` beside tools: each resource template read with N sets of values drawn for
 its variables, each prompt got with N argument sets and, where it requires some, N that leave
-a required one out; at the revision and on the sessions the tools are fuzzed on (`fuzz_calls`).
+a required one out; at the revision and on the sessions the tools are fuzzed on (a `link.Link`).
 
 Reading and getting change nothing, so every template and prompt of the contract is fuzzed.
 What a server answers a read of a drawn URI may be an error (no resource has that value), and
@@ -8,8 +8,9 @@ a prompt may refuse what its arguments mean: neither is a finding. A crash (the 
 lost, or an error that stands for an exception the server did not handle: JSON-RPC's internal
 error -32603, the Python SDK's code 0) or a hang is (`fuzz-crash`, `fuzz-hang`), so is
 an answer that is no result (`invalid-response`), JSON contents of a template with a `schema:`
-that it refuses (`resource-contents-invalid`), and a prompt answered although a required
-argument was left out (`fuzz-invalid-accepted`). Each is shrunk by hypothesis and reported
+that it refuses (`resource-contents-invalid`), a prompt answered although a required
+argument was left out (`fuzz-invalid-accepted`), and an answer past a bound of the client
+(`bound-exceeded`, not a crash: the client ended the connection). Each is shrunk by hypothesis and reported
 once per template or prompt and rule, at its entry of resources.yaml or prompts.yaml.
 """
 
@@ -30,7 +31,7 @@ from ...load.surface import PROMPTS_FILE, RESOURCES_FILE
 from ...model import Prompt, Resource, Surface
 from ...runtime import NotJson, parse_json
 from ...runtime.uri_template import UriTemplate
-from .fuzz_calls import Answer, Server
+from ..link import Answer, Link
 from .fuzz_draw import run_settings
 
 SHRINK_CALLS = 50  # requests one template or prompt may make past its N, to shrink what it found
@@ -54,7 +55,7 @@ class _Stop(Exception):
 class SurfaceFuzz:
     """The fuzzing of a contract's templates and prompts against `server`."""
 
-    server: Server
+    server: Link
     report: Report
     examples: int
     seed: int
@@ -186,6 +187,8 @@ def _trouble(answer: Answer, after: str) -> Found | None:
         return Found("fuzz-crash", f"{crash} {after}")
     if answer.kind == "timeout":
         return Found("fuzz-hang", f"no answer {after}")
+    if answer.kind == "over-bound":
+        return Found("bound-exceeded", f"{answer.text} {after}")
     if answer.kind == "not-a-result":
         return Found("invalid-response", f"{answer.text} {after}")
     return None
