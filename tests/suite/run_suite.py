@@ -4,7 +4,8 @@ Each group's schema becomes a contract (a `$schema` is added where the group has
 so that the draft decides), generated into a temporary output folder; then each test
 instance is judged by `validate`'s own path and by the root model's
 `model_validate_json`. Remote references are served from the suite's `remotes/` folder
-through `references:` in contract.yaml, never a socket.
+through `references:` in contract.yaml (a copy in WORKDIR: such a folder stays inside the
+project), never a socket.
 
 The project generates TypeScript too (`languages` in a pyproject.toml of WORKDIR), and the
 runner writes `cases.json` beside the output folder for tests/ts/judge_suite.mjs, which
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -48,7 +50,7 @@ def groups(suite: Path, formats: bool, only: str | None = None) -> list[tuple[st
     return found
 
 
-def write_contract(schemas: Path, draft: str, name: str, group: dict[str, Any], suite: Path, formats: bool) -> None:
+def write_contract(schemas: Path, draft: str, name: str, group: dict[str, Any], remotes: Path, formats: bool) -> None:
     folder = schemas / "contracts" / name
     folder.mkdir(parents=True)
     schema = group["schema"]
@@ -62,7 +64,7 @@ def write_contract(schemas: Path, draft: str, name: str, group: dict[str, Any], 
         "summary": group["description"],
         "module": name.replace("-", "_"),
         "formats": "assert" if formats else "annotate",
-        "references": {REMOTES: str((suite / "remotes").resolve())},
+        "references": {REMOTES: str(remotes.resolve())},
     }
     (folder / "contract.yaml").write_text(json.dumps(contract), encoding="utf-8")
     (folder / "errors.yaml").write_text("errors: []\n", encoding="utf-8")
@@ -82,8 +84,10 @@ def main() -> None:
     only = sys.argv[sys.argv.index("--draft") + 1] if "--draft" in sys.argv else None
     schemas, out = work / "schemas", work / "generated"
     cases = groups(suite, formats, only)
+    remotes = work / "remotes"  # a `references:` folder stays inside the project: a copy of the suite's
+    shutil.copytree(suite / "remotes", remotes)
     for draft, name, group in cases:
-        write_contract(schemas, draft, name, group, suite, formats)
+        write_contract(schemas, draft, name, group, remotes, formats)
     (work / "pyproject.toml").write_text(
         '[tool.mcp-contracts]\nlanguages = ["python", "typescript"]\n', encoding="utf-8"
     )
