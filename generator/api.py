@@ -140,10 +140,12 @@ def _render(chosen: Settings) -> RenderResult:
 
 
 def reading(chosen: Settings) -> Reading:
-    """How the sources of `chosen` are read: within its limits, inside its sources folder."""
+    """How the sources of `chosen` are read: within its limits, inside its sources folder, its
+    `references:` inside the project that holds that folder (not the working folder's)."""
+    from .config import project_root
     from .load.documents import Reading
 
-    return Reading.within(chosen.schemas, chosen.limits, chosen.root)
+    return Reading.within(chosen.schemas, chosen.limits, project_root(chosen.schemas.absolute()))
 
 
 def _load(chosen: Settings, *, lenient: bool = False) -> LoadResult:
@@ -644,6 +646,8 @@ def _import(
     where = display_path(imported.folder)
     if imported.created:
         summary = f"wrote {where} ({len(written)} file(s)); next: mcp-contracts generate"
+    elif not imported.changed and reading.facts.unlisted:  # a file left as it was is not up to date
+        summary = f"{where}: nothing changed, but not every listing was read (see the notes)."
     elif not imported.changed:
         summary = f"{where} is up to date with the server."
     elif write:

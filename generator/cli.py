@@ -8,6 +8,7 @@ server is `cli_server`; every outcome is printed by `findings.printer`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -250,8 +251,15 @@ def validate(
     if out is not None or package is not None:  # the options of the generated-package judge it once used
         flag = "--out" if out is not None else "--package"
         _refuse(f"validate judges with the sources, not the output: drop {flag} (--schemas DIR)")
+    reports = _reports(report)
+    judged_here = {os.path.realpath(name) for name in files if name != "-"}
+    onto = next((path for _, path in reports if str(path) != "-" and os.path.realpath(path) in judged_here), None)
+    if onto is not None:  # the document would be replaced by its own verdict
+        from .diagnostics import printable
+
+        _refuse(f"{printable(str(onto))}: a report never replaces a document it judges")
     judged = partial(api.validate_report, contract=contract, documents=files, definition=definition)
-    _run("validate", output_format, _reports(report), judged, schemas)
+    _run("validate", output_format, reports, judged, schemas)
 
 
 @app.command()

@@ -23,7 +23,7 @@ from .findings.finding import Finding, Outcome
 from .findings.policy import Policy
 from .load.bundle import refs_in
 from .load.documents import Document, Reading
-from .load.project import LoadResult, read_documents
+from .load.project import LoadResult, contract_names, read_documents
 from .load.surface import RESOURCES_FILE
 from .model import Contract, Entry, Place
 from .naming import member_name
@@ -430,11 +430,7 @@ def lint(
     `loaded` is what `api` loaded from `schemas_dir` with `reading`; the rules read the
     files again the same way, so a file loading refuses is never judged here either."""
     contracts_dir = schemas_dir / "contracts"
-    folders = (  # listed as the loader lists them: nothing followed
-        [p for p in reading.files.folders(contracts_dir) if not p.name.startswith(".")]
-        if reading.files.is_dir(contracts_dir)
-        else []
-    )
+    folders = [contracts_dir / name for name in contract_names(schemas_dir, reading)]  # as the loader lists them
     contracts = {c.name: c for c in loaded.project.contracts} if loaded.project is not None else {}
     sources = [(folder.name, _sources(folder, contracts.get(folder.name), reading)) for folder in folders]
     read = {name: src for name, src in sources if src is not None}

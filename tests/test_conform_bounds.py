@@ -160,6 +160,17 @@ def test_an_answer_nested_too_deep_is_named_so_not_a_timeout(project: Path, tmp_
 
 
 @pytest.mark.fires("bound-exceeded")
+@pytest.mark.parametrize("listing", ["tools/list", "prompts/list"])
+def test_a_listing_nested_too_deep_is_named_so(project: Path, tmp_path: Path, listing: str) -> None:
+    with _server(tmp_path, "stdio", "--deep", f"{listing}:300") as server:
+        code, report = _conform(project, *server)
+    assert (code, report["problem"]) == (1, None), report
+    found = [f for f in report["findings"] if f["rule"] == "bound-exceeded"]
+    assert found and all(TOO_DEEP in f["message"] for f in found), report["findings"]
+    assert not [f for f in report["findings"] if f["rule"] in ("call-timeout", "stdout-not-protocol")], report
+
+
+@pytest.mark.fires("bound-exceeded")
 def test_the_bytes_of_a_whole_run_are_bounded_and_the_rest_is_not_asked(project: Path, tmp_path: Path) -> None:
     """150 KB in all: the read of test://big (100 KB) passes, the prompt's answer (100 KB) ends the run."""
     _limits(project, server_bytes=150_000)
@@ -214,5 +225,24 @@ def test_an_http_body_that_is_not_json_is_one_clear_message_without_a_traceback(
     assert result.returncode == 2, result
     assert "Traceback" not in result.stderr, result.stderr
     [said] = [line for line in result.stderr.splitlines() if line.strip()]
-    assert said.startswith("error: cannot talk to the server at 2025-06-18: its answer to initialize is not JSON"), said
+    assert said.startswith(
+        "error: cannot talk to the server at 2025-06-18: its answer to initialize: an answer that is not JSON"
+    ), said
     assert "expected value at line 1 column 1" in said and "pydantic" not in said, said
+
+
+@pytest.mark.parametrize(("options", "said"), [(("--not-json",), "an answer that is not JSON (expected value")])
+def test_import_says_an_http_body_it_cannot_parse_in_a_line_without_a_traceback(
+    tmp_path: Path, options: tuple[str, ...], said: str
+) -> None:
+    """`import` reads a server as `conform` does: the SDK's tracebacks of a body it cannot
+    parse (one per revision asked) stay off standard error, and its pydantic text too."""
+    project = tmp_path / "project"
+    project.mkdir()
+    with _server(tmp_path, "http", *options) as server:
+        result = run_process("import", "shop", "--timeout", "20", *server, cwd=project)
+    assert result.returncode == 2, result
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: cannot read the tools of "), lines
+    assert said in lines[0] and "pydantic" not in lines[0], lines[0]

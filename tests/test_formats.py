@@ -574,3 +574,12 @@ def test_a_report_elsewhere_in_the_project_outside_it_or_on_standard_output_is_w
         assert json.loads((guarded_project / target).read_text(encoding="utf-8"))["command"] == "lint"
     shown = run_cli("lint", "--format", "github", "--report", "json:-", cwd=guarded_project)
     assert shown.returncode == 1 and '"command": "lint"' in shown.stdout
+
+
+def test_validate_never_writes_a_report_onto_a_document_it_judges(guarded_project: Path) -> None:
+    document = guarded_project / "answer.json"
+    document.write_text('{"success": true, "data": {}}', encoding="utf-8")
+    for target in ("json:answer.json", "json:./answer.json", f"sarif:{document}"):
+        result = run_cli("validate", "--contract", "jsonrpc", "--report", target, "answer.json", cwd=guarded_project)
+        assert result.returncode == 2 and "a report never replaces a document it judges" in result.stderr, result
+        assert document.read_text(encoding="utf-8") == '{"success": true, "data": {}}'

@@ -119,6 +119,7 @@ def test_a_listing_that_fails_leaves_its_file_as_it_was(
     assert {p for p in after if p.startswith("examples/")} == {p for p in before if p.startswith("examples/")}
     said = [n for n in notes(result.stderr) if n.startswith(f"{file}: left as it was, its listing not read: ")]
     assert len(said) == 1 and method in said[0], result.stderr
+    assert "up to date" not in result.stdout and "not every listing was read" in result.stdout, result.stdout
 
 
 @pytest.mark.parametrize("method", ["resources/list", "resources/templates/list", "prompts/list"])

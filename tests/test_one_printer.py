@@ -203,3 +203,14 @@ def test_one_outcome_class_and_one_format_enum() -> None:
             if isinstance(node, ast.ClassDef) and node.name in named:
                 named[node.name].append(path.relative_to(ROOT).as_posix())
     assert named == {"Outcome": ["generator/findings/finding.py"], "Format": ["generator/cli_params.py"]}
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"), [("\x1b[31m", "\\u001b[31m"), ("\x00", "\\u0000"), ("\x7f\x85", "\\u007f\\u0085")]
+)
+def test_a_github_annotation_holds_no_raw_control_character(raw: str, shown: str) -> None:
+    """A CI log shows an annotation's text raw: an ESC from a source would start a terminal
+    sequence there. Each control but tab, CR and LF (which GitHub's encoding carries) is its escape."""
+    assert message_value(f"a{raw}b") == f"a{shown}b"
+    assert property_value(f"a{raw}b") == f"a{shown}b"
+    assert message_value("a\tb\r\n") == "a\tb%0D%0A"

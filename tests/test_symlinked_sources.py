@@ -187,13 +187,63 @@ def test_a_references_folder_out_of_the_project_is_refused(tmp_path: Path, targe
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_a_symlinked_contract_folder_is_refused(tmp_path: Path) -> None:
+def test_the_project_that_bounds_references_is_the_one_holding_the_sources(tmp_path: Path) -> None:
+    """Not the working folder's: from a folder of no project, `references: /` is refused all
+    the same, and a folder of the sources' project is read."""
+    project, _ = _project(tmp_path, lambda project, outside: "")
+    elsewhere = tmp_path / "elsewhere"  # no pyproject.toml nor .git above it but the tmp root's
+    elsewhere.mkdir()
+    identity = project / FOLDER / "contract.yaml"
+    original = identity.read_text()
+    identity.write_text(original + 'references:\n  "https://example.com/all/": "/"\n')
+    result = run_cli("lint", "--schemas", str(project / "schemas"), cwd=elsewhere)
+    assert result.returncode == 2 and "'/' leads out of the project" in result.stdout + result.stderr
+    (project / "shared").mkdir()
+    identity.write_text(original + 'references:\n  "https://example.com/all/": "../../../shared"\n')
+    result = run_cli("lint", "--schemas", str(project / "schemas"), cwd=elsewhere)
+    assert "leads out of the project" not in result.stdout + result.stderr
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+
+
+def test_import_holds_references_inside_the_project_and_reads_them_from_it(tmp_path: Path) -> None:
+    """`import` loads a copy of the contract in a folder of its own: a relative `references:`
+    is still read from the project's contract folder, and one out of the project is refused."""
+    server = ("--", sys.executable, str(ROOT / "tests" / "servers" / "import_server.py"), "shared")
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run_cli("import", "shop", "--write", *server, cwd=project).returncode == 0
+    identity = project / "schemas" / "contracts" / "shop" / "contract.yaml"
+    original = identity.read_text()
+    (project / "shared").mkdir()
+    identity.write_text(original + 'references:\n  "https://example.com/all/": "../../../shared"\n')
+    result = run_cli("import", "shop", *server, cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    identity.write_text(original + 'references:\n  "https://example.com/all/": "/"\n')
+    result = run_cli("import", "shop", *server, cwd=project)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "'/' leads out of the project" in result.stdout + result.stderr
+
+
+def test_a_symlinked_contract_folder_is_refused_once(tmp_path: Path) -> None:
     project, _ = _project(tmp_path, lambda project, outside: "")
     shutil.move(project / FOLDER, tmp_path / "elsewhere")
     (project / FOLDER).symlink_to(tmp_path / "elsewhere")
     result = run_cli("check", cwd=project)
     assert result.returncode == 2
-    assert f"{FOLDER.as_posix()} {NOT_FOLLOWED}" in result.stderr, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert errors == [f"error: {FOLDER.as_posix()}: a symlink: not followed"], result.stderr
+
+
+def test_a_symlinked_folder_of_contracts_is_refused_and_names_no_contract(tmp_path: Path) -> None:
+    project, _ = _project(tmp_path, lambda project, outside: "")
+    contracts = project / "schemas" / "contracts"
+    shutil.move(contracts, tmp_path / "contracts")
+    contracts.symlink_to(tmp_path / "contracts")
+    result = run_cli("lint", cwd=project)
+    assert result.returncode == 2
+    assert "error: schemas/contracts: a symlink: not followed" in result.stderr.splitlines(), result.stderr
+    result = run_cli("validate", "--contract", NAME, "answer.json", cwd=project)
+    assert result.returncode == 2 and "it has: contracts" not in result.stdout + result.stderr
 
 
 # -- the walker

@@ -21,6 +21,7 @@ from typing import IO
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, printable
+from ..files import names
 from ..load.documents import NOT_FOLLOWED, Reading, decoded, linked, over_limit
 
 SYMLINK = "120000"
@@ -189,8 +190,8 @@ class GitTree:
         return isinstance(found, Entry | Refused)
 
     def folders(self, folder: Path) -> list[Path]:
-        """The folders in `folder`; a folder not read (a symlink out of the sources) lists
-        itself, so that reading in it says why, as the disk would for each of its files."""
+        """The folders in `folder`; a folder not read (a symlink, which is never followed)
+        lists itself, so that reading in it says why, as the disk would for each of its files."""
         if isinstance(self._find(folder), Refused):
             return [folder]
         return [path for path in self._children(folder) if self.is_dir(path)]
@@ -209,16 +210,14 @@ class GitTree:
         return sorted(found)
 
     def inside(self, base: Path, relative: str) -> Path | None:
-        if not relative or relative.startswith("/"):
+        """`base/relative` when `relative` stays in `base` and names a file of the tree, or
+        one behind a symlink (reading it says why, as on the disk)."""
+        parts = names(relative)
+        if parts is None or self._relative(base) is None:
             return None
-        candidate = base / relative
-        parts, base_parts = self._relative(candidate), self._relative(base)
-        if parts is None or base_parts is None:
-            return None
-        resolved, folder = self._resolve(parts), self._resolve(base_parts)
-        if isinstance(resolved, Refused) or isinstance(folder, Refused) or resolved[: len(folder)] != folder:
-            return None
-        return self.mount.joinpath(*resolved) if isinstance(self.entries.get(resolved), Entry) else None
+        candidate = base.joinpath(*parts)
+        found = self._find(candidate)
+        return candidate if isinstance(found, Entry | Refused) else None
 
     def text(self, path: Path, reading: Reading) -> str | Diagnostic:
         return decoded(self.name(path), self.data(path, reading))

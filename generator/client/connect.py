@@ -5,11 +5,13 @@ revision asked for, and the whole `tools/list` read page by page.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
+import re
 import sys
-from collections.abc import AsyncIterator, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from functools import cache
 from typing import Any, TextIO
 
@@ -20,6 +22,7 @@ from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
+from mcp_types.jsonrpc import PARSE_ERROR
 from pydantic import ModelWrapValidatorHandler, PrivateAttr, ValidationError, model_validator
 
 from .. import __version__
@@ -38,6 +41,7 @@ from .bounded import (
     UnheldNumber,
     http_client,
     stdio_client,
+    too_deep,
 )
 from .report import Report
 
@@ -80,11 +84,43 @@ def _devnull() -> TextIO:
     return open(os.devnull, "w")
 
 
+@contextmanager
+def sdk_logs_silenced() -> Iterator[None]:
+    """The MCP SDK's log records dropped while the block runs, not printed: it logs an answer it
+    cannot parse with a traceback (on standard error, with no handler configured), which the
+    run (`conform`, `import`) reports in its own words (`leaf`)."""
+    logger = logging.getLogger("mcp")
+    dropped, propagate = logging.NullHandler(), logger.propagate
+    logger.addHandler(dropped)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(dropped)
+        logger.propagate = propagate
+
+
+# Pydantic's words for text that is no JSON, inside the SDK's error message.
+_INVALID_JSON = re.compile(r"Invalid JSON: ([^\[\n]+?)\s*\[")
+
+
+def unparsed(exc: MCPError) -> str | None:
+    """What the SDK's "Failed to parse JSON response" (its HTTP transport's error for a body it
+    cannot read) says, in a line; None for another error. Its own message holds pydantic's
+    whole error, over many lines."""
+    if exc.code != PARSE_ERROR or not exc.message.startswith("Failed to parse"):
+        return None
+    if too_deep(exc.message):
+        return str(MessageTooDeep())
+    found = _INVALID_JSON.search(exc.message)
+    return f"an answer that is not JSON ({found.group(1) if found else 'it cannot be parsed'})"
+
+
 def leaf(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     if isinstance(exc, MCPError):
-        return without_secrets(exc.message)  # the server's own words
+        return without_secrets(unparsed(exc) or exc.message)  # the server's own words
     if isinstance(exc, MessageTooLarge | MessageTooDeep | ServerExited | BudgetSpent):
         return without_secrets(str(exc))
     if isinstance(exc, ValidationError):

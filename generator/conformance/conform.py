@@ -21,7 +21,6 @@ ends the whole run once spent, with one finding that names the bound (exit 1, no
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -29,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 import mcp.types as types
 from mcp.shared.exceptions import MCPError
-from mcp_types.jsonrpc import PARSE_ERROR
 
 from .. import interrupt
 from ..client import client_side
@@ -42,14 +40,14 @@ from ..client.bounded import (
     OverBound,
     ServerLog,
 )
-from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools
+from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools, sdk_logs_silenced, unparsed
 from ..client.report import Report, shown
 from ..protocol import VERSIONS, Revision, revision
 from ..serving.mock import ERROR_REQUEST
 from ..serving.revisions import contract_at
 from ..serving.served import ServedContract, ServedTool
 from .echoes import echo_at, echoes
-from .link import Answer, Link, Reconnect, sdk_logs_silenced, unanswered
+from .link import Answer, Link, Reconnect, unanswered
 from .listing import compare_listing, published_hints
 from .results import document_of, judge_result
 from .surface import conform_surface
@@ -140,19 +138,15 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
 
 
 def _unreached(exc: BaseException, target: Target) -> str:
-    """Why the server could not be talked to, in a line: an answer that is no JSON said so
-    (the SDK's words hold pydantic's whole error), a hint where credentials may be missing."""
+    """Why the server could not be talked to, in a line (`leaf`: an answer that is no JSON said
+    so), a hint where credentials may be missing."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    if isinstance(exc, MCPError) and exc.code == PARSE_ERROR and exc.message.startswith("Failed to parse"):
-        found = _INVALID_JSON.search(exc.message)
-        return f"its answer to initialize is not JSON ({found.group(1) if found else 'it cannot be parsed'})"
+    said = unparsed(exc) if isinstance(exc, MCPError) else None
+    if said is not None:
+        return f"its answer to initialize: {said}"
     hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
     return leaf(exc) + ("" if isinstance(exc, OverBound) else hint)
-
-
-# Pydantic's words for text that is no JSON, inside the SDK's error message.
-_INVALID_JSON = re.compile(r"Invalid JSON: ([^\[\n]+?)\s*\[")
 
 
 def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:

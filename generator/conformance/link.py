@@ -8,15 +8,15 @@ gets its `Answer`, named by what ended the connection (`over-bound` for an answe
 bound, `spent` for the run's `Budget`, `lost` for the server going away), and the next one a
 new session. The plain run asks from the event loop, `--fuzz` from its worker thread.
 
-The MCP SDK logs an answer it cannot parse with its traceback (`logging`): `sdk_logs_silenced`
-keeps those off standard error while a run lasts; the `Answer` says what happened instead.
+The MCP SDK logs an answer it cannot parse with its traceback (`logging`):
+`client.connect.sdk_logs_silenced` keeps those off standard error while a run lasts; the
+`Answer` says what happened instead.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -257,22 +257,6 @@ class Link:
         self.spent = self.spent or said
         self.failed = self.failed or self.spent
         return Answer("spent", text=self.spent or "")
-
-
-@contextmanager
-def sdk_logs_silenced() -> Iterator[None]:
-    """The MCP SDK's log records dropped while the block runs, not printed: it logs an answer it
-    cannot parse with a traceback (on standard error, with no handler configured), which the
-    run reports in its own words."""
-    logger = logging.getLogger("mcp")
-    dropped, propagate = logging.NullHandler(), logger.propagate
-    logger.addHandler(dropped)
-    logger.propagate = False
-    try:
-        yield
-    finally:
-        logger.removeHandler(dropped)
-        logger.propagate = propagate
 
 
 def unanswered(

@@ -45,7 +45,7 @@ from ..client.bounded import (
     MessageTooLarge,
     UnheldNumber,
 )
-from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools
+from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools, sdk_logs_silenced
 from ..client.report import Report, shown
 from ..diagnostics import without_secrets
 from ..protocol import VERSIONS, Revision, revision
@@ -126,7 +126,8 @@ def read_server(target: Target, options: ImportOptions, staging: Path) -> Readin
     capped = False  # a message over limits.message_bytes: not a matter of credentials
     for version in reversed(VERSIONS):
         try:
-            interrupt.run(_ask, target, revision(version), options, answered, reading, budget)
+            with sdk_logs_silenced():  # an answer the SDK cannot parse is said in a line (`leaf`)
+                interrupt.run(_ask, target, revision(version), options, answered, reading, budget)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
             refused = _unheld_in(exc)
             if refused is not None:
@@ -146,7 +147,8 @@ def read_server(target: Target, options: ImportOptions, staging: Path) -> Readin
     reading.facts = replace(reading.facts, revisions=tuple(sorted(answered, key=VERSIONS.index)))
     if options.read_resources and reading.problem is None:
         reading.unread = list(reading.facts.resources)
-        _read_resources(target, revision(reading.facts.negotiated), options, reading, (budget, staging))
+        with sdk_logs_silenced():
+            _read_resources(target, revision(reading.facts.negotiated), options, reading, (budget, staging))
     reading.notes = [without_secrets(note) for note in reading.notes]  # a server's words, printed
     reading.problem = without_secrets(reading.problem) if reading.problem is not None else None
     return reading

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ruamel.yaml.error import YAMLError
 
-from ..config import Settings
+from ..config import Settings, project_root
 from ..diagnostics import Diagnostic, display_path
 from ..findings.finding import Finding
 from ..load.documents import Reading
@@ -102,7 +102,15 @@ def _loaded(name: str, files: Tree, settings: Settings) -> tuple[Contract | None
                 files.copy_to(relative, folder / relative)
             except OSError as exc:  # a name this file system cannot hold...
                 return None, [Diagnostic(str(folder / relative), None, None, f"cannot be written: {exc.strerror}")]
-        result = load_project(schemas, Reading.within(schemas, settings.limits))
+        result = load_project(
+            schemas,
+            Reading.within(
+                schemas,
+                settings.limits,
+                project_root(settings.schemas.absolute()),
+                contracts=settings.schemas / "contracts",  # a relative `references:` as the project has it
+            ),
+        )
         problems = list(result.diagnostics)
         if result.project is None:
             return None, problems

@@ -71,7 +71,8 @@ class Resources:
             found = self._declared_ids().get(uri)
         if found is None:
             raise Unreachable(
-                f"{uri} is neither a file of the contract folder nor under a prefix of `references:` in contract.yaml"
+                f"{uri} is no file of the contract folder nor of a folder that `references:` in contract.yaml"
+                " maps (a file behind a symlink is none: symlinks are not followed)"
             )
         return found
 

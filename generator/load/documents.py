@@ -223,12 +223,17 @@ class Reading:
     root: Path
     files: Files
     project: Path | None = None  # the project's folder, resolved: `references:` stay inside it
+    contracts: Path | None = None  # where a relative `references:` is read from (`import`'s copy)
 
     @classmethod
-    def within(cls, folder: Path, limits: Limits, project: Path | None = None) -> Reading:
+    def within(
+        cls, folder: Path, limits: Limits, project: Path | None = None, contracts: Path | None = None
+    ) -> Reading:
         """Reading the sources of `folder` on disk within `limits`, the folders `references:`
-        names inside `project` (none: anywhere, as an old revision's folder is read)."""
-        return cls(limits, folder.resolve(), Disk.below(folder), project.resolve() if project is not None else None)
+        names inside `project` (none: anywhere, as an old revision's folder is read), a relative
+        one from the contract's folder in `contracts` when given (else the one read)."""
+        resolved = project.resolve() if project is not None else None
+        return cls(limits, folder.resolve(), Disk.below(folder), resolved, contracts)
 
     def within_project(self, path: Path) -> bool:
         """Whether `path`, resolved, is inside the project (no project: yes)."""

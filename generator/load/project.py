@@ -18,7 +18,7 @@ from ..schema.pointer import resolve as resolve_pointer
 from .accepted import load_accepted
 from .builders import build_builders
 from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
-from .documents import Document, Reading, read_json, read_source, read_yaml
+from .documents import NOT_FOLLOWED, Document, Reading, read_json, read_source, read_yaml
 from .envelope import compile_envelope
 from .meta import check_against_meta, meta_schema, semver
 from .surface import load_surface
@@ -53,10 +53,15 @@ def load_project(schemas_dir: Path, reading: Reading, *, lenient: bool = False, 
         return LoadResult(None, [Diagnostic(reading.name(contracts_dir), None, None, "no such folder")])
     diagnostics: list[Diagnostic] = []
     contracts: list[Contract] = []
+    if _stopped(contracts_dir, reading):
+        return LoadResult(None, [Diagnostic(reading.name(contracts_dir), None, None, NOT_FOLLOWED)])
     folders = [p for p in reading.files.folders(contracts_dir) if not p.name.startswith(".")]
     if not folders:
         diagnostics.append(Diagnostic(reading.name(contracts_dir), None, None, "holds no contract folder"))
     for folder in folders if only is None else [p for p in folders if p.name == only]:
+        if _stopped(folder, reading):  # said once, not of each file it would hold
+            diagnostics.append(Diagnostic(reading.name(folder), None, None, NOT_FOLLOWED))
+            continue
         contract, problems = _load_contract(folder, reading, lenient)
         diagnostics += problems
         if contract is not None:
@@ -71,9 +76,15 @@ def contract_names(schemas_dir: Path, reading: Reading) -> list[str]:
     """The names of the contract folders under `schemas_dir/contracts/` (each its contract's
     name, which contract.yaml must repeat), sorted."""
     contracts_dir = schemas_dir / "contracts"
-    if not reading.files.is_dir(contracts_dir):
+    if not reading.files.is_dir(contracts_dir) or _stopped(contracts_dir, reading):
         return []
     return sorted(p.name for p in reading.files.folders(contracts_dir) if not p.name.startswith("."))
+
+
+def _stopped(folder: Path, reading: Reading) -> bool:
+    """Whether `folder` is a symlink (or one is on the way to it), which is not followed: a
+    folder a symlink stops lists itself (`Files.folders`)."""
+    return reading.files.folders(folder) == [folder]
 
 
 def _check_unique_modules(contracts: list[Contract], contracts_dir: Path, reading: Reading) -> list[Diagnostic]:
@@ -133,24 +144,32 @@ def _column_names(identity: Document) -> list[Diagnostic]:
     ]
 
 
-def _references(identity: Document, reading: Reading) -> dict[str, Path]:
-    """`references:` of contract.yaml: URI prefixes mapped to folders, relative to the file;
-    those that lead out of the project left out (`_references_outside` says so)."""
+def _mapped(identity: Document, reading: Reading) -> dict[str, Path]:
+    """`references:` of contract.yaml: URI prefixes mapped to folders, relative to the contract
+    folder (the project's, where `reading.contracts` says a copy is read)."""
     folder = identity.path.parent
-    mapped = {prefix: folder / target for prefix, target in identity.data.get("references", {}).items()}
-    return {prefix: path for prefix, path in mapped.items() if reading.within_project(path)}
+    if reading.contracts is not None:
+        folder = reading.contracts / folder.name
+    return {prefix: folder / target for prefix, target in identity.data.get("references", {}).items()}
+
+
+def _references(identity: Document, reading: Reading) -> dict[str, Path]:
+    """The `references:` folders read: those that lead out of the project left out
+    (`_references_outside` says so)."""
+    return {prefix: path for prefix, path in _mapped(identity, reading).items() if reading.within_project(path)}
 
 
 def _references_outside(identity: Document, reading: Reading) -> list[Diagnostic]:
     """A `references:` folder out of the project (`/etc`, `../../../../..`): contract.yaml is
     a file a pull request edits, so a `$ref` never reads what lies beyond the repository."""
-    folder = identity.path.parent
+    written = identity.data.get("references", {})
     return [
         identity.diagnostic(
-            ["references", prefix], f"{target!r} leads out of the project: a `references:` folder must be inside it"
+            ["references", prefix],
+            f"{written[prefix]!r} leads out of the project: a `references:` folder must be inside it",
         )
-        for prefix, target in identity.data.get("references", {}).items()
-        if not reading.within_project(folder / target)
+        for prefix, path in _mapped(identity, reading).items()
+        if not reading.within_project(path)
     ]
 
 

@@ -120,6 +120,8 @@ def answer(message: dict[str, object], arguments: list[str]) -> Iterator[bytes]:
     if deep:
         result["_meta"] = {"nested": _DEEP}
     head, marked, tail = json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}).partition(json.dumps(_TEXT))
+    if not marked:  # a result without text (a listing): the nested arrays go in its `_meta`
+        head, tail = "", head
     size = next((int(size) for what, size in _sized(arguments, "--big").items() if what in names), 0)
     yield head.encode()
     if marked:  # a result with text: `size` bytes of it
