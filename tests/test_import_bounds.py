@@ -203,3 +203,18 @@ def test_reads_past_the_deadline_are_one_note(tmp_path: Path, project: Path) -> 
     left = int(reads[0].removeprefix("resources/read: ").split()[0])
     written = folder(project) / "examples" / "resources"
     assert 0 < left <= 12 and len(list(written.iterdir()) if written.exists() else []) + left == 12
+
+
+@pytest.mark.fires("endless-tool-list")
+@pytest.mark.parametrize("method", ["resources/list", "prompts/list"])
+def test_conform_says_a_surface_listing_that_loops_at_once(tmp_path: Path, project: Path, method: str) -> None:
+    """`conform` reads a listing as `import` does: a `nextCursor` given before is a loop,
+    said on the page it comes, not after a hundred pages of the same entries."""
+    _imported_by_hand(tmp_path, project)
+    spec = {**SPEC, "faults": {method: "loop"}}
+    command = ("conform", "--contract", "imported", "--format", "json", "--protocol", "2025-06-18")
+    result = run_cli(*command, *server(tmp_path, spec), cwd=project)
+    report = json.loads(result.stdout)
+    found = [f for f in report["findings"] if f["rule"] == "endless-tool-list" and f["subject"] == method]
+    assert result.returncode == 1 and len(found) == 1, report["findings"]
+    assert "the listing loops" in found[0]["message"], found

@@ -20,7 +20,7 @@ from typing import Any
 
 import mcp.types as types
 
-from ..client.connect import MAX_PAGES
+from ..client.connect import MAX_PAGES, looping
 from ..client.report import Report
 from ..load.surface import PROMPTS_FILE, RESOURCES_FILE, essence
 from ..model import Prompt, Resource, Surface
@@ -70,9 +70,10 @@ async def _listing(asking: _Asking, method: str, request: type[Any], result: typ
     server does not answer it (said)."""
     entries: list[Any] = []
     cursor: str | None = None
+    cursors: set[str] = set()
     source = PROMPTS_FILE if method.startswith("prompts") else RESOURCES_FILE
     report = asking.report
-    for _ in range(MAX_PAGES):
+    for page_number in range(1, MAX_PAGES + 1):
         answer = await asking.link.ask(request(params=types.PaginatedRequestParams(cursor=cursor)), result)
         if answer.kind == "rpc-error":
             text = f"the contract declares what it lists, and the server answers: {answer.text}"
@@ -88,6 +89,10 @@ async def _listing(asking: _Asking, method: str, request: type[Any], result: typ
         cursor = answer.result.next_cursor
         if cursor is None:
             return entries
+        if cursor in cursors:  # it would never end: said at once, not after MAX_PAGES pages
+            report.add("endless-tool-list", method, looping(cursor, page_number), source=source)
+            return entries
+        cursors.add(cursor)
     report.add("endless-tool-list", method, f"still a nextCursor after {MAX_PAGES} pages", source=source)
     return entries
 
