@@ -22,7 +22,7 @@ TOOLS_FILES = sorted((GENERATED / "mcp").glob("*.tools.json"))
 # Every row of the table, by its number in BENCHMARKS.md.
 EXPECTED = {
     "1", "2", "3.1", "3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7",
-    "7.1", "7.2", "8.0", "8.1",
+    "7.1", "7.2", "8.0", "8.1", "12.1", "12.2",
     *(f"5.{i}" for i in range(1, 4 * len(WITH_BUILDERS) + 1)),  # the model's path, then the wire's
     *(f"6.{i}" for i in range(1, len(CONTRACTS) + 1)),
     *(f"8.{i}" for i in range(2, len(TOOLS_FILES) + 2)),
