@@ -116,9 +116,16 @@ def unparsed(exc: MCPError) -> str | None:
     return f"an answer that is not JSON ({found.group(1) if found else 'it cannot be parsed'})"
 
 
-def leaf(exc: BaseException) -> str:
+def innermost(exc: BaseException) -> BaseException:
+    """`exc`, or the first exception of the group (of groups) it is: what the SDK's task groups
+    raise wraps what went wrong."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
+    return exc
+
+
+def leaf(exc: BaseException) -> str:
+    exc = innermost(exc)
     if isinstance(exc, MCPError):
         return without_secrets(unparsed(exc) or exc.message)  # the server's own words
     if isinstance(exc, MessageTooLarge | MessageTooDeep | ServerExited | BudgetSpent):
@@ -131,8 +138,7 @@ def leaf(exc: BaseException) -> str:
 
 def _closed(exc: BaseException | None) -> bool:
     """Whether `exc` (or the first of a group) says only that the connection ended."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
+    exc = innermost(exc) if exc is not None else None
     if isinstance(exc, MCPError):
         return exc.code == CONNECTION_CLOSED
     return isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | anyio.EndOfStream | OSError)

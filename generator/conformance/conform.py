@@ -40,7 +40,17 @@ from ..client.bounded import (
     OverBound,
     ServerLog,
 )
-from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools, sdk_logs_silenced, unparsed
+from ..client.connect import (
+    Stopped,
+    Target,
+    connected,
+    describe,
+    innermost,
+    leaf,
+    list_tools,
+    sdk_logs_silenced,
+    unparsed,
+)
 from ..client.report import Report, shown
 from ..protocol import VERSIONS, Revision, revision
 from ..serving.mock import ERROR_REQUEST
@@ -140,8 +150,7 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
 def _unreached(exc: BaseException, target: Target) -> str:
     """Why the server could not be talked to, in a line (`leaf`: an answer that is no JSON said
     so), a hint where credentials may be missing."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
+    exc = innermost(exc)
     said = unparsed(exc) if isinstance(exc, MCPError) else None
     if said is not None:
         return f"its answer to initialize: {said}"

@@ -45,7 +45,7 @@ from ..client.bounded import (
     MessageTooLarge,
     UnheldNumber,
 )
-from ..client.connect import Stopped, Target, connected, describe, leaf, list_tools, sdk_logs_silenced
+from ..client.connect import Stopped, Target, connected, describe, innermost, leaf, list_tools, sdk_logs_silenced
 from ..client.report import Report, shown
 from ..diagnostics import without_secrets
 from ..protocol import VERSIONS, Revision, revision
@@ -69,20 +69,13 @@ class _Unheld(Exception):
     revision is asked further, and nothing is written."""
 
 
-def _first(exc: BaseException) -> BaseException:
-    """`exc`, or the first exception of a group (of groups) it is."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
 def _unheld_in(exc: BaseException) -> str | None:
     """The message of an `_Unheld` that `exc` is or holds, or None."""
-    return str(_first(exc)) if isinstance(_first(exc), _Unheld) else None
+    return str(innermost(exc)) if isinstance(innermost(exc), _Unheld) else None
 
 
 def _said(exc: BaseException) -> str:
-    exc = _first(exc)
+    exc = innermost(exc)
     return str(exc) if isinstance(exc, _Unreadable) else leaf(exc)
 
 
@@ -132,11 +125,11 @@ def read_server(target: Target, options: ImportOptions, staging: Path) -> Readin
             refused = _unheld_in(exc)
             if refused is not None:
                 return Reading(problem=refused)
-            if isinstance(_first(exc), BudgetSpent):  # a listing cut short is none
+            if isinstance(innermost(exc), BudgetSpent):  # a listing cut short is none
                 return Reading(problem=f"the server's listings were not read to their end at {version}: {_said(exc)}")
             ended = "the session ended" if version in answered else "not spoken"
             reading.notes.append(f"{version} {ended}: {_said(exc)}")
-            capped = capped or isinstance(_first(exc), MessageTooLarge)
+            capped = capped or isinstance(innermost(exc), MessageTooLarge)
     if reading.facts is None:
         said = "; ".join(note.replace(" not spoken:", ":", 1) for note in reading.notes) or "no answer"
         asks = isinstance(target, str) and not capped
@@ -243,7 +236,7 @@ def _read_resources(
         try:
             done = interrupt.run(_read_some, target, at, options, reading, (budget, staging), opened)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
-            if isinstance(_first(exc), BudgetSpent) or not opened or not reading.unread:
+            if isinstance(innermost(exc), BudgetSpent) or not opened or not reading.unread:
                 _not_read(reading, _said(exc) if opened else f"no new session: {_said(exc)}")
                 return
             reading.notes.append(f"resources/read {reading.unread.pop(0).get('uri')}: not recorded: {_ended(exc)}")
@@ -254,7 +247,7 @@ def _read_resources(
 
 def _ended(exc: BaseException) -> str:
     """Why a read ended its session, as its note says it."""
-    first = _first(exc)
+    first = innermost(exc)
     if isinstance(first, MessageTooLarge):
         return f"its answer exceeded limits.message_bytes ({first.limit:,} bytes)"
     return f"the connection ended: {_said(exc)}"

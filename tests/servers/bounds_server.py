@@ -26,30 +26,8 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-TOOL = {
-    "name": "get_item",
-    "description": "An item.",
-    "annotations": {"readOnlyHint": True, "openWorldHint": False},
-    "inputSchema": {
-        "type": "object",
-        "required": ["item_id"],
-        "properties": {
-            "item_id": {"type": "integer"},
-            "verbose": {"type": "boolean"},
-            "kind": {"enum": ["book", "pen"]},
-        },
-    },
-    "outputSchema": {
-        "type": "object",
-        "required": ["name", "price"],
-        "properties": {
-            "name": {"type": "string"},
-            "price": {"type": "number"},
-            "tags": {"type": "array", "items": {"type": "string"}},
-            "note": {"type": ["string", "null"]},
-        },
-    },
-}
+from raw_server import TOOL  # the one tool of RAW_TOOLS, beside this file
+
 RESOURCES = [
     {"uri": "test://small", "name": "small", "mimeType": "text/plain"},
     {"uri": "test://big", "name": "big", "mimeType": "text/plain"},
