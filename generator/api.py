@@ -561,14 +561,86 @@ def conform_with(
         problem = "; ".join(map(str, unknown)) if isinstance(unknown, list) else f"unknown contract {contract!r}"
         return findings.Outcome("conform", (), (), facts=facts, problem=problem)
     limits = chosen.limits
+    options = options or ConformOptions()
+    log = _server_log(chosen, "conform", contract, target, options.server_log)
+    if log.problem is not None:
+        facts = {"contract": contract, "target": describe(target), "conforms": False}
+        return findings.Outcome("conform", (), (), facts=facts, problem=log.problem)
     bounded = replace(
-        options or ConformOptions(),
+        options,
         message_bytes=limits.message_bytes,
         server_bytes=limits.server_bytes,
         server_seconds=limits.server_seconds,
+        server_log=log.path,
     )
     report = conform(served(found), target, bounded)
-    return report.outcome(_policy(chosen, loaded.project.contracts))
+    outcome = report.outcome(_policy(chosen, loaded.project.contracts))
+    if outcome.problem is not None:  # one error, first and last: it names the file itself
+        return replace(outcome, problem=outcome.problem + "".join(f"; {n.message}" for n in log.notes()))
+    return replace(outcome, notes=(*outcome.notes, *log.notes()))
+
+
+@dataclass(frozen=True)
+class _ServerLog:
+    """Where a run keeps the standard error of the server it starts (`client.server_log`):
+    `path` (None: a server at a URL, whose standard error is its own, or `--server-log -`),
+    `temporary` when it is a new file of the system's temporary folder; or why it cannot be
+    kept where `--server-log` says (`problem`)."""
+
+    path: Path | None = None
+    problem: str | None = None
+    temporary: bool = False
+
+    def notes(self) -> tuple[findings.Note, ...]:
+        """A note that names the file, once the run is over and the server wrote to it (a
+        temporary one it left empty is removed)."""
+        from .client.server_log import kept
+        from .findings.finding import Note
+
+        if self.path is None:
+            return ()
+        if not kept(self.path):
+            if self.temporary:
+                self.path.unlink(missing_ok=True)
+            return ()
+        return (Note("note", f"the server's standard error is kept in {display_path(self.path)}"),)
+
+
+def _server_log(chosen: Settings, command: str, contract: str, target: Target, given: Path | None) -> _ServerLog:
+    """The file a run of `command` keeps a started server's standard error in, emptied: `given`
+    (`--server-log`, refused inside the project's sources, output, templates, settings or git's
+    files; `-`: none, this process's standard error), else one of this machine's cache folder
+    for this project, command, contract and server command line (`client.server_log.default_path`),
+    else a new file of the system's temporary folder."""
+    import os
+    import tempfile
+
+    from .client.server_log import begin, default_path
+    from .diagnostics import printable
+    from .findings.report_file import guarded_problem
+
+    if isinstance(target, str):
+        said = "--server-log goes with a command: a server at a URL keeps its standard error"
+        return _ServerLog(problem=said if given is not None else None)
+    if given is not None and str(given) == "-":  # our own standard error, as the server writes it
+        return _ServerLog()
+    if given is not None:
+        named = f"--server-log {printable(str(given))}"
+        guarded = guarded_problem(given, chosen)
+        if guarded is not None:  # its words are a report's: where it is, said again
+            where = guarded.split(":")[0]
+            return _ServerLog(problem=f"{named}: {where}, which is no place for the server's standard error")
+        problem = begin(given)
+        return _ServerLog(given) if problem is None else _ServerLog(problem=f"{named}: {problem}")
+    path = default_path(chosen.root, command, contract, [target.command, *target.args])
+    if path is not None and begin(path) is None:
+        return _ServerLog(path)
+    try:
+        handle, made = tempfile.mkstemp(prefix=f"mcp-contracts-{command}-", suffix=".log")  # O_EXCL, 0600
+    except OSError:  # nowhere to keep it: on our own standard error, as the server writes it
+        return _ServerLog()
+    os.close(handle)
+    return _ServerLog(Path(made), temporary=True)
 
 
 def import_server(
@@ -624,18 +696,24 @@ def _import(
     if problem is not None:
         return findings.Outcome("import", (), (), facts=facts, problem=str(problem)), []
     limits = chosen.limits
+    log = _server_log(chosen, "import", name, target, options.server_log)
+    if log.problem is not None:
+        return findings.Outcome("import", (), (), facts=facts, problem=log.problem), []
     bounded = replace(
         options,
         message_bytes=limits.message_bytes,
         server_bytes=limits.server_bytes,
         server_seconds=limits.server_seconds,
+        server_log=log.path,
     )
     with tempfile.TemporaryDirectory(prefix="mcp-contracts-import-read-") as staging:  # the contents read
         reading = read_server(target, bounded, Path(staging))
-        if reading.facts is None or reading.problem is not None:
-            return findings.Outcome("import", (), (), facts=facts, problem=reading.problem), reading.notes
+        said = [note.message for note in log.notes()]
+        if reading.facts is None or reading.problem is not None:  # one error: it names the file itself
+            unread = (reading.problem or "") + "".join(f"; {message}" for message in said)
+            return findings.Outcome("import", (), (), facts=facts, problem=unread or None), reading.notes
         imported = import_contract(chosen, name, reading.facts, write=write)
-    notes = reading.notes + imported.notes
+    notes = reading.notes + imported.notes + said
     written = [display_path(path) for path in imported.written]
     removed = [display_path(path) for path in imported.removed]
     facts.update(written=written, removed=removed, changed=imported.changed)

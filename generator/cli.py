@@ -305,6 +305,7 @@ def conform(
     call_tool: opt.FuzzToolOption = None,
     fuzz_budget: opt.FuzzBudgetOption = None,
     client_capabilities: opt.ClientCapabilitiesOption = "roots,sampling,elicitation",
+    server_log: opt.ServerLogOption = None,
     schemas: opt.SchemasOption = None,
     output_format: opt.FormatOption = Format.text,
     report: opt.ReportOption = None,
@@ -314,15 +315,17 @@ def conform(
     Each protocol revision is checked in a session of its own, expecting what that revision
     carries. Exit 0 when the server conforms, 1 when it does not, 2 when it cannot be reached or the
     contract is invalid. Give either `--url URL` or `-- COMMAND ARGS...`; a command is started
-    with this environment, as you would start it.
+    with this environment, as you would start it, and its standard error is kept in a file
+    (`--server-log`), out of the report.
     """
     from . import api, cli_server
 
     _or_refuse(cli_server.sdk_problem("conform") or cli_server.fuzzing_problem(fuzz, seed, call_tool, fuzz_budget))
     reports = _reports(report)
     target, headers = _or_refuse(cli_server.target(command, url, header))
+    _or_refuse(cli_server.server_log_problem(server_log, url))
     flags = (timeout, probe_errors, headers, handshake.value, protocol, tool, fuzz, seed, call_tool, fuzz_budget)
-    options = _or_refuse(cli_server.conform_options(*flags, client_capabilities))
+    options = _or_refuse(cli_server.conform_options(*flags, client_capabilities, server_log))
     judged = partial(api.conform_with, contract=contract, target=target, options=options)
     _run("conform", output_format, reports, judged, schemas)
 
@@ -339,6 +342,7 @@ def import_(
     write: opt.WriteOption = False,
     timeout: opt.TimeoutOption = 10.0,
     client_capabilities: opt.ClientCapabilitiesOption = "roots,sampling,elicitation",
+    server_log: opt.ServerLogOption = None,
     schemas: opt.SchemasOption = None,
     output_format: opt.FormatOption = Format.text,
     report: opt.ReportOption = None,
@@ -357,7 +361,8 @@ def import_(
     _or_refuse(cli_server.sdk_problem("import"))
     reports = _reports(report)
     target, headers = _or_refuse(cli_server.target(command, url, header))
-    asked = (timeout, headers, call, call_tool, client_capabilities, read_resources)
+    _or_refuse(cli_server.server_log_problem(server_log, url))
+    asked = (timeout, headers, call, call_tool, client_capabilities, read_resources, server_log)
     options = _or_refuse(cli_server.import_options(*asked))
     imported = partial(api.import_with, name=name, target=target, options=options, write=write)
     _run("import", output_format, reports, imported, schemas)

@@ -150,6 +150,17 @@ HeaderOption = Annotated[
     list[str] | None, typer.Option("--header", help="'Name: value' sent with every HTTP request; repeatable.")
 ]
 TimeoutOption = Annotated[float, typer.Option("--timeout", help="Seconds each request may take.", min=0.1)]
+ServerLogOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--server-log",
+        metavar="PATH",
+        help="Keep the standard error of the server started after -- in PATH (a new file, or a log of an"
+        " earlier run, emptied first; - is this standard error). Default: a file of this machine's cache"
+        " folder per contract and command, which a note names once the server wrote to it. A finding of a"
+        " crash quotes its last lines.",
+    ),
+]
 ClientCapabilitiesOption = Annotated[
     str,
     typer.Option(

@@ -108,6 +108,7 @@ def conform_options(
     call_tool: list[str] | None,
     fuzz_budget: float | None,
     client_capabilities: str,
+    server_log: Path | None = None,
 ) -> ConformOptions | str:
     """How `conform` talks to the server, from its flags (see `ConformOptions`), or why not: a
     revision `--protocol` names that is not one of MCP, a capability that is none."""
@@ -122,7 +123,7 @@ def conform_options(
     protocols, tools = tuple(protocol) if protocol else None, tuple(tool) if tool else None
     named = tuple(call_tool or ())
     given = (timeout, probe_errors, headers, handshake, protocols, tools, fuzz, seed, named, fuzz_budget)
-    return ConformOptions(*given, client_capabilities=declared)
+    return ConformOptions(*given, client_capabilities=declared, server_log=server_log)
 
 
 def import_options(
@@ -132,6 +133,7 @@ def import_options(
     call_tool: list[str] | None,
     client_capabilities: str,
     read_resources: bool = False,
+    server_log: Path | None = None,
 ) -> ImportOptions | str:
     """How `import` talks to the server, from its flags, or why not (a capability that is none)."""
     from .importing.importer import ImportOptions
@@ -140,8 +142,29 @@ def import_options(
     if isinstance(declared, str):
         return declared
     return ImportOptions(
-        timeout, headers, call, tuple(call_tool or ()), read_resources=read_resources, client_capabilities=declared
+        timeout,
+        headers,
+        call,
+        tuple(call_tool or ()),
+        read_resources=read_resources,
+        client_capabilities=declared,
+        server_log=server_log,
     )
+
+
+def server_log_problem(server_log: Path | None, url: str | None) -> str | None:
+    """Why `--server-log PATH` cannot be: given with `--url` (a server at a URL keeps its own
+    standard error), or a PATH that is not a regular file (a symlink, a folder, a FIFO) or lies
+    in no folder (`client.server_log.path_problem`); None when it can be, or is not given."""
+    if server_log is None or (str(server_log) == "-" and url is None):
+        return None
+    if url is not None:
+        return "--server-log goes with -- COMMAND ARGS...: a server at a URL keeps its standard error"
+    from .client.server_log import path_problem
+    from .diagnostics import printable
+
+    problem = path_problem(server_log)
+    return None if problem is None else f"--server-log {printable(str(server_log))}: {problem}"
 
 
 def served(schemas: Path | None, contract: str) -> ServedContract | str:

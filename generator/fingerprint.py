@@ -231,7 +231,7 @@ def cache_folder() -> Path | None:
         return None
 
 
-def _ours(folder: Path, *, make: bool) -> bool:
+def own_folder(folder: Path, *, make: bool) -> bool:
     """Whether `folder` is a cache folder this tool may use: a real folder (a symlink is not
     followed) owned by this user and writable by no one else; with `make`, made when missing."""
     try:
@@ -248,7 +248,7 @@ def _ours(folder: Path, *, make: bool) -> bool:
 def _record_path(chosen: Settings, *, make: bool = False) -> Path | None:
     """The cache file of `chosen`'s project and output folder, when its folder is ours."""
     folder = cache_folder()
-    if folder is None or not _ours(folder, make=make):
+    if folder is None or not own_folder(folder, make=make):
         return None
     return folder / f"{_key(chosen)}.json"
 

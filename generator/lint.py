@@ -30,11 +30,12 @@ from .naming import member_name
 from .protocol import revision
 from .render.mcp import HINTS, tool_annotations, tool_listing
 from .rules.lint import DESCRIPTION_LIMIT, LINT_RULES
-from .schema.pointer import PointerError, encode, from_fragment
+from .schema.pointer import PointerError, encode, from_fragment, value_at
 from .schema.proofs import always_object
 from .schema.uri import defrag
 from .schema.vocabulary import (
     ANNOTATIONS,
+    CONDITIONS,
     DEFINITIONS,
     DRAFT_07,
     EITHER,
@@ -43,7 +44,7 @@ from .schema.vocabulary import (
     STRUCTURAL,
     named,
 )
-from .schema.walk import walk
+from .schema.walk import children, walk
 
 STYLES = {
     "upper_snake": re.compile(r"^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$"),
@@ -175,11 +176,20 @@ def _described(key: str, section: str) -> Check:
     return check
 
 
+
 def _properties(schema: Any) -> Iterator[tuple[list[object], Any]]:
-    """(path, schema) of each member of a `properties` of any subschema."""
+    """(path, schema) of each member of a `properties` of any subschema but those inside a
+    condition (`if`, `not`); `then` and `else` declare theirs."""
+    conditions: set[int] = set()  # the subschemas inside a condition, by id: the walk visits each once
     for visit in walk(schema, dialect=EITHER):
-        properties = visit.node.get("properties") if isinstance(visit.node, dict) else None
-        for name, sub in properties.items() if isinstance(properties, dict) else ():
+        if not isinstance(visit.node, dict):
+            continue
+        inside = id(visit.node) in conditions
+        for step, sub in children(visit.node, visit.dialect):
+            if inside or step[0] in CONDITIONS:
+                conditions.add(id(sub))
+        properties = visit.node.get("properties")
+        for name, sub in properties.items() if isinstance(properties, dict) and not inside else ():
             yield [*visit.path, "properties", name], sub
 
 
@@ -310,6 +320,25 @@ def _tool_entries(src: Sources) -> Iterator[tuple[int, Entry, str | None]]:
             yield index, tool, mutation
 
 
+def _example_match_unresolved(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
+    """Each `match:` pointer of an example call that names nothing in its `result` document:
+    `conform` would compare the server's answer there with nothing."""
+    contract = src.contract
+    if contract is None:
+        return
+    documents = {f"{example.name}.json": example.value for example in contract.examples}
+    absent = object()
+    for index, tool, _ in _tool_entries(src):
+        for number, call in enumerate(tool.get("examples") or ()):
+            pointers, name = call.get("match"), call.get("result")
+            if not isinstance(pointers, list) or name not in documents:
+                continue
+            for position, pointer in enumerate(pointers):
+                if value_at(documents[name], pointer, absent) is absent:
+                    text = f"{tool.code!r}: {pointer!r} names nothing in examples/{name}"
+                    yield src.tools, ["tools", index, "examples", number, "match", position], text
+
+
 def _hints_explicit(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     for index, tool, mutation in _tool_entries(src):
         hints = tool_annotations(tool, mutation)
@@ -401,6 +430,7 @@ CHECKS: dict[str, Check] = {
     "error-outside-output": _error_outside_output,
     "hints-explicit": _hints_explicit,
     "tool-title": _tool_title,
+    "example-match-unresolved": _example_match_unresolved,
     "typescript-sdk-keyword": _typescript_sdk_keyword,
     "description-length": _description_length,
     "resource-described": lambda src: lint_surface.resource_described(src.contract),

@@ -166,7 +166,12 @@ def _rename_code(repo: Path) -> None:
 
 
 def _new_code(repo: Path) -> None:
-    edit_text(repo, "errors.yaml", "errors:\n", "errors:\n  - {code: new_error, retryable: true, http_status: 503}\n")
+    edit_text(
+        repo,
+        "errors.yaml",
+        "errors:\n",
+        "errors:\n  - {code: new_error, retryable: true, http_status: 503, message: New}\n",
+    )
     edit_json(repo, ENVELOPE, lambda d: defs(d, "ToolError")["properties"]["code"]["enum"].append("new_error"))
 
 

@@ -40,7 +40,8 @@ def _environment(tmp_path_factory: pytest.TempPathFactory, worker_id: str, name:
 
 def _conform(contract: str, command: list[str], cwd: Path) -> tuple[dict[str, object], Counter[tuple[str, str, str]]]:
     """conform of the built-in `contract` against `command`, started in `cwd` (code-scalpel writes
-    its `.code-scalpel/` there): the report and its errors counted by (rule, pointer, subject).
+    its `.code-scalpel/` there): the report and its errors by (rule, pointer, subject), each the
+    number of revisions its one finding lists.
     A request may take a minute: codescalpel takes 10 s and more to start on a busy machine."""
     done = run_process(
         "conform", "--schemas", str(SCHEMAS), "--contract", contract, "--format", "json", "--timeout", "60",
@@ -49,11 +50,13 @@ def _conform(contract: str, command: list[str], cwd: Path) -> tuple[dict[str, ob
     )  # fmt: skip
     assert done.returncode == 1, done.stderr[-2000:]
     report = conform_report(done.stdout)
-    errors = Counter(
-        (f["rule"], f["pointer"], f["subject"].split("(")[0].split(".")[0].removeprefix("tools/list "))
-        for f in report["findings"]
-        if f["level"] == "error"
-    )
+    errors: Counter[tuple[str, str, str]] = Counter()
+    for finding in report["findings"]:
+        subject = finding["subject"].split("(")[0].split(".")[0].removeprefix("tools/list ")
+        key = (finding["rule"], finding["pointer"], subject)
+        if finding["level"] == "error":
+            assert key not in errors, f"one fault, one finding: {key} twice"
+            errors[key] = len(finding["revisions"])
     return report, errors
 
 
@@ -72,14 +75,15 @@ def test_code_scalpel_breaks_only_what_it_breaks(tmp_path_factory: pytest.TempPa
     # It answers with request_id, capabilities, duration_ms... null, which seed 000 types.
     expected[("invalid-result", "/tools/4/examples/0", "security_scan")] = EVERY_REVISION
     # A missing file: an error envelope with isError false and a code not in seed 000's catalogue.
-    for rule in ("invalid-result", "is-error-mismatch", "unknown-error-code"):
+    # One finding says the code differs from the example's, and that the catalogue lacks it.
+    for rule in ("invalid-result", "is-error-mismatch", "example-code-differs"):
         expected[(rule, "/tools/8/examples/0", "extract_code")] = EVERY_REVISION
     assert errors == expected
     findings = report["findings"]
     nulls = [f["message"] for f in findings if f["rule"] == "invalid-result" and "security_scan" in f["subject"]]
     for field, kind in (("capabilities", "array"), ("duration_ms", "number"), ("request_id", "string")):
         assert all(f'/{field}: null is not of type "{kind}"' in message for message in nulls), nulls
-    extract = [f["message"] for f in report["findings"] if f["rule"] == "unknown-error-code"]
+    extract = [f["message"] for f in report["findings"] if f["rule"] == "example-code-differs"]
     assert all("'correction_needed'" in message for message in extract), extract
 
 
@@ -88,9 +92,12 @@ def test_foundry_breaks_only_what_it_breaks(tmp_path_factory: pytest.TempPathFac
     folder = tmp_path_factory.mktemp("foundry")
     report, errors = _conform("foundry", [ReferenceServers(venv)._bin("foundry-mcp")], folder)
     # spec's error answers (seed 001's envelope, success false) come with isError false.
-    expected = Counter({("is-error-mismatch", f"/tools/10/examples/{n}", "spec"): EVERY_REVISION for n in (0, 1)})
+    # The first expects VALIDATION_ERROR and gets MISSING_REQUIRED; the second expects a success.
+    expected = Counter({("is-error-mismatch", "/tools/10/examples/0", "spec"): EVERY_REVISION})
+    expected[("example-code-differs", "/tools/10/examples/0", "spec")] = EVERY_REVISION
+    expected[("example-is-error", "/tools/10/examples/1", "spec")] = EVERY_REVISION
     expected[("revision-unsupported", "", "server/discover")] = 1
     assert errors == expected
-    mismatches = sorted(f["message"] for f in report["findings"] if f["rule"] == "is-error-mismatch")
+    mismatches = sorted(f["message"] for f in report["findings"] if f["rule"] != "revision-unsupported")
     assert any("'MISSING_REQUIRED'" in message for message in mismatches), mismatches
     assert any("'NOT_FOUND'" in message for message in mismatches), mismatches

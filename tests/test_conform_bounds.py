@@ -225,8 +225,9 @@ def test_an_http_body_that_is_not_json_is_one_clear_message_without_a_traceback(
     assert result.returncode == 2, result
     assert "Traceback" not in result.stderr, result.stderr
     [said] = [line for line in result.stderr.splitlines() if line.strip()]
+    url = server[server.index("--url") + 1]
     assert said.startswith(
-        "error: cannot talk to the server at 2025-06-18: its answer to initialize: an answer that is not JSON"
+        f"error: cannot talk to the server {url} at 2025-06-18: its answer to initialize: an answer that is not JSON"
     ), said
     assert "expected value at line 1 column 1" in said and "pydantic" not in said, said
 

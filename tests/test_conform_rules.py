@@ -151,11 +151,12 @@ def test_a_server_that_prints_to_its_standard_output_is_an_error_saying_what_it_
 
 
 def test_a_server_that_exits_while_asked_is_said_with_its_status_and_last_words(scaffold: Path) -> None:
-    """Its standard error still reaches ours, whole; the finding holds its last five lines, escaped."""
+    """Its standard error is kept in a file (tests/test_server_log.py); the finding holds its
+    last three lines, escaped."""
     code, report = _conform_json(scaffold, GOOD_ITEM, "--exit-at", "tools/call:3")
     assert code == 1
     [finding] = report["findings"]
-    last = " | ".join(f"raw: line {n} before the end" for n in range(27, 31))
+    last = " | ".join(f"raw: line {n} before the end" for n in range(29, 31))
     words = f"{last} | raw: tools/call \\x1b[31mis too much\\x1b[0m, giving up"
     assert (finding["rule"], finding["pointer"]) == ("connection-lost", "/tools/0/examples/0")
     assert finding["message"] == f"the server exited with status 3 (the last lines of its standard error: {words})"
@@ -163,16 +164,18 @@ def test_a_server_that_exits_while_asked_is_said_with_its_status_and_last_words(
 
 
 def test_a_server_that_exits_before_answering_is_said_with_its_status_and_last_words(scaffold: Path) -> None:
-    """A process of its own: the server's standard error goes to the real one."""
+    """A process of its own: the server's standard error is kept whole in the file a note
+    names, not in ours; the error names the command and quotes its last three lines."""
     command = ("conform", "--contract", "shop", "--timeout", "5", *SPOKEN)
     result = run_process(*command, "--", *RAW, GOOD_ITEM, "--exit-at", "initialize:4", cwd=scaffold, timeout=120)
     assert result.returncode == 2
-    assert "raw: line 1 before the end\n" in result.stderr  # its standard error, as it wrote it
-    assert "Traceback" not in result.stderr
+    assert "raw: line 1 before the end" not in result.stderr and "Traceback" not in result.stderr
+    kept = result.stderr.split("; the server's standard error is kept in ", 1)[1].split("\n", 1)[0]
+    assert "raw: line 1 before the end\n" in Path(kept).read_text(encoding="utf-8")  # as it wrote it
     said = (
-        "error: cannot talk to the server at 2025-06-18: the server exited with status 4 (the last lines of"
-        " its standard error: raw: line 27 before the end | raw: line 28 before the end | raw: line 29 before"
-        " the end | raw: line 30 before the end | raw: initialize \\x1b[31mis too much\\x1b[0m, giving up)"
+        f"error: cannot talk to the server at 2025-06-18: {' '.join((*RAW, GOOD_ITEM))} --exit-at initialize:4"
+        " exited with status 4 before it answered initialize (the last lines of its standard error: raw: line 29"
+        " before the end | raw: line 30 before the end | raw: initialize \\x1b[31mis too much\\x1b[0m, giving up)"
     )
     assert said in result.stderr, result.stderr
 
@@ -188,7 +191,7 @@ def test_a_call_answered_with_a_json_rpc_error_is_placed_at_its_example_call(sca
         _line("- arguments: {item_id: 1, kind: book}"),
         "/tools/0/examples/0",
     )
-    assert (finding["revision"], finding["subject"]) == ("2025-06-18", 'get_item({"item_id": 1, "kind": "book"})')
+    assert (finding["revisions"], finding["subject"]) == (["2025-06-18"], 'get_item({"item_id": 1, "kind": "book"})')
 
 
 @pytest.mark.fires("revision-unsupported")

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from conftest import ROOT, SCHEMAS, assert_report, load_json, run_cli
 from mcp_contracts_generator.diagnostics import printable
-from mcp_contracts_generator.findings.finding import Finding, Outcome
+from mcp_contracts_generator.findings.finding import Finding, Outcome, merged
 from mcp_contracts_generator.findings.formats import FORMATS, printed
 from mcp_contracts_generator.model import Place
 from mcp_contracts_generator.render.escape import md, prose
@@ -337,15 +337,28 @@ def test_settings_that_do_not_load_are_reported_in_every_format(tmp_path: Path, 
     assert sarif["ruleId"] == "source-invalid"
 
 
-def test_a_sarif_fingerprint_tells_the_revisions_of_one_conform_finding_apart() -> None:
-    """conform finds one fault once per protocol revision: code scanning must not fold them."""
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_one_fault_at_several_revisions_is_one_finding_that_lists_them_in_every_format(name: str) -> None:
+    """conform finds a fault once per protocol revision: it is one finding, each format lists
+    its revisions; a fault of another message stays a finding of its own."""
+    place = Place("tools.yaml", 4, 1, "/tools")
     found = [
-        Finding.at("extra-tool", "error", Place("tools.yaml", 4, 1, "/tools"), "x", contract="c", revision=r)
-        for r in ("2025-06-18", "2025-11-25")
+        Finding.at("extra-tool", "error", place, "x", contract="c", revisions=(r,), subject="tools/list")
+        for r in ("2025-11-25", "2025-06-18", "2025-11-25")
     ]
-    outcome = Outcome("conform", tuple(found), ("extra-tool",))
-    results = assert_sarif(printed("sarif", outcome))["runs"][0]["results"]
-    assert len({r["partialFingerprints"]["mcpContracts/v1"] for r in results}) == 2
+    found.append(Finding.at("extra-tool", "error", place, "y", contract="c", revisions=("2025-06-18",)))
+    kept = merged(found)
+    assert [(f.message, f.revisions) for f in kept] == [("x", ("2025-06-18", "2025-11-25")), ("y", ("2025-06-18",))]
+    text = printed(name, Outcome("conform", tuple(kept), ("extra-tool",)))
+    if name == "json":
+        revisions = [f["revisions"] for f in json.loads(text)["findings"]]
+        assert revisions == [["2025-06-18", "2025-11-25"], ["2025-06-18"]]
+    elif name == "sarif":
+        results = assert_sarif(text)["runs"][0]["results"]
+        assert [r["properties"]["revisions"] for r in results] == [["2025-06-18", "2025-11-25"], ["2025-06-18"]]
+        assert len({r["partialFingerprints"]["mcpContracts/v1"] for r in results}) == 2
+    else:
+        assert text.count("MCP 2025-06-18, 2025-11-25") == 1 and text.count("2025-11-25") == 1
 
 
 @pytest.mark.quiet("source-invalid")

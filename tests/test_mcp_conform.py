@@ -98,6 +98,7 @@ def _findings(report: dict[str, Any]) -> list[tuple[str, str]]:
 EXPECTED_FAULTS = [
     ("call-timeout", "get_reply_count_today({})"),
     ("catalogue-contradicted", 'x_post_tweet({"text": "Follow me for free followers!"})'),
+    ("example-code-differs", 'x_post_tweet({"text": "One more for today."})'),
     ("extra-tool", "tools/list"),
     ("input-required", "tools/list x_post_tweet.inputSchema/required/media"),
     ("invalid-result", 'x_post_tweet({"text": "Follow me for free followers!"})'),
@@ -105,7 +106,6 @@ EXPECTED_FAULTS = [
     ("is-error-mismatch", 'x_post_tweet({"text": "Follow me for free followers!"})'),
     ("is-error-mismatch", 'x_post_tweet({"text": "One more for today."})'),
     ("missing-tool", "tools/list"),
-    ("undeclared-error-code", 'x_post_tweet({"text": "One more for today."})'),
 ]
 
 
@@ -118,7 +118,7 @@ EXPECTED_FAULTS = [
     "invalid-result",
     "is-error-mismatch",
     "missing-tool",
-    "undeclared-error-code",
+    "example-code-differs",
 )
 def test_conform_reports_each_fault_of_a_broken_server_the_same_over_both_transports(tmp_path: Path) -> None:
     options = ("--timeout", "2.5")  # the hanging tool waits this long; the others answer at once
@@ -129,7 +129,7 @@ def test_conform_reports_each_fault_of_a_broken_server_the_same_over_both_transp
     assert messages["catalogue-contradicted"] == (
         "/error/retryable is true, but the catalogue gives 'policy_denied_blocked' retryable: false"
     )
-    assert messages["undeclared-error-code"].startswith("'db_error' is not among the codes the tool declares (")
+    assert messages["example-code-differs"].startswith("the error 'db_error', which the tool does not declare, though")
     refused = [f["message"] for f in over_stdio["findings"] if f["rule"] == "invalid-result"]
     assert 'the contract refuses the result: /data: "data" is a required property' in refused
     with http_faulty(tmp_path, FAULTS) as url:
@@ -188,7 +188,7 @@ def test_text_and_github_reports_name_each_finding() -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (("--url", "http://127.0.0.1:9/mcp"), "cannot talk to the server at 2026-07-28: "),
+        (("--url", "http://127.0.0.1:9/mcp"), "cannot talk to the server http://127.0.0.1:9/mcp at 2026-07-28: "),
         (("--", "/nonexistent/server"), "cannot talk to the server at 2026-07-28: "),
         (("--", sys.executable, "-c", "pass"), "cannot talk to the server at 2026-07-28: "),
         ((), "give either --url URL or -- COMMAND ARGS... (one of them)"),
@@ -247,11 +247,11 @@ def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
     assert (outcome.command, outcome.problem, outcome.loaded, outcome.exit_code) == ("conform", None, True, 1)
     assert outcome.facts["conforms"] is False and outcome.facts["revisions"] == ["2026-07-28"]
     [finding] = outcome.findings
-    assert (finding.rule, finding.level, finding.contract, finding.revision, finding.subject) == (
+    assert (finding.rule, finding.level, finding.contract, finding.revisions, finding.subject) == (
         "extra-tool",
         "error",
         "tuitbot",
-        "2026-07-28",
+        ("2026-07-28",),
         "tools/list",
     )
     assert (finding.file, finding.line, finding.pointer) == ("schemas/contracts/tuitbot/tools.yaml", 4, "/tools")
@@ -307,23 +307,23 @@ def test_headers_go_with_every_http_request(tmp_path: Path) -> None:
         assert result.returncode == 2 and "--header" in result.stderr
 
 
-@pytest.mark.fires("input-schema-differs")
-@pytest.mark.quiet("output-schema-differs", "input-example-refused")
+@pytest.mark.fires("input-schema-wider")
+@pytest.mark.quiet("output-schema-differs", "input-example-refused", "input-argument-missing", "input-schema-differs")
 def test_a_server_written_with_the_sdks_mcpserver_conforms(tmp_path: Path) -> None:
     """Its schemas come from Python types, spelt otherwise than the contract's: they say the
-    same, and `search` takes `None` as well (an input that accepts more: a warning)."""
+    same, and `search` takes `None` as well (an input that accepts more: a note)."""
     assert run_cli("init", "shop", cwd=tmp_path).returncode == 0
     (tmp_path / "schemas" / "contracts" / "shop" / "tools.yaml").write_text(SHOP_TOOLS, encoding="utf-8")
     server = ("--", *python(str(ROOT / "tests" / "servers" / "mcpserver_shop.py")))
     result = run_cli("conform", "--contract", "shop", "--format", "json", *server, cwd=tmp_path)
     report = conform_report(result.stdout)
     assert result.returncode == 0, report
-    found = [(f["rule"], f["level"], f["subject"], f["revision"]) for f in report["findings"]]
-    assert found == [  # the same schema at each revision: the warning is each revision's
-        ("input-schema-differs", "warning", "tools/list search.inputSchema/properties/text/type", version)
-        for version in VERSIONS
+    found = [(f["rule"], f["level"], f["subject"], f["revisions"]) for f in report["findings"]]
+    assert found == [  # the same schema at each revision: one finding that lists them
+        ("input-schema-wider", "note", "tools/list search.inputSchema/properties/text/type", list(VERSIONS))
     ]
-    said = "type: string -> null | string at /properties/text (the contract's -> the server's)"
+    said = "it accepts more than the contract's: type: string -> null | string at /properties/text"
+    said += " (the contract's -> the server's)"
     assert {f["message"] for f in report["findings"]} == {said}
     line = SHOP_TOOLS.splitlines().index("        text: {type: string}") + 1
     assert {(f["file"], f["line"], f["column"], f["pointer"]) for f in report["findings"]} == {
@@ -346,8 +346,8 @@ def shop(tmp_path: Path) -> Path:
     [
         (GOOD_ITEM, None, None),
         ('{"content": "x"}', "invalid-response", "not a tools/call result: content: "),
-        (GOOD_ITEM.replace("1.5", "NaN"), "invalid-result", "/price: nan is not a JSON number"),
-        (GOOD_ITEM.replace("1.5", "1e400"), "invalid-result", "/price: inf is not a JSON number"),
+        (GOOD_ITEM.replace("1.5", "NaN"), "invalid-result", "/price: NaN is not a JSON number: JSON"),  # as sent
+        (GOOD_ITEM.replace("1.5", "1e400"), "invalid-result", "/price: 1e400 is not a finite double: JSON parsers"),
     ],
     ids=["good", "not-a-result", "nan", "overflow"],
 )

@@ -80,7 +80,7 @@ def test_a_server_that_answers_in_text_conforms_to_a_contract_that_says_so(schem
     "structured-content-unexpected",
     "title-differs",
     "title-missing",
-    "unknown-error-code",
+    "example-code-differs",
 )
 def test_a_text_server_that_breaks_its_listing_and_content_gets_each_finding(schemas: Path) -> None:
     faults = ("--fault=structured-anyway", "--fault=hints", "--fault=not-json", "--fault=error-unknown")
@@ -90,15 +90,18 @@ def test_a_text_server_that_breaks_its_listing_and_content_gets_each_finding(sch
     assert _rules(report) == [
         ("annotation-differs", "error", "tools/list git_status.annotations.readOnlyHint"),
         ("annotation-missing", "warning", "tools/list git_status.annotations.destructiveHint"),
+        ("example-code-differs", "error", 'git_log({"repo_path": "/repo", "revision": "nope"})'),
         ("invalid-text", "error", log),
         ("output-schema-unexpected", "warning", "tools/list git_status.outputSchema"),
         ("structured-content-unexpected", "warning", status),
         ("title-differs", "warning", "tools/list git_status.title"),
         ("title-missing", "warning", "tools/list git_log.title"),
-        ("unknown-error-code", "error", 'git_log({"repo_path": "/repo", "revision": "nope"})'),
     ]
     messages = {f["rule"]: f["message"] for f in report["findings"]}
-    assert messages["unknown-error-code"] == "isError result: 'bad_revision' is not a code of the catalogue"
+    assert messages["example-code-differs"] == (  # one finding: it says the code is unknown too
+        "the error 'bad_revision', not a code of the catalogue, though the example expects 'unknown_revision'"
+        " (examples/unknown_revision.json)"
+    )
     assert messages["invalid-text"] == "content[0] is not JSON, which the tool's text_schema wants"
     assert messages["annotation-missing"] == "no destructiveHint (true, when absent); the contract gives false"
 

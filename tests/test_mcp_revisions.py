@@ -279,10 +279,11 @@ def test_a_server_that_answers_another_revision_is_a_finding(tmp_path: Path) -> 
     )
     report = conform_report(result.stdout)
     assert result.returncode == 1 and report["revisions"] == ["2025-06-18", "2025-11-25"]
-    assert [(f["rule"], f["revision"]) for f in report["findings"]] == [("revision-unsupported", "2025-11-25")]
+    assert [(f["rule"], f["revisions"]) for f in report["findings"]] == [("revision-unsupported", ["2025-11-25"])]
     assert report["calls"] == 1
     text = run_cli("conform", "--contract", SCAFFOLD, *protocols, "--", *RAW_SERVER, GOOD_ITEM, cwd=tmp_path)
-    assert "contract.yaml:11:1: revision-unsupported [error] asked for 2025-11-25" in text.stdout
+    said = "revision-unsupported [error] the server answered 2025-06-18, not the revision asked for"
+    assert f"contract.yaml:11:1: {said}" in text.stdout and "MCP 2025-11-25;" in text.stdout
     assert "(MCP 2025-11-25; initialize)" in text.stdout
 
 

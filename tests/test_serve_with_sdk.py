@@ -164,16 +164,22 @@ def _server_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
-def test_conform_finds_nothing_to_say_about_the_sdk_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_conform_says_only_the_arguments_the_sdk_server_leaves_out(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("PYTHONPATH", _server_environment()["PYTHONPATH"])
     revisions = [f"--protocol={r}" for r in OUTPUT_REVISIONS]
     command = ("--", *python(str(SERVER)))
     tools = ("--tool", "security_scan", "--tool", "extract_code")  # the others take none of the real arguments
     result = run_cli("conform", "--contract", "code-scalpel", "--format", "json", *revisions, *tools, *command)
     report = conform_report(result.stdout)
-    assert result.returncode == 0, report
-    # It takes fewer of the real server's optional arguments (codescalpel 2.1.4): warnings only.
-    assert {f["rule"] for f in report["findings"]} <= {"input-schema-differs"}
+    # It takes fewer of the real server's optional arguments (codescalpel 2.1.4): clients read the
+    # listing, so they never send the others, one error each at every revision; nothing else.
+    assert result.returncode == 1, report
+    assert {f["rule"] for f in report["findings"]} == {"input-argument-missing"}
+    left_out = sorted(f["subject"].split(".inputSchema/properties/")[1] for f in report["findings"])
+    assert left_out[:3] == ["as_microservice", "closure_detection", "code"] and len(left_out) == 16
+    assert {tuple(f["revisions"]) for f in report["findings"]} == {OUTPUT_REVISIONS}
     assert report["calls"] == 2 * len(OUTPUT_REVISIONS)  # security_scan succeeds, extract_code fails
 
 

@@ -17,23 +17,28 @@ message over its bound does.
 
 The same readers see each message's numbers as the server wrote them: the SDK keeps only
 their doubles (`1e-400` is 0, `1e400` infinity), so a number no double holds is noted here
-(`Cap.unheld`) before the SDK parses the message, for `import` to refuse.
+(`Cap.unheld`) before the SDK parses the message, for `import` to refuse; and a result's
+`structuredContent` that holds one is kept as written (`Cap.written`, each such number an
+`AsWritten`), for `conform` to judge what the server sent rather than what the SDK made of it.
 
 The stdio reader also sees what the SDK only logs: a line of the server's standard output
 that is no message (`ServerLog.stray`), which the stdio transport forbids. The server's
-standard error still reaches ours, through a pipe of this process that keeps its last lines:
-a server that ends while it is asked is said with its exit status and them (`ServerLog`).
+standard error goes where the run keeps it (`errlog`: a file, `--server-log`), through a pipe
+of this process that keeps its last lines: a server that ends while it is asked is said with
+its exit status and them (`ServerLog`), and a crash with the lines it wrote meanwhile.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import subprocess
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 import anyio
 import httpx2
@@ -55,7 +60,7 @@ from ..config import Limits
 from ..diagnostics import printable
 from ..interrupt import received
 from ..schema.pointer import encode
-from ..schema.values import first_unheld
+from ..schema.values import first_unheld, unheld
 
 # What one message may hold by default: `[tool.mcp-contracts.limits] message_bytes`.
 DEFAULT_MESSAGE_BYTES = Limits.message_bytes
@@ -73,10 +78,12 @@ class UnheldNumber:
     why: str
 
 
-# What a report shows of a server's standard output and error: a few lines, each cut short.
+# What a report shows of a server's standard output and error: a few lines, each cut short
+# (those of its standard error on one line, cut short again: a finding is one line).
 _STRAY_SHOWN = 3
-_TAIL_LINES = 5
+_TAIL_LINES = 3
 _LINE_SHOWN = 200
+_TAIL_SHOWN = 300
 _TAIL_BYTES = 8192  # the end of its standard error kept to find those lines in
 # How long a server whose standard output ended gets to exit and finish its standard error.
 _EXIT_WAIT_SECONDS = 2.0
@@ -88,13 +95,16 @@ class ServerLog:
     given to: the lines of its standard output that are no MCP message (the first few,
     printable and cut short, in `stray`; how many in `strays`), and, when its standard output
     ended while it was asked (not when it was stopped), its exit status and the end of its
-    standard error."""
+    standard error. `started`: whether the last connection's process was started at all;
+    `heard_bytes`, every byte of standard error heard over every connection (a `mark`)."""
 
     stray: list[str] = field(default_factory=list)
     strays: int = 0
     status: int | None = None
     stderr: bytearray = field(default_factory=bytearray)
     stopping: bool = False  # the connection is being closed: an exit now is ours
+    started: bool = False
+    heard_bytes: int = 0
 
     def not_protocol(self, line: bytes) -> None:
         self.strays += 1
@@ -103,20 +113,90 @@ class ServerLog:
 
     def heard(self, chunk: bytes) -> None:
         self.stderr += chunk
+        self.heard_bytes += len(chunk)
         del self.stderr[:-_TAIL_BYTES]
+
+    def mark(self) -> int:
+        """Where the server's standard error is now, for `last_lines` to say what came after."""
+        return self.heard_bytes
+
+    def last_lines(self, since: int | None = None) -> str:
+        """The last few lines of the server's standard error (of those heard after `since`, a
+        `mark`), printable, on one line and cut short; "" when there are none."""
+        tail = bytes(self.stderr)
+        if since is not None:
+            after = max(self.heard_bytes - since, 0)
+            tail = tail[max(len(tail) - after, 0) :]
+        said = [line for line in tail.splitlines() if _WORDS.search(line) and not _BOXED.match(line)]
+        raised = [line for line in said if _RAISED.match(line)]  # an exception's line says most
+        lines = [_shown_line(b" ".join(line.split())) for line in (raised or said)[-_TAIL_LINES:]]
+        joined = " | ".join(lines)
+        return joined if len(joined) <= _TAIL_SHOWN else "…" + joined[len(joined) - _TAIL_SHOWN + 1 :]
 
     def exit(self) -> str | None:
         """The server's exit as a message says it, or None while it has not ended."""
         if self.status is None:
             return None
-        lines = [_shown_line(line) for line in bytes(self.stderr).splitlines() if line.strip()][-_TAIL_LINES:]
-        said = f"the server exited with status {self.status}"
-        return said + (f" (the last lines of its standard error: {' | '.join(lines)})" if lines else "")
+        return f"the server exited with status {self.status}{self.words()}"
+
+    def words(self) -> str:
+        """The last lines of the server's standard error, as a message ends with them ("" for none)."""
+        lines = self.last_lines()
+        return f" (the last lines of its standard error: {lines})" if lines else ""
+
+
+# A line of standard error worth quoting holds a letter or a digit (not a box's border alone),
+# and is no line of a framed traceback (rich's, which the SDK logs with: `│ 214 │ ...`).
+_WORDS = re.compile(rb"[A-Za-z0-9]")
+_BOXED = re.compile(rb"\s*\xe2[\x94\x95]")  # U+2500..U+257F, the box-drawing characters, in UTF-8
+# The line a Python traceback ends with: `KeyError: 404`, `mcp.ToolError: ...`.
+_RAISED = re.compile(rb"\s*[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b(?::|$)")
 
 
 def _shown_line(line: bytes) -> str:
     text = printable(line.decode("utf-8", errors="surrogateescape"))
     return text if len(text) <= _LINE_SHOWN else text[: _LINE_SHOWN - 1] + "…"
+
+
+class AsWritten(float):
+    """A number of a server's answer that no double holds as written (`1e-400`, `1e400`,
+    `NaN`: `schema.values.unheld`), kept as the server wrote it: `repr` gives its text, and it
+    is NaN to arithmetic, so that `schema.values.not_json` finds it and no judge takes it for
+    the double the SDK made of it (0 for `1e-400`, which a schema may well accept)."""
+
+    text: str
+
+    def __new__(cls, text: str) -> AsWritten:
+        number = super().__new__(cls, math.nan)
+        number.text = text
+        return number
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+
+def _number_as_written(text: str) -> float:
+    value = float(text)
+    return value if unheld(text, value) is None else AsWritten(text)
+
+
+def json_as_written(text: bytes | str) -> Any:
+    """The JSON document `text`, each number no double holds as written an `AsWritten`
+    (ValueError or RecursionError: no JSON Python reads)."""
+    return json.loads(text, parse_float=_number_as_written, parse_constant=_number_as_written)
+
+
+def structured_as_written(message: bytes) -> Any:
+    """The `structuredContent` of a JSON-RPC result message, each number no double holds as
+    written an `AsWritten`; None when the message has none (or is no JSON Python reads)."""
+    try:
+        value = json_as_written(message)
+    except (ValueError, RecursionError):
+        return None
+    result = value.get("result") if isinstance(value, dict) else None
+    return result.get("structuredContent") if isinstance(result, dict) else None
 
 
 class ServerExited(Exception):
@@ -172,7 +252,9 @@ class Cap:
     """The bound of one connection, whether the server went past it, and the numbers of its
     messages that no double holds as written, in the order they came (`unheld`); what a
     server over stdio did besides answering (`log`); the run's `budget` (given), which every
-    byte read is charged to (`spent`: the bound it ended, once it did)."""
+    byte read is charged to (`spent`: the bound it ended, once it did). `messages`: how many
+    messages were read; `written`: the number of the last result message whose
+    `structuredContent` holds a number no double holds, and that content as written."""
 
     limit: int = DEFAULT_MESSAGE_BYTES
     hit: bool = False
@@ -181,6 +263,8 @@ class Cap:
     budget: Budget | None = None
     spent: BudgetSpent | None = None
     deep: bool = False  # a message nested deeper than the SDK reads ended the connection (stdio)
+    messages: int = 0
+    written: tuple[int, Any] | None = None
 
     def check(self, size: int) -> None:
         """Raise `MessageTooLarge` (and remember it) once a message holds more than the limit."""
@@ -199,10 +283,15 @@ class Cap:
             raise
 
     def read(self, message: bytes) -> None:
-        """Note the first number of `message` (JSON text) that no double holds as written."""
+        """Note the first number of `message` (JSON text) that no double holds as written, and
+        the `structuredContent` as written of a result that holds one."""
+        self.messages += 1
         found = first_unheld(message)
         if found is not None:
             self.unheld.append(UnheldNumber(encode(found[0]), found[1]))
+            written = structured_as_written(message) if found[0][:1] == ("result",) else None
+            if written is not None:
+                self.written = (self.messages, written)
 
 
 class MessageTooLarge(OverBound):
@@ -237,19 +326,24 @@ def too_deep(said: object) -> bool:
 _KILL_AFTER_SECONDS = 1.0
 
 
+# Where a server's standard error goes, chunk by chunk as it comes (`stdio_client`).
+ErrLog = Callable[[bytes], None]
+
+
 @asynccontextmanager
-async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) -> AsyncIterator[tuple[object, object]]:
+async def stdio_client(server: StdioServerParameters, errlog: ErrLog, cap: Cap) -> AsyncIterator[tuple[object, object]]:
     """The SDK's `stdio_client` (mcp 2.3), with a reader that holds each line to `cap`: a
     longer one ends the session, and the server is stopped at once (it is not drained). A
-    line that is no message is noted in `cap.log`; the server's standard error is copied to
-    `errlog` as it comes, its end kept in `cap.log`."""
+    line that is no message is noted in `cap.log`; the server's standard error is given to
+    `errlog` as it comes (which must not raise), its end kept in `cap.log`."""
+    log, stderr_ended = cap.log, anyio.Event()
+    log.status, log.stopping, log.started = None, False, False  # this connection's (a log serves several, in turn)
+    log.stderr.clear()
     command = await _get_executable_command(server.command)
     env = get_default_environment() | (server.env or {})
-    piped = cast(TextIO, subprocess.PIPE)  # read by `errors`, which copies it to `errlog`
+    piped = cast(TextIO, subprocess.PIPE)  # read by `errors`, which gives it to `errlog`
     process = await _create_platform_compatible_process(command, server.args, env, piped, server.cwd)
-    log, stderr_ended = cap.log, anyio.Event()
-    log.status, log.stopping = None, False  # this connection's (a log may serve several, one at a time)
-    log.stderr.clear()
+    log.started = True
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
 
@@ -281,7 +375,7 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
         with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError, OSError):
             async for chunk in process.stderr:  # read to its end, whatever `errlog` does: a full pipe stalls the server
                 log.heard(chunk)
-                _copy(chunk.decode(server.encoding, "replace"), errlog)
+                errlog(chunk)
         stderr_ended.set()
 
     async def writer() -> None:
@@ -310,13 +404,6 @@ async def stdio_client(server: StdioServerParameters, errlog: TextIO, cap: Cap) 
                 await _stop_server_process(process)
                 await _aclose_all(read_stream, write_stream, read_writer, write_reader)
             group.cancel_scope.cancel()
-
-
-def _copy(text: str, errlog: TextIO) -> None:
-    """`text` written to `errlog`, if it can be (a closed or broken stream is left alone)."""
-    with suppress(OSError, ValueError):
-        errlog.write(text)
-        errlog.flush()
 
 
 async def _exited(process: object, log: ServerLog, stderr_ended: anyio.Event) -> None:

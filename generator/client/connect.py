@@ -1,6 +1,11 @@
 """Talking to a live MCP server as its client, for `conform` and `import`: one transport
 (a command spoken to over stdio, or a streamable HTTP URL), a session opened at the protocol
 revision asked for, and the whole `tools/list` read page by page.
+
+A session that cannot be opened is one error (`NotOpened`) that says it all: the command and
+why (it could not be started, it exited with a status before it answered, it did not answer
+in time), with the last lines of the server's standard error, which goes to a file of the run
+(`server_log`) or, when none is given, to this process's own.
 """
 
 from __future__ import annotations
@@ -10,9 +15,11 @@ import math
 import os
 import re
 import sys
+import weakref
 from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
 from functools import cache
+from pathlib import Path
 from typing import Any, TextIO
 
 import anyio
@@ -21,7 +28,7 @@ import mcp.types as types
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from mcp_types.jsonrpc import PARSE_ERROR
 from pydantic import ModelWrapValidatorHandler, PrivateAttr, ValidationError, model_validator
 
@@ -34,6 +41,7 @@ from .bounded import (
     Budget,
     BudgetSpent,
     Cap,
+    ErrLog,
     MessageTooDeep,
     MessageTooLarge,
     ServerExited,
@@ -44,6 +52,7 @@ from .bounded import (
     too_deep,
 )
 from .report import Report
+from .server_log import HEADER, Appender
 
 Target = StdioServerParameters | str
 
@@ -61,14 +70,25 @@ class Stopped(Exception):
     (what stopped the run is reported as a finding)."""
 
 
+class NotOpened(Exception):
+    """No session could be opened with the server: it could not be started (`not_started`),
+    it exited before it answered the opening request, or it did not answer that in time
+    (`timed_out`). The message names the command, says which, and ends with the last lines
+    of its standard error."""
+
+    def __init__(self, message: str, *, timed_out: bool = False, not_started: bool = False) -> None:
+        super().__init__(message)
+        self.timed_out, self.not_started = timed_out, not_started
+
+
 MAX_PAGES = 100
 # The MCP SDK's own HTTP timeouts: a server may hold a response stream open.
 HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)
 
 
-def _server_log() -> TextIO:
-    """Where a started server's standard error goes: this process's own, even when
-    `sys.stderr` has been replaced (a test runner, a notebook), else nowhere."""
+def _our_stderr() -> TextIO:
+    """This process's own standard error, even when `sys.stderr` has been replaced (a test
+    runner, a notebook), else nowhere."""
     for stream in (sys.stderr, sys.__stderr__):
         try:
             if stream is not None:
@@ -77,6 +97,18 @@ def _server_log() -> TextIO:
         except (AttributeError, OSError, ValueError):
             continue
     return _devnull()
+
+
+def _to_our_stderr(encoding: str) -> ErrLog:
+    """A server's standard error copied to ours, as it comes (when no file keeps it)."""
+    stream = _our_stderr()
+
+    def copy(chunk: bytes) -> None:
+        with suppress(OSError, ValueError):  # a closed or broken stream is left alone
+            stream.write(chunk.decode(encoding, "replace"))
+            stream.flush()
+
+    return copy
 
 
 @cache
@@ -128,7 +160,7 @@ def leaf(exc: BaseException) -> str:
     exc = innermost(exc)
     if isinstance(exc, MCPError):
         return without_secrets(unparsed(exc) or exc.message)  # the server's own words
-    if isinstance(exc, MessageTooLarge | MessageTooDeep | ServerExited | BudgetSpent):
+    if isinstance(exc, MessageTooLarge | MessageTooDeep | ServerExited | BudgetSpent | NotOpened):
         return without_secrets(str(exc))
     if isinstance(exc, ValidationError):
         return without_secrets(f"not an answer of the protocol: {first_error(exc)}")
@@ -144,13 +176,15 @@ def _closed(exc: BaseException | None) -> bool:
     return isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | anyio.EndOfStream | OSError)
 
 
-async def _transport(stack: AsyncExitStack, target: Target, headers: dict[str, str], cap: Cap) -> Any:
-    """What a session connects through: the started command, or the URL; each message from
-    the server held to `cap` (see `bounded`)."""
+async def _transport(
+    stack: AsyncExitStack, target: Target, headers: dict[str, str], cap: Cap, errlog: ErrLog | None
+) -> Any:
+    """What a session connects through: the started command (its standard error to `errlog`,
+    else to ours), or the URL; each message from the server held to `cap` (see `bounded`)."""
     if isinstance(target, StdioServerParameters):
         if target.env is None:
             target = target.model_copy(update={"env": dict(os.environ)})
-        return stdio_client(target, _server_log(), cap)  # its standard error goes to ours
+        return stdio_client(target, errlog or _to_our_stderr(target.encoding), cap)
     http = await stack.enter_async_context(http_client(headers, HTTP_TIMEOUT, cap))
     # Events are counted by `cap`; the SDK's own bound (1 MiB) would refuse events under it.
     return streamable_http_client(target, http_client=http, max_sse_event_size=None)
@@ -167,6 +201,7 @@ async def connected(
     log: ServerLog | None = None,
     capabilities: frozenset[str] = client_side.DEFAULT,
     budget: Budget | None = None,
+    server_log: Path | None = None,
 ) -> AsyncIterator[tuple[ClientSession, str]]:
     """A session with the server opened at revision `at`, and the revision the server chose.
 
@@ -182,16 +217,24 @@ async def connected(
     The session declares `capabilities` and answers what they let the server ask (`client_side`).
     Every byte from the server is charged to `budget` (given): none is opened once it is
     spent, and one past its bytes or its deadline ends at once, `BudgetSpent` raised.
+    A server started over stdio writes its standard error to the file `server_log` (appended
+    to: `server_log.Appender`), else to ours. A session that cannot be opened raises
+    `NotOpened`, which says why (`heard` gives what the connection of a session heard).
     """
     spent = budget.spent() if budget is not None else None
     if spent is not None:
         raise BudgetSpent(spent)
     cap = Cap(message_bytes, unheld=unheld if unheld is not None else [], log=log or ServerLog(), budget=budget)
     deadline = anyio.current_time() + budget.left() if budget is not None else math.inf
+    header = f"{HEADER.decode()}a session at {at.version} ==="
+    errlog = Appender(server_log, header) if server_log is not None else None
+    opened = False
     try:
         with anyio.CancelScope(deadline=deadline) as scope:
-            async with _session(target, at, timeout, dict(headers), cap, capabilities) as opened:
-                yield opened
+            async with _session(target, at, timeout, dict(headers), cap, capabilities, errlog) as (session, chose):
+                _HEARD[session] = cap
+                opened = True
+                yield session, chose
     except Exception:
         if cap.hit:
             raise MessageTooLarge(cap.limit) from None
@@ -201,10 +244,15 @@ async def connected(
             raise BudgetSpent(str(cap.spent)) from None
         if budget is not None and budget.left() <= 0:
             raise BudgetSpent(budget.over_time()) from None
+        if not opened:
+            _not_opened(sys.exception(), target, at, timeout, cap.log)
         exited = cap.log.exit()
         if exited is not None and _closed(sys.exception()):
             raise ServerExited(exited) from None
         raise
+    finally:
+        if errlog is not None:
+            errlog.close()
     if cap.hit:
         raise MessageTooLarge(cap.limit)
     if cap.deep:
@@ -215,13 +263,44 @@ async def connected(
         raise BudgetSpent(budget.over_time())
 
 
+# The capped connection of each session `connected` opened, while the session lives.
+_HEARD: weakref.WeakKeyDictionary[ClientSession, Cap] = weakref.WeakKeyDictionary()
+
+
+def heard(session: ClientSession) -> Cap | None:
+    """What the connection of `session` heard besides the SDK's reading of it (`Cap`: numbers
+    as written, the server's standard error); None for a session `connected` did not open."""
+    return _HEARD.get(session)
+
+
+def _not_opened(exc: BaseException | None, target: Target, at: Revision, timeout: float, log: ServerLog) -> None:
+    """Raise `NotOpened` for what opening a session at `at` met, when it says why the server
+    could not be started or did not answer (else return: the caller raises `exc`)."""
+    first = innermost(exc) if exc is not None else None
+    server, asked = describe(target), "initialize" if at.handshake else "server/discover"
+    if isinstance(target, StdioServerParameters) and not log.started and isinstance(first, OSError):
+        said = first.strerror or str(first)
+        raise NotOpened(f"{server} could not be started: {said}", not_started=True) from None
+    timed_out = isinstance(first, MCPError) and first.code == REQUEST_TIMEOUT and "timed out" in first.message
+    if timed_out or isinstance(first, TimeoutError):
+        raise NotOpened(f"{server} did not answer {asked} within {timeout:g} s{log.words()}", timed_out=True) from None
+    if log.status is not None and _closed(exc):
+        raise NotOpened(f"{server} exited with status {log.status} before it answered {asked}{log.words()}") from None
+
+
 @asynccontextmanager
 async def _session(
-    target: Target, at: Revision, timeout: float, headers: dict[str, str], cap: Cap, capabilities: frozenset[str]
+    target: Target,
+    at: Revision,
+    timeout: float,
+    headers: dict[str, str],
+    cap: Cap,
+    capabilities: frozenset[str],
+    errlog: ErrLog | None = None,
 ) -> AsyncIterator[tuple[ClientSession, str]]:
     answering = client_side.callbacks(capabilities)
     async with AsyncExitStack() as stack:
-        transport = await _transport(stack, target, headers, cap)
+        transport = await _transport(stack, target, headers, cap, errlog)
         if not at.handshake:
             client = Client(transport, read_timeout_seconds=timeout, mode="auto", **answering)
             await stack.enter_async_context(client)

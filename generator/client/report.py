@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import without_secrets
-from ..findings.finding import Finding, Outcome
+from ..findings.finding import Finding, Outcome, merged
 from ..findings.policy import Policy
 from ..model import Contract, Place, Places
 from ..rules import rule
@@ -66,8 +66,9 @@ class Report:
         place = _deepest(self.places, source, list(at)) if source is not None else self.place(tool, at)
         # What a server said, or asked for, reaches terminals and reports: one line, no URL's secrets.
         subject, message = without_secrets(subject), without_secrets(message)
+        revisions = (self.revision,) if self.revision is not None else ()
         self.findings.append(
-            Finding.at(rule_id, level, place, message, contract=self.contract, revision=self.revision, subject=subject)
+            Finding.at(rule_id, level, place, message, contract=self.contract, revisions=revisions, subject=subject)
         )
 
     def place(self, tool: str | None, at: Sequence[Any] = ()) -> Place:
@@ -78,7 +79,7 @@ class Report:
 
     def outcome(self, policy: Policy) -> Outcome:
         """The findings at the levels of `policy`, the run's facts and its summary line."""
-        kept = tuple(policy.apply(self.findings))
+        kept = tuple(policy.apply(merged(self.findings)))
         errors = sum(f.level == "error" for f in kept)
         conforms = self.problem is None and not errors
         facts = {
@@ -99,11 +100,14 @@ class Report:
         if self.fuzz is not None:
             facts["fuzz"] = self.fuzz
             fuzzed = len(self.fuzz.get("tools", {}))
-            summary += f" Fuzzed {fuzzed} tool(s): reproduce with --seed {self.fuzz['seed']}."
+            counted = [*self.fuzz.get("tools", {}).values(), *self.fuzz.get("surface", {}).values()]
+            answers = sum(one.get("domain_answers", 0) for one in counted)  # error answers that are no finding
+            again = f"reproduce with --seed {self.fuzz['seed']}"
+            summary += f" Fuzzed {fuzzed} tool(s), {answers} domain answer(s): {again}."
             if self.fuzz.get("budget_spent"):
                 summary += f" The --fuzz-budget of {self.fuzz['budget']:g} s was spent: the fuzzing stopped early."
-        if self.problem is not None and not self.revisions:  # nothing was asked (a --tool not in the contract)
-            summary = ""  # the problem is the whole answer, as for a contract not in the project
+        if self.problem is not None:  # not judged (the server not reached, a --tool not in the contract)
+            summary = ""  # the problem is the whole answer: no verdict of "0 error(s)" before it
         ran = policy.ran("conform", self.contract)
         return Outcome("conform", kept, ran, facts=facts, summary=summary, problem=self.problem)
 

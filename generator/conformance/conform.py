@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import mcp.types as types
 from mcp.shared.exceptions import MCPError
 
 from .. import interrupt
@@ -41,6 +41,7 @@ from ..client.bounded import (
     ServerLog,
 )
 from ..client.connect import (
+    NotOpened,
     Stopped,
     Target,
     connected,
@@ -57,6 +58,7 @@ from ..serving.mock import ERROR_REQUEST
 from ..serving.revisions import contract_at
 from ..serving.served import ServedContract, ServedTool
 from .echoes import echo_at, echoes
+from .examples import example_verdict, explained
 from .link import Answer, Link, Reconnect, unanswered
 from .listing import compare_listing, published_hints
 from .results import document_of, judge_result
@@ -87,6 +89,8 @@ class ConformOptions:
     long it may talk to it (`limits.server_bytes`, `limits.server_seconds`).
     `client_capabilities`: what the client declares (`client_side`: roots, sampling and
     elicitation by default), which may change what the server lists.
+    `server_log`: the file a server started over stdio writes its standard error to (appended
+    to; `api.conform_with` empties it first), None: this process's own standard error.
     """
 
     timeout: float = 10.0
@@ -103,6 +107,7 @@ class ConformOptions:
     server_bytes: int = DEFAULT_SERVER_BYTES
     server_seconds: float = DEFAULT_SERVER_SECONDS
     client_capabilities: frozenset[str] = client_side.DEFAULT
+    server_log: Path | None = None
 
 
 def revisions_checked(contract: ServedContract, options: ConformOptions) -> tuple[Revision, ...]:
@@ -143,19 +148,21 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
     except BudgetSpent as exc:
         report.add("bound-exceeded", "the run", f"{exc}: what remained was not asked")
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
-        report.problem = f"cannot talk to the server at {report.revision}: {_unreached(exc, target)}"
+        where = f"{report.target} " if isinstance(target, str) else ""  # a command names itself (`NotOpened`)
+        report.problem = f"cannot talk to the server {where}at {report.revision}: {_unreached(exc, target)}"
     return report
 
 
 def _unreached(exc: BaseException, target: Target) -> str:
-    """Why the server could not be talked to, in a line (`leaf`: an answer that is no JSON said
-    so), a hint where credentials may be missing."""
+    """Why the server could not be talked to, in a line: what `NotOpened` says (the command,
+    its exit status or the time it had, the last lines of its standard error), an answer that
+    is no JSON, else `leaf`; a hint where credentials may be missing."""
     exc = innermost(exc)
     said = unparsed(exc) if isinstance(exc, MCPError) else None
     if said is not None:
         return f"its answer to initialize: {said}"
     hint = " (a server that wants credentials takes them with --header)" if isinstance(target, str) else ""
-    return leaf(exc) + ("" if isinstance(exc, OverBound) else hint)
+    return leaf(exc) + ("" if isinstance(exc, OverBound | NotOpened) else hint)
 
 
 def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
@@ -192,6 +199,7 @@ async def _conform(
         log=log,
         capabilities=options.client_capabilities,
         budget=budget,
+        server_log=options.server_log,
     )
     link = Link(reconnect, at.version, options.timeout, budget)
     not_fuzzed: str | None = "the run stopped before it"
@@ -200,7 +208,8 @@ async def _conform(
             if link.answered != at.version:
                 said = f"asked for {at.version}, the server answered {link.answered}"
                 asked = "initialize" if at.handshake else "server/discover"
-                text = f"{said}; nothing more was asked at {at.version}"
+                # the same words at each revision: one finding lists the revisions it holds at
+                text = f"the server answered {link.answered}, not the revision asked for; nothing more was asked at it"
                 report.add("revision-unsupported", asked, text, at=("protocol",))
                 not_fuzzed = said
             else:
@@ -276,9 +285,9 @@ async def _call(
     timeout: float,
     report: Report,
     at: tuple[Any, ...],
-) -> tuple[types.CallToolResult | None, str]:
-    """The result of one call (None when it failed or timed out, which is reported), and
-    how the report names the call; `at` is where the call was written in the tool's entry
+) -> tuple[Answer | None, str]:
+    """The answer of one call that got a result (None when it failed or timed out, which is
+    reported), and how the report names the call; `at` is where the call was written in the tool's entry
     (an example call, or the error code a probe asks for)."""
     where = f"{tool.name}({shown(arguments, 120)})" + (f" asking for {requested}" if requested else "")
     meta: Any = {ERROR_REQUEST: requested} if requested else None
@@ -287,9 +296,9 @@ async def _call(
     answer = await link.call(tool.name, arguments, meta)
     if answer.kind == "result":
         report.failed -= 1
-        return answer.result, where
+        return answer, where
     if answer.kind == "rpc-error":
-        report.add("call-failed", where, f"JSON-RPC error {answer.code}: {answer.text}", tool=tool.name, at=at)
+        report.add("call-failed", where, answer.rpc_error(), tool=tool.name, at=at)
         for name, text in echoes(tool, arguments, rpc_message=answer.text):
             report.add("error-echoes-argument", where, text, tool=tool.name, at=echo_at(tool, name, at))
     elif answer.kind == "not-a-result":  # an answer, but not a CallToolResult of the protocol
@@ -302,24 +311,20 @@ async def _call(
 async def _example_calls(
     link: Link, contract: ServedContract, tool: ServedTool, timeout: float, report: Report
 ) -> bool:
-    """Make the tool's example calls and judge their results; False when one got no answer."""
+    """Make the tool's example calls and judge their results by what each example says
+    (`examples`), then by the contract; False when one got no answer."""
     for index, call in enumerate(tool.calls):
         at = ("examples", index)
-        result, where = await _call(link, contract, tool, call.arguments, None, timeout, report, at)
-        if result is None:
+        answer, where = await _call(link, contract, tool, call.arguments, None, timeout, report, at)
+        if answer is None:
             return False
-        if result.is_error and contract.error_code(call.result) is None:  # a success was expected
-            report.failed += 1
-            text = f"isError: true, though the example call expects a success: {_said(result)}"
-            report.add("example-is-error", where, text, tool=tool.name, at=at)
-        judge_result(contract, tool, result, where, report, at, call.arguments)
+        result = answer.result
+        verdict = example_verdict(contract, tool, call, result)
+        report.failed += bool(verdict)
+        for rule, text in verdict:
+            report.add(rule, where, text + answer.words(), tool=tool.name, at=at)
+        judge_result(contract, tool, result, where, report, at, call.arguments, explained(verdict))
     return True
-
-
-def _said(result: types.CallToolResult) -> str:
-    """What an error result says: its text content, cut short (or that it has none)."""
-    texts = [block.text for block in result.content if isinstance(block, types.TextContent)]
-    return shown(" ".join(texts), 160) if texts else "no text content"
 
 
 async def _probe(link: Link, contract: ServedContract, tool: ServedTool, timeout: float, report: Report) -> None:
@@ -328,9 +333,10 @@ async def _probe(link: Link, contract: ServedContract, tool: ServedTool, timeout
     codes = tool.declared_codes if tool.declared_codes is not None else contract.contract.catalogue.codes()
     for code in sorted(codes):
         at = _code_at(contract, tool, code)
-        result, where = await _call(link, contract, tool, tool.calls[0].arguments, code, timeout, report, at)
-        if result is None:
+        answer, where = await _call(link, contract, tool, tool.calls[0].arguments, code, timeout, report, at)
+        if answer is None:
             return
+        result = answer.result
         if contract.error_code(document_of(result)[0]) != code:
             text = f"the server does not answer `_meta` {ERROR_REQUEST!r}; its error paths were not probed"
             report.add("probe-unsupported", tool.name, text, tool=tool.name, at=("possible_error_codes",))

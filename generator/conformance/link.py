@@ -10,7 +10,11 @@ new session. The plain run asks from the event loop, `--fuzz` from its worker th
 
 The MCP SDK logs an answer it cannot parse with its traceback (`logging`):
 `client.connect.sdk_logs_silenced` keeps those off standard error while a run lasts; the
-`Answer` says what happened instead.
+`Answer` says what happened instead. A crash carries the last lines the server wrote to its
+standard error while it was asked (`Answer.stderr`; the whole of it is kept in a file of the
+run, `--server-log`), and a result the numbers the server wrote: a `structuredContent` with a
+number no double holds (`1e-400`, which the SDK reads as 0) is the one the server sent
+(`client.bounded.AsWritten`), for the judge to refuse.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import anyio
 import mcp.types as types
@@ -28,8 +32,8 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from mcp_types.jsonrpc import INTERNAL_ERROR, PARSE_ERROR
 from pydantic import ValidationError
 
-from ..client.bounded import Budget, BudgetSpent, MessageTooDeep, OverBound, ServerExited, too_deep
-from ..client.connect import Stopped, first_error, leaf
+from ..client.bounded import Budget, BudgetSpent, Cap, MessageTooDeep, OverBound, ServerExited, too_deep
+from ..client.connect import Stopped, first_error, heard, leaf
 from ..client.report import Report
 
 Reconnect = Callable[[], AbstractAsyncContextManager[tuple[ClientSession, str]]]
@@ -37,6 +41,11 @@ T = TypeVar("T")
 # How the SDK's HTTP transport answers a request whose event stream ended (or broke) unanswered:
 # an answer past a bound ends it so (the connection then says which bound).
 _STREAM_ENDED = "SSE stream "
+# How long the server's standard error is given to reach us after an error answer that says
+# its handler crashed (it wrote its traceback before its answer, but on another pipe): steps
+# of a moment, until it stops growing.
+_SETTLE_STEP = 0.01
+_SETTLE_STEPS = 5
 
 
 @dataclass(frozen=True)
@@ -44,22 +53,34 @@ class Answer:
     """What one request got: a `result`; a JSON-RPC error (`code`, `text`); or, by `kind`, the
     connection `lost`, no answer (`timeout`), an answer that is `not-a-result`, one past a bound
     of the client (`over-bound`: `text` says which), the run's budget `spent` (`text` says which
-    bound), or the server `unreachable` (no session could be opened again: `text` says why)."""
+    bound), or the server `unreachable` (no session could be opened again: `text` says why).
+    `stderr`: for an error answer that says the handler crashed, the last lines the server
+    wrote to its standard error meanwhile, on one line ("" for none)."""
 
     kind: str
     result: Any = None  # a `types.CallToolResult`, or the result of the request `Link.ask` made
     code: int | None = None
     text: str = ""
+    stderr: str = ""
 
     def crash(self) -> str | None:
         """What says the server's handler failed (a crash, though the process lives on): the
-        connection lost, or an error answer that stands for an exception it did not handle;
-        None for any other answer."""
+        connection lost, or an error answer that stands for an exception it did not handle,
+        with what the server wrote to its standard error; None for any other answer."""
         if self.kind == "lost":
             return self.text
         if self.kind == "rpc-error" and self.code in UNHANDLED:
-            return f"{UNHANDLED[self.code]} ({self.text})"
+            return f"{UNHANDLED[self.code]} ({self.text}){self.words()}"
         return None
+
+    def rpc_error(self) -> str:
+        """A JSON-RPC error answer as a finding says it: its code and message, and, for one that
+        says the handler crashed, what the server wrote to its standard error meanwhile."""
+        return f"JSON-RPC error {self.code}: {self.text}{self.words()}"
+
+    def words(self) -> str:
+        """`stderr` as a message ends with it ("" for none)."""
+        return f"; its standard error: {self.stderr}" if self.stderr else ""
 
 
 # The error codes a server answers with when a handler raised what it did not handle:
@@ -100,6 +121,7 @@ class Link:
         self.counted = counted  # a report whose `calls` counts every request (`--fuzz`), or None
         self._reconnect, self._revision, self._timeout, self._budget = reconnect, revision, timeout, budget
         self._current: _Connection | None = None
+        self._said_meanwhile = ""  # the stderr lines of the last answer `use` got, when it may be a crash
         self._opening = False
         self._opened = 0
         self._wanted = anyio.Event()  # set: a new session is wanted (or `close`)
@@ -200,7 +222,9 @@ class Link:
                 return await session.send_request(request, result_type, request_read_timeout_seconds=self._timeout)
 
         used = await self.use(asked, getattr(request, "method", "tools/call"))
-        return used if isinstance(used, Answer) else Answer("result", result=used)
+        if isinstance(used, Answer):
+            return used
+        return Answer("result", result=used, stderr=self._said_meanwhile if _unstructured_error(used) else "")
 
     async def use(self, operation: Callable[[ClientSession], Awaitable[T]], method: str) -> T | Answer:
         """What `operation` returns, on the session open (a new one if the last ended); or the
@@ -211,8 +235,14 @@ class Link:
         connection = await self._connection()
         if connection is None:
             return self._spent() or Answer("unreachable", text=self.failed or "the server could not be reached")
+        cap = heard(connection.session)
+        marks = (cap.messages, cap.log.mark()) if cap is not None else (0, 0)
+        self._said_meanwhile = ""
         try:
-            return await operation(connection.session)
+            result = _as_written(await operation(connection.session), cap, marks[0])
+            if _unstructured_error(result):  # the text of an exception a handler raised, maybe
+                self._said_meanwhile = await _settled_lines(cap, marks[1])
+            return result
         except Stopped:
             raise
         except MCPError as exc:
@@ -226,7 +256,7 @@ class Link:
                 return await self._ended(connection, Answer("lost", text=exc.message))
             if exc.code == PARSE_ERROR and too_deep(exc.message):  # the SDK's transport said it, over HTTP
                 return Answer("over-bound", text=str(MessageTooDeep()))
-            return Answer("rpc-error", code=exc.code, text=exc.message)
+            return Answer("rpc-error", code=exc.code, text=exc.message, stderr=await _crash_words(exc, cap, marks[1]))
         except TimeoutError:
             return await self._ended(connection, Answer("timeout"))
         except ValidationError as exc:
@@ -257,6 +287,44 @@ class Link:
         self.spent = self.spent or said
         self.failed = self.failed or self.spent
         return Answer("spent", text=self.spent or "")
+
+
+def _as_written(result: T, cap: Cap | None, since: int) -> T:
+    """`result`, a `tools/call` result whose `structuredContent` held a number no double holds
+    given as the server wrote it (`Cap.written`, of a message read after `since`)."""
+    written = cap.written if cap is not None else None
+    if written is None or written[0] <= since or not isinstance(result, types.CallToolResult):
+        return result
+    return cast(T, result.model_copy(update={"structured_content": written[1]}))
+
+
+def _unstructured_error(result: Any) -> bool:
+    """Whether `result` is an `isError` tool result in text only: what an SDK makes of an
+    exception its handler raised (the Python SDK's "Error executing tool …")."""
+    return isinstance(result, types.CallToolResult) and bool(result.is_error) and result.structured_content is None
+
+
+async def _crash_words(exc: MCPError, cap: Cap | None, since: int) -> str:
+    """For an error answer that says the handler crashed, the last lines a server over stdio
+    wrote to its standard error after `since` (a `ServerLog.mark`), given a moment to arrive; else ""."""
+    if exc.code not in UNHANDLED:
+        return ""
+    return await _settled_lines(cap, since)
+
+
+async def _settled_lines(cap: Cap | None, since: int) -> str:
+    """The last lines a server over stdio wrote to its standard error after `since`, once they
+    stopped coming (a few milliseconds); "" for none, or a server not over stdio."""
+    if cap is None or not cap.log.started:
+        return ""
+    before = cap.log.mark()
+    for _ in range(_SETTLE_STEPS):
+        await anyio.sleep(_SETTLE_STEP)
+        now = cap.log.mark()
+        if now == before and now > since:  # it came, and stopped coming
+            break
+        before = now
+    return cap.log.last_lines(since)
 
 
 def unanswered(

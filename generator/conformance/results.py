@@ -13,20 +13,28 @@ An `isError` result is an error of the tool, and each finding about it says so. 
 by the code `error_results.code_pattern` finds in it. Strict clients (the TypeScript SDK)
 judge the `structuredContent` of every result, errors too, by the output schema the server
 lists: one it refuses makes them fail the call.
+
+One fault is one finding: the findings of a result that a more precise one explains are left
+out (`EXPLAINED_BY`): a document the contract refuses is not also said to be outside the
+output schema it publishes, and the caller (an example call) may name the findings its own
+verdict explains. A document is an error by its code, or by the values the error builder
+writes (`success: false`), so none is called "a success" for a missing code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import math
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import mcp.types as types
 
+from ..client.bounded import json_as_written
 from ..client.report import Report, shown
 from ..runtime import NotJson, Violation, parse_json
 from ..schema.pointer import encode
-from ..schema.values import not_json
+from ..schema.values import first_unheld, not_json, unheld
 from ..serving.served import ServedContract, ServedTool, published_check
 from .echoes import echo_at, echoes
 
@@ -42,25 +50,63 @@ def document_of(result: types.CallToolResult) -> tuple[Any, str | None]:
     for block in result.content:
         if isinstance(block, types.TextContent):
             try:
-                return parse_json(block.text), "text"
+                return _as_sent(block.text), "text"
             except NotJson:
                 continue
     return None, None
 
 
-@dataclass(frozen=True)
+def _as_sent(text: str) -> Any:
+    """The JSON document in a text block, each number as the server wrote it where no double
+    holds it (`1e-400` is not the 0 a parser makes of it: `client.bounded.AsWritten`)."""
+    if first_unheld(text.encode("utf-8", "surrogatepass")) is not None:  # a parser would read another number
+        try:
+            return json_as_written(text)
+        except (ValueError, RecursionError):
+            pass  # the parser below says why it is no JSON
+    return parse_json(text)
+
+
+# rule -> the rules whose finding at the same call says the same fault more precisely.
+EXPLAINED_BY: Mapping[str, frozenset[str]] = {
+    "error-result-outside-schema": frozenset({"invalid-result"}),
+    "unknown-error-code": frozenset({"invalid-result"}),  # the schema's enum of codes said it
+}
+
+
+def answered_code(contract: ServedContract, result: types.CallToolResult) -> str | None:
+    """The error code a result carries: in its document, else (an error) in its text by
+    `error_results.code_pattern`."""
+    document, source = document_of(result)
+    code = contract.error_code(document) if source is not None else None
+    if code is None and result.is_error and contract.error_results.code_pattern is not None:
+        texts = (b.text for b in result.content if isinstance(b, types.TextContent))
+        code = next((c for c in map(contract.code_in_text, texts) if c is not None), None)
+    return code
+
+
+@dataclass
 class _Call:
-    """Where findings about one result go: its tool, the call, and whether it is an error."""
+    """Where findings about one result go: its tool, the call, and whether it is an error;
+    they are kept until `flush`, which leaves out those another explains (and `explained`)."""
 
     report: Report
     tool: ServedTool
     where: str
     is_error: bool
     at: tuple[Any, ...] = ()  # where the call was written in the tool's entry
+    explained: Collection[str] = ()  # rules the caller's own finding explains
+    found: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, rule: str, message: str) -> None:
         prefix = "isError result: " if self.is_error else ""
-        self.report.add(rule, self.where, prefix + message, tool=self.tool.name, at=self.at)
+        self.found.append((rule, prefix + message))
+
+    def flush(self) -> None:
+        rules = {rule for rule, _ in self.found}
+        for rule, message in self.found:
+            if rule not in self.explained and not EXPLAINED_BY.get(rule, frozenset()) & rules:
+                self.report.add(rule, self.where, message, tool=self.tool.name, at=self.at)
 
 
 def judge_result(
@@ -71,14 +117,30 @@ def judge_result(
     report: Report,
     at: tuple[Any, ...] = (),
     arguments: Mapping[str, Any] | None = None,
+    explained: Collection[str] = (),
 ) -> None:
     """Each way `result` departs from the contract, a finding about `where` (the call, as
     the report names it), placed at `at` in the tool's entry (the example call made); an
-    error that echoes a secret one of `arguments` (the call's) too."""
-    call = _Call(report, tool, where, bool(result.is_error), at)
+    error that echoes a secret one of `arguments` (the call's) too. The rules in `explained`
+    are left out: the caller said the fault they would say."""
+    call = _Call(report, tool, where, bool(result.is_error), at, explained)
+    try:
+        _judge(contract, tool, result, call, arguments)
+    finally:
+        call.flush()
+
+
+def _judge(
+    contract: ServedContract,
+    tool: ServedTool,
+    result: types.CallToolResult,
+    call: _Call,
+    arguments: Mapping[str, Any] | None,
+) -> None:
+    report, where = call.report, call.where
     if arguments is not None and (result.is_error or contract.error_code(document_of(result)[0]) is not None):
         for name, text in echoes(tool, arguments, result):
-            report.add("error-echoes-argument", where, text, tool=tool.name, at=echo_at(tool, name, at))
+            report.add("error-echoes-argument", where, text, tool=tool.name, at=echo_at(tool, name, call.at))
     if not tool.structured and result.structured_content is not None:
         call.add("structured-content-unexpected", "structuredContent, though the tool's results are content")
     if result.is_error:
@@ -123,7 +185,7 @@ def _judge_content(contract: ServedContract, tool: ServedTool, result: types.Cal
         if tool.text_check is None:
             continue
         odd = not_json(document)
-        violations = tool.text_check(document) if odd is None else [Violation(odd[0], f"{odd[1]} is not a JSON number")]
+        violations = tool.text_check(document) if odd is None else [Violation(odd[0], _number_said(odd[1]))]
         if violations:
             call.add("invalid-text", f"the text_schema refuses content[{index}]: {_listed(violations)}")
 
@@ -158,7 +220,7 @@ def _judge_error(contract: ServedContract, tool: ServedTool, result: types.CallT
 def _judge_document(contract: ServedContract, tool: ServedTool, document: Any, call: _Call) -> None:
     odd = not_json(document)
     if odd is not None:  # JSON has no such number: a parser let it through
-        text = f"the contract refuses the result: {encode(odd[0]) or '/'}: {odd[1]} is not a JSON number"
+        text = f"the contract refuses the result: {encode(odd[0]) or '/'}: {_number_said(odd[1])}"
         call.add("invalid-result", text)
         return
     violations = tool.check(document)
@@ -167,8 +229,9 @@ def _judge_document(contract: ServedContract, tool: ServedTool, document: Any, c
     if not contract.knows_errors():
         return
     code = contract.error_code(document)
-    if (code is not None) != call.is_error:
-        said = "an error" if code is not None else "a success"
+    if contract.is_error_document(document) != call.is_error:
+        said = "an error envelope" if code is None else f"the error envelope of {code!r}"
+        said = said if not call.is_error else "a success"
         call.add("is-error-mismatch", f"isError is {shown(call.is_error)}, but the document is {said}")
     if code is None:
         return
@@ -190,6 +253,15 @@ def _judge_code(contract: ServedContract, tool: ServedTool, code: str, call: _Ca
         declared = ", ".join(sorted(tool.declared_codes or ())) or "none"
         call.add("undeclared-error-code", f"{code!r} is not among the codes the tool declares ({declared})")
     return True
+
+
+def _number_said(text: str) -> str:
+    """Why a number as the server wrote it (`1e-400`, `NaN`) stands in no document."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    return unheld(text, value) or f"{text} is not a JSON number"
 
 
 def _listed(violations: list[Violation]) -> str:

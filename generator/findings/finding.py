@@ -3,7 +3,8 @@
 A finding names its rule (an ID of `generator.rules`), the level it was reported at, and
 its place: a source file, the 1-based line and column there when known, and the JSON
 pointer inside the document. `breaking` adds where the thing was before (`before`);
-`conform` the protocol revision and the request it found it with (`revision`, `subject`).
+`conform` the protocol revisions and the request it found it with (`revisions`, `subject`):
+one fault seen at several revisions is one finding that lists them (`merged`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..diagnostics import Diagnostic, printable
 if TYPE_CHECKING:  # imported when a place is asked for: `check` answered from the cache loads no model
     from ..model import Place
 
-__all__ = ["Finding", "Note", "Outcome"]
+__all__ = ["Finding", "Note", "Outcome", "merged"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,7 @@ class Finding:
     message: str
     contract: str | None = None
     before: Place | None = None  # breaking: the place in the old sources
-    revision: str | None = None  # conform: the protocol revision of the session that found it
+    revisions: tuple[str, ...] = ()  # conform: the protocol revisions of the sessions that found it
     subject: str | None = None  # conform: what was asked ("tools/list", "get_x({...})")
     accepted: str | None = None  # breaking: the reason of the accepted-breaks entry that covers it
 
@@ -69,7 +70,7 @@ class Finding:
             self.column or 0,
             self.pointer or "",
             self.rule,
-            self.revision or "",
+            self.revisions,
             self.subject or "",
             self.message,
         )
@@ -85,17 +86,17 @@ class Finding:
             "message": self.message,
             "contract": self.contract,
             "before": self.before.as_json() if self.before is not None else None,
-            "revision": self.revision,
+            "revisions": list(self.revisions),
             "subject": self.subject,
             "accepted": self.accepted,
         }
 
     def context(self) -> list[str]:
-        """What the finding says beside its message: the protocol revision and the request it
+        """What the finding says beside its message: the protocol revisions and the request it
         was found with, its pointer when no line shows it, where it was before, why it was accepted."""
         extra = []
-        if self.revision is not None:
-            extra.append(f"MCP {self.revision}")
+        if self.revisions:
+            extra.append(f"MCP {', '.join(self.revisions)}")
         if self.subject is not None:
             extra.append(self.subject)
         if self.pointer is not None and self.line is None:
@@ -115,6 +116,17 @@ class Finding:
         """`file:line:col: RULE [level] message (context)`, as compilers and linters print."""
         where = f"{self.file}:{self.line or 1}:{self.column or 1}"
         return printable(f"{where}: {self.rule} [{self.level}] {self.described()}")  # one line, whatever it holds
+
+
+def merged(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings that differ only by their revisions as one, listing every revision (in the
+    order of the first one seen; revisions sorted, oldest first): a fault a server has at each
+    revision `conform` checks is one fault."""
+    seen: dict[Finding, list[str]] = {}
+    for finding in findings:
+        revisions = seen.setdefault(replace(finding, revisions=()), [])
+        revisions.extend(r for r in finding.revisions if r not in revisions)
+    return [replace(finding, revisions=tuple(sorted(revisions))) for finding, revisions in seen.items()]
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,10 @@ server's info and, when asked for, the calls. The resources are read when asked 
 every revision is asked, in sessions of the newest: a new one after a read that ends its
 session (a crash, no answer in time, an answer over `limits.message_bytes`).
 
+A session that cannot be opened at one revision because the server did not answer in time
+(`NotOpened.timed_out`), or could not be started, ends the run with that one error: a slow
+server would otherwise lose a revision it speaks from the contract's `protocol:`.
+
 The run is held to a `Budget` (`limits.server_bytes` read from the server in all, and
 `limits.server_seconds`): a listing it cuts short is no listing (nothing is written); reads
 it cuts short are noted together, and the contract is written with what was read. A tool is called only
@@ -32,6 +36,7 @@ import anyio
 import mcp.types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
+from mcp_types import REQUEST_TIMEOUT
 from pydantic import ValidationError
 
 from .. import interrupt
@@ -45,7 +50,17 @@ from ..client.bounded import (
     MessageTooLarge,
     UnheldNumber,
 )
-from ..client.connect import Stopped, Target, connected, describe, innermost, leaf, list_tools, sdk_logs_silenced
+from ..client.connect import (
+    NotOpened,
+    Stopped,
+    Target,
+    connected,
+    describe,
+    innermost,
+    leaf,
+    list_tools,
+    sdk_logs_silenced,
+)
 from ..client.report import Report, shown
 from ..diagnostics import without_secrets
 from ..protocol import VERSIONS, Revision, revision
@@ -69,6 +84,35 @@ class _Unheld(Exception):
     revision is asked further, and nothing is written."""
 
 
+def _fails_everywhere(exc: BaseException) -> bool:
+    """Whether `exc` says the server could not be started, or did not answer in time (to open
+    a session, or to list its tools): nothing about the revision asked, which the contract
+    would otherwise leave out."""
+    if isinstance(exc, NotOpened):
+        return exc.timed_out or exc.not_started
+    return _timed_out(exc)
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """Whether `exc` is the SDK's error for a request not answered within its read timeout."""
+    return isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT and "timed out" in exc.message
+
+
+def _not_opened(exc: BaseException, version: str) -> str:
+    """The one error of a server that could not be started, or did not answer in time at `version`."""
+    if isinstance(exc, NotOpened) and exc.not_started:
+        return str(exc)
+    return f"cannot read the tools at {version}: {leaf(exc)}; a slow server may be given more time with --timeout"
+
+
+def _why_none(notes: list[str], unopened: list[str]) -> str:
+    """Why no revision was read, from each one's note; when no session opened at any (a server
+    that exits before it answers, whatever it is asked), once: what the oldest revision met."""
+    if unopened and len(unopened) == len(notes):
+        return unopened[-1]
+    return "; ".join(note.replace(" not spoken:", ":", 1) for note in notes) or "no answer"
+
+
 def _unheld_in(exc: BaseException) -> str | None:
     """The message of an `_Unheld` that `exc` is or holds, or None."""
     return str(innermost(exc)) if isinstance(innermost(exc), _Unheld) else None
@@ -85,7 +129,8 @@ class ImportOptions:
     ones) say which tools are called, `read_resources` whether each listed resource is read;
     `timeout`, `headers`, `message_bytes` and
     `client_capabilities` (what the client declares: `client_side`) as for `conform`;
-    `server_bytes` and `server_seconds`, what the whole run may take (`Budget`)."""
+    `server_bytes` and `server_seconds`, what the whole run may take (`Budget`); `server_log`,
+    the file a server started over stdio writes its standard error to (None: ours)."""
 
     timeout: float = 10.0
     headers: Mapping[str, str] = field(default_factory=dict)
@@ -96,6 +141,7 @@ class ImportOptions:
     client_capabilities: frozenset[str] = client_side.DEFAULT
     server_bytes: int = DEFAULT_SERVER_BYTES
     server_seconds: int = DEFAULT_SERVER_SECONDS
+    server_log: Path | None = None
 
 
 @dataclass
@@ -116,6 +162,7 @@ def read_server(target: Target, options: ImportOptions, staging: Path) -> Readin
     reading = Reading()
     budget = Budget(options.server_bytes, options.server_seconds)
     answered: list[str] = []
+    unopened: list[str] = []  # why no session opened, at each revision where none did
     capped = False  # a message over limits.message_bytes: not a matter of credentials
     for version in reversed(VERSIONS):
         try:
@@ -127,11 +174,15 @@ def read_server(target: Target, options: ImportOptions, staging: Path) -> Readin
                 return Reading(problem=refused)
             if isinstance(innermost(exc), BudgetSpent):  # a listing cut short is none
                 return Reading(problem=f"the server's listings were not read to their end at {version}: {_said(exc)}")
+            if _fails_everywhere(innermost(exc)):  # not a revision it does not speak: the one error
+                return Reading(problem=without_secrets(_not_opened(innermost(exc), version)))
             ended = "the session ended" if version in answered else "not spoken"
             reading.notes.append(f"{version} {ended}: {_said(exc)}")
+            if isinstance(innermost(exc), NotOpened):
+                unopened.append(_said(exc))
             capped = capped or isinstance(innermost(exc), MessageTooLarge)
     if reading.facts is None:
-        said = "; ".join(note.replace(" not spoken:", ":", 1) for note in reading.notes) or "no answer"
+        said = _why_none(reading.notes, unopened)
         asks = isinstance(target, str) and not capped
         hint = " (a server that wants credentials takes them with --header)" if asks else ""
         reading.problem = without_secrets(f"cannot read the tools of {describe(target)} at any revision: {said}{hint}")
@@ -163,6 +214,7 @@ async def _ask(
         unheld=heard,
         capabilities=options.client_capabilities,
         budget=budget,
+        server_log=options.server_log,
     )
     async with opened as (session, version):
         if version != at.version:
@@ -261,7 +313,9 @@ async def _read_some(
     assert reading.facts is not None  # a read needs the listing's facts
     budget, staging = run
     limits = (options.timeout, options.headers, options.message_bytes)
-    async with connected(target, at, *limits, capabilities=options.client_capabilities, budget=budget) as (session, _):
+    async with connected(
+        target, at, *limits, capabilities=options.client_capabilities, budget=budget, server_log=options.server_log
+    ) as (session, _):
         opened.append(True)
         contents = reading.facts.contents
         return await read_contents(session, reading.unread, options.timeout, contents, staging, reading.notes)

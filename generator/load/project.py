@@ -16,6 +16,7 @@ from ..protocol import VERSIONS
 from ..runtime import Judge
 from ..schema.pointer import resolve as resolve_pointer
 from .accepted import load_accepted
+from .buildable import unbuildable
 from .builders import build_builders
 from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
 from .documents import NOT_FOLLOWED, Document, Reading, read_json, read_source, read_yaml
@@ -231,16 +232,18 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         problems += _check_code_pattern(identity)
     columns = declared_columns(identity.data if identity is not None else {})
     catalogue = manifest = builders = None
+    catalogue_sound, bound = False, list[Diagnostic]()  # no problem of errors.yaml or a binding to say again
     if errors is not None:
         catalogue, found = build_catalogue(errors, columns)
         problems += found
+        catalogue_sound = not found
     if tools is not None:
         manifest, found = build_manifest(tools, columns["tools"], catalogue.codes() if catalogue else None)
         problems += found
-    if identity is not None and envelope is not None and catalogue is not None:
-        problems += _check_bindings(identity, envelope, catalogue)
+    if identity is not None and envelope is not None and errors is not None and catalogue is not None:
+        bound = _check_bindings(identity, envelope, catalogue)
         builders, found = build_builders(identity, envelope.data, catalogue, compiled.view if compiled else None)
-        problems += found
+        problems += bound + found
     examples: tuple[Example, ...] = ()
     if compiled is not None:
         examples, found = _load_examples(folder / "examples", compiled.judge, reading)
@@ -250,6 +253,9 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
             problems += unsound + check_secret_arguments(tools, manifest)
             if not found and not unsound:
                 problems += check_tool_examples(tools, manifest, examples, builders, validators)
+    buildable = catalogue_sound and not bound and not lenient  # an old revision's catalogue is history
+    if buildable and errors is not None and catalogue is not None and builders is not None and compiled is not None:
+        problems += unbuildable(errors, catalogue, builders, compiled.judge, examples)
     modules: tuple[Module, ...] = ()
     if identity is not None:
         modules, found = _load_modules(identity, reading)

@@ -120,11 +120,28 @@ CONFORM_RULES = (
         "A published output schema says what the contract's says: clients judge results by it.",
     ),
     Rule(
+        "input-argument-missing",
+        C,
+        "error",
+        "listing",
+        "The published input schema names every argument the contract's declares, and requires each one the"
+        " contract requires: clients and models send what the listing says.",
+    ),
+    Rule(
+        "input-schema-wider",
+        C,
+        "note",
+        "listing",
+        "A published input schema that only accepts more than the contract's (open to other properties, looser"
+        " bounds, `null` beside an optional argument) is said once, at its first difference.",
+    ),
+    Rule(
         "input-schema-differs",
         C,
         "warning",
         "listing",
-        "A published input schema says what the contract's says (one that accepts less is an error of its own).",
+        "A published input schema says what the contract's says (one that accepts less, or lacks an argument, is an"
+        " error of its own; one shown to accept only more, a note).",
     ),
     Rule(
         "input-example-refused",
@@ -200,7 +217,36 @@ CONFORM_RULES = (
         "error",
         "result",
         "An example call the contract expects to succeed (its `result` is no error document) is not answered"
-        " `isError`, whatever `error_results` says.",
+        " `isError`, nor with an error envelope, whatever `error_results` says.",
+    ),
+    Rule(
+        "example-not-error",
+        C,
+        "error",
+        "result",
+        "An example call whose `result` is an error document is answered with an error, not a success.",
+    ),
+    Rule(
+        "example-code-differs",
+        C,
+        "error",
+        "result",
+        "An example call whose `result` is an error document is answered with that document's error code.",
+    ),
+    Rule(
+        "example-error-unstructured",
+        C,
+        "error",
+        "result",
+        "An example call whose `result` is an error document is answered with an error envelope, not text"
+        " (a crash's message), where the contract's errors are structured.",
+    ),
+    Rule(
+        "example-document-differs",
+        C,
+        "error",
+        "result",
+        "An example call with `match:` is answered with the values of its `result` there (`exact`: all of them).",
     ),
     Rule(
         "is-error-mismatch",
@@ -265,8 +311,9 @@ CONFORM_RULES = (
         C,
         "error",
         "fuzz",
-        "No fuzzed call ends the connection or gets an error that stands for an exception the server did not"
-        " handle (JSON-RPC's internal error -32603, or the Python SDK's code 0), whatever its arguments.",
+        "No fuzzed call ends the connection, and none with arguments the input schema accepts gets an error that"
+        " stands for an exception the server did not handle (JSON-RPC's internal error -32603, the Python SDK's"
+        " code 0, MCPServer's `Error executing tool NAME`).",
     ),
     Rule("fuzz-hang", C, "error", "fuzz", "Every fuzzed call is answered within `--timeout` seconds."),
     Rule(
@@ -274,14 +321,15 @@ CONFORM_RULES = (
         C,
         "error",
         "fuzz",
-        "Arguments the input schema accepts get a result: a success, or an error with a code the tool declares.",
+        "Arguments the input schema accepts are not refused as arguments: JSON-RPC -32602, or an error code of a"
+        " column with `role: argument_error` (any other error is a domain answer, counted).",
     ),
     Rule(
         "fuzz-invalid-accepted",
         C,
         "error",
         "fuzz",
-        "Arguments that break the input schema are refused: a JSON-RPC error (-32602) or an `isError` result.",
+        "Arguments that break the input schema are refused: a JSON-RPC error of any code, or an `isError` result.",
     ),
     Rule(
         "fuzz-skipped",

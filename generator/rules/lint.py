@@ -62,7 +62,8 @@ LINT_RULES = (
         L,
         "warning",
         "docs",
-        "Every property of the envelope schema, and of each JSON resource's `schema:`, has a description.",
+        "Every property the envelope schema declares, and each JSON resource's `schema:`, has a description (the"
+        " conditions of an `if` or a `not` declare none).",
     ),
     Rule("resource-described", L, "warning", "docs", "Every resource and resource template has a description."),
     Rule(
@@ -113,6 +114,13 @@ LINT_RULES = (
         "directory",
         "Every tool sets all four hints: readOnlyHint, destructiveHint, idempotentHint, openWorldHint.",
         "directory",
+    ),
+    Rule(
+        "example-match-unresolved",
+        L,
+        "error",
+        "tools",
+        "Each JSON pointer of an example call's `match:` names a value of its `result` document.",
     ),
     Rule("tool-title", L, "warning", "directory", "Every tool has a `title` for people.", "directory"),
     Rule(

@@ -32,11 +32,14 @@ Check = Callable[[Any], list[Violation]]
 
 @dataclass(frozen=True)
 class Call:
-    """An example call of a tool: its arguments, and the document that answers it, if named."""
+    """An example call of a tool: its arguments, the document that answers it, if named, and
+    what of that document an answer must repeat (`match`: "exact", the JSON pointers whose
+    values must be the document's, or None: its branch and code only)."""
 
     arguments: dict[str, Any]
     result: Any = None
     result_name: str | None = None
+    match: str | tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -128,12 +131,34 @@ class ServedContract:
         builders = self.contract.builders
         return builders.code_in(document) if builders is not None else None
 
+    def is_error_document(self, document: Any) -> bool:
+        """Whether `document` is an error envelope: it carries a code, or has every value the
+        error builder writes as a constant where the success builder writes another (`success:
+        false`), though its code may be missing."""
+        builders = self.contract.builders
+        if builders is None:
+            return False
+        if builders.code_in(document) is not None:
+            return True
+        success = dict(builders.success_constants)
+        telling = [(p, v) for p, v in builders.error_constants if p in success and not same_json(success[p], v)]
+        missing = object()
+        return bool(telling) and all(same_json(value_at(document, p, missing), v) for p, v in telling)
+
     def knows_errors(self) -> bool:
         """Whether documents say where their error code is (the contract declares builders)."""
         return self.contract.builders is not None
 
     def entry(self, code: str) -> Entry | None:
         return next((e for e in self.contract.catalogue.errors.entries if e.code == code), None)
+
+    def argument_error(self, code: str) -> str | None:
+        """The column that marks `code` as "the arguments were refused" (a boolean column of
+        errors.yaml with `role: argument_error`, true for it, or for its error type); None
+        when none does."""
+        entry = self.entry(code)
+        columns = (c.name for c in self.contract.catalogue.errors.columns if c.role == "argument_error")
+        return next((name for name in columns if entry is not None and entry.get(name) is True), None)
 
     def derived(self, code: str) -> tuple[tuple[str, str, Any], ...]:
         """(document pointer, column, value) of each field the catalogue derives from `code`."""
@@ -176,6 +201,11 @@ def _pattern(pattern: str | None) -> re.Pattern[str] | None:
 @cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)  # loading checked it
+
+
+def _match(given: Any) -> str | tuple[str, ...] | None:
+    """An example's `match:` as `Call` holds it (the meta-schema allows "exact" or pointers)."""
+    return tuple(given) if isinstance(given, list) else given
 
 
 def _plain(value: Any) -> Any:
@@ -245,7 +275,7 @@ def served(contract: Contract) -> ServedContract:
             schema = envelope
         text_schema = result.get("text_schema")
         calls = tuple(
-            Call(dict(c["arguments"]), documents.get(c.get("result", "")), c.get("result"))
+            Call(dict(c["arguments"]), documents.get(c.get("result", "")), c.get("result"), _match(c.get("match")))
             for c in entry.get("examples") or ()
         )
         codes = entry.get("possible_error_codes")

@@ -2,7 +2,8 @@
 each tool is annotated `-> Envelope` and returns what the builders make, so MCPServer
 publishes the contract's own schema as each tool's `outputSchema` (the generated models
 carry it) and checks every result against the model. `conform --contract code-scalpel`
-finds nothing to say about it (tests/test_serve_with_sdk.py).
+says only the arguments it leaves out (tests/test_serve_with_sdk.py): the listing is what
+clients read, so they never send those.
 
 `security_scan` and `extract_code` take some of the arguments the contract gives them; the other
 eighteen tools take none and are made in a loop. `extract_code` fails as its example does:

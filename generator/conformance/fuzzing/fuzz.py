@@ -5,13 +5,22 @@ its own (a `link.Link`, opened again after a crash).
 Valid arguments are drawn from the tool's `inputSchema` as the contract has it, invalid ones
 break it by exactly one keyword (`fuzz_draw`).
 
-Valid arguments must get a result the contract accepts (`results.judge_result`) or an error
-with a code the tool declares; invalid ones must be refused (a JSON-RPC error, or an `isError`
-result). The connection lost or an error that stands for an exception a handler did not
-handle (JSON-RPC's internal error -32603, or the Python SDK's code 0) is a crash, no answer
-within `--timeout` a hang; the server is connected to again and the fuzzing goes on. An answer
-past a bound of the client (`limits.message_bytes`, the SDK's depth) is `bound-exceeded`, not a
-crash: it is the client that ended the connection.
+Invalid arguments must be refused: any error answers them (a JSON-RPC error of any code, the
+SDK's code 0 and -32603 too, or an `isError` result), for the contract refuses them itself and
+an SDK may refuse them before the handler runs (docs/mcp.md, "What each SDK answers"); a
+success is `fuzz-invalid-accepted`. Valid arguments must get a result the contract accepts
+(`results.judge_result`); an error that says "bad arguments" is `fuzz-valid-refused`
+(JSON-RPC -32602, or an error code of a boolean column with `role: argument_error` true,
+`ServedContract.argument_error`), one that stands for an exception the handler did not handle
+a crash (JSON-RPC's internal error -32603, the Python SDK's code 0, its `MCPServer`'s
+"Error executing tool NAME"), and any other a domain answer (a book not found): no finding,
+counted (`domain_answers`, and the summary), its envelope judged as any error's when the
+contract says where codes are (an undeclared code is still a finding). The TypeScript SDK's
+`McpServer` answers an `McpError` a handler threw with an isError result "MCP error CODE: ...",
+read as that code. Whatever the arguments, the connection lost is a crash and no answer within
+`--timeout` a hang; the server is connected to again and the fuzzing goes on. An answer past a
+bound of the client (`limits.message_bytes`, the SDK's depth) is `bound-exceeded`, not a crash:
+it is the client that ended the connection.
 Hypothesis shrinks each failure to its simplest arguments, calling again (at most
 `SHRINK_CALLS` more calls, `RECONNECTS` new sessions), and the report gives one finding per
 tool, rule and kind of arguments, with the shrunk arguments. Every answer is kept by its
@@ -29,6 +38,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -39,6 +49,7 @@ import hypothesis.strategies as st
 import mcp.types as types
 from hypothesis import given, seed
 from hypothesis.errors import Unsatisfiable
+from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 
 from ...client.bounded import Budget
 from ...client.report import Report, shown
@@ -48,7 +59,7 @@ from ...schema.engine import standalone_validator
 from ...schema.values import not_json
 from ...serving.served import ServedContract, ServedTool
 from ..echoes import echo_at, echoes, marked
-from ..link import Answer, Link, Reconnect
+from ..link import UNHANDLED, Answer, Link, Reconnect
 from ..listing import HINT_DEFAULTS
 from ..results import document_of, judge_result
 from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
@@ -208,6 +219,58 @@ def _text(result: types.CallToolResult) -> str:
     return " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
 
 
+# How the TypeScript SDK's McpServer answers a call whose handler (or its own check of the
+# arguments) threw an `McpError`: an isError result whose text starts with its code.
+_TYPESCRIPT_CODE = re.compile(r"MCP error (-?[0-9]{1,9}): ")
+
+
+def _code_of(answer: Answer) -> int | None:
+    """The JSON-RPC error code an answer carries: a JSON-RPC error's, or the one the
+    TypeScript SDK writes into the isError result it makes of an `McpError`."""
+    if answer.kind == "rpc-error":
+        return answer.code
+    result = answer.result
+    found = _TYPESCRIPT_CODE.match(_text(result)) if result is not None and result.is_error else None
+    return int(found.group(1)) if found is not None else None
+
+
+def _said(result: types.CallToolResult) -> str:
+    return f"an isError result `{shown_line(_text(result), 120)}`"
+
+
+def crash_of(answer: Answer, tool: str, accepted: bool) -> str | None:
+    """What says the server failed on a call of `tool`: the connection lost, whatever was
+    asked; on arguments the contract `accepted`, also an answer that stands for an exception the
+    handler did not handle (JSON-RPC -32603, as the TypeScript SDK writes it too, the Python
+    SDK's code 0, or `MCPServer`'s isError result that names the tool and nothing of the
+    exception: mcp 2.x's `UnexpectedToolError`). None for any other answer: on arguments the
+    contract refuses, any error is a refusal (an SDK may refuse them before the handler runs)."""
+    if answer.kind == "lost":
+        return answer.text
+    if not accepted:
+        return None
+    crash, result = answer.crash(), answer.result
+    if crash is None and result is not None and _code_of(answer) == INTERNAL_ERROR:
+        crash = f"{_said(result)}, the TypeScript SDK's {UNHANDLED[INTERNAL_ERROR]}"
+    if crash is None and result is not None and result.is_error and _unexpected(tool, _text(result)):
+        said = f"{_said(result)}, the Python MCP SDK MCPServer's answer to an exception its handler raised"
+        crash = said + answer.words()
+    return crash
+
+
+def _unexpected(tool: str, text: str) -> bool:
+    """Whether `text` is what `MCPServer` says of a handler's exception: `Error executing tool
+    NAME`, and the same for each nested tool that crashed (a `ToolError` says its message)."""
+    return re.fullmatch(rf"Error executing tool {re.escape(tool)}(?:: Error executing tool \S+)*", text) is not None
+
+
+def _validation_refused(tool: str, text: str) -> bool:
+    """Whether `text` is `MCPServer`'s refusal of arguments its function's signature refuses
+    (pydantic's `N validation error(s) for NAMEArguments`), before the handler runs."""
+    pattern = rf"Error executing tool {re.escape(tool)}: \d+ validation errors? for {re.escape(tool)}Arguments\b"
+    return re.match(pattern, text) is not None
+
+
 @dataclass
 class _Run:
     """What every tool's fuzzing shares: the plan, the contract, the server, the report, the budget."""
@@ -227,6 +290,7 @@ class _ToolRun:
         self.budget, self.tool = shared.budget, tool
         self.schema = tool.listing.get("inputSchema", {"type": "object"})
         self.validator = standalone_validator(self.schema)
+        self.domain_answers = 0  # error answers to valid arguments that are no finding
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, dict) and not_json(value) is None and bool(self.validator.is_valid(value))
@@ -259,6 +323,7 @@ class _ToolRun:
             )
         for one in [*found, *broken]:
             self._report(one)
+        facts["domain_answers"] = self.domain_answers
         return facts
 
     def _note(self, rule_id: str, text: str) -> None:
@@ -302,9 +367,11 @@ class _ToolRun:
     def _call(self, arguments: dict[str, Any]) -> Answer:
         return anyio.from_thread.run(self.server.call, self.tool.name, arguments)
 
-    def _trouble(self, answer: Answer, arguments: dict[str, Any], at: tuple[Any, ...], after: str) -> _Found | None:
-        """A crash, a hang or an answer that is no result, whatever the arguments."""
-        crash = answer.crash()
+    def _trouble(
+        self, answer: Answer, arguments: dict[str, Any], at: tuple[Any, ...], after: str, accepted: bool
+    ) -> _Found | None:
+        """A crash (`crash_of`), a hang or an answer that is no result."""
+        crash = crash_of(answer, self.tool.name, accepted)
         if crash is not None:
             return _Found("fuzz-crash", arguments, f"{crash} {after}", at)
         if answer.kind == "timeout":
@@ -334,25 +401,43 @@ class _ToolRun:
     def _valid(self, arguments: dict[str, Any]) -> _Found | None:
         answer, at = self._call(arguments), ("inputSchema",)
         after = "on arguments the input schema accepts"
-        trouble = self._trouble(answer, arguments, at, after) or self._echoed(answer, arguments)
+        trouble = self._trouble(answer, arguments, at, after, True) or self._echoed(answer, arguments)
         if trouble is not None or answer.kind in ("unreachable", "spent"):
             return trouble
-        if answer.result is None:  # a JSON-RPC error: the server refuses what the schema accepts
-            return _Found("fuzz-valid-refused", arguments, f"JSON-RPC error {answer.code} ({answer.text}) {after}", at)
+        refused = self._refused(answer)
+        if refused is not None:
+            return _Found("fuzz-valid-refused", arguments, f"{refused} {after}", at)
         result = answer.result
-        if result.is_error and _error_code(self.contract, result) is None:
-            said = f"an isError result without an error code ({shown(_text(result), 160)})"
-            return _Found("fuzz-valid-refused", arguments, f"{said} {after}", at)
+        if result is None or result.is_error:
+            self.domain_answers += 1
+            if result is None or not (self.contract.knows_errors() or _error_code(self.contract, result)):
+                return None  # nothing says what an error must hold
         scratch = self._scratch()
         judge_result(self.contract, self.tool, result, self._where(arguments), scratch)
         return _Found(None, arguments, findings=tuple(scratch.findings)) if scratch.findings else None
 
+    def _refused(self, answer: Answer) -> str | None:
+        """What says an answer refused the arguments (to arguments the input schema accepts):
+        JSON-RPC -32602, or an error code the catalogue marks as an argument error."""
+        result = answer.result
+        if _code_of(answer) == INVALID_PARAMS:
+            if result is None:
+                return f"JSON-RPC error {INVALID_PARAMS} ({answer.text})"
+            return f"{_said(result)}, the TypeScript SDK's JSON-RPC error {INVALID_PARAMS},"
+        if result is not None and result.is_error and _validation_refused(self.tool.name, _text(result)):
+            return f"{_said(result)}, the Python MCP SDK MCPServer's refusal of arguments its signature refuses,"
+        code = _error_code(self.contract, result) if result is not None and result.is_error else None
+        column = self.contract.argument_error(code) if code is not None else None
+        if column is None:
+            return None
+        return f"the error code {code!r}, which the catalogue marks as an argument error ({column}: true),"
+
     def _invalid(self, breach: Breach) -> _Found | None:
         answer, at = self._call(breach.arguments), ("inputSchema", *breach.schema_at)
         after = f"on arguments that break `{breach.keyword}` at {breach.pointer or '/'}"
-        trouble = self._trouble(answer, breach.arguments, at, after) or self._echoed(answer, breach.arguments)
+        trouble = self._trouble(answer, breach.arguments, at, after, False) or self._echoed(answer, breach.arguments)
         if trouble is not None or answer.result is None or answer.result.is_error:
-            return trouble  # refused: a JSON-RPC error, or an isError result
+            return trouble  # refused: a JSON-RPC error of any code, or an isError result
         return _Found("fuzz-invalid-accepted", breach.arguments, f"a success {after}", at)
 
     def _scratch(self) -> Report:

@@ -4,14 +4,18 @@ a required one out; at the revision and on the sessions the tools are fuzzed on 
 
 Reading and getting change nothing, so every template and prompt of the contract is fuzzed.
 What a server answers a read of a drawn URI may be an error (no resource has that value), and
-a prompt may refuse what its arguments mean: neither is a finding. A crash (the connection
-lost, or an error that stands for an exception the server did not handle: JSON-RPC's internal
-error -32603, the Python SDK's code 0) or a hang is (`fuzz-crash`, `fuzz-hang`), so is
-an answer that is no result (`invalid-response`), JSON contents of a template with a `schema:`
-that it refuses (`resource-contents-invalid`), a prompt answered although a required
-argument was left out (`fuzz-invalid-accepted`), and an answer past a bound of the client
-(`bound-exceeded`, not a crash: the client ended the connection). Each is shrunk by hypothesis and reported
-once per template or prompt and rule, at its entry of resources.yaml or prompts.yaml.
+a prompt may refuse what its arguments mean (no schema says what they may be): a domain
+answer, no finding, counted (`domain_answers`). A prompt got without a required argument is a
+request the contract refuses: any error answers it (the Python SDK refuses it itself with
+code 0, -32603 at 2026-07-28; the TypeScript SDK with -32602). The connection lost is a crash
+whatever was asked (`fuzz-crash`), and on a request the contract accepts so is an error that
+stands for an exception the server did not handle (JSON-RPC's internal error -32603, the
+Python SDK's code 0); no answer is `fuzz-hang`, an answer that is no result
+`invalid-response`, JSON contents of a template with a `schema:` that it refuses
+`resource-contents-invalid`, a prompt answered although a required argument was left out
+`fuzz-invalid-accepted`, and an answer past a bound of the client `bound-exceeded` (not a
+crash: the client ended the connection). Each is shrunk by hypothesis and reported once per
+template or prompt and rule, at its entry of resources.yaml or prompts.yaml.
 """
 
 from __future__ import annotations
@@ -62,17 +66,20 @@ class SurfaceFuzz:
     again: str  # how to reproduce the run, for every message
 
     def run(self, surface: Surface) -> dict[str, Any]:
-        """Fuzz every template and prompt; the valid and invalid requests each made, by
-        `template X` / `prompt X` (a report's `fuzz.surface`)."""
+        """Fuzz every template and prompt; the valid and invalid requests each made, and the
+        domain answers the valid ones got, by `template X` / `prompt X` (a report's `fuzz.surface`)."""
         facts: dict[str, Any] = {}
         for index, template in enumerate(surface.templates):
-            facts[f"template {template.name}"] = {"valid": self._template(index, template), "invalid": 0}
+            answers = _Count()
+            valid = self._template(index, template, answers)
+            facts[f"template {template.name}"] = {"valid": valid, "invalid": 0, "domain_answers": answers.n}
         for index, prompt in enumerate(surface.prompts):
-            valid, invalid = self._prompt(index, prompt)
-            facts[f"prompt {prompt.name}"] = {"valid": valid, "invalid": invalid}
+            answers = _Count()
+            valid, invalid = self._prompt(index, prompt, answers)
+            facts[f"prompt {prompt.name}"] = {"valid": valid, "invalid": invalid, "domain_answers": answers.n}
         return facts
 
-    def _template(self, index: int, template: Resource) -> int:
+    def _template(self, index: int, template: Resource, answers: _Count) -> int:
         parsed = UriTemplate.parse(template.uri)
         strategy = st.fixed_dictionaries({name: _VALUE for name in parsed.variables})
         where = ["templates", index]
@@ -83,7 +90,8 @@ class SurfaceFuzz:
             answer = self._ask(
                 types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri)), types.ReadResourceResult
             )
-            trouble = _trouble(answer, f"reading {uri}")
+            trouble = _trouble(answer, f"reading {uri}", accepted=True)
+            answers.n += trouble is None and answer.kind == "rpc-error"
             if trouble is not None or answer.result is None or judge is None:
                 return trouble
             for contents in answer.result.contents:
@@ -105,14 +113,17 @@ class SurfaceFuzz:
             lambda found, drawn: self._say(found, drawn, "resources/read", template.name, where, RESOURCES_FILE),
         )
 
-    def _prompt(self, index: int, prompt: Prompt) -> tuple[int, int]:
+    def _prompt(self, index: int, prompt: Prompt, answers: _Count) -> tuple[int, int]:
         where = ["prompts", index]
         required = {a.name: _VALUE for a in prompt.arguments if a.required}
         optional = {a.name: _VALUE for a in prompt.arguments if not a.required}
         valid = st.fixed_dictionaries(required, optional=optional)
 
         def get(arguments: dict[str, str]) -> Found | None:
-            return _trouble(self._get(prompt, arguments), "on arguments the prompt takes")
+            answer = self._get(prompt, arguments)
+            trouble = _trouble(answer, "on arguments the prompt takes", accepted=True)
+            answers.n += trouble is None and answer.kind == "rpc-error"
+            return trouble
 
         def report(found: Found, drawn: Any) -> None:
             self._say(found, drawn, "prompts/get", prompt.name, where, PROMPTS_FILE)
@@ -127,7 +138,7 @@ class SurfaceFuzz:
 
             def get_without(arguments: dict[str, str]) -> Found | None:
                 answer = self._get(prompt, arguments)
-                trouble = _trouble(answer, "on arguments that leave a required one out")
+                trouble = _trouble(answer, "on arguments that leave a required one out", accepted=False)
                 if trouble is None and answer.kind == "result":
                     return Found("fuzz-invalid-accepted", "a prompt answered although a required argument was left out")
                 return trouble
@@ -180,9 +191,18 @@ class SurfaceFuzz:
         self.report.add(found.rule, f"{method} {name}", text, at=where, source=source)
 
 
-def _trouble(answer: Answer, after: str) -> Found | None:
-    """A crash, a hang or an answer that is no result, whatever was asked."""
-    crash = answer.crash()
+@dataclass
+class _Count:
+    """The domain answers one template or prompt got."""
+
+    n: int = 0
+
+
+def _trouble(answer: Answer, after: str, accepted: bool) -> Found | None:
+    """A crash, a hang or an answer that is no result. An error that stands for an exception
+    not handled is a crash only on a request the contract `accepted`: one it refuses, any
+    error answers; the connection lost is one whatever was asked."""
+    crash = answer.crash() if accepted else (answer.text if answer.kind == "lost" else None)
     if crash is not None:
         return Found("fuzz-crash", f"{crash} {after}")
     if answer.kind == "timeout":

@@ -48,7 +48,7 @@ def location(place: Place) -> dict[str, Any]:
 def fingerprint(finding: Finding) -> str:
     """What makes a finding the same one across edits that move its line."""
     parts = (finding.rule, finding.contract or "", finding.file, finding.pointer or "", finding.subject or "")
-    key = "\0".join((*parts, finding.revision or ""))  # conform finds one fault once per revision
+    key = "\0".join((*parts, ",".join(finding.revisions)))  # the revisions a conform finding holds at
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]  # a name need not be UTF-8
 
 
@@ -68,7 +68,7 @@ def result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
         key: value
         for key, value in (
             ("contract", finding.contract),
-            ("revision", finding.revision),
+            ("revisions", list(finding.revisions) or None),
             ("subject", finding.subject),
             ("accepted", finding.accepted),
         )
