@@ -74,8 +74,12 @@ class Answer:
         return None
 
     def rpc_error(self) -> str:
-        """A JSON-RPC error answer as a finding says it: its code and message, and, for one that
-        says the handler crashed, what the server wrote to its standard error meanwhile."""
+        """A JSON-RPC error answer as a finding says it: its code and message; for one that says
+        the handler crashed, what the server wrote to its standard error meanwhile instead, when
+        it wrote something (an SDK words one crash otherwise at each revision: the Python SDK's
+        code 0 "404" is -32603 "Internal server error" at 2026-07-28, and one fault is one finding)."""
+        if self.code in UNHANDLED and self.stderr:
+            return f"a JSON-RPC error that stands for an exception its handler did not handle{self.words()}"
         return f"JSON-RPC error {self.code}: {self.text}{self.words()}"
 
     def words(self) -> str:

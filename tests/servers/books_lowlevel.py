@@ -1,18 +1,23 @@
-"""The bookshop of tests/contracts/books on the Python SDK's low-level `Server`, honest: it lists
+"""The bookshop of tests/contracts/books on the Python SDK's low-level `Server`: honest, it lists
 the contract's input schemas as written in tools.yaml and the generated `Envelope`'s schema as
 each output schema, refuses arguments its input schema refuses with JSON-RPC -32602 (the
 low-level `Server` checks none itself), and answers with the generated package's
 `success_document` and `error_document` (an error in an `isError` result). The prompt
 `recommend` refuses to be got without its required argument (-32602), as MCPServer does not.
 
-    python books_lowlevel.py
+    python books_lowlevel.py [--fault NAME]
 
-The generated package is imported as `books_contracts.books` (see books_mcpserver.py).
+The generated package is imported as `books_contracts.books` (see books_mcpserver.py). With
+`--fault`, one of the planted faults of books_mcpserver.py, meant the same (FAULTS): each about
+the example call `get_book({"id": 404})`, except `drops-argument`, about the listing of
+`search_books`.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import sys
 from typing import Any
 
 import anyio
@@ -23,6 +28,18 @@ from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS
+
+FAULTS = {
+    "success-for-error": "the error example answered with a success",
+    "other-code": "the error example answered with `rate_limited`, declared and valid",
+    "crash-on-error": "`BOOKS[id]` raises KeyError: the low-level Server answers a JSON-RPC error",
+    "retryable-contradicts": "the error's `retryable` is true, where the catalogue gives false",
+    "missing-code": "the error envelope without `code`",
+    "drops-argument": "search_books takes no `label`: its listing never names it",
+}
+FAULT = sys.argv[sys.argv.index("--fault") + 1] if "--fault" in sys.argv else None
+if FAULT is not None and FAULT not in FAULTS:
+    sys.exit(f"books_lowlevel.py: no fault {FAULT!r} (one of {', '.join(FAULTS)})")
 
 BOOKS: dict[int, dict[str, Any]] = {
     1: {"id": 1, "title": "Dune", "label": "classic"},
@@ -45,6 +62,8 @@ INPUTS = {
         },
     },
 }
+if FAULT == "drops-argument":
+    del INPUTS["search_books"]["properties"]["label"]
 TITLES = {"get_book": "Get a book", "search_books": "Search books"}
 DESCRIPTIONS = {
     "get_book": "The book with an id.",
@@ -90,14 +109,32 @@ def _refused(name: str, arguments: dict[str, Any]) -> None:
         raise MCPError(INVALID_PARAMS, f"{name}: {error.message}")
 
 
+def _not_found(book_id: int) -> types.CallToolResult:
+    """The answer for an id the shop lacks: the envelope of `not_found`, or a planted fault."""
+    if FAULT == "success-for-error":
+        return _answer(success_document(data=None, meta=META))
+    if FAULT == "other-code":
+        return _answer(error_document("rate_limited", meta=META), is_error=True)
+    document = error_document("not_found", f"No book has the id {book_id}.", meta=META)
+    if FAULT == "retryable-contradicts":
+        document = copy.deepcopy(document)
+        document["error"]["retryable"] = True
+    if FAULT == "missing-code":
+        document = copy.deepcopy(document)
+        del document["error"]["code"]
+    return _answer(document, is_error=True)
+
+
 def _called(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
     if name == "get_book":
+        if FAULT == "crash-on-error":
+            return _answer(success_document(data=BOOKS[arguments["id"]], meta=META))  # KeyError for 404
         book = BOOKS.get(arguments["id"])
         if book is None:
-            failure = error_document("not_found", f"No book has the id {arguments['id']}.", meta=META)
-            return _answer(failure, is_error=True)
+            return _not_found(arguments["id"])
         return _answer(success_document(data=book, meta=META))
-    query, label = arguments["query"].lower(), arguments.get("label", "")
+    query = arguments["query"].lower()
+    label = "" if FAULT == "drops-argument" else arguments.get("label", "")
     books = [b for b in BOOKS.values() if query in b["title"].lower() and label in ("", b["label"])]
     return _answer(success_document(data={"books": books}, meta=META))
 
