@@ -335,3 +335,17 @@ def test_without_builders_an_example_s_branch_is_not_judged(project: Path) -> No
     contract.write_text(text[:start] + text[end:], encoding="utf-8")
     assert run_cli("generate", cwd=project).returncode == 0
     assert _conform(project, _answer(FAILURE, True))[:2] == (0, [])
+
+
+def test_an_error_envelope_without_isError_at_a_success_example_says_what_it_is(project: Path) -> None:
+    """`success: false` without its code, `isError` false: no message says `isError: true`."""
+    _tools(project, "        result: success.json\n")
+    coded = {"success": False, "error": {"message": "No such book."}}
+    code, findings, _ = _conform(project, _answer(coded, False))
+    assert code == 1
+    said = {f["rule"]: f["message"] for f in findings}
+    assert (
+        said["example-is-error"]
+        == "an error envelope, though the example call expects a success (examples/success.json)"
+    )
+    assert "isError: true" not in " ".join(said.values())

@@ -57,6 +57,8 @@ def example_verdict(
             return _matched(call, document)
         if code is not None:
             return [("example-is-error", f"the error {code!r}, though the example call expects a success{named}")]
+        if not result.is_error:  # `success: false` without its code: the judge says where
+            return [("example-is-error", f"an error envelope, though the example call expects a success{named}")]
         return [
             ("example-is-error", f"isError: true, though the example call expects a success{named}: {_said(result)}")
         ]
