@@ -61,7 +61,7 @@ from ...serving.served import ServedContract, ServedTool
 from ..echoes import echo_at, echoes, marked
 from ..link import UNHANDLED, Answer, Link, Reconnect
 from ..listing import HINT_DEFAULTS
-from ..results import document_of, judge_result
+from ..results import answered_code, judge_result
 from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
 from .fuzz_surface import SurfaceFuzz
 from .mutate import long_integers
@@ -203,16 +203,6 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
             yield from _leaves(inner)
     else:
         yield exc
-
-
-def _error_code(contract: ServedContract, result: types.CallToolResult) -> str | None:
-    """The error code an `isError` result carries, in its envelope or its text."""
-    document, source = document_of(result)
-    code = contract.error_code(document) if source is not None else None
-    if code is None and contract.error_results.code_pattern is not None:
-        texts = (b.text for b in result.content if isinstance(b, types.TextContent))
-        code = next((c for c in map(contract.code_in_text, texts) if c is not None), None)
-    return code
 
 
 def _text(result: types.CallToolResult) -> str:
@@ -387,7 +377,7 @@ class _ToolRun:
     def _echoed(self, answer: Answer, arguments: dict[str, Any]) -> _Found | None:
         """An error answer that carries a secret argument (`echoes`), whatever the arguments."""
         result = answer.result
-        if result is not None and not result.is_error and _error_code(self.contract, result) is None:
+        if result is not None and not result.is_error and answered_code(self.contract, result) is None:
             return None
         said = echoes(self.tool, arguments, result, answer.text if answer.kind == "rpc-error" else None)
         if not said:
@@ -410,7 +400,7 @@ class _ToolRun:
         result = answer.result
         if result is None or result.is_error:
             self.domain_answers += 1
-            if result is None or not (self.contract.knows_errors() or _error_code(self.contract, result)):
+            if result is None or not (self.contract.knows_errors() or answered_code(self.contract, result)):
                 return None  # nothing says what an error must hold
         scratch = self._scratch()
         judge_result(self.contract, self.tool, result, self._where(arguments), scratch)
@@ -426,7 +416,7 @@ class _ToolRun:
             return f"{_said(result)}, the TypeScript SDK's JSON-RPC error {INVALID_PARAMS},"
         if result is not None and result.is_error and _validation_refused(self.tool.name, _text(result)):
             return f"{_said(result)}, the Python MCP SDK MCPServer's refusal of arguments its signature refuses,"
-        code = _error_code(self.contract, result) if result is not None and result.is_error else None
+        code = answered_code(self.contract, result) if result is not None and result.is_error else None
         column = self.contract.argument_error(code) if code is not None else None
         if column is None:
             return None
