@@ -125,7 +125,6 @@ class Link:
         self.counted = counted  # a report whose `calls` counts every request (`--fuzz`), or None
         self._reconnect, self._revision, self._timeout, self._budget = reconnect, revision, timeout, budget
         self._current: _Connection | None = None
-        self._said_meanwhile = ""  # the stderr lines of the last answer `use` got, when it may be a crash
         self._opening = False
         self._opened = 0
         self._wanted = anyio.Event()  # set: a new session is wanted (or `close`)
@@ -221,14 +220,19 @@ class Link:
         if self.counted is not None:
             self.counted.calls += 1
 
+        said = [""]  # what the server wrote to its standard error meanwhile, for an answer that may be a crash
+
         async def asked(session: ClientSession) -> Any:
+            cap = heard(session)
+            since = cap.log.mark() if cap is not None else 0
             with anyio.fail_after(self._timeout * 1.5):  # the SDK's own read timeout answers first
-                return await session.send_request(request, result_type, request_read_timeout_seconds=self._timeout)
+                result = await session.send_request(request, result_type, request_read_timeout_seconds=self._timeout)
+            if _unstructured_error(result):  # the text of an exception a handler raised, maybe
+                said[0] = await _settled_lines(cap, since)
+            return result
 
         used = await self.use(asked, getattr(request, "method", "tools/call"))
-        if isinstance(used, Answer):
-            return used
-        return Answer("result", result=used, stderr=self._said_meanwhile if _unstructured_error(used) else "")
+        return used if isinstance(used, Answer) else Answer("result", result=used, stderr=said[0])
 
     async def use(self, operation: Callable[[ClientSession], Awaitable[T]], method: str) -> T | Answer:
         """What `operation` returns, on the session open (a new one if the last ended); or the
@@ -241,12 +245,8 @@ class Link:
             return self._spent() or Answer("unreachable", text=self.failed or "the server could not be reached")
         cap = heard(connection.session)
         marks = (cap.messages, cap.log.mark()) if cap is not None else (0, 0)
-        self._said_meanwhile = ""
         try:
-            result = _as_written(await operation(connection.session), cap, marks[0])
-            if _unstructured_error(result):  # the text of an exception a handler raised, maybe
-                self._said_meanwhile = await _settled_lines(cap, marks[1])
-            return result
+            return _as_written(await operation(connection.session), cap, marks[0])
         except Stopped:
             raise
         except MCPError as exc:
