@@ -24,7 +24,7 @@ from ..client.bounded import AsWritten
 from ..client.report import shown
 from ..schema.pointer import encode, value_at
 from ..serving.served import Call, ServedContract, ServedTool, same_json
-from .results import answered_code, document_of
+from .results import answered_code, document_of, texts_of
 
 # An example verdict -> the rules of `judge_result` that say the same fault less precisely.
 EXPLAINED: Mapping[str, frozenset[str]] = {
@@ -149,7 +149,7 @@ def _same(found: Any, wanted: Any) -> bool:
 
 def _said(result: types.CallToolResult) -> str:
     """What a result says in its text content, cut short (or that it has none)."""
-    texts = [block.text for block in result.content if isinstance(block, types.TextContent)]
+    texts = texts_of(result)
     return shown(" ".join(texts), 160) if texts else "no text content"
 
 

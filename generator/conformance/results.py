@@ -74,14 +74,18 @@ EXPLAINED_BY: Mapping[str, frozenset[str]] = {
 }
 
 
+def texts_of(result: types.CallToolResult) -> list[str]:
+    """The text of each text block of a result, in order."""
+    return [block.text for block in result.content if isinstance(block, types.TextContent)]
+
+
 def answered_code(contract: ServedContract, result: types.CallToolResult) -> str | None:
     """The error code a result carries: in its document, else (an error) in its text by
     `error_results.code_pattern`."""
     document, source = document_of(result)
     code = contract.error_code(document) if source is not None else None
     if code is None and result.is_error and contract.error_results.code_pattern is not None:
-        texts = (b.text for b in result.content if isinstance(b, types.TextContent))
-        code = next((c for c in map(contract.code_in_text, texts) if c is not None), None)
+        code = next((c for c in map(contract.code_in_text, texts_of(result)) if c is not None), None)
     return code
 
 
@@ -208,7 +212,7 @@ def _judge_error(contract: ServedContract, tool: ServedTool, result: types.CallT
         return
     if rules.code_pattern is None:
         return  # plain text, and the contract does not say where a code is in it
-    texts = [b.text for b in result.content if isinstance(b, types.TextContent)]
+    texts = texts_of(result)
     code = next((c for c in map(contract.code_in_text, texts) if c is not None), None)
     if code is None:
         text = f"no error code in its text (error_results.code_pattern): {shown(' '.join(texts), 120)}"

@@ -61,7 +61,7 @@ from ...serving.served import ServedContract, ServedTool
 from ..echoes import echo_at, echoes, marked
 from ..link import UNHANDLED, Answer, Link, Reconnect
 from ..listing import HINT_DEFAULTS
-from ..results import answered_code, judge_result
+from ..results import answered_code, judge_result, texts_of
 from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
 from .fuzz_surface import SurfaceFuzz
 from .mutate import long_integers
@@ -206,7 +206,7 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
 
 
 def _text(result: types.CallToolResult) -> str:
-    return " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
+    return " ".join(texts_of(result))
 
 
 # How the TypeScript SDK's McpServer answers a call whose handler (or its own check of the
