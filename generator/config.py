@@ -22,7 +22,7 @@ from typing import Any
 
 from .diagnostics import Diagnostic, display_path
 from .files import is_project_root
-from .resources import GENERATED_CODE_IMPORTS
+from .resources import GENERATED_CODE_IMPORTS, GENERATED_SERVING_IMPORTS
 
 SECTION = "mcp-contracts"
 PYPROJECT = "pyproject.toml"
@@ -347,7 +347,8 @@ def package_problem(package: str) -> str | None:
 def _shadowed() -> dict[str, str]:
     """Lower-cased module names a generated package may not take, with what each is."""
     named = {name.lower(): f"the standard library's {name!r}" for name in sys.stdlib_module_names}
-    named.update((name.lower(), f"{name!r}, which the generated code imports") for name in GENERATED_CODE_IMPORTS)
+    imported = (*GENERATED_CODE_IMPORTS, *GENERATED_SERVING_IMPORTS)
+    named.update((name.lower(), f"{name!r}, which the generated code imports") for name in imported)
     return named
 
 

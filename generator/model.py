@@ -392,6 +392,18 @@ class Resource:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolArguments:
+    """A tool's arguments as its generated model (`tools.<Name>Arguments`) takes them: its
+    `inputSchema` (`{"type": "object"}` where tools.yaml gives none, as `mcp/<name>.tools.json`
+    publishes it), bundled and viewed as a JSON resource's `schema:` is; the judge of the bundle
+    decides what the model's types cannot say."""
+
+    tool: str
+    bundle: Bundle
+    view: View
+
+
+@dataclass(frozen=True, slots=True)
 class PromptArgument:
     name: str
     required: bool
@@ -452,6 +464,7 @@ class Contract:
     rules: Mapping[str, str] = field(default_factory=dict)  # rule ID -> level or off (`rules:`, `lint.rules`)
     accepted: tuple[AcceptedBreak, ...] = ()  # accepted-breaks.yaml, in the file's order
     surface: Surface = Surface()  # resources.yaml and prompts.yaml
+    arguments: tuple[ToolArguments, ...] = ()  # each tool's, in tools.yaml's order (tools.py)
     places: Places = field(default=Places(), compare=False, repr=False)
 
     @property

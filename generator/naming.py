@@ -126,6 +126,22 @@ def parameter_name(variable: str) -> str:
     return f"{found}_" if keyword.iskeyword(found) or found in _TAKEN_PARAMETERS else found
 
 
+def tool_method(tool: str) -> str:
+    """The method of a tool in a contract's `Handlers` and `Client`: `get_book` -> `get_book`,
+    `mcp.tool:fetch` -> `mcp_tool_fetch`, `from` -> `from_`."""
+    return parameter_name(tool)
+
+
+def resource_method(name: str) -> str:
+    """The method of a resource or template in `Handlers` and `Client`: `read_<suffix>`."""
+    return f"read_{function_suffix(name)}"
+
+
+def prompt_method(name: str) -> str:
+    """The method of a prompt in `Handlers` and `Client`: `prompt_<suffix>`."""
+    return f"prompt_{function_suffix(name)}"
+
+
 def template_reference(template: str) -> str:
     """The private module name by which `expand_<name>` reads a template (`_ITEM_TEMPLATE`): its
     parameters may take any name of the contract, the template's constant's (`{ITEM}`) too.

@@ -38,6 +38,9 @@ class Revision:
     cites: tuple[tuple[str, str], ...]
     tool_fields: tuple[str, ...] = ("name", "description", "inputSchema", "annotations")
     resource_not_found: int = -32002
+    # Arguments the input schema refuses: a tool execution error (an `isError` result) from
+    # 2025-11-25 on (SEP-1303), a JSON-RPC error (-32602) before.
+    refusal_as_result: bool = False
 
     @property
     def legacy(self) -> bool:
@@ -112,8 +115,10 @@ REVISIONS: tuple[Revision, ...] = (
             ("title", "schema-2025-11-25.json#/$defs/Tool/properties/title"),
             ("content", "schema-2025-11-25.json#/$defs/ContentBlock"),
             ("tool_fields", "schema-2025-11-25.json#/$defs/Tool/properties"),
+            ("refusal_as_result", "2025-11-25/server/tools#error-handling (input validation errors, SEP-1303)"),
         ),
         tool_fields=(*_TOOL_2025_06, "execution", "icons"),
+        refusal_as_result=True,
     ),
     Revision(
         version="2026-07-28",
@@ -134,9 +139,11 @@ REVISIONS: tuple[Revision, ...] = (
             ("title", "schema-2026-07-28.json#/$defs/Tool/properties/title"),
             ("tool_fields", "schema-2026-07-28.json#/$defs/Tool/properties (no execution)"),
             ("resource_not_found", "2026-07-28 retires -32002 (the SDK's mcp_types.jsonrpc): invalid params"),
+            ("refusal_as_result", "2026-07-28/server/tools#error-handling (input validation errors)"),
         ),
         tool_fields=(*_TOOL_2025_06, "icons"),
         resource_not_found=-32602,
+        refusal_as_result=True,
     ),
 )
 

@@ -33,6 +33,9 @@ TYPESCRIPT_RUNTIME = _PACKAGE / "typescript"
 # own requirements of these distributions (tests/test_config.py holds them to pyproject.toml).
 # The generated pyproject.toml lists them.
 GENERATED_CODE_REQUIREMENTS = ("jsonschema-rs>=0.60.3,<0.61", "msgspec>=0.22.0,<0.23", "pydantic>=2.14.3,<3")
+# What `tools.server` and `tools.Client` need beside (the extra `mcp` of the distribution):
+# the official MCP SDK, which brings anyio, and starlette and uvicorn for streamable HTTP.
+GENERATED_SERVING_REQUIREMENTS = ("mcp>=2.3.0,<3",)
 GENERATED_CODE_IMPORTS = (
     "annotated_types",
     "jsonschema_rs",
@@ -42,3 +45,5 @@ GENERATED_CODE_IMPORTS = (
     "typing_extensions",
     "typing_inspection",
 )
+# The modules the runtime's server and client import, only when they serve or call.
+GENERATED_SERVING_IMPORTS = ("anyio", "mcp", "starlette", "uvicorn")

@@ -2,6 +2,12 @@
 
 A project without a `[tool.mcp-contracts]` section gets one, in the pyproject.toml of
 its root (made when there is none), so that every later command finds the same folders.
+
+A project that generates Python also gets a server of its own to start from,
+`<module>_server.py` on the generated `Handlers`, beside the sources folder (the project
+root in the usual layout): not in the contract folder, which holds the contract alone, the
+same for every language, as a buf module holds .proto files and the code that serves them
+lives in the project. A file of that name already there is the user's: it is kept.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ FILES = {
     "init/tools.yaml.jinja": "tools.yaml",
     "init/success.json.jinja": "examples/success.json",
 }
+SERVER_TEMPLATE = "init/server.py.jinja"
 
 
 def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
@@ -40,18 +47,41 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
     if folder.exists():
         return Diagnostic(display_path(folder), None, None, "already exists")
     env = template_environment(settings.templates)
+    pascal = "".join(part.capitalize() for part in name.split("-"))
     context = {
         "name": name,
         "module": name.replace("-", "_"),
         "title": f"{name} envelope",
-        "root_model": "".join(part.capitalize() for part in name.split("-")) + "Envelope",
+        "root_model": pascal + "Envelope",
     }
     files = {relative: env.get_template(template).render(**context).encode() for template, relative in FILES.items()}
+    server = server_path(settings, name)
+    python_out = Path(os.path.relpath((settings.output / "python").resolve(), server.parent.resolve()))
+    handlers = pascal + "_" if keyword.iskeyword(pascal) else pascal  # `none` is `None`, `true` `True`
+    more = {"package": settings.package, "pascal": handlers, "file": server.name, "python_out": python_out.as_posix()}
+    served = env.get_template(SERVER_TEMPLATE).render(**context, **more) if "python" in settings.languages else None
     replace_tree(files, folder)
     created = [folder / relative for relative in FILES.values()]
+    if served is not None and _create(server, served):
+        created.append(server)
     if settings.config is None:
         created.append(add_section(settings))
     return created
+
+
+def server_path(settings: Settings, name: str) -> Path:
+    """Where `init` writes the server of contract `name`: beside the sources folder."""
+    return settings.schemas.parent / f"{name.replace('-', '_')}_server.py"
+
+
+def _create(path: Path, text: str) -> bool:
+    """Write `path` unless a file is there already (then it is the user's, kept): whether it was written."""
+    try:
+        with path.open("x", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+    except FileExistsError:
+        return False
+    return True
 
 
 def name_problem(settings: Settings, name: str) -> Diagnostic | None:

@@ -13,7 +13,7 @@ from conftest import GENERATED, ROOT, SCHEMAS, run_cli
 from mcp_contracts_generator import __version__, api
 from mcp_contracts_generator.cli import app
 from mcp_contracts_generator.config import load_settings
-from mcp_contracts_generator.resources import GENERATED_CODE_IMPORTS
+from mcp_contracts_generator.resources import GENERATED_CODE_IMPORTS, GENERATED_SERVING_IMPORTS
 from packaging.requirements import Requirement
 from typer.testing import CliRunner
 
@@ -123,10 +123,13 @@ def canonical(name: str) -> str:
 
 def test_the_modules_no_package_may_shadow_are_those_the_generated_code_imports() -> None:
     """The runtime and every generated module import nothing else outside the standard
-    library, and pydantic, jsonschema-rs and msgspec need no other distribution."""
+    library, and pydantic, jsonschema-rs and msgspec need no other distribution; the server and
+    the client (the extra `mcp`) import the SDK and what it brings."""
     files = [*sorted((ROOT / "generator" / "runtime").glob("*.py")), *sorted((GENERATED / "python").rglob("*.py"))]
     imported = set().union(*map(_imported, files)) - set(sys.stdlib_module_names) - {"__future__"}
-    assert imported <= set(GENERATED_CODE_IMPORTS), imported
+    assert imported <= {*GENERATED_CODE_IMPORTS, *GENERATED_SERVING_IMPORTS}, imported
+    assert set(GENERATED_SERVING_IMPORTS) <= imported
+    imported -= set(GENERATED_SERVING_IMPORTS)
     modules = {canonical(m): m for m in GENERATED_CODE_IMPORTS}
     needed = set().union(*(_required(canonical(m)) for m in imported))
     assert needed <= set(modules), needed - set(modules)

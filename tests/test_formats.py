@@ -466,7 +466,7 @@ def test_a_report_replaces_the_file_whole(tmp_path: Path) -> None:
     (project / "lint.xml").write_text("x" * 100_000, encoding="utf-8")
     assert run_cli("lint", "--report", "junit:lint.xml", cwd=project).returncode == 1
     ET.parse(project / "lint.xml")
-    assert sorted(p.name for p in project.iterdir()) == ["lint.xml", "pyproject.toml", "schemas"]
+    assert sorted(p.name for p in project.iterdir()) == ["lint.xml", "pyproject.toml", "schemas", "shop_server.py"]
 
 
 def test_the_findings_report_schema_is_a_schema() -> None:

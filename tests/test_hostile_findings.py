@@ -328,7 +328,7 @@ def test_an_old_tree_that_stays_after_the_swap_is_reported_as_such(
     monkeypatch.setattr(write, "FS", _CannotRemove())
     result = run_cli("generate", cwd=project)
     assert result.returncode == 0, result.stderr
-    assert "3 file(s) changed in generated." in result.stdout
+    assert "5 file(s) changed in generated." in result.stdout
     assert "nothing was written" not in result.stderr
     assert "the old tree could not be removed (Operation not permitted)" in result.stderr
     assert run_cli("check", cwd=project).returncode == 0  # the new tree is in place

@@ -26,7 +26,7 @@ ROWS: tuple[frozenset[str], ...] = tuple(
         "load write site",
         "render config",
         "model diagnostics",
-        "schema rules protocol naming files resources interrupt runtime __init__",
+        "schema rules protocol naming files resources media interrupt runtime __init__",
     )
 )
 

@@ -22,7 +22,8 @@ import mcp.types as types
 
 from ..client.connect import MAX_PAGES, looping
 from ..client.report import Report
-from ..load.surface import PROMPTS_FILE, RESOURCES_FILE, essence
+from ..load.surface import PROMPTS_FILE, RESOURCES_FILE
+from ..media import essence
 from ..model import Prompt, Resource, Surface
 from ..runtime import NotJson, parse_json
 from .link import Answer, Link, unanswered

@@ -42,12 +42,10 @@ from ..load.surface import (
     RESERVED_CONSTANTS,
     RESOURCES_FILE,
     absolute_uri,
-    essence,
     has_scheme,
-    is_json,
     resource_schema_uri,
-    textual,
 )
+from ..media import essence, is_json, textual
 from ..naming import arguments_model_name, constant_name, parameter_name, values_class_name
 from ..runtime import Judge, NotJson, parse_json
 from ..runtime.uri_template import TemplateError, UriTemplate

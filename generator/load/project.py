@@ -11,7 +11,18 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..model import AcceptedBreak, Catalogue, Contract, ErrorResults, Example, Module, Places, Project, Surface
+from ..model import (
+    AcceptedBreak,
+    Catalogue,
+    Contract,
+    ErrorResults,
+    Example,
+    Module,
+    Places,
+    Project,
+    Surface,
+    ToolArguments,
+)
 from ..protocol import VERSIONS
 from ..runtime import Judge
 from ..schema.pointer import resolve as resolve_pointer
@@ -23,6 +34,7 @@ from .documents import NOT_FOLLOWED, Document, Reading, read_json, read_source, 
 from .envelope import compile_envelope
 from .meta import check_against_meta, meta_schema, semver
 from .surface import load_surface
+from .tool_arguments import load_tool_arguments, surface_clashes
 from .tool_examples import check_secret_arguments, check_tool_examples, compile_tool_schemas
 
 CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
@@ -245,6 +257,7 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         builders, found = build_builders(identity, envelope.data, catalogue, compiled.view if compiled else None)
         problems += bound + found
     examples: tuple[Example, ...] = ()
+    arguments: tuple[ToolArguments, ...] = ()
     if compiled is not None:
         examples, found = _load_examples(folder / "examples", compiled.judge, reading)
         problems += found
@@ -253,6 +266,12 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
             problems += unsound + check_secret_arguments(tools, manifest)
             if not found and not unsound:
                 problems += check_tool_examples(tools, manifest, examples, builders, validators)
+            if not unsound and not lenient and identity is not None:  # an old revision's code is history
+                formats = identity.data.get("formats", "annotate") == "assert"
+                arguments, found = load_tool_arguments(
+                    tools, manifest, _references(identity, reading), formats, reading
+                )
+                problems += found
     buildable = catalogue_sound and not bound and not lenient  # an old revision's catalogue is history
     if buildable and errors is not None and catalogue is not None and builders is not None and compiled is not None:
         problems += unbuildable(errors, catalogue, builders, compiled.judge, examples)
@@ -265,6 +284,8 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         schemas = (_references(identity, reading), identity.data.get("formats", "annotate") == "assert")
         surface, surface_documents, found = load_surface(folder, reading, schemas, _protocol(identity.data))
         problems += found
+        if tools is not None and manifest is not None:
+            problems += surface_clashes(tools, manifest, surface)
     accepted: tuple[AcceptedBreak, ...] = ()
     if not lenient:  # an old revision's record of accepted breaks is history: never read
         accepted, found = load_accepted(folder, reading)
@@ -294,6 +315,7 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         places=Places({**documents, **surface_documents, **compiled.documents}),
         accepted=accepted,
         surface=surface,
+        arguments=arguments,
     )
     return contract, []
 
@@ -306,7 +328,9 @@ def _protocol(meta: dict[str, Any]) -> tuple[str, ...]:
 # The modules `generate` writes into every contract package: a hand-written one may not replace them.
 GENERATED_MODULES = (
     *("__init__.py", "models.py", "errors.py", "judge.py", "builders.py", "resources.py", "prompts.py"),
+    "tools.py",
     "resource_models.py",  # stands beside the package `resource_models/` of JSON resources' models
+    "tool_arguments.py",  # stands beside the package `tool_arguments/` of the tools' arguments
 )
 
 

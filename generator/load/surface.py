@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
+from ..media import is_json, textual
 from ..model import Contents, Prompt, PromptArgument, Resource, Surface
 from ..naming import (
     arguments_model_name,
@@ -51,13 +52,6 @@ MEDIA_TYPE = re.compile(rf"{_TOKEN}/{_TOKEN}(?:[ \t]*;[ \t]*[A-Za-z0-9!#$%&'*+.^
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _UNSAFE = re.compile(r"[\x00-\x20\x7f]")
 # The media types that are text beside text/*: JSON, XML, YAML and script, with their suffixes.
-_TEXTUAL = frozenset(
-    {"application/json", "application/xml", "application/yaml", "application/x-yaml", "application/javascript"}
-    | {"application/ecmascript", "application/sql", "application/graphql", "application/toml", "application/x-ndjson"}
-)
-_TEXTUAL_SUFFIXES = ("+json", "+xml", "+yaml")
-
-
 def has_scheme(text: str) -> bool:
     """Whether `text` (a URI or a URI template) begins with a URI scheme."""
     return _SCHEME.match(text) is not None
@@ -66,27 +60,6 @@ def has_scheme(text: str) -> bool:
 def absolute_uri(uri: str) -> bool:
     """Whether `uri` begins with a scheme and holds no space or control character."""
     return has_scheme(uri) and _UNSAFE.search(uri) is None
-
-
-def essence(media_type: str) -> str:
-    """A media type without its parameters, in lower case: `text/plain; charset=utf-8` is `text/plain`."""
-    return media_type.split(";", 1)[0].strip().lower()
-
-
-def textual(media_type: str | None) -> bool:
-    """Whether contents of `media_type` are served as text (else as a base64 blob); contents
-    of no declared type are text."""
-    if media_type is None:
-        return True
-    kind = essence(media_type)
-    return kind.startswith("text/") or kind in _TEXTUAL or kind.endswith(_TEXTUAL_SUFFIXES)
-
-
-def is_json(media_type: str | None) -> bool:
-    """Whether `media_type` is JSON: application/json or a `+json` type."""
-    return media_type is not None and (
-        essence(media_type) == "application/json" or essence(media_type).endswith("+json")
-    )
 
 
 # How a contract's schemas are read (contract.yaml): where `$ref`s beyond the folder lead

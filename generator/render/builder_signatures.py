@@ -41,6 +41,7 @@ class _Needs:
     absent: bool = False
     models: bool = False
     model: bool = False
+    prefix: str = "models"  # the module a hint names the view's classes by
 
 
 _SIMPLE = {"any": "Any", "string": "str", "integer": "int", "number": "int | float", "boolean": "bool", "null": "None"}
@@ -72,7 +73,7 @@ def _hint(view: View, node: ViewType, needs: _Needs) -> str:
         if model.root is not None:
             return "Any"
         needs.models = True
-        return f"models.{model.name} | dict[str, Any]"
+        return f"{needs.prefix}.{model.name} | dict[str, Any]"
     parts = list(dict.fromkeys(part for hint in _union_parts(view, node.items, needs) for part in _top(hint)))
     return "Any" if "Any" in parts else " | ".join(parts)
 
@@ -169,3 +170,12 @@ def _given(parameters: list[Parameter], open_shape: bool) -> str:
     names = [p.name for p in parameters]
     given = f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
     return given + (", extra" if open_shape else "")
+
+
+# The names a module's hints use, for another module than builders.py (tools.py's Client).
+HintNeeds = _Needs
+
+
+def hint_parts(view: View, node: ViewType, needs: HintNeeds) -> list[str]:
+    """The members of the Python type of a value of `node`, or of its model (see `_hint`)."""
+    return _top(_hint(view, node, needs))

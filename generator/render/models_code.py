@@ -26,6 +26,7 @@ import ast
 import json
 import re
 import warnings
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -194,12 +195,15 @@ def models_code(contract: Contract) -> str:
     return view_models_code(contract.view, header(contract), contract.name)
 
 
+@lru_cache(maxsize=1024)
 def view_models_code(
     view: View, head: str, contract: str, runtime: str = _RUNTIME, module: str = "models.py"
 ) -> str:
     """The formatted source of the models of `view` (the envelope's, or a JSON resource's),
     under the comment `head`, importing the package's runtime as `runtime`; `contract` and
-    `module` name whose they are in an error."""
+    `module` name whose they are in an error. A pure function of its arguments (the view is
+    frozen): a process that renders the same view again takes the module it made (a refusal
+    is raised anew)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # notices about future defaults; our options are explicit

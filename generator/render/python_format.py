@@ -13,6 +13,7 @@ import os
 import re
 import threading
 import tokenize
+from functools import lru_cache
 
 import black
 from black.mode import TargetVersion
@@ -28,8 +29,10 @@ HALVES_FROM = 256 * 1024
 _LINE_END = re.compile(r"\r\n?|\n")
 
 
+@lru_cache(maxsize=256)
 def format_python(code: str) -> str:
-    """`code` formatted by the pinned black."""
+    """`code` formatted by the pinned black. A pure function of `code`: a process that formats
+    the same text again (a second `generate`, the test suite) takes the text it made."""
     halves = _halves(code) if len(code) >= HALVES_FROM and _may_fork() else None
     if halves is not None:
         try:

@@ -4,10 +4,12 @@ under `typescript/<package>/`, ESM with a strict tsconfig, one folder of `src/` 
 Each contract's folder mirrors its Python package: `types.ts` (the view as object types),
 `judge.ts` (the bundled schema and its judge), `compiled.ts` (the envelope's schema as code,
 for `isEnvelope`, where `ts_compiled` can write it), `errors.ts` (the catalogue), `tools.ts` (each
-tool's input and output as judged zod schemas), `builders.ts` (when the contract declares
+tool's input and output as judged zod schemas; and the contract served and called whole:
+`Handlers`, `server()`, `Client`, see `ts_serving.py`), `builders.ts` (when the contract declares
 `builders:`), `resources.ts` and `prompts.ts` (when it declares resources, templates or
 prompts; see `ts_surface.py`) and `index.ts`. The runtime (`generator/typescript/*.ts`) is copied into
-`src/_runtime/`. Names, literals and order are decided here; the templates place them.
+`src/_runtime/`. Names, literals and order are decided here; the templates place them. The
+package depends on zod and on the MCP SDK, whose `Server` and `Client` tools.ts builds on.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .mcp import tool_listing
 from .surface_code import judged_resource
 from .tables import Section, sections
 from .ts_compiled import compiled
+from .ts_serving import serving_literals
 from .ts_surface import prompt_literals, resource_literals, resource_model_literals
 from .ts_types import OBJECT_MEMBERS, declarations, member_type
 from .ts_zod import zod_object
@@ -37,7 +40,9 @@ from .ts_zod import zod_object
 # zod within 4.6: `judged` (the runtime's zod.ts) hooks zod's `_zod.run` and `toJSONSchema`.
 ZOD = "~4.6.7"
 TYPESCRIPT = "7.0.2"
-RUNTIME_FILES = ("builders.ts", "judge.ts", "uri_template.ts", "violation.ts", "zod.ts")
+# The MCP SDK whose low-level `Server` and `Client` each contract's `server()` and `Client` are built on.
+SDK = "^1.32.2"
+RUNTIME_FILES = ("builders.ts", "calling.ts", "judge.ts", "serving.ts", "uri_template.ts", "violation.ts", "zod.ts")
 
 
 def npm_name(package: str, distribution: str | None = None) -> str:
@@ -100,7 +105,7 @@ def _package_json(name: str, version: str, modules: list[str]) -> dict[str, Any]
         },
         "files": ["dist"],
         "scripts": {"build": "tsc", "prepack": "tsc"},
-        "dependencies": {"zod": ZOD},
+        "dependencies": {"@modelcontextprotocol/sdk": SDK, "zod": ZOD},
         "devDependencies": {"typescript": TYPESCRIPT},
     }
 
@@ -113,6 +118,7 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
     bundle = _bundle(contract)
     code = compiled(bundle)
     tables = catalogue_tables(contract.catalogue)  # errors.ts declares them, index.ts exports them
+    tool_parts = tool_literals(contract)  # tools.ts places them, index.ts exports the served names
     files = {
         f"{folder}/types.ts": env.get_template("typescript/contract/types.ts.jinja").render(
             contract=contract, declarations=declarations(contract.view)
@@ -127,10 +133,15 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
             contract=contract, tables=tables
         ),
         f"{folder}/tools.ts": env.get_template("typescript/contract/tools.ts.jinja").render(
-            contract=contract, **tool_literals(contract)
+            contract=contract, **tool_parts
         ),
         f"{folder}/index.ts": env.get_template("typescript/contract/index.ts.jinja").render(
-            contract=contract, builders=has_builders, tables=tables, resources=has_resources, prompts=has_prompts
+            contract=contract,
+            builders=has_builders,
+            tables=tables,
+            resources=has_resources,
+            prompts=has_prompts,
+            served=tool_parts["served"],
         ),
     }
     if code is not None:
@@ -252,8 +263,9 @@ class TsTool:
 
 
 def tool_literals(contract: Contract) -> dict[str, Any]:
-    """What tools.ts places: each published schema once (the envelope is every tool's), and
-    each tool with its zod parts and the index of its schemas."""
+    """What tools.ts places: each published schema once (the envelope is every tool's), each
+    tool with its zod parts and the index of its schemas, and what serves and calls them
+    (`ts_serving.serving_literals`, whose embedded listing indexes the same schemas)."""
     positions: dict[str, int] = {}  # by compact text: each schema once
     schemas: list[Any] = []
     compact = CompactTexts()  # the envelope, which every tool shares, written once
@@ -265,8 +277,10 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
             schemas.append(schema)
         return positions[text]
 
+    listing = tool_listing(contract)
+    serving = serving_literals(contract, index, lambda value: json_text_expression(value, indent=""), listing)
     tools = []
-    for listed in tool_listing(contract):
+    for listed in listing:
         output = listed.get("outputSchema")
         tools.append(
             TsTool(
@@ -281,7 +295,8 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
                 output_schema=index(output) if output is not None else None,
             )
         )
-    return {"tools": tools, "schemas": [json_text_expression(schema, indent="  ") for schema in schemas]}
+    schema_texts = [json_text_expression(schema, indent="  ") for schema in schemas]
+    return {"tools": tools, "schemas": schema_texts, **serving}
 
 
 def json_text_expression(value: Any, *, indent: str) -> str:

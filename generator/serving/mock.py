@@ -7,7 +7,8 @@ for one under `mcp-contracts/error`, the error envelope of that code. Arguments 
 with a JSON-RPC error (-32602) that says why. HTTP binds to 127.0.0.1 unless told otherwise.
 
 Each tool is listed with its `execution`, `_meta` and `other_fields` as the contract writes
-them, which the SDK's own listing would sieve out (`_AsWritten`).
+them, which the SDK's own listing would sieve out (the runtime's `AsWritten`, the generated
+server's too).
 
 Each client is answered at the revision it negotiated (`revisions`). The SDK negotiates it:
 it accepts every revision it speaks, those the contract's `protocol:` leaves out too (its
@@ -27,12 +28,12 @@ from typing import Any
 import anyio
 import mcp.types as types
 from mcp.server import Server, ServerRequestContext
-from mcp.server.context import CallNext, HandlerResult
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS
 
 from .. import __version__
 from ..protocol import CONTENT_TYPES, served_as
+from ..runtime.serving_surface import AsWritten
 from ..schema.engine import first_refusal, standalone_validator
 from .answers import Answer, error, for_call, success
 from .revisions import listing_at, result_at
@@ -187,36 +188,8 @@ def build_server(mock: Mock) -> Server[Any]:
         on_call_tool=call_tool,
         **surface_handlers(mock.contract.contract),
     )
-    server.middleware.append(_AsWritten(mock))
+    server.middleware.append(AsWritten(lambda version: mock.wire_listing_at(version or "")))
     return server
-
-
-# The fields of a listed tool the SDK's own listing carries as the contract publishes them.
-_SHAPED_BY_SDK = frozenset({"name", "title", "description", "inputSchema", "outputSchema", "annotations"})
-
-
-class _AsWritten:
-    """Puts back in each listed tool what the SDK's sieve of a `tools/list` result leaves
-    out or reshapes: `execution`, `_meta` and `other_fields` as the contract writes them (the
-    SDK's models keep only the members they know, and drop a field their `Tool` does not
-    know). What a revision does not define was never in its listing (`revisions.tool_at`)."""
-
-    def __init__(self, mock: Mock) -> None:
-        self.mock = mock
-
-    async def __call__(self, ctx: ServerRequestContext[Any], call_next: CallNext) -> HandlerResult:
-        result = await call_next(ctx)
-        if ctx.method != "tools/list" or not isinstance(result, dict) or not isinstance(result.get("tools"), list):
-            return result
-        entries = self.mock.wire_listing_at(ctx.protocol_version)["tools"]
-        written = {entry["name"]: entry for entry in entries}
-        tools = []
-        for tool in result["tools"]:
-            ours = written.get(tool.get("name")) if isinstance(tool, dict) else None
-            if ours is not None:
-                tool = {**tool, **{k: v for k, v in ours.items() if k not in _SHAPED_BY_SDK}}
-            tools.append(tool)
-        return {**result, "tools": tools}
 
 
 async def serve_stdio(server: Server[Any]) -> None:

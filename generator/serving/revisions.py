@@ -21,44 +21,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 import mcp.types as types
 
-from ..protocol import VERSIONED_TOOL_FIELDS, Revision
+from ..protocol import Revision
+from ..render.listing_at import listing_at, tool_at
 from ..runtime import NotJson, parse_json
-from ..schema.proofs import always_object
 from .served import ServedContract, same_json
 
-
-def tool_at(tool: dict[str, Any], revision: Revision) -> dict[str, Any]:
-    """One published `Tool` (a `tools.json` entry) as `revision` lists it."""
-    shown = dict(tool)
-    schema = shown.get("outputSchema")
-    # The proof only where the revision asks for it (object roots); once per schema, which
-    # the tools of a contract share.
-    if schema is not None and not (revision.accepts_output(False) or revision.accepts_output(_object_only(schema))):
-        del shown["outputSchema"]
-    if not revision.title:
-        shown.pop("title", None)  # `annotations.title` says it at this revision
-    for key in VERSIONED_TOOL_FIELDS - {"title", "outputSchema"} - set(revision.tool_fields):
-        shown.pop(key, None)  # `execution` at 2025-11-25 only, `_meta` from 2025-06-18...
-    return shown
-
-
-def _object_only(schema: Any) -> bool:
-    return _proven(json.dumps(schema, sort_keys=True))
-
-
-@lru_cache(maxsize=256)
-def _proven(text: str) -> bool:
-    return always_object(json.loads(text))
-
-
-def listing_at(listing: list[dict[str, Any]], revision: Revision) -> list[dict[str, Any]]:
-    """The published tools as `revision` lists them."""
-    return [tool_at(tool, revision) for tool in listing]
+__all__ = ["contract_at", "listing_at", "result_at", "tool_at"]
 
 
 def result_at(result: types.CallToolResult, tool: dict[str, Any], revision: Revision) -> types.CallToolResult:

@@ -11,14 +11,14 @@ What the contract cannot answer is a `Refusal`: the transport makes it a JSON-RP
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..load.surface import is_json
+from ..media import is_json
 from ..model import Prompt, Resource, Surface
 from ..runtime import NotJson, parse_json
+from ..runtime.serving_surface import fill, filled
 from ..runtime.uri_template import UriTemplate
 
 
@@ -112,23 +112,3 @@ def _check_arguments(prompt: Prompt, given: Mapping[str, str]) -> None:
     missing = [a.name for a in prompt.arguments if a.required and a.name not in given]
     if missing:
         raise Refusal(f"{prompt.name} needs the argument {', '.join(map(repr, missing))}")
-
-
-_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
-
-
-def fill(text: str, values: Mapping[str, str]) -> str:
-    """`text` with each `{name}` of a name in `values` replaced by its value, in one pass (a
-    value holding `{other}` stays as it is); any other brace is left as written."""
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)] if m.group(1) in values else m.group(0), text)
-
-
-def filled(value: Any, values: Mapping[str, str]) -> Any:
-    """`fill` applied to every string of a JSON value, keys too."""
-    if isinstance(value, str):
-        return fill(value, values)
-    if isinstance(value, list):
-        return [filled(item, values) for item in value]
-    if isinstance(value, dict):
-        return {fill(key, values): filled(item, values) for key, item in value.items()}
-    return value

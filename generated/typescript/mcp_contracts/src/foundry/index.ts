@@ -21,6 +21,45 @@ export {
   warningInfo,
   type WarningInfo,
 } from "./errors.js";
-export { TOOLS, type ToolName } from "./tools.js";
+export {
+  TOOLS,
+  type ToolName,
+  Client,
+  ToolError,
+  server,
+  type Handlers,
+  type HealthArguments,
+  isHealthArguments,
+  type PlanArguments,
+  isPlanArguments,
+  type ErrorArguments,
+  isErrorArguments,
+  type JournalArguments,
+  isJournalArguments,
+  type AuthoringArguments,
+  isAuthoringArguments,
+  type ProviderArguments,
+  isProviderArguments,
+  type EnvironmentArguments,
+  isEnvironmentArguments,
+  type LifecycleArguments,
+  isLifecycleArguments,
+  type VerificationArguments,
+  isVerificationArguments,
+  type TaskArguments,
+  isTaskArguments,
+  type SpecArguments,
+  isSpecArguments,
+  type ReviewArguments,
+  isReviewArguments,
+  type ServerArguments,
+  isServerArguments,
+  type ResearchArguments,
+  isResearchArguments,
+} from "./tools.js";
+// The tools served and called whole: `server(handlers)` and `new Client(sdkClient)` (see tools.ts).
+export * as tools from "./tools.js";
+export { AnswerRefused, ToolCallFailed } from "../_runtime/calling.js";
+export { ToolFailure, type Extra, type PromptAnswer, type ServerInfo } from "../_runtime/serving.js";
 export { successResponse, errorResponse, type SuccessMembers, type ErrorMembers } from "./builders.js";
 export { BuilderError } from "../_runtime/builders.js";

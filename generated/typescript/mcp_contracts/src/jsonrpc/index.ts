@@ -13,4 +13,17 @@ export {
   errorInfo,
   type ErrorInfo,
 } from "./errors.js";
-export { TOOLS, type ToolName } from "./tools.js";
+export {
+  TOOLS,
+  type ToolName,
+  Client,
+  ToolError,
+  server,
+  type Handlers,
+  type McpToolDocsLoadFetchArguments,
+  isMcpToolDocsLoadFetchArguments,
+} from "./tools.js";
+// The tools served and called whole: `server(handlers)` and `new Client(sdkClient)` (see tools.ts).
+export * as tools from "./tools.js";
+export { AnswerRefused, ToolCallFailed } from "../_runtime/calling.js";
+export { ToolFailure, type Extra, type PromptAnswer, type ServerInfo } from "../_runtime/serving.js";

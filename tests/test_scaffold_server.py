@@ -1,0 +1,174 @@
+"""`mcp-contracts init` writes a server on the generated `Handlers` beside the sources (issue 48,
+point 6): a dozen lines that answer the scaffolded tool's example call with its example, conform
+fuzzed at every revision the scaffold declares with no finding at all, and pass `mypy --strict`,
+which refuses the same server with its handler misspelt (`@override` of nothing). The server
+and the client docs/python.md shows do the same on tests/contracts/billing-api, as written.
+
+The server is `<module>_server.py` beside the sources folder (the project root in the usual
+layout), not in the contract folder: a contract folder holds the contract alone, language-free,
+as a buf module holds its .proto files and the code that serves them lives in the project.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from conform_json import conform_report
+from conftest import ROOT, generated_package, run_cli
+from forkserver import python
+from mcp_contracts_generator.protocol import VERSIONS
+from pydantic import ValidationError
+
+SERVER = "billing_api_server.py"
+PAGE = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+BILLING = ROOT / "tests" / "contracts" / "billing-api"  # the docs' contract: `charge`
+FUZZ = ("--fuzz", "10", "--seed", "1")
+
+
+def _block(opening: str) -> str:
+    """The Python code block of docs/python.md that starts with `opening`."""
+    found = re.search(rf"```python\n({re.escape(opening)}.*?)```", PAGE, re.DOTALL)
+    assert found, f"no block of docs/python.md starts with {opening!r}"
+    return found.group(1)
+
+
+def _conform(project: Path, server: Path, contract: str, *flags: str) -> dict[str, Any]:
+    """`conform --fuzz 10 --seed 1` of `server` at every revision the contract declares, with no
+    finding at all: its report."""
+    flags = ("--contract", contract, "--format", "json", *FUZZ, *flags)
+    result = run_cli("conform", *flags, "--", *python(str(server)), cwd=project)
+    report = conform_report(result.stdout)
+    assert report["problem"] is None, report["problem"]
+    assert report["findings"] == [], report["findings"]
+    assert (result.returncode, report["conforms"]) == (0, True)
+    assert report["revisions"] == list(VERSIONS)
+    assert report["calls_failed"] == 0  # each example call got its example
+    return report
+
+
+def _mypy(path: Path, generated: Path) -> subprocess.CompletedProcess[str]:
+    """`mypy --strict` on `path`, the generated package found as an installed one would be
+    (its cache beside the project, so that a second run checks the package once)."""
+    env = {**os.environ, "MYPYPATH": str(generated / "python")}
+    command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(path.parent / ".mypy_cache"), str(path)]
+    return subprocess.run(command, cwd=path.parent, env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`init billing-api` then `generate`, the generated package on the PYTHONPATH servers inherit."""
+    created = run_cli("init", "billing-api", cwd=tmp_path)
+    assert created.returncode == 0, created.stdout + created.stderr
+    assert SERVER in created.stdout  # the report names it among the files made
+    generated = run_cli("generate", cwd=tmp_path)
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    paths = [str(tmp_path / "generated" / "python"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    return tmp_path
+
+
+def test_init_writes_a_dozen_line_server_beside_the_sources(project: Path) -> None:
+    server = project / SERVER
+    code = [line for line in server.read_text(encoding="utf-8").splitlines() if line.strip()]
+    body = [line for line in code if not line.lstrip().startswith("#")]
+    assert len(body) <= 16, body  # a dozen lines, its docstring and imports counted
+    assert "class BillingApi(tools.Handlers):" in code
+    folder = project / "schemas" / "contracts" / "billing-api"
+    assert not list(folder.rglob("*.py"))  # the contract folder holds the contract alone
+    assert run_cli("check", cwd=project).returncode == 0  # nothing `generate` or `check` reads
+    assert run_cli("lint", cwd=project).returncode == 0
+
+
+@pytest.mark.slow
+def test_the_scaffolded_server_conforms_fuzzed_at_every_revision(project: Path) -> None:
+    report = _conform(project, project / SERVER, "billing-api")  # every revision the scaffold declares
+    assert sorted(report["fuzz"]["tools"]) == ["example_tool"]
+
+
+@pytest.mark.slow
+def test_mypy_strict_passes_on_the_server_and_refuses_a_misspelt_handler(project: Path) -> None:
+    server = project / SERVER
+    checked = _mypy(server, project / "generated")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    misspelt = project / "misspelt_server.py"
+    misspelt.write_text(server.read_text(encoding="utf-8").replace("def example_tool", "def example_tol"))
+    refused = _mypy(misspelt, project / "generated")
+    assert refused.returncode == 1, refused.stdout
+    assert '"example_tol" is marked as an override, but no base method was found' in refused.stdout
+
+
+def test_init_keeps_a_server_file_of_yours_and_writes_none_without_python(tmp_path: Path) -> None:
+    mine = tmp_path / SERVER
+    mine.write_text("# mine\n", encoding="utf-8")
+    created = run_cli("init", "billing-api", cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    assert mine.read_text(encoding="utf-8") == "# mine\n" and SERVER not in created.stdout
+    typescript = tmp_path / "ts"
+    typescript.mkdir()
+    (typescript / "pyproject.toml").write_text('[tool.mcp-contracts]\nlanguages = ["typescript"]\n', encoding="utf-8")
+    assert run_cli("init", "orders", cwd=typescript).returncode == 0
+    assert not list(typescript.glob("*.py"))  # a TypeScript project gets no Python server
+
+
+@pytest.fixture
+def billing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tests/contracts/billing-api generated as the docs' project has it (package `contracts`),
+    with the docs' server in `billing_server.py`."""
+    shutil.copytree(BILLING, tmp_path / "schemas" / "contracts" / "billing-api")
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-contracts]\npackage = "contracts"\n', encoding="utf-8")
+    generated = run_cli("generate", cwd=tmp_path)
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    (tmp_path / "billing_server.py").write_text(_block("from typing_extensions import override"), encoding="utf-8")
+    paths = [str(tmp_path / "generated" / "python"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    return tmp_path
+
+
+@pytest.mark.slow
+def test_the_docs_server_conforms_fuzzed_and_its_recipes_pass_mypy_strict(billing: Path) -> None:
+    """`charge` may change its world (readOnlyHint false): conform fuzzes it when told to. Its
+    `cents` has no bound, so 10^4300 is among the arguments: answered, not dropped."""
+    report = _conform(billing, billing / "billing_server.py", "billing-api", "--call-tool", "charge")
+    assert report["fuzz"]["tools"]["charge"]["domain_answers"] > 0  # card_declined past 50,000 cents
+    client = billing / "billing_client.py"
+    client.write_text(_block("from mcp import ClientSession\nfrom contracts.billing_api.tools import Client"))
+    for recipe in (billing / "billing_server.py", client):
+        checked = _mypy(recipe, billing / "generated")
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_docs_client_gets_the_envelope_and_refuses_before_sending(billing: Path) -> None:
+    """The page's client on the page's server, in memory: a success and an error envelope as
+    models, and arguments the contract refuses raised before any request."""
+    from mcp import Client as Connection
+
+    with generated_package(billing / "generated", "billing_api", package="contracts") as package:
+        served: dict[str, Any] = {"__name__": "billing_server"}
+        exec(_block("from typing_extensions import override"), served)
+        client: dict[str, Any] = {}
+        exec(_block("from mcp import ClientSession\nfrom contracts.billing_api.tools import Client"), client)
+
+        async def calls() -> list[Any]:
+            async with Connection(served["server"](served["Billing"]()).lowlevel) as connected:
+                said = [await client["pay"](connected.session, cents) for cents in (100, 60_000)]
+                with pytest.raises(ValidationError):
+                    await package.tools.Client(connected.session).charge(card_id="4242", cents="100")
+                return said
+
+        assert anyio.run(calls) == ["charged: {'id': 7}", "refused: card_declined"]
+
+
+@pytest.mark.parametrize("name", ["none", "true", "a-1"])
+def test_the_server_of_any_name_init_takes_compiles(tmp_path: Path, name: str) -> None:
+    """`None`, `True`: a contract name whose class name would be a keyword gets one with `_`."""
+    assert run_cli("init", name, cwd=tmp_path).returncode == 0
+    server = tmp_path / f"{name.replace('-', '_')}_server.py"
+    compile(server.read_text(encoding="utf-8"), str(server), "exec")
