@@ -45,7 +45,7 @@ def _env() -> dict[str, str]:
 def test_a_builtin_served_on_its_handlers_conforms_with_fuzz_at_every_revision(contract: str, tmp_path: Path) -> None:
     done = run_process(
         "conform", "--schemas", str(SCHEMAS), "--contract", contract, "--format", "json",
-        "--fuzz", "10", "--seed", "1", "--server-log", str(tmp_path / "server.log"), *_every_tool(contract),
+        "--fuzz", "5", "--seed", "1", "--server-log", str(tmp_path / "server.log"), *_every_tool(contract),
         "--", *_command(contract),
         env=_env(), timeout=600,
     )  # fmt: skip
