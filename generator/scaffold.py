@@ -5,9 +5,11 @@ its root (made when there is none), so that every later command finds the same f
 
 A project that generates Python also gets a server of its own to start from,
 `<module>_server.py` on the generated `Handlers`, beside the sources folder (the project
-root in the usual layout): not in the contract folder, which holds the contract alone, the
-same for every language, as a buf module holds .proto files and the code that serves them
-lives in the project. A file of that name already there is the user's: it is kept.
+root in the usual layout), and one that generates TypeScript `<module>_server.ts`, on the
+npm package's `Handlers` imported by the package's name: not in the contract folder, which
+holds the contract alone, the same for every language, as a buf module holds .proto files and
+the code that serves them lives in the project. A file of that name already there is the
+user's: it is kept.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .config import PYPROJECT, Settings, section_text
 from .diagnostics import Diagnostic, display_path
 from .naming import longest_file_name
 from .render.environment import template_environment
+from .render.typescript import npm_name
 from .resources import META_SCHEMAS_DIR
 from .write import replace_tree
 
@@ -34,7 +37,7 @@ FILES = {
     "init/tools.yaml.jinja": "tools.yaml",
     "init/success.json.jinja": "examples/success.json",
 }
-SERVER_TEMPLATE = "init/server.py.jinja"
+SERVER_TEMPLATES = {"python": "init/server.py.jinja", "typescript": "init/server.ts.jinja"}
 
 
 def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
@@ -55,23 +58,42 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
         "root_model": pascal + "Envelope",
     }
     files = {relative: env.get_template(template).render(**context).encode() for template, relative in FILES.items()}
-    server = server_path(settings, name)
-    python_out = Path(os.path.relpath((settings.output / "python").resolve(), server.parent.resolve()))
-    handlers = pascal + "_" if keyword.iskeyword(pascal) else pascal  # `none` is `None`, `true` `True`
-    more = {"package": settings.package, "pascal": handlers, "file": server.name, "python_out": python_out.as_posix()}
-    served = env.get_template(SERVER_TEMPLATE).render(**context, **more) if "python" in settings.languages else None
+    servers: dict[Path, str] = {}  # a server per language the project generates
+    for language in (language for language in SERVER_TEMPLATES if language in settings.languages):
+        server = server_path(settings, name, language)
+        more = _server_context(settings, server, pascal)
+        servers[server] = env.get_template(SERVER_TEMPLATES[language]).render(**context, **more)
     replace_tree(files, folder)
     created = [folder / relative for relative in FILES.values()]
-    if served is not None and _create(server, served):
-        created.append(server)
+    created += [server for server, text in servers.items() if _create(server, text)]
     if settings.config is None:
         created.append(add_section(settings))
     return created
 
 
-def server_path(settings: Settings, name: str) -> Path:
-    """Where `init` writes the server of contract `name`: beside the sources folder."""
-    return settings.schemas.parent / f"{name.replace('-', '_')}_server.py"
+def server_path(settings: Settings, name: str, language: str = "python") -> Path:
+    """Where `init` writes the server of contract `name` in `language`: beside the sources folder."""
+    suffix = {"python": ".py", "typescript": ".ts"}[language]
+    return settings.schemas.parent / f"{name.replace('-', '_')}_server{suffix}"
+
+
+def _server_context(settings: Settings, server: Path, pascal: str) -> dict[str, str]:
+    """What a server's template says beside the contract's names: where the generated package
+    is from the server and what `npm pack` makes of it (for its comment), how it is imported,
+    the server's class name."""
+    out = settings.output / ("python" if server.suffix == ".py" else f"typescript/{settings.package}")
+    relative = Path(os.path.relpath(out.resolve(), server.parent.resolve())).as_posix()
+    npm = npm_name(settings.package, settings.distribution)
+    return {
+        "package": settings.package,
+        "npm": npm,
+        "pascal": pascal + "_" if keyword.iskeyword(pascal) else pascal,  # `none` is `None`, `true` `True`
+        "file": server.name,
+        "compiled": server.with_suffix(".js").name,
+        "tarball": f"{npm}-{settings.distribution_version}.tgz",
+        "python_out": relative,
+        "typescript_out": relative if relative.startswith(".") else f"./{relative}",  # npm: a path, not a name
+    }
 
 
 def _create(path: Path, text: str) -> bool:
