@@ -255,18 +255,19 @@ def test_a_server_whose_tools_answer_images_audio_and_resources_conforms_with_fu
 
 
 def _raw_session(
-    server: Path, env: dict[str, str], lines: list[str], version: str = "2025-11-25"
+    server: Path | list[str], env: dict[str, str], lines: list[str], version: str = "2025-11-25"
 ) -> list[dict[str, Any]]:
-    """The answers of `server` over stdio to `lines`, written as they are (after initialize)."""
+    """The answers of `server` (a script, or a command) over stdio to `lines`, written as they
+    are (after initialize)."""
     hello = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
     opening = [
         json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}),
         json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
     ]
+    command = server if isinstance(server, list) else [sys.executable, str(server)]
     process = subprocess.Popen(
-        [sys.executable, str(server)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        text=True, env=env,
-    )  # fmt: skip
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+    )
     assert process.stdin is not None and process.stdout is not None
     try:  # standard input stays open until every answer is read: the SDK drops those on the way at its end
         process.stdin.write("\n".join([*opening, *lines]) + "\n")
@@ -391,3 +392,13 @@ def test_tools_named_as_the_generated_codes_own_names_serve_and_call(tmp_path: P
         answers = anyio.run(main)
     assert [a.root.data for a in answers[:3]] == [{"extra": "e", "self": "s", "more": 1}, "session", "revision"]
     assert answers[3] == -32601
+
+
+def test_the_mock_never_repeats_a_secret_argument_either(own: Path) -> None:
+    """`mock` refuses arguments with -32602 at every revision: where, never a secret's value."""
+    mock = [sys.executable, "-m", "mcp_contracts_generator", "mock", "--schemas", str(own.parent / "schemas")]
+    params = {"name": "reserve", "arguments": {"id": 1, "copies": 1, "code": "hunter2-secret"}}
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+    (answer,) = _raw_session([*mock, "--contract", "books"], dict(os.environ), [line])
+    said = json.dumps(answer)
+    assert answer["error"]["code"] == -32602 and "/code" in said and "hunter2" not in said, said

@@ -83,7 +83,8 @@ class Mock:
             raise MCPError(INVALID_PARAMS, f"unknown tool {name!r} (the contract lists: {known})")
         refusal = first_refusal(self._input(tool), arguments or {})
         if refusal is not None:
-            raise MCPError(INVALID_PARAMS, f"{name}: the inputSchema refuses the arguments: {refusal}")
+            told = _unsaid(refusal, tool.secrets, arguments or {})
+            raise MCPError(INVALID_PARAMS, f"{name}: the inputSchema refuses the arguments: {told}")
         requested = (meta or {}).get(ERROR_REQUEST)
         answer = (
             self._error(tool, requested)
@@ -144,6 +145,18 @@ class Mock:
         if key not in self._errors:
             self._errors[key] = error(self.contract, tool, requested)
         return self._errors[key]
+
+
+def _unsaid(refusal: str, secrets: tuple[str, ...], arguments: dict[str, Any]) -> str:
+    """A refusal's words without a secret argument's value (tools.yaml `secret_arguments`):
+    where it is about one, or quotes one's value (the judge quotes what it refuses), only
+    where, as the generated server says it."""
+    where = refusal.split(": ", 1)[0] if refusal.startswith("at /") else ""
+    about = any(where == f"at /{s}" or where.startswith(f"at /{s}/") for s in secrets)
+    values = [json.dumps(arguments[s], ensure_ascii=False).strip('"') for s in secrets if s in arguments]
+    if about or any(value in refusal for value in values):
+        return f"{where or 'at /'} (its value is secret: tools.yaml `secret_arguments`)"
+    return refusal
 
 
 # The smallest valid payloads of the binary content types: a 1x1 PNG and an empty WAV.
