@@ -4,9 +4,10 @@ resource, template and prompt, each raising `Unimplemented` until a subclass ove
 `server(handlers)` and `Client` (one `async` method per tool with keyword parameters typed by
 its input schema, per resource, template and prompt).
 
-A tool's method is `naming.parameter_name(tool)`; a resource's or template's
-`read_<function_suffix>`, a prompt's `prompt_<function_suffix>` (`naming`; loading refuses
-two that clash). Every literal goes through `py`, every docstring through `docstring`.
+A tool's method is `naming.tool_method(tool)`, a resource's or template's
+`naming.resource_method` (`read_<name>`), a prompt's `naming.prompt_method` (`prompt_<name>`);
+loading refuses two that clash. Every literal goes through `py`, every docstring through
+`docstring`.
 """
 
 from __future__ import annotations
