@@ -50,7 +50,9 @@ def tools_literals(contract: Contract) -> dict[str, object]:
     imports = _used(tool_imports(contract, needs), body + "\nTYPE_CHECKING")
     if "if TYPE_CHECKING:" not in imports:
         imports = _used(imports, body)
-    return {"imports": imports, "exports": exports, "blocks": blocks}
+    # What a handler raises for an error: the builders' `ToolError`, else the document itself.
+    error_raised = "`ToolError(code, message)`" if contract.builders is not None else "`ToolFailure(document)`"
+    return {"imports": imports, "exports": exports, "blocks": blocks, "error_raised": error_raised}
 
 
 _IMPORT = re.compile(r"^(?P<head>\s*from \S+ import )(?P<names>.+)$")

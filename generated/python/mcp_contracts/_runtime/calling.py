@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from mcp import ClientSession
     from mcp.types import CallToolResult, GetPromptResult
 
-    from .serving import ContractBinding
+    from .serving_binding import ContractBinding
 
 __all__ = ["AnswerRefused", "ContractClient", "ToolCallFailed"]
 

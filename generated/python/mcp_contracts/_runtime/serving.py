@@ -27,17 +27,23 @@ The SDK is imported inside functions only: a contract's `tools.py` imports witho
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from .json_text import dump_json, json_pointer
-from .judge import Judge
+from .serving_binding import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    LOG,
+    METHOD_NOT_FOUND,
+    ContractBinding,
+    ContractHandlers,
+    ToolFailure,
+    Unimplemented,
+)
 from .serving_content import content_blocks, content_violations, is_content
-from .serving_json import ServingData, serving_data
 from .serving_stdio import LongIntegers
 
 if TYPE_CHECKING:
@@ -52,62 +58,6 @@ __all__ = [
     "ToolFailure",
     "Unimplemented",
 ]
-
-LOG = logging.getLogger("mcp_contracts.server")
-INVALID_PARAMS = -32602
-METHOD_NOT_FOUND = -32601
-INTERNAL_ERROR = -32603
-
-
-class Unimplemented(Exception):
-    """What a handler's method raises while no subclass overrides it: the tool is answered as
-    not implemented (-32601), a resource or a prompt from the contract's own contents.
-    """
-
-    def __init__(self, what: str) -> None:
-        super().__init__(f"{what} is not implemented")
-        self.what = what
-
-
-class ToolFailure(Exception):
-    """An error answer a handler raises: the server sends `document` (judged) with `isError`."""
-
-    def __init__(self, document: Mapping[str, Any]) -> None:
-        super().__init__(document)
-        self.document = document
-
-
-@dataclass(frozen=True)
-class ContractBinding:
-    """What a contract's `tools.py` tells the runtime's server and client of the contract."""
-
-    package: str
-    """The contract package's import name: its `serving.json` is read from there."""
-    judge: Judge
-    envelope: type[BaseModel]
-    arguments: Mapping[str, type[BaseModel]]
-    methods: Mapping[str, str]
-    """Each tool's method of the handlers."""
-    error_document: Callable[..., dict[str, Any]] | None
-    resources: Mapping[str, str]
-    """Each resource URI's method of the handlers."""
-    templates: Mapping[str, tuple[str, tuple[tuple[str, str], ...]]]
-    """Each template URI's method, and each of its variables with the method's parameter."""
-    prompts: Mapping[str, tuple[str, type[BaseModel] | None]]
-    """Each prompt's method, and the model of its arguments (None: it takes none)."""
-
-    def data(self) -> Any:
-        """The contract package's `serving.json`, parsed once."""
-        return serving_data(self.package).raw
-
-    def serving(self) -> ServingData:
-        """The contract package's `serving.json`, read (`serving_json`)."""
-        return serving_data(self.package)
-
-
-class ContractHandlers:
-    """The base of every generated `Handlers`: a method per tool, resource and prompt, each
-    overridden by the server's own class or left raising `Unimplemented`."""
 
 
 class ContractServer:
@@ -390,7 +340,7 @@ class ContractServer:
     def _build(self, name: str, version: str) -> Server[Any]:
         from mcp.server import Server
 
-        from .serving_surface import AsWritten, surface_handlers
+        from .serving_surface import AsWritten, Served, surface_handlers
 
         async def list_tools(
             ctx: ServerRequestContext[Any], params: Any
@@ -414,7 +364,7 @@ class ContractServer:
             on_list_tools=list_tools,
             on_call_tool=call_tool,
             get_tool_input_schema=input_schema,
-            **surface_handlers(self),
+            **surface_handlers(Served(self.binding, self.serving, self.handlers)),
         )
         server.middleware.append(AsWritten(self.listing_at))
         return server

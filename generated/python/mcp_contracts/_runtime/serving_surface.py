@@ -21,27 +21,40 @@ import base64
 import json
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
 from .json_text import NotJson, json_pointer, parse_json
-from .serving import (
+from .serving_binding import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     LOG,
     METHOD_NOT_FOUND,
+    ContractBinding,
+    ContractHandlers,
     Unimplemented,
 )
+from .serving_json import ServingData
 from .uri_template import UriTemplate
 
 if TYPE_CHECKING:
     from mcp.server import ServerRequestContext
     from mcp.server.context import CallNext, HandlerResult
 
-    from .serving import ContractServer
 
 Handler = Callable[..., Awaitable[Any]]
+
+
+class Served(NamedTuple):
+    """What the surface's handlers read of a server: the binding, its `serving.json`, and the
+    handlers of its class (the generated server's, `serving.ContractServer`)."""
+
+    binding: ContractBinding
+    serving: ServingData
+    handlers: ContractHandlers
+
+
 # A resource or template found for a URI: its data, its handler's method, the values of its
 # variables and the method's keyword arguments of them.
 _Found = tuple[dict[str, Any], str | None, dict[str, str], dict[str, str]]
@@ -86,22 +99,22 @@ class AsWritten:
         return {**result, "tools": tools}
 
 
-def surface_handlers(server: ContractServer) -> dict[str, Any]:
+def surface_handlers(served: Served) -> dict[str, Any]:
     """The `Server` keyword arguments of the handlers the contract needs (none without a surface)."""
-    data = server.data
+    data = served.serving.raw
     handlers: dict[str, Handler] = {}
     if data["resources"] or data["templates"]:
-        handlers.update(_resource_handlers(server))
+        handlers.update(_resource_handlers(served))
     if data["prompts"]:
-        handlers.update(_prompt_handlers(server))
+        handlers.update(_prompt_handlers(served))
     return handlers
 
 
-def _resource_handlers(server: ContractServer) -> dict[str, Handler]:
+def _resource_handlers(served: Served) -> dict[str, Handler]:
     import mcp.types as types
     from mcp.shared.exceptions import MCPError
 
-    data = server.data
+    data = served.serving.raw
     resources = types.ListResourcesResult.model_validate(
         {"resources": [r["listing"] for r in data["resources"]]}
     )
@@ -117,11 +130,11 @@ def _resource_handlers(server: ContractServer) -> dict[str, Handler]:
         the method's keyword arguments of them."""
         for resource in data["resources"]:
             if resource["listing"]["uri"] == uri:
-                return resource, server.binding.resources.get(uri), {}, {}
+                return resource, served.binding.resources.get(uri), {}, {}
         for template, entry in parsed:
             values = template.match(uri)
             if values is not None:
-                method, variables = server.binding.templates.get(
+                method, variables = served.binding.templates.get(
                     template.text, (None, ())
                 )
                 keywords = {
@@ -132,7 +145,7 @@ def _resource_handlers(server: ContractServer) -> dict[str, Handler]:
         return None
 
     def missing(uri: str, version: str | None) -> MCPError:
-        code = server.at(version)["resource_not_found"]
+        code = served.serving.at(version)["resource_not_found"]
         return MCPError(
             code, f"no resource or template of the contract has the URI {uri!r}"
         )
@@ -155,7 +168,7 @@ def _resource_handlers(server: ContractServer) -> dict[str, Handler]:
         if found is None:
             raise missing(uri, ctx.protocol_version)
         entry, method, values, keywords = found
-        contents = await _called(server, method, uri, keywords)
+        contents = await _called(served, method, uri, keywords)
         if contents is None:
             contents = _contract_contents(entry, values)
         item: dict[str, Any] = {"uri": uri}
@@ -187,13 +200,13 @@ def _resource_handlers(server: ContractServer) -> dict[str, Handler]:
 
 
 async def _called(
-    server: ContractServer, method: str | None, uri: str, keywords: Mapping[str, str]
+    served: Served, method: str | None, uri: str, keywords: Mapping[str, str]
 ) -> Any:
     """What the handler's method of a resource answers (str or bytes); None while it is not
     implemented."""
     from mcp.shared.exceptions import MCPError
 
-    function = getattr(server.handlers, method, None) if method else None
+    function = getattr(served.handlers, method, None) if method else None
     if function is None:
         return None
     try:
@@ -252,13 +265,13 @@ def _contract_contents(
     return {"text": text}
 
 
-def _prompt_handlers(server: ContractServer) -> dict[str, Handler]:
+def _prompt_handlers(served: Served) -> dict[str, Handler]:
     import mcp.types as types
     from mcp.shared.exceptions import MCPError
 
-    entries = {p["listing"]["name"]: p for p in server.data["prompts"]}
+    entries = {p["listing"]["name"]: p for p in served.serving.raw["prompts"]}
     listing = types.ListPromptsResult.model_validate(
-        {"prompts": [p["listing"] for p in server.data["prompts"]]}
+        {"prompts": [p["listing"] for p in served.serving.raw["prompts"]]}
     )
 
     async def list_prompts(
@@ -277,9 +290,9 @@ def _prompt_handlers(server: ContractServer) -> dict[str, Handler]:
                 INVALID_PARAMS, f"unknown prompt {name!r} (the contract lists: {known})"
             )
         given = dict(params.arguments or {})
-        method, model = server.binding.prompts.get(name, (None, None))
+        method, model = served.binding.prompts.get(name, (None, None))
         arguments = _prompt_arguments(name, model, given)
-        messages = await _prompted(server, name, method, arguments)
+        messages = await _prompted(served, name, method, arguments)
         if messages is None:
             values = {
                 a["name"]: given.get(a["name"], "")
@@ -327,12 +340,12 @@ def _prompt_arguments(
 
 
 async def _prompted(
-    server: ContractServer, name: str, method: str | None, arguments: BaseModel | None
+    served: Served, name: str, method: str | None, arguments: BaseModel | None
 ) -> Any:
     """The messages the handler's method answers; None while it is not implemented."""
     from mcp.shared.exceptions import MCPError
 
-    function = getattr(server.handlers, method, None) if method else None
+    function = getattr(served.handlers, method, None) if method else None
     if function is None:
         return None
     try:
