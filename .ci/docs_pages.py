@@ -6,8 +6,9 @@ exits 1, with a diff, when a page is not what the commands and the rule registry
 tree typer builds (each command's help, usage and every option's help record, as `--help`
 gets them), never copied by hand; the rules page is the one `generate` renders for a
 project's docs, from the same registry. Every string of a help text goes through the
-generated docs' Markdown filter (`render.escape.md`): it can neither break a table nor
-become HTML.
+generated docs' Markdown filter for descriptions (`render.escape.prose`): its code spans
+(`generate`) show as code, as in a contract's description, and nothing else in it can break a
+table or become HTML (`md`, which escapes a backtick too, showed the backticks as text).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import typer
 from mcp_contracts_generator.cli import app
 from mcp_contracts_generator.render.environment import template_environment
-from mcp_contracts_generator.render.escape import md
+from mcp_contracts_generator.render.escape import prose
 from mcp_contracts_generator.render.plan import rule_sections
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +32,7 @@ PROGRAM = "mcp-contracts"
 
 def _paragraphs(text: str) -> list[str]:
     """A help text's paragraphs, each one line of escaped Markdown."""
-    return [md(part) for part in text.split("\n\n") if part.strip()]
+    return [prose(part) for part in text.split("\n\n") if part.strip()]
 
 
 def _options(command: Any, context: Any) -> list[str]:
@@ -41,7 +42,7 @@ def _options(command: Any, context: Any) -> list[str]:
         record = param.get_help_record(context)
         if record is not None:  # None: a hidden parameter
             names, help_text = record
-            rows.append(f"| `{names}` | {md(help_text)} |")
+            rows.append(f"| `{names}` | {prose(help_text)} |")
     return rows
 
 
@@ -74,7 +75,7 @@ def cli_page() -> str:
         "",
         "| Command | What it does |",
         "| --- | --- |",
-        *(f"| [{name}](#{name}) | {md(root.commands[name].get_short_help_str(limit=200))} |" for name in names),
+        *(f"| [{name}](#{name}) | {prose(root.commands[name].get_short_help_str(limit=200))} |" for name in names),
     ]
     for name in names:
         lines += ["", *_command(name, root.commands[name], context)]

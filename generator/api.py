@@ -152,7 +152,26 @@ def _load(chosen: Settings, *, lenient: bool = False) -> LoadResult:
     """The sources, read within the project's limits: the one way every command loads."""
     from .load import load_project
 
-    return load_project(chosen.schemas, reading(chosen), lenient=lenient)
+    loaded = load_project(chosen.schemas, reading(chosen), lenient=lenient)
+    return replace(loaded, diagnostics=outside_project(chosen, loaded.diagnostics))
+
+
+# Said after the first problem of a command run outside any project: a new user's first run.
+NO_PROJECT = "no project here (no pyproject.toml with [tool.mcp-contracts]): start one with `mcp-contracts init <name>`"
+
+
+def _outside(chosen: Settings) -> bool:
+    """Whether the command runs outside any project: no pyproject.toml here or above has a
+    `[tool.mcp-contracts]` section, and there is no sources folder."""
+    return chosen.config is None and not chosen.schemas.exists()
+
+
+def outside_project(chosen: Settings, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """`diagnostics`, the first saying how to start a project when the command runs outside any."""
+    if not diagnostics or not _outside(chosen):
+        return diagnostics
+    first = diagnostics[0]
+    return [replace(first, message=f"{first.message}: {NO_PROJECT}"), *diagnostics[1:]]
 
 
 def load(schemas_dir: Path | None = None) -> LoadResult:
@@ -171,6 +190,11 @@ def load_with(chosen: Settings) -> LoadResult:
 def _render_sources(chosen: Settings) -> RenderResult:
     from jinja2 import TemplateError, TemplateSyntaxError
 
+    from .render.pins import environment, pin_problem
+
+    refused = pin_problem()  # the releases of black and datamodel-code-generator the bytes need
+    if refused is not None:
+        return RenderResult(None, [Diagnostic(display_path(environment()), None, None, refused)])
     from .render.plan import build_plan
 
     templates = chosen.templates
@@ -384,11 +408,20 @@ def breaking_with(chosen: Settings, against: str | None = None) -> findings.Outc
     versions = version_findings(old.project, project, found)
     # accepted-breaks.yaml, then the policy again: for `accepted-break-unused` (accepted ones keep their note)
     found = policy.apply(accept(found + policy.apply(versions), project, old.project))
-    errors = sum(f.level == "error" for f in found)
+    return findings.Outcome("breaking", tuple(found), policy.ran("breaking"), facts=facts, summary=_counted(found))
+
+
+def _counted(found: Sequence[findings.Finding]) -> str:
+    """`breaking`'s summary: the breaks (errors of a rule of what changed) apart from a version
+    too low (`version-not-bumped`, which a compatible edit raises too) and from the rest."""
+    from .rules import rule
+
+    low = sum(f.rule == "version-not-bumped" and f.level == "error" for f in found)
+    breaks = sum(f.level == "error" and rule(f.rule).category not in ("version", "comparison") for f in found)
     accepted = sum(f.accepted is not None for f in found)
-    shown = f", {accepted} accepted" if accepted else ""
-    summary = f"{errors} breaking change(s){shown}, {len(found) - errors - accepted} other(s)."
-    return findings.Outcome("breaking", tuple(found), policy.ran("breaking"), facts=facts, summary=summary)
+    counts = [f"{breaks} breaking change(s)", *([f"{accepted} accepted"] if accepted else [])]
+    counts += [f"{low} version too low"] if low else []
+    return ", ".join([*counts, f"{len(found) - breaks - low - accepted} other finding(s)."])
 
 
 def init_with(chosen: Settings, name: str) -> list[Path] | Diagnostic:
@@ -400,10 +433,12 @@ def init_with(chosen: Settings, name: str) -> list[Path] | Diagnostic:
 
 
 def init_report(chosen: Settings, name: str) -> findings.Outcome:
-    """`init` as every format reports it: the files made, or why none were."""
+    """`init` as every format reports it: the files made (and the pyproject.toml it appended
+    the settings to), or why none were."""
     from .findings.commands import initialised
+    from .scaffold import scaffold
 
-    return initialised(init_with(chosen, name))
+    return initialised(scaffold(chosen, name))
 
 
 @dataclass(frozen=True)
@@ -423,14 +458,15 @@ def docs_with(chosen: Settings, site: Path | None = None) -> Site:
     import sys
     from importlib.util import find_spec
 
-    from .site import mark, site_problem
+    from .site import MKDOCS, mark, site_problem
 
     site = site if site is not None else chosen.root / "site"
     config = chosen.output / "mkdocs.yml"
     if not config.is_file():
-        return Site(site, f"{display_path(config)} is missing: run `mcp-contracts generate` first")
+        next_step = NO_PROJECT if _outside(chosen) else "run `mcp-contracts generate` first"
+        return Site(site, f"{display_path(config)} is missing: {next_step}")
     if find_spec("mkdocs") is None:  # the `docs` extra: nothing else needs it
-        return Site(site, "docs needs mkdocs, which this environment lacks: pip install 'mcp-contracts[docs]'")
+        return Site(site, f"docs needs mkdocs, which this environment lacks: pip install '{MKDOCS}'")
     problem = site_problem(site, chosen)
     if problem is not None:
         return Site(site, problem)
@@ -480,7 +516,7 @@ def validate_with(
     try:
         judge = contract_judge(found, definition, chosen.limits.document_depth)
     except UnknownDefinition as exc:
-        return Validation([], str(exc))
+        return Validation([], _near_definition(str(exc), definition or "", found.judge.definitions()))
     verdicts = []
     for name in documents:
         document = read_document(name, chosen.limits.document_bytes)
@@ -489,6 +525,14 @@ def validate_with(
             Verdict(label, False, problem=document) if isinstance(document, str) else judge.judge_bytes(label, document)
         )
     return Validation(verdicts)
+
+
+def _near_definition(problem: str, definition: str, names: list[str]) -> str:
+    """`problem` (an unknown `--definition`) with the name it was likely meant to be, if any."""
+    import difflib
+
+    close = difflib.get_close_matches(definition, names, n=1)
+    return f"{problem}: did you mean {close[0]!r}?" if close else problem
 
 
 def validate_report(
@@ -518,7 +562,7 @@ def source_contract(chosen: Settings, name: str) -> Contract | list[Diagnostic]:
 
     loaded = load_project(chosen.schemas, reading(chosen), only=name)
     if loaded.project is None:
-        return loaded.diagnostics
+        return outside_project(chosen, loaded.diagnostics)
     if not loaded.project.contracts:
         names = contract_names(chosen.schemas, reading(chosen))
         close = difflib.get_close_matches(name, names, n=1)

@@ -42,6 +42,7 @@ app = typer.Typer(
     rich_markup_mode=None,  # help texts as written: rich markup took `[tool.mcp-contracts]` for a tag
 )
 
+_command = partial(app.command, cls=opt.Command)  # each command's arguments shown as words (NAME, FILE...)
 EXIT_INVALID = 2
 T = TypeVar("T")
 
@@ -131,7 +132,7 @@ def _run(
     _print_outcome(outcome, output_format, reports)
 
 
-@app.command()
+@_command()
 def generate(
     schemas: opt.SchemasOption = None,
     out: opt.OutOption = None,
@@ -146,7 +147,7 @@ def generate(
     _run("generate", output_format, _reports(report), api.generate_report, schemas, out, templates, package)
 
 
-@app.command()
+@_command()
 def check(
     schemas: opt.SchemasOption = None,
     out: opt.OutOption = None,
@@ -170,7 +171,7 @@ def check(
     _run("check", output_format, _reports(report), checked, schemas, out, templates, package)
 
 
-@app.command()
+@_command()
 def lint(
     schemas: opt.SchemasOption = None,
     output_format: opt.FormatOption = Format.text,
@@ -182,14 +183,14 @@ def lint(
     _run("lint", output_format, _reports(report), api.lint_with, schemas)
 
 
-@app.command()
+@_command()
 def breaking(
     against: opt.AgainstOption = None,
     schemas: opt.SchemasOption = None,
     output_format: opt.FormatOption = Format.text,
     report: opt.ReportOption = None,
 ) -> None:
-    """What the sources break for clients since REF: exit 1 when anything breaks or a version is too low."""
+    """What the sources break for clients since --against REF: exit 1 when anything breaks or a version is too low."""
     from . import api
 
     reports = _reports(report)
@@ -198,7 +199,7 @@ def breaking(
     _print_outcome(api.breaking(against, schemas), output_format, reports)
 
 
-@app.command()
+@_command()
 def init(
     name: opt.NameArgument,
     schemas: opt.SchemasOption = None,
@@ -215,7 +216,7 @@ def init(
     _run("init", output_format, _reports(report), partial(api.init_report, name=name), schemas, None, templates)
 
 
-@app.command()
+@_command()
 def docs(
     out: opt.OutOption = None,
     site: opt.SiteOption = None,
@@ -228,7 +229,7 @@ def docs(
     _run("docs", output_format, _reports(report), partial(api.docs_report, site=site), out=out)
 
 
-@app.command()
+@_command()
 def validate(
     files: opt.FilesArgument,
     contract: opt.JudgedContractOption,
@@ -262,7 +263,7 @@ def validate(
     _run("validate", output_format, reports, judged, schemas)
 
 
-@app.command()
+@_command()
 def mock(
     contract: opt.ServedContractOption,
     transport: opt.TransportOption = Transport.stdio,
@@ -289,7 +290,7 @@ def mock(
     run(serve_http, server, _or_refuse(bind(host, port)), announce_to_stderr)
 
 
-@app.command()
+@_command()
 def conform(
     contract: opt.MetContractOption,
     command: opt.CommandArgument = None,
@@ -330,7 +331,7 @@ def conform(
     _run("conform", output_format, reports, judged, schemas)
 
 
-@app.command("import")
+@_command("import")
 def import_(
     name: opt.ImportedNameArgument,
     command: opt.CommandArgument = None,

@@ -12,7 +12,8 @@ conversion, which says what is wrong in its own words. When typer's internals ar
 ones this was written for, `install` changes nothing.
 
 The options several commands share, and the longer ones of `conform`, are declared here
-once (their names, help texts and the one `--format` enum), so that cli.py holds commands.
+once (their names, metavars, help texts and the one `--format` enum), so that cli.py holds
+commands; `Command` is the class of each, which shows an argument by its metavar.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Annotated, Any, get_args, get_origin
 
 import typer
+from typer.core import TyperArgument, TyperCommand
 
 from .protocol import VERSIONS
 
@@ -89,6 +91,33 @@ def install() -> None:
     _TyperParameter.get_runtime_param = get_runtime_param  # type: ignore[method-assign]
 
 
+class Argument(TyperArgument):
+    """An argument as click shows one: `NAME`, `FILE...`, `[COMMAND]...` in the usage, and its
+    metavar alone in its row of the help. typer's own (`{name}`, `command... <list[str]>`)
+    reads as Python, not as words; a metavar is given to each argument here."""
+
+    def _usage_display_name(self) -> str:
+        name = self.metavar or self.name.upper()
+        name = name if self.required else f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    def _rich_display_name(self) -> str:
+        return (self.metavar or self.name.upper()) + ("..." if self.nargs != 1 else "")
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None  # the metavar says what the argument is
+
+
+class Command(TyperCommand):
+    """Every command of the CLI (`cls=`): its arguments shown as `Argument` shows them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if type(param) is TyperArgument:
+                param.__class__ = Argument  # typer builds its own: the same object, shown otherwise
+
+
 class Format(StrEnum):
     """The one format enum: a printer of `findings/formats/` each."""
 
@@ -127,29 +156,42 @@ ReportOption = Annotated[
     ),
 ]
 SchemasOption = Annotated[
-    Path | None, typer.Option("--schemas", help="Folder of canonical sources. [config: schemas; default: schemas]")
+    Path | None,
+    typer.Option("--schemas", metavar="DIR", help="Folder of canonical sources. [config: schemas; default: schemas]"),
 ]
 OutOption = Annotated[
-    Path | None, typer.Option("--out", help="Folder of generated outputs. [config: output; default: generated]")
+    Path | None,
+    typer.Option("--out", metavar="DIR", help="Folder of generated outputs. [config: output; default: generated]"),
 ]
 TemplatesOption = Annotated[
     Path | None,
-    typer.Option("--templates", help="Folder of templates that override built-in ones by path. [config: templates]"),
+    typer.Option(
+        "--templates",
+        metavar="DIR",
+        help="Folder of templates that override built-in ones by path. [config: templates]",
+    ),
 ]
 PackageOption = Annotated[
     str | None,
-    typer.Option("--package", help="Import package of the generated Python. [config: package; default: contracts]"),
+    typer.Option(
+        "--package",
+        metavar="NAME",
+        help="Import package of the generated Python. [config: package; default: <project>_contracts]",
+    ),
 ]
 
 # The server `conform` and `import` talk to: a command after `--`, or a URL with its headers.
 CommandArgument = Annotated[
-    list[str] | None, typer.Argument(help="After --: the command that starts the server over stdio.")
+    list[str] | None, typer.Argument(metavar="COMMAND", help="After --: the command that starts the server over stdio.")
 ]
-UrlOption = Annotated[str | None, typer.Option("--url", help="The server's streamable HTTP URL.")]
+UrlOption = Annotated[str | None, typer.Option("--url", metavar="URL", help="The server's streamable HTTP URL.")]
 HeaderOption = Annotated[
-    list[str] | None, typer.Option("--header", help="'Name: value' sent with every HTTP request; repeatable.")
+    list[str] | None,
+    typer.Option("--header", metavar="HEADER", help="'Name: value' sent with every HTTP request; repeatable."),
 ]
-TimeoutOption = Annotated[float, typer.Option("--timeout", help="Seconds each request may take.", min=0.1)]
+TimeoutOption = Annotated[
+    float, typer.Option("--timeout", metavar="SECONDS", help="Seconds each request may take.", min=0.1)
+]
 ServerLogOption = Annotated[
     Path | None,
     typer.Option(
@@ -191,7 +233,9 @@ ProtocolOption = Annotated[
 ]
 ToolOption = Annotated[
     list[str] | None,
-    typer.Option("--tool", help="Compare and call only this tool; repeatable. Other listed tools are not extra."),
+    typer.Option(
+        "--tool", metavar="TOOL", help="Compare and call only this tool; repeatable. Other listed tools are not extra."
+    ),
 ]
 FuzzOption = Annotated[
     int,
@@ -204,7 +248,7 @@ FuzzOption = Annotated[
     ),
 ]
 SeedOption = Annotated[
-    int | None, typer.Option("--seed", help="The seed of --fuzz (default: one is picked and reported).")
+    int | None, typer.Option("--seed", metavar="N", help="The seed of --fuzz (default: one is picked and reported).")
 ]
 FuzzToolOption = Annotated[
     list[str] | None,
@@ -233,28 +277,39 @@ AgainstOption = Annotated[
     str | None,
     typer.Option(
         "--against",
+        metavar="REF",
         help="A git revision, a folder of other sources, merge-base or last-tag"
         " (default: [tool.mcp-contracts.breaking] against, merge-base).",
     ),
 ]
-NameArgument = Annotated[str, typer.Argument(help="The new contract's name, in kebab case.")]
-SiteOption = Annotated[Path | None, typer.Option("--site", help="Folder the HTML site is written to. [default: site]")]
-FilesArgument = Annotated[list[str], typer.Argument(help="JSON documents to judge; - reads standard input.")]
-JudgedContractOption = Annotated[str, typer.Option("--contract", help="The contract to judge against.")]
+NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The new contract's name, in kebab case.")]
+SiteOption = Annotated[
+    Path | None, typer.Option("--site", metavar="DIR", help="Folder the HTML site is written to. [default: site]")
+]
+FilesArgument = Annotated[
+    list[str], typer.Argument(metavar="FILE", help="JSON documents to judge; - reads standard input.")
+]
+JudgedContractOption = Annotated[str, typer.Option("--contract", metavar="NAME", help="The contract to judge against.")]
 DefinitionOption = Annotated[
-    str | None, typer.Option("--definition", help="Judge against this entry of the schema's $defs.")
+    str | None, typer.Option("--definition", metavar="NAME", help="Judge against this entry of the schema's $defs.")
 ]
 HiddenOutOption = Annotated[Path | None, typer.Option("--out", hidden=True)]  # validate's, once: refused
 HiddenPackageOption = Annotated[str | None, typer.Option("--package", hidden=True)]
-ServedContractOption = Annotated[str, typer.Option("--contract", help="The contract to serve.")]
+ServedContractOption = Annotated[str, typer.Option("--contract", metavar="NAME", help="The contract to serve.")]
 TransportOption = Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")]
-HostOption = Annotated[str, typer.Option("--host", help="The address HTTP listens on.")]
-PortOption = Annotated[int, typer.Option("--port", help="The port HTTP listens on; 0 picks a free one.")]
-MetContractOption = Annotated[str, typer.Option("--contract", help="The contract the server must meet.")]
+HostOption = Annotated[str, typer.Option("--host", metavar="HOST", help="The address HTTP listens on.")]
+PortOption = Annotated[
+    int, typer.Option("--port", metavar="PORT", help="The port HTTP listens on; 0 picks a free one.")
+]
+MetContractOption = Annotated[
+    str, typer.Option("--contract", metavar="NAME", help="The contract the server must meet.")
+]
 ProbeErrorsOption = Annotated[
     bool, typer.Option("--probe-errors", help="Ask for each declared error code (see `mock`).")
 ]
-ImportedNameArgument = Annotated[str, typer.Argument(help="The contract to write: <schemas>/contracts/NAME/.")]
+ImportedNameArgument = Annotated[
+    str, typer.Argument(metavar="NAME", help="The contract to write: <schemas>/contracts/NAME/.")
+]
 CallOption = Annotated[
     bool,
     typer.Option("--call", help="Call each read-only, closed-world tool; record its answer as an example."),

@@ -10,10 +10,8 @@ a section, the project root is the nearest folder holding a pyproject.toml or `.
 from __future__ import annotations
 
 import difflib
-import keyword
 import os
 import re
-import sys
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -22,11 +20,14 @@ from typing import Any
 
 from .diagnostics import Diagnostic, display_path
 from .files import is_project_root
-from .resources import GENERATED_CODE_IMPORTS, GENERATED_SERVING_IMPORTS
+from .package_names import DISTRIBUTION_NAME as DISTRIBUTION_NAME
+from .package_names import FALLBACK_PACKAGE, NPM_VERSION, Naming, is_version, naming_of
+from .package_names import package_problem as package_problem
 
 SECTION = "mcp-contracts"
 PYPROJECT = "pyproject.toml"
-DEFAULT_PACKAGE = "contracts"
+# The package where the project names none (no `[project] name`, no contract): package_names.py.
+DEFAULT_PACKAGE = FALLBACK_PACKAGE
 
 
 @dataclass(frozen=True)
@@ -63,11 +64,12 @@ LIMIT_KEYS = {
 KEYS = {
     "schemas": "the folder of canonical sources (default: schemas)",
     "output": "the folder `generate` writes (default: generated)",
-    "package": f"the import package of the generated Python (default: {DEFAULT_PACKAGE})",
+    "package": "the import package of the generated Python (default: `<project>_contracts`)",
     "distribution": "the name pip installs generated/python as, and the npm package's name in npm's spelling"
-    " (default: `package`, with `-` for `_`)",
+    " (default: `<project>-contracts`)",
     "distribution_version": "the version of that distribution and of the npm package, as PEP 440 writes one"
-    " (MAJOR.MINOR.PATCH with TypeScript among the languages; default: 0.0.0)",
+    " (MAJOR.MINOR.PATCH with TypeScript among the languages; default: the project's [project] version,"
+    " else the first contract's version:)",
     "templates": "a folder of templates that override built-in ones by path",
     "languages": 'the languages `generate` writes: ["python"] (the default), ["typescript"] or both',
     "limits": f"a table of limits: {', '.join(LIMIT_KEYS)}",
@@ -81,11 +83,6 @@ BREAKING_KEYS = {
     "branch": 'the branch whose merge-base with HEAD `against = "merge-base"` takes'
     " (default: the first of origin/HEAD, origin/main, origin/master, main, master that exists)",
 }
-PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-DISTRIBUTION_NAME = re.compile(r"^([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$")
-# The versions that PEP 440 and npm's SemVer both take, written alike: a PEP 440 pre-release
-# (1.0.0rc1) is no SemVer, and SemVer's 1.0.0-rc.1 is no PEP 440 as written.
-NPM_VERSION = re.compile(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$")
 # The languages `generate` can write, one or both: `validate`, `mock` and `conform` judge with
 # the sources' own judge, not with a generated package.
 LANGUAGES = ("python", "typescript")
@@ -109,12 +106,16 @@ class Settings:
     # Whether the docs carry the tool's rules page: off by default, for that page is the tool's,
     # not the project's, and would change the output (and fail `check`) with every upgrade.
     rules_page: bool = False
-    # The distribution generated/python is installed as: its name (None: the package's) and version.
+    # The distribution generated/python is installed as, and the npm package: its name (None:
+    # the package's) and version (None: the first contract's `version:`, which the render reads).
     distribution: str | None = None
-    distribution_version: str = "0.0.0"
+    distribution_version: str | None = None
     # Whether `output` came from a flag (`--out`, the API's `out_dir`): the person running the
     # command chose it. The file's `output` is the repository's, which a pull request edits.
     output_given: bool = False
+    # What the names above follow where the settings file names none (package_names.py):
+    # given other sources (`--schemas`), they follow those sources' contracts.
+    naming: Naming | None = None
 
     def with_flags(
         self,
@@ -130,6 +131,10 @@ class Settings:
             for key, value in (("schemas", schemas), ("output", output), ("package", package), ("templates", templates))
             if value is not None
         }
+        if schemas is not None and self.naming is not None:
+            named = self.naming.named(schemas, self.languages)
+            changes = {"package": named.package, "distribution": named.distribution, **changes}
+            changes["distribution_version"] = named.version
         return replace(self, **changes, output_given=self.output_given or output is not None)
 
 
@@ -210,7 +215,7 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
             problems.append(Diagnostic(where, line, None, str(package_problem(value))))
         elif key == "distribution" and not DISTRIBUTION_NAME.fullmatch(value):
             problems.append(Diagnostic(where, line, None, f"{value!r} is not a distribution name (PEP 508)"))
-        elif key == "distribution_version" and not _is_version(value):
+        elif key == "distribution_version" and not is_version(value):
             problems.append(Diagnostic(where, line, None, f"{value!r} is not a version (PEP 440)"))
         elif key == "distribution_version" and _writes_typescript(section) and not NPM_VERSION.fullmatch(value):
             said = f"{value!r} is no version npm takes: the npm package has this version too, MAJOR.MINOR.PATCH"
@@ -221,15 +226,6 @@ def _problems(section: Any, path: Path, text: str) -> list[Diagnostic]:
 def _writes_typescript(section: dict[str, Any]) -> bool:
     languages = section.get("languages")
     return isinstance(languages, list) and "typescript" in languages
-
-
-def _is_version(text: str) -> bool:
-    from packaging.version import InvalidVersion, Version
-
-    try:
-        return str(Version(text)) == text  # as written: the version the metadata shows
-    except InvalidVersion:
-        return False
 
 
 def _table_problems(
@@ -293,7 +289,11 @@ def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
     config = find_config(here)
     if config is None:
         root = project_root(here)
-        return Settings(root, root / "schemas", root / "generated", DEFAULT_PACKAGE, None, None)
+        pyproject = root / PYPROJECT
+        naming = naming_of(pyproject if pyproject.is_file() else None, {})
+        named = naming.named(root / "schemas", ("python",))
+        defaults = Settings(root, root / "schemas", root / "generated", named.package, None, None, naming=naming)
+        return replace(defaults, distribution=named.distribution, distribution_version=named.version)
     text = config.read_text(encoding="utf-8")
     try:
         section = tomllib.loads(text)["tool"][SECTION]
@@ -306,53 +306,39 @@ def load_settings(start: Path | None = None) -> Settings | list[Diagnostic]:
         return problems
     root = config.parent
     templates = section.get("templates")
+    schemas = root / section.get("schemas", "schemas")
+    languages = tuple(language for language in LANGUAGES if language in section.get("languages", ["python"]))
+    naming = naming_of(config, section)
+    named = naming.named(schemas, languages)
     return Settings(
         root=root,
-        schemas=root / section.get("schemas", "schemas"),
+        schemas=schemas,
         output=root / section.get("output", "generated"),
-        package=section.get("package", DEFAULT_PACKAGE),
+        package=named.package,
         templates=root / templates if templates else None,
         config=config,
         limits=Limits(**section.get("limits", {})),
         rules=tuple(sorted(section.get("rules", {}).items())),
         against=section.get("breaking", {}).get("against", "merge-base"),
         branch=section.get("breaking", {}).get("branch"),
-        languages=tuple(language for language in LANGUAGES if language in section.get("languages", ["python"])),
+        languages=languages,
         rules_page=section.get("rules_page", False),
-        distribution=section.get("distribution"),
-        distribution_version=section.get("distribution_version", "0.0.0"),
+        distribution=named.distribution,
+        distribution_version=named.version,
+        naming=naming,
     )
 
 
-def section_text(package: str = DEFAULT_PACKAGE) -> str:
-    """The section `init` adds to a project that has none."""
+def section_text(package: str, distribution: str) -> str:
+    """The section `init` adds to a project that has none: the names of the generated package
+    written out, where a user sees them and may change them."""
     return (
-        f'\n[tool.{SECTION}]\nschemas = "schemas"\noutput = "generated"\npackage = "{package}"\n'
+        f'\n[tool.{SECTION}]\nschemas = "schemas"\noutput = "generated"\n'
+        f'package = "{package}"  # the import name of the generated Python\n'
+        f'distribution = "{distribution}"  # the name pip installs it as, and the npm package\'s\n'
+        '# distribution_version = "1.0.0"  # default: [project] version, else the first contract\'s version\n'
         'languages = ["python"]  # or ["typescript"], or ["python", "typescript"]\n'
     )
-
-
-def package_problem(package: str) -> str | None:
-    """Why `package` cannot name the generated package, if it cannot: not a name Python
-    imports, or one that would shadow (or, on a file system that ignores case, be taken for)
-    a module of the standard library or one the generated code imports."""
-    if not PACKAGE_NAME.fullmatch(package) or keyword.iskeyword(package):
-        return f"{package!r} is not a Python package name"
-    shadowed = _SHADOWED.get(package.lower())
-    if shadowed is not None:
-        return f"{package!r} would shadow {shadowed} for the generated code: choose another package name"
-    return None
-
-
-def _shadowed() -> dict[str, str]:
-    """Lower-cased module names a generated package may not take, with what each is."""
-    named = {name.lower(): f"the standard library's {name!r}" for name in sys.stdlib_module_names}
-    imported = (*GENERATED_CODE_IMPORTS, *GENERATED_SERVING_IMPORTS)
-    named.update((name.lower(), f"{name!r}, which the generated code imports") for name in imported)
-    return named
-
-
-_SHADOWED = _shadowed()
 
 
 def guarded_folders(chosen: Settings) -> list[tuple[str, Path]]:

@@ -1,7 +1,9 @@
 """`mcp-contracts init`: a new contract folder that `generate` accepts at once.
 
 A project without a `[tool.mcp-contracts]` section gets one, in the pyproject.toml of
-its root (made when there is none), so that every later command finds the same folders.
+its root (made when there is none, appended to when there is), so that every later command
+finds the same folders; it names the generated package (`package`, `distribution`) as the
+project would by default (package_names.py), where the user sees the names and may change them.
 
 A project that generates Python also gets a server of its own to start from,
 `<module>_server.py` on the generated `Handlers`, beside the sources folder (the project
@@ -17,13 +19,16 @@ from __future__ import annotations
 import json
 import keyword
 import os
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .config import PYPROJECT, Settings, section_text
 from .diagnostics import Diagnostic, display_path
+from .load.documents import Reading, read_yaml
 from .naming import longest_file_name
+from .package_names import FALLBACK_PACKAGE, contract_folders, usable_version
 from .render.environment import template_environment
 from .render.typescript import npm_name
 from .resources import META_SCHEMAS_DIR
@@ -40,7 +45,24 @@ FILES = {
 SERVER_TEMPLATES = {"python": "init/server.py.jinja", "typescript": "init/server.ts.jinja"}
 
 
+@dataclass(frozen=True)
+class Scaffolded:
+    """What `init` wrote: the files it created, and the pyproject.toml it appended the
+    settings section to (None: it appended to none; a pyproject.toml it made is created)."""
+
+    created: list[Path]
+    appended: Path | None = None
+
+
 def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
+    """`scaffold`'s files, the pyproject.toml it appended to among them."""
+    done = scaffold(settings, name)
+    if isinstance(done, Diagnostic):
+        return done
+    return done.created + ([done.appended] if done.appended is not None else [])
+
+
+def scaffold(settings: Settings, name: str) -> Scaffolded | Diagnostic:
     """Write `<schemas>/contracts/NAME/` (and the settings section when the project has none);
     nothing is written when it cannot be."""
     folder = settings.schemas / "contracts" / name
@@ -49,6 +71,7 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
         return problem
     if folder.exists():
         return Diagnostic(display_path(folder), None, None, "already exists")
+    settings = _with_contract(settings, name)
     env = template_environment(settings.templates)
     pascal = "".join(part.capitalize() for part in name.split("-"))
     context = {
@@ -58,17 +81,53 @@ def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
         "root_model": pascal + "Envelope",
     }
     files = {relative: env.get_template(template).render(**context).encode() for template, relative in FILES.items()}
+    version = settings.distribution_version or _first_version(settings, name, files["contract.yaml"])
     servers: dict[Path, str] = {}  # a server per language the project generates
     for language in (language for language in SERVER_TEMPLATES if language in settings.languages):
         server = server_path(settings, name, language)
-        more = _server_context(settings, server, pascal)
+        more = _server_context(settings, server, pascal, version)
         servers[server] = env.get_template(SERVER_TEMPLATES[language]).render(**context, **more)
     replace_tree(files, folder)
     created = [folder / relative for relative in FILES.values()]
     created += [server for server, text in servers.items() if _create(server, text)]
     if settings.config is None:
-        created.append(add_section(settings))
-    return created
+        appended = _holds_text(settings.root / PYPROJECT)
+        pyproject = add_section(settings)
+        return Scaffolded(created, pyproject) if appended else Scaffolded([*created, pyproject])
+    return Scaffolded(created)
+
+
+def _with_contract(settings: Settings, name: str) -> Settings:
+    """`settings` as they will be once contract `name` is written: a name that follows the
+    first contract (no `[project] name`, none named in the settings) follows it, where it
+    comes first. A name the settings or a flag gave is kept."""
+    if settings.naming is None:
+        return settings
+    before = settings.naming.named(settings.schemas, settings.languages)
+    after = settings.naming.named(settings.schemas, settings.languages, adding=name)
+    package = after.package if settings.package == before.package else settings.package
+    distribution = after.distribution if settings.distribution == before.distribution else settings.distribution
+    return replace(settings, package=package, distribution=distribution)
+
+
+def _first_version(settings: Settings, name: str, written: bytes) -> str:
+    """The version of the generated packages where neither the settings nor the project give
+    one: the first contract's `version:` (render/plan.py), `written` where `name` comes first."""
+    first = contract_folders(settings.schemas, name)[0]
+    if first == name:  # the templates' text (a project's own may override them)
+        from ruamel.yaml import YAML
+        from ruamel.yaml.error import YAMLError
+
+        try:
+            data = YAML(typ="safe", pure=True).load(written)
+        except YAMLError:
+            data = None
+    else:
+        reading = Reading.within(settings.schemas, settings.limits)
+        document = read_yaml(settings.schemas / "contracts" / first / "contract.yaml", reading)
+        data = document.data if not isinstance(document, Diagnostic) else None
+    version = data.get("version") if isinstance(data, dict) else None
+    return version if isinstance(version, str) and usable_version(version, settings.languages) else "0.0.0"
 
 
 def server_path(settings: Settings, name: str, language: str = "python") -> Path:
@@ -77,7 +136,7 @@ def server_path(settings: Settings, name: str, language: str = "python") -> Path
     return settings.schemas.parent / f"{name.replace('-', '_')}_server{suffix}"
 
 
-def _server_context(settings: Settings, server: Path, pascal: str) -> dict[str, str]:
+def _server_context(settings: Settings, server: Path, pascal: str, version: str) -> dict[str, str]:
     """What a server's template says beside the contract's names: where the generated package
     is from the server and what `npm pack` makes of it (for its comment), how it is imported,
     the server's class name."""
@@ -90,7 +149,7 @@ def _server_context(settings: Settings, server: Path, pascal: str) -> dict[str, 
         "pascal": pascal + "_" if keyword.iskeyword(pascal) else pascal,  # `none` is `None`, `true` `True`
         "file": server.name,
         "compiled": server.with_suffix(".js").name,
-        "tarball": f"{npm}-{settings.distribution_version}.tgz",
+        "tarball": f"{npm}-{version}.tgz",
         "python_out": relative,
         "typescript_out": relative if relative.startswith(".") else f"./{relative}",  # npm: a path, not a name
     }
@@ -164,11 +223,22 @@ def _name_pattern() -> Any:
     return jsonschema_rs.validator_for({"type": "string", "pattern": _name_schema()["pattern"]})
 
 
+def _holds_text(path: Path) -> bool:
+    """Whether `path` is a file with more than white space in it: `add_section` appends to it."""
+    return path.is_file() and bool(path.read_text(encoding="utf-8").strip())
+
+
 def add_section(settings: Settings) -> Path:
-    """Append `[tool.mcp-contracts]`, with the folders these settings use, to the root's pyproject."""
+    """Append `[tool.mcp-contracts]`, with the folders and names these settings use, to the
+    root's pyproject.toml (made when there is none). Called once the new contract is written:
+    names the project had nothing to follow when the settings loaded (no `[project] name`, no
+    contract) follow that contract now, as `generate` will."""
     pyproject = settings.root / PYPROJECT
     before = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
-    section = section_text(settings.package)
+    named = settings.naming.named(settings.schemas, settings.languages) if settings.naming is not None else None
+    if named is not None and settings.package == FALLBACK_PACKAGE and settings.distribution is None:
+        settings = replace(settings, package=named.package, distribution=named.distribution)
+    section = section_text(settings.package, settings.distribution or settings.package.replace("_", "-"))
     schemas = Path(os.path.relpath(settings.schemas.resolve(), settings.root.resolve())).as_posix()
     section = section.replace('schemas = "schemas"', f"schemas = {json.dumps(schemas)}")
     text = before.rstrip("\n") + "\n" + section if before.strip() else section.lstrip("\n")

@@ -20,6 +20,9 @@ from .files import entry_kind, not_regular
 
 # Hidden, so mkdocs keeps it when it empties the folder: a build that fails midway leaves a
 # site that the next run still knows as its own.
+# What `docs` needs beyond the tool, as pyproject.toml's `docs` extra names it (tests/test_wording.py
+# holds them equal): the requirement itself installs from the index, the tool's extra may not.
+MKDOCS = "mkdocs>=1.6.1,<2"
 SITE_MARKER = ".mcp-contracts-site"
 SITE_MARKER_LINE = b"# A site built by `mcp-contracts docs`: docs empties and rebuilds this folder.\n"
 

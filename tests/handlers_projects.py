@@ -45,10 +45,16 @@ class Projects:
             )
             made = run_cli("generate", cwd=project)
             assert made.returncode == 0, made.stdout + made.stderr
-            compiled = compile_package(project / "generated" / "typescript" / "contracts", project / "built")
+            typescript = project / "generated" / "typescript" / package_of(name)
+            compiled = compile_package(typescript, project / "built")
             assert compiled.returncode == 0, compiled.stdout + compiled.stderr
             self.made[key or name] = (project / "schemas", project / "built")
         return self.made[key or name]
+
+
+def package_of(name: str) -> str:
+    """The generated package of a project whose one contract is `name`: named after it."""
+    return f"{name.replace('-', '_')}_contracts"
 
 
 @pytest.fixture(scope="module")

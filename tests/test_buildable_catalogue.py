@@ -177,7 +177,7 @@ def test_an_entry_given_its_derived_value_by_its_error_type_builds(project: Path
     _add_error(project, entry, "busy")
     _edit(project / SHOP / "errors.yaml", "", "error_types:\n  - name: overload\n    http_status: 503\n")
     _generates(project)
-    with generated_package(project / "generated", "shop", "contracts") as shop:
+    with generated_package(project / "generated", "shop", "shop_contracts") as shop:
         built = shop.builders.error_response("busy").model_dump(mode="json")
         assert built["error"] == {"code": "busy", "message": "Busy", "status": 503}
         assert shop.builders.error_document("example_error")["error"]["status"] == 400
@@ -212,7 +212,7 @@ def test_a_member_the_caller_gives_neither_hides_nor_makes_a_fault_of_an_entry(p
     failure = {"success": False, "error": {"code": "example_error", "message": "M"}, "meta": {"took": 1}}
     (project / SHOP / "examples" / "failure.json").write_text(json.dumps(failure), encoding="utf-8")
     _generates(project)
-    with generated_package(project / "generated", "shop", "contracts") as shop:
+    with generated_package(project / "generated", "shop", "shop_contracts") as shop:
         built = shop.builders.error_document("example_error", meta={"took": 2})
         assert built["meta"] == {"took": 2}
     _add_error(project, NO_MESSAGE, "no_message")
@@ -228,7 +228,7 @@ def test_what_the_builders_can_build_generates_and_builds(project: Path) -> None
     _envelope(project, lambda schema: _tool_error(schema)["required"].remove("message"))
     _add_error(project, "  - code: bare\n    description: Only a description.\n", "bare")
     _generates(project)
-    with generated_package(project / "generated", "shop", "contracts") as shop:
+    with generated_package(project / "generated", "shop", "shop_contracts") as shop:
         assert shop.builders.error_document("bare")["error"] == {"code": "bare", "status": None}
 
 
@@ -237,7 +237,7 @@ def test_a_message_no_entry_gives_is_the_callers_to_give(project: Path) -> None:
     lacks what the builder fills."""
     _edit(project / SHOP / "errors.yaml", "    message: Example error\n", "")
     _generates(project)
-    with generated_package(project / "generated", "shop", "contracts") as shop:
+    with generated_package(project / "generated", "shop", "shop_contracts") as shop:
         with pytest.raises(TypeError, match="message"):
             shop.builders.error_response("example_error")
         built = shop.builders.error_response("example_error", "given").model_dump(mode="json")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+import json
 import shutil
 import sys
+import tomllib
 from importlib import metadata
 from pathlib import Path
 
@@ -160,7 +162,10 @@ def test_init_adds_the_section_to_an_existing_pyproject(tmp_path: Path, monkeypa
     text = (tmp_path / "pyproject.toml").read_text(encoding="utf-8")
     assert text.startswith(original)
     assert text.endswith(
-        '\n[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\npackage = "contracts"\n'
+        '\n[tool.mcp-contracts]\nschemas = "schemas"\noutput = "generated"\n'
+        'package = "demo_contracts"  # the import name of the generated Python\n'
+        'distribution = "demo-contracts"  # the name pip installs it as, and the npm package\'s\n'
+        '# distribution_version = "1.0.0"  # default: [project] version, else the first contract\'s version\n'
         'languages = ["python"]  # or ["typescript"], or ["python", "typescript"]\n'
     )
     assert (tmp_path / "schemas" / "contracts" / "orders" / "contract.yaml").is_file()
@@ -189,12 +194,12 @@ def test_a_typescript_only_project_generates_no_python_and_every_command_works(t
     out = tmp_path / "generated"
     written = sorted(p.name for p in out.iterdir())
     assert written == ["README.md", "docs", "manifests", "mcp", "mkdocs.yml", "typescript"]
-    assert (out / "typescript" / "contracts" / "src" / "jsonrpc" / "judge.ts").is_file()
+    assert (out / "typescript" / "jsonrpc_contracts" / "src" / "jsonrpc" / "judge.ts").is_file()
     readme = (out / "README.md").read_text(encoding="utf-8")
-    assert "`python/" not in readme and "`typescript/contracts/`" in readme
+    assert "`python/" not in readme and "`typescript/jsonrpc_contracts/`" in readme
     page = (out / "docs" / "jsonrpc.md").read_text(encoding="utf-8")
     assert "| Contract | Version | TypeScript module | Source |" in page
-    assert "| jsonrpc | 0.1.0 | contracts/jsonrpc |" in page
+    assert "| jsonrpc | 0.1.0 | jsonrpc-contracts/jsonrpc |" in page
     assert run_cli("check", cwd=tmp_path).returncode == 0
     example = tmp_path / "schemas" / "contracts" / "jsonrpc" / "examples" / "tool-invoke.json"
     assert run_cli("validate", "--contract", "jsonrpc", str(example), cwd=tmp_path).returncode == 0
@@ -253,3 +258,108 @@ def test_a_limit_of_one_tebibyte_is_taken(tmp_path: Path) -> None:
     _project(tmp_path, f"[tool.mcp-contracts]\n\n[tool.mcp-contracts.limits]\nserver_bytes = {2**40}\n")
     chosen = load_settings(tmp_path)
     assert not isinstance(chosen, list) and chosen.limits.server_bytes == 2**40, chosen
+
+
+def _names(
+    tmp_path: Path, pyproject: str, contracts: tuple[str, ...] = ("jsonrpc",)
+) -> tuple[str, str | None, str | None]:
+    """The package, distribution and version the settings of a project hold: its pyproject.toml
+    (none where empty) and a copy of the built-in jsonrpc contract under each name of `contracts`."""
+    for name in contracts:
+        shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", tmp_path / "schemas" / "contracts" / name)
+    if pyproject:
+        (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    else:
+        (tmp_path / ".git").mkdir()  # the project root, without a pyproject.toml
+    chosen = load_settings(tmp_path)
+    assert not isinstance(chosen, list), chosen
+    return chosen.package, chosen.distribution, chosen.distribution_version
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "contracts", "names"),
+    [
+        # No pyproject.toml: the first contract in sorted order names them; its version: the render's.
+        ("", ("orders", "billing-api"), ("billing_api_contracts", "billing-api-contracts", None)),
+        ("[tool.mcp-contracts]\n", ("jsonrpc",), ("jsonrpc_contracts", "jsonrpc-contracts", None)),
+        # `[project]`: its name (normalized, as pip compares names) and its static version.
+        (
+            '[project]\nname = "Shop.API"\nversion = "2.1.0"\n',
+            ("jsonrpc",),
+            ("shop_api_contracts", "shop-api-contracts", "2.1.0"),
+        ),
+        ('[project]\nname = "shop"\ndynamic = ["version"]\n', ("jsonrpc",), ("shop_contracts", "shop-contracts", None)),
+        # A name the package could not be imported as: the contract's instead.
+        (
+            '[project]\nname = "3d-tools"\nversion = "1.0.0"\n',
+            ("jsonrpc",),
+            ("jsonrpc_contracts", "jsonrpc-contracts", "1.0.0"),
+        ),
+        # Explicit keys win, each on its own.
+        (
+            '[project]\nname = "shop"\nversion = "2.1.0"\n[tool.mcp-contracts]\npackage = "own"\n',
+            ("jsonrpc",),
+            ("own", "shop-contracts", "2.1.0"),
+        ),
+        (
+            '[project]\nname = "shop"\nversion = "2.1.0"\n'
+            '[tool.mcp-contracts]\ndistribution = "acme"\ndistribution_version = "3.0.0"\n',
+            ("jsonrpc",),
+            ("shop_contracts", "acme", "3.0.0"),
+        ),
+        # A version npm does not take, with TypeScript: the first contract's (at render).
+        (
+            '[project]\nname = "shop"\nversion = "1.0"\n[tool.mcp-contracts]\nlanguages = ["typescript"]\n',
+            ("jsonrpc",),
+            ("shop_contracts", "shop-contracts", None),
+        ),
+    ],
+    ids=[
+        "first-contract",
+        "empty-section",
+        "project",
+        "dynamic-version",
+        "not-importable",
+        "package-set",
+        "distribution-set",
+        "npm-version",
+    ],
+)
+def test_the_generated_package_is_named_after_the_project(
+    tmp_path: Path, pyproject: str, contracts: tuple[str, ...], names: tuple[str, str | None, str | None]
+) -> None:
+    assert _names(tmp_path, pyproject, contracts) == names
+
+
+BOTH = '[tool.mcp-contracts]\nlanguages = ["python", "typescript"]\n'
+
+
+def test_a_clone_under_another_folder_name_generates_the_same_bytes(tmp_path: Path) -> None:
+    """The names follow the project, never the checkout's folder: without `[project]`, the
+    version of the generated packages is the first contract's `version:`, not 0.0.0."""
+    outputs = []
+    for folder in ("checkout", "another-name"):
+        project = tmp_path / folder
+        shutil.copytree(SCHEMAS / "contracts" / "jsonrpc", project / "schemas" / "contracts" / "jsonrpc")
+        (project / "pyproject.toml").write_text(BOTH, encoding="utf-8")
+        assert run_cli("generate", cwd=project).returncode == 0
+        out = project / "generated"
+        outputs.append({p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()})
+    assert outputs[0] == outputs[1]
+    metadata = tomllib.loads(outputs[0]["python/pyproject.toml"].decode())["project"]
+    assert (metadata["name"], metadata["version"]) == ("jsonrpc-contracts", "0.1.0")  # jsonrpc's `version:`
+    assert metadata["description"] == "The MCP tool contracts of jsonrpc, generated by mcp-contracts."
+    package = json.loads(outputs[0]["typescript/jsonrpc_contracts/package.json"])
+    assert (package["name"], package["version"]) == ("jsonrpc-contracts", "0.1.0")
+
+
+def test_other_sources_name_the_package_after_their_own_contracts(tmp_path: Path, rpc_schemas: Path) -> None:
+    """`--schemas` elsewhere, in a project that names nothing: the names follow those sources."""
+    (tmp_path / "here").mkdir()
+    (tmp_path / "here" / ".git").mkdir()
+    chosen = load_settings(tmp_path / "here")
+    assert not isinstance(chosen, list)
+    assert chosen.package == "contracts"  # nothing to name it after: no `[project]`, no contract
+    moved = chosen.with_flags(schemas=rpc_schemas)
+    assert (moved.package, moved.distribution) == ("jsonrpc_contracts", "jsonrpc-contracts")
+    assert moved.with_flags(schemas=rpc_schemas, package="given").package == "given"  # a flag wins

@@ -28,7 +28,7 @@ from typing import Any
 import anyio
 import pytest
 from conftest import ROOT, generated_package
-from handlers_projects import SDK_REVISIONS, _handlers_server, _served, projects  # noqa: F401  (a fixture)
+from handlers_projects import SDK_REVISIONS, _handlers_server, _served, package_of, projects  # noqa: F401  (a fixture)
 from mcp.shared.exceptions import MCPError
 from mcp_contracts_generator.serving.served import ServedContract
 from mcp_sessions import session_at as _session
@@ -47,10 +47,10 @@ class Books:
     """The books contract generated in Python and TypeScript, the TypeScript package compiled."""
 
     contract_folder: Path  # its sources: tools.yaml, examples/
-    python: Path  # generated/python, holding the package `contracts`
+    python: Path  # generated/python, holding the package `books_contracts`
     module: Path  # the compiled dist/books/index.js
     contract: ServedContract
-    tools: ModuleType  # contracts.books.tools
+    tools: ModuleType  # books_contracts.books.tools
 
     def example(self, name: str) -> Any:
         return json.loads((self.contract_folder / "examples" / name).read_text(encoding="utf-8"))
@@ -60,8 +60,8 @@ class Books:
 def books(projects: Any) -> Iterator[Books]:  # noqa: F811  (the fixture imported above)
     schemas, package = projects("books")
     generated = schemas.parent / "generated"
-    with generated_package(generated, "books", "contracts"):
-        import contracts.books.tools as tools
+    with generated_package(generated, "books", package_of("books")):
+        import books_contracts.books.tools as tools
 
         yield Books(
             schemas / "contracts" / "books",
@@ -82,7 +82,7 @@ def test_the_typescript_client_against_a_python_server_on_the_handlers(
         sys.executable,
         str(SERVERS / "handlers_omitting.py"),
         str(books.python),
-        "contracts.books",
+        "books_contracts.books",
         str(books.contract_folder),
         "--omit",
         OMITTED,

@@ -63,7 +63,7 @@ def _words(text: str) -> str:
 def _page_text(site: Path, page: str) -> str:
     parser = _Text()
     parser.feed((site / page / "index.html").read_text(encoding="utf-8"))
-    return _words(" ".join(parser.parts))
+    return _words("".join(parser.parts))  # "<code>x</code>." reads "x.", the markup's own whitespace kept
 
 
 def test_the_site_builds_strict_with_every_page_of_its_nav(site: Path) -> None:
@@ -135,6 +135,14 @@ def test_every_command_and_option_reaches_the_cli_page_word_for_word(site: Path)
 
 def test_no_escaping_backslash_shows_on_the_cli_page(site: Path) -> None:
     assert "\\$" not in _page_text(site, "reference/cli")
+
+
+def test_a_code_span_of_a_help_text_is_code_on_the_cli_page(site: Path) -> None:
+    """A help text's `generate` is code, as in a contract's description: escaped, it showed
+    its backticks as text (tests/test_docs_browser.py finds any such backtick in a browser)."""
+    html = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
+    assert "<code>output-drift</code>" in html and "<code>mkdocs build --strict</code>" in html
+    assert "\\`" not in (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
 
 
 def _python_recipes() -> list[tuple[str, str]]:

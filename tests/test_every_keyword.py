@@ -237,7 +237,8 @@ def test_declared_columns_flow_into_code_docs_and_manifest(out: Path, package: M
     assert {code.value for code in package.errors.RETRYABLE_CODES} == {"RATE_LIMITED", "INTERNAL"}
     assert package.error_info("NOT_FOUND").retryable is False
     page = (out / "docs" / "every-keyword.md").read_text(encoding="utf-8")
-    assert "| Tool | Requires auth | Possible error codes | Input schema | Output schema | Description |" in page
+    assert "| Tool | Details |" in page  # five columns and more: a line each, titled, in one cell
+    assert "search | **Requires auth:** yes<br> **Possible error codes:** [NOT\\_FOUND](#error-not_found)" in page
     assert "- Requires auth: Whether the caller must be signed in." in page
 
 

@@ -81,7 +81,9 @@ def test_an_imported_contract_generates_lints_and_conforms(project: Path, shape:
     assert report["findings"] == [] and report["facts"]["revisions"] == list(VERSIONS)
     read_only = {"shared": 3, "many": 4, "hostile": 4}[shape]  # the tools --call calls: not bump
     assert report["facts"]["calls"] == read_only * 4  # each example call, at each revision
-    models = project / "generated" / "python" / "contracts" / shape / "models.py"
+    # The section import added names the package after the one contract there is.
+    assert f'package = "{shape}_contracts"' in (project / "pyproject.toml").read_text()
+    models = project / "generated" / "python" / f"{shape}_contracts" / shape / "models.py"
     compile(models.read_text(), str(models), "exec")
 
 

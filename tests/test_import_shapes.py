@@ -110,7 +110,8 @@ def test_draft_07_shapes_make_a_draft_07_envelope_with_a_model_per_shape(tmp_pat
 
     generated = run_cli("generate", cwd=tmp_path)
     assert generated.returncode == 0, generated.stdout + generated.stderr
-    models = (tmp_path / "generated" / "python" / "contracts" / "files" / "models.py").read_text(encoding="utf-8")
+    package = tmp_path / "generated" / "python" / "files_contracts"  # named after the one contract there is
+    models = (package / "files" / "models.py").read_text(encoding="utf-8")
     for shape in ("ReadTextResult", "ListFolderResult", "ReadGraphResult"):
         assert f"class {shape}(" in models, models
     assert "    root: ReadTextResult | ListFolderResult | ReadGraphResult\n" in models, models  # the envelope's

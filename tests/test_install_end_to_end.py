@@ -20,7 +20,7 @@ SERVER = """\
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
-from contracts.billing_api import Envelope, success_response
+from billing_api_contracts.billing_api import Envelope, success_response
 
 app = MCPServer("billing")
 

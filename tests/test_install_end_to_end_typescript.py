@@ -76,12 +76,14 @@ def test_an_sdk_server_on_the_packed_npm_package_conforms(tmp_path: Path) -> Non
     pyproject = project / "pyproject.toml"
     said = pyproject.read_text(encoding="utf-8")
     assert 'languages = ["python"]' in said  # the line init writes
+    assert 'package = "billing_api_contracts"' in said  # and the names, ours in place of its `distribution`
+    said = "".join(line for line in said.splitlines(keepends=True) if not line.startswith("distribution = "))
     pyproject.write_text(said.replace('languages = ["python"]', SETTINGS), encoding="utf-8")
     assert run_cli("generate", cwd=project).returncode == 0
 
     # Built and packed where it is, as its README says: npm's node_modules/, dist/ and lockfile
     # stay beside the generated files, which `check` passes over and `generate` keeps.
-    build = project / "generated" / "typescript" / "contracts"
+    build = project / "generated" / "typescript" / "billing_api_contracts"
     _run([npm, "install", *offline], build)
     packed = tmp_path / "packed"
     packed.mkdir()

@@ -44,12 +44,13 @@ VERSION = {"api-version": "2026-11"}
 
 @pytest.fixture(scope="module")
 def billing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    """`contracts.billing_api`, generated from tests/contracts/billing-api as the docs' project does."""
+    """`billing_api_contracts.billing_api`, generated from tests/contracts/billing-api as the docs'
+    project does (its one contract names the package)."""
     project = tmp_path_factory.mktemp("names")
     shutil.copytree(CONTRACT, project / "schemas" / "contracts" / "billing-api")
-    outcome = api.generate(project / "schemas", project / "generated", package="contracts")
+    outcome = api.generate(project / "schemas", project / "generated", package="billing_api_contracts")
     assert outcome.drift is not None, "\n".join(map(str, outcome.diagnostics))
-    with generated_package(project / "generated", "billing_api", package="contracts") as package:
+    with generated_package(project / "generated", "billing_api", package="billing_api_contracts") as package:
         yield package
 
 
@@ -121,7 +122,7 @@ def _block(opening: str) -> str:
 
 
 def test_the_docs_builders_recipe_as_written(billing: ModuleType) -> None:
-    block = _block("from contracts.billing_api import error_response, success_response")
+    block = _block("from billing_api_contracts.billing_api import error_response, success_response")
     namespace: dict[str, Any] = {}
     exec(block.splitlines()[0], namespace)
     built = []
@@ -158,7 +159,7 @@ def test_the_docs_server_recipes_as_written(billing: ModuleType) -> None:
     exec(
         "from typing import Annotated\n"
         "from mcp.types import CallToolResult\n"
-        "from contracts.billing_api import error_response\n"
+        "from billing_api_contracts.billing_api import error_response\n"
         '@app.tool(description="Refuses to charge.")\n'
         f"def refuse() -> Annotated[CallToolResult, Envelope]:\n    return {answer}\n",
         namespace,

@@ -25,7 +25,7 @@ ROWS: tuple[frozenset[str], ...] = tuple(
         "validate fingerprint scaffold serving",
         "load write site",
         "render config",
-        "model diagnostics",
+        "model diagnostics package_names",
         "schema rules protocol naming files resources media interrupt runtime __init__",
     )
 )

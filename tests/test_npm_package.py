@@ -18,7 +18,7 @@ from mcp_contracts_generator.config import DISTRIBUTION_NAME
 from mcp_contracts_generator.render.typescript import npm_name
 from packaging.utils import canonicalize_name
 
-FOLDER = Path("generated") / "typescript" / "contracts"
+FOLDER = Path("generated") / "typescript" / "tuitbot_contracts"  # the package's, named after the project
 
 
 def _project(tmp_path: Path, settings: str) -> Path:
@@ -43,13 +43,14 @@ def test_the_npm_package_has_the_distributions_name_and_version(tmp_path: Path) 
     assert run_cli("check", "--full", cwd=project).returncode == 0
 
 
-def test_without_settings_both_are_named_after_the_package_at_0_0_0(tmp_path: Path) -> None:
+def test_without_settings_both_are_named_after_the_project_at_its_version(tmp_path: Path) -> None:
+    """No `[project]`: the first contract names them both, at its `version:` (tuitbot's 1.0.0)."""
     project = _project(tmp_path, 'package = "billing_contracts"\nlanguages = ["python", "typescript"]\n')
     assert run_cli("generate", cwd=project).returncode == 0
     package = load_json(project / "generated" / "typescript" / "billing_contracts" / "package.json")
     python = tomllib.loads((project / "generated" / "python" / "pyproject.toml").read_text(encoding="utf-8"))
-    assert (package["name"], package["version"]) == ("billing-contracts", "0.0.0")
-    assert (python["project"]["name"], python["project"]["version"]) == ("billing-contracts", "0.0.0")
+    assert (package["name"], package["version"]) == ("tuitbot-contracts", "1.0.0")
+    assert (python["project"]["name"], python["project"]["version"]) == ("tuitbot-contracts", "1.0.0")
 
 
 @given(st.from_regex(DISTRIBUTION_NAME.pattern, fullmatch=True))

@@ -123,7 +123,7 @@ def test_check_of_sources_that_do_not_load_in_every_format(project: Path) -> Non
         assert "Traceback" not in result.stdout + result.stderr
         if output_format == "text":
             assert result.stderr.startswith(f"error: {CONTRACT.as_posix()}/tools.yaml:")
-            assert result.stderr.endswith("1 problem(s); nothing was written.\n")
+            assert result.stderr.endswith("1 problem(s); nothing was compared.\n")
         elif output_format == "github":
             assert result.stdout.startswith(f"::error file={CONTRACT.as_posix()}/tools.yaml,line=")
             assert ",title=source-invalid::" in result.stdout

@@ -125,10 +125,10 @@ def test_init_keeps_a_server_file_of_yours_and_writes_none_without_python(tmp_pa
 
 @pytest.fixture
 def billing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """tests/contracts/billing-api generated as the docs' project has it (package `contracts`),
-    with the docs' server in `billing_server.py`."""
+    """tests/contracts/billing-api generated as the docs' project has it (the package named after
+    its one contract, `billing_api_contracts`), with the docs' server in `billing_server.py`."""
     shutil.copytree(BILLING, tmp_path / "schemas" / "contracts" / "billing-api")
-    (tmp_path / "pyproject.toml").write_text('[tool.mcp-contracts]\npackage = "contracts"\n', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.mcp-contracts]\n", encoding="utf-8")
     generated = run_cli("generate", cwd=tmp_path)
     assert generated.returncode == 0, generated.stdout + generated.stderr
     (tmp_path / "billing_server.py").write_text(_block("from typing_extensions import override"), encoding="utf-8")
@@ -144,7 +144,9 @@ def test_the_docs_server_conforms_fuzzed_and_its_recipes_pass_mypy_strict(billin
     report = _conform(billing, billing / "billing_server.py", "billing-api", "--call-tool", "charge")
     assert report["fuzz"]["tools"]["charge"]["domain_answers"] > 0  # card_declined past 50,000 cents
     client = billing / "billing_client.py"
-    client.write_text(_block("from mcp import ClientSession\nfrom contracts.billing_api.tools import Client"))
+    client.write_text(
+        _block("from mcp import ClientSession\nfrom billing_api_contracts.billing_api.tools import Client")
+    )
     for recipe in (billing / "billing_server.py", client):
         checked = _mypy(recipe, billing / "generated")
         assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -155,11 +157,13 @@ def test_the_docs_client_gets_the_envelope_and_refuses_before_sending(billing: P
     models, and arguments the contract refuses raised before any request."""
     from mcp import Client as Connection
 
-    with generated_package(billing / "generated", "billing_api", package="contracts") as package:
+    with generated_package(billing / "generated", "billing_api", package="billing_api_contracts") as package:
         served: dict[str, Any] = {"__name__": "billing_server"}
         exec(_block("from typing_extensions import override"), served)
         client: dict[str, Any] = {}
-        exec(_block("from mcp import ClientSession\nfrom contracts.billing_api.tools import Client"), client)
+        exec(
+            _block("from mcp import ClientSession\nfrom billing_api_contracts.billing_api.tools import Client"), client
+        )
 
         async def calls() -> list[Any]:
             async with Connection(served["server"](served["Billing"]()).lowlevel) as connected:
@@ -199,7 +203,8 @@ def test_init_writes_a_dozen_line_typescript_server_where_typescript_is_generate
     code = [line for line in (tmp_path / TS_SERVER).read_text(encoding="utf-8").splitlines() if line.strip()]
     body = [line for line in code if not line.lstrip().startswith("//")]
     assert len(body) <= 16, body  # a dozen lines, imports counted
-    assert 'from "contracts/billing_api";' in body[1]  # the npm package by its name, as users import it
+    # the npm package by its name (the project's: `<project>-contracts`), as users import it
+    assert 'from "billing-api-contracts/billing_api";' in body[1]
     assert "const handlers: Handlers = {" in body
     page = (ROOT / "docs" / "typescript.md").read_text(encoding="utf-8")  # the page shows it as written
     shown = re.search(r"```ts\n(import \{ StdioServerTransport.*?)```", page, re.DOTALL)
@@ -231,12 +236,12 @@ def typescript_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert created.returncode == 0, created.stdout + created.stderr
     generated = run_cli("generate", cwd=project)
     assert generated.returncode == 0, generated.stdout + generated.stderr
-    package = project / "build" / "contracts"
-    built = compile_package(project / "generated" / "typescript" / "contracts", package)
+    package = project / "build" / "billing-api-contracts"
+    built = compile_package(project / "generated" / "typescript" / "billing_api_contracts", package)
     assert built.returncode == 0, built.stdout + built.stderr
     modules = project / "node_modules"
     modules.mkdir()
-    (modules / "contracts").symlink_to(package, target_is_directory=True)
+    (modules / "billing-api-contracts").symlink_to(package, target_is_directory=True)
     (modules / "@modelcontextprotocol").symlink_to(TS / "node_modules" / "@modelcontextprotocol", True)
     (project / "package.json").write_text('{"private": true, "type": "module"}\n', encoding="utf-8")
     return project

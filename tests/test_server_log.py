@@ -69,7 +69,7 @@ def _kept_in(stderr: str) -> Path:
     return Path(found.group(1))
 
 
-FUZZ = ("--fuzz", "5", "--seed", "1", "--call-tool", "get_item", "--call-tool", "search")
+FUZZ = ("--fuzz", "2", "--seed", "1", "--call-tool", "get_item", "--call-tool", "search")
 
 
 @pytest.mark.parametrize(
@@ -77,7 +77,8 @@ FUZZ = ("--fuzz", "5", "--seed", "1", "--call-tool", "get_item", "--call-tool", 
     [
         pytest.param(CRASHING, (), id="mcpserver"),
         pytest.param(CRASHING_LOW, (), id="low-level"),
-        pytest.param(CRASHING, FUZZ, id="mcpserver-fuzz"),
+        # MCPServer hangs on an integer past 4,300 digits (the fuzz draws one): a timeout a call.
+        pytest.param(CRASHING, FUZZ, id="mcpserver-fuzz", marks=pytest.mark.slow),
         pytest.param(CRASHING_LOW, FUZZ, id="low-level-fuzz"),
     ],
 )
@@ -86,7 +87,7 @@ def test_a_server_whose_every_call_crashes_is_reported_in_a_few_lines(
 ) -> None:
     """A process of its own, as a user runs it: standard output and error together hold one
     line per finding, the summary and the note that names where the tracebacks went (the
-    SDK's fill 500 lines of four revisions, 800 under --fuzz)."""
+    SDK's fill hundreds of lines over four revisions, more under --fuzz)."""
     report = tmp_path / "report.json"
     asked = ("conform", "--contract", "shop", "--timeout", "3", *flags, "--report", f"json:{report}")
     result = run_process(*asked, "--", *server, cwd=shop, timeout=300)

@@ -244,7 +244,8 @@ def test_the_docs_page_has_a_table_of_each_kind_that_no_description_breaks(proje
     for title in ("## Resources", "## Resource templates", "## Prompts"):
         assert title in page
     row = next(line for line in page.splitlines() if "test://static-text" in line and line.startswith("|"))
-    assert row.count(" | ") + 2 == row.count("|") == 7 and "a &#124; b" in row  # six cells, the pipe escaped
+    # two cells, Key | Details (a column a line in the second), the pipe escaped
+    assert row.count(" | ") + 2 == row.count("|") == 3 and "**Description:** a &#124; b" in row
     assert "# not a heading" not in page.splitlines()
     assert "| arg1, arg2 |" in page
 
@@ -270,7 +271,7 @@ def test_the_docs_page_describes_each_json_resources_contents_with_anchors_of_th
     ]
     assert "| last | [Success](#contents-config-success) | no |" in contents
     # a reference to a definition the page does not show (of resource-parts.schema.json): what it says, in words
-    assert '| theme | string | yes | one of "dark", "light" |  | How the client is drawn. |' in contents
+    assert '| theme | string | yes | How the client is drawn. Constraints: one of "dark", "light". |' in contents
     assert "The contents of [test://config](#resource-test-config)" in contents
     anchors = re.findall(r'<a id="([^"]+)"></a>', page)
     assert len(anchors) == len(set(anchors)) and {"def-success", "contents-config-success"} <= set(anchors)

@@ -93,7 +93,7 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     generated = run_cli("generate", cwd=project)
     assert generated.returncode == 0, generated.stdout + generated.stderr
     staged = project / "staged"
-    shutil.copytree(project / "generated" / "typescript" / "contracts", staged)
+    shutil.copytree(project / "generated" / "typescript" / "conformance_fixtures_contracts", staged)
     shutil.copy(TS / "surface_usage.ts", staged / "src" / "surface_usage.ts")
     compiled = compile_package(staged, project / "built")
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
@@ -199,7 +199,10 @@ def _contract_resource_judge(dist: Path) -> Any:
     from mcp_contracts_generator.runtime import Judge
 
     bundle = json.loads(
-        (dist.parents[1] / "generated/python/contracts/conformance_fixtures/config.resource.json").read_text()
+        (
+            dist.parents[1]
+            / "generated/python/conformance_fixtures_contracts/conformance_fixtures/config.resource.json"
+        ).read_text()
     )
     return Judge(bundle["root"], bundle["resources"], formats=bundle["formats"])
 

@@ -18,6 +18,7 @@ from ..diagnostics import Diagnostic, display_path, printable, working_folder
 from .finding import Finding, Note, Outcome
 
 if TYPE_CHECKING:
+    from ..scaffold import Scaffolded
     from ..validate import Verdict
     from ..write import Drift
 
@@ -96,11 +97,14 @@ def generated(drift: Drift | None, diagnostics: Sequence[Diagnostic], shown: str
     return Outcome("generate", (), (), facts=facts, summary=summary, notes=tuple(notes))
 
 
-def initialised(created: Sequence[Path] | Diagnostic) -> Outcome:
-    """`init`'s outcome: the files of the new contract, or why none were made."""
-    if isinstance(created, Diagnostic):
-        return Outcome.refused("init", [created])
-    facts = {"created": [display_path(path) for path in created]}
+def initialised(done: Scaffolded | Diagnostic) -> Outcome:
+    """`init`'s outcome: the files of the new contract (and the pyproject.toml it appended the
+    settings section to), or why none were made."""
+    if isinstance(done, Diagnostic):
+        return Outcome.refused("init", [done])
+    facts: dict[str, Any] = {"created": [display_path(path) for path in done.created]}
+    if done.appended is not None:
+        facts["appended"] = display_path(done.appended)
     return Outcome("init", (), (), facts=facts, summary="Edit them, then run `mcp-contracts generate`.")
 
 

@@ -35,7 +35,9 @@ def _generate(outcome: Outcome) -> str:
 
 
 def _init(outcome: Outcome) -> str:
-    return "".join(f"created  {path}\n" for path in outcome.facts.get("created", ()))
+    created = "".join(f"created  {path}\n" for path in outcome.facts.get("created", ()))
+    appended = outcome.facts.get("appended")
+    return created + (f"appended [tool.mcp-contracts] to {appended}\n" if appended is not None else "")
 
 
 def _validate(outcome: Outcome) -> str:

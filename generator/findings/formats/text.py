@@ -14,8 +14,12 @@ from ..finding import Finding, Outcome
 from .own_text import BODIES
 
 LOAD_RULE = "source-invalid"
-# Commands that write files (or would have): sources that do not load leave them unwritten.
-WRITERS = ("check", "generate", "init", "import", "docs")
+# What a command did not do when the sources do not load, after the count of their problems:
+# those that write left every file as it was; `check`, which never writes, compared nothing.
+NOT_DONE = {
+    "check": "; nothing was compared.",
+    **dict.fromkeys(("generate", "init", "import", "docs"), "; nothing was written."),
+}
 
 
 def load_error(finding: Finding) -> str:
@@ -28,13 +32,15 @@ def streams(outcome: Outcome) -> tuple[str, str]:
     and the summary) and for standard error (the problems of sources that do not load)."""
     refused = [load_error(f) for f in outcome.findings if f.rule == LOAD_RULE]
     if refused:
-        written = "; nothing was written." if outcome.command in WRITERS else " in the sources."
-        refused.append(f"{len(refused)} problem(s){written}")
+        refused.append(f"{len(refused)} problem(s){NOT_DONE.get(outcome.command, ' in the sources.')}")
     if outcome.loaded and outcome.command in BODIES:
         body = BODIES[outcome.command](outcome)
     else:
         body = "".join(str(f) + "\n" for f in outcome.findings if f.rule != LOAD_RULE)
-    out = body + (outcome.summary + "\n" if outcome.summary else "")
+    # Sources that do not load end the text with their count: no summary of a judgement
+    # (lint's counts) before them, as if the command had judged them.
+    summary = outcome.summary if outcome.summary and not refused else ""
+    out = body + (summary + "\n" if summary else "")
     return out, "".join(line + "\n" for line in refused)
 
 
