@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT, SCHEMAS
 from mcp_contracts_generator import api
 from mcp_contracts_generator.render.python_format import BLACK_MODE
@@ -90,6 +91,7 @@ def _hostile_contract(tmp_path: Path, codes: int) -> Path:
     return schemas
 
 
+@pytest.mark.slow  # CI runs it; the README's command leaves it out (its 4 minutes)
 def test_a_large_contract_of_hostile_strings_is_as_black_writes_it(tmp_path: Path) -> None:
     schemas = _hostile_contract(tmp_path, 240)
     out = tmp_path / "out"

@@ -184,7 +184,7 @@ def test_the_bytes_of_a_whole_run_are_bounded_and_the_rest_is_not_asked(project:
 
 @pytest.mark.fires("bound-exceeded")
 @pytest.mark.quiet("call-timeout", "read-failed")
-@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("transport", ["stdio", pytest.param("http", marks=pytest.mark.slow)])
 def test_the_time_of_a_whole_run_is_bounded_and_the_rest_is_not_asked(
     project: Path, tmp_path: Path, transport: str
 ) -> None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from corpus_project import PACKAGE
 
 
@@ -21,6 +22,7 @@ def test_the_corpus_code_passes_ruff_with_import_order(generated_corpus: Path) -
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow  # CI runs it; the README's command leaves it out (its 4 minutes)
 def test_the_corpus_code_passes_mypy_strict(generated_corpus: Path) -> None:
     python = generated_corpus / "python"
     result = _run("mypy", "--strict", "--no-incremental", "--cache-dir", "/dev/null", PACKAGE, cwd=python)

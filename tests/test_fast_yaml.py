@@ -5,7 +5,9 @@ and on generated trees of what YAML treats specially."""
 from __future__ import annotations
 
 import io
+import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.load import fast_yaml
-from mcp_contracts_generator.load.documents import Document, Reading, _expanded_size, _plain, depth_of, read_yaml
+from mcp_contracts_generator.load.documents import (
+    Document,
+    Reading,
+    _deepest_position,
+    _expanded_size,
+    _plain,
+    depth_of,
+    read_yaml,
+)
 from ruamel.yaml import YAML
 
 
@@ -47,7 +57,29 @@ def _agrees(text: str) -> fast_yaml.Read | None:
         assert _same(quick.data, value), (text, quick.data, value)
         assert quick.depth == depth_of(value)
         assert quick.nodes == _expanded_size(value, 10**9)
+        _places_agree(text, quick.data)
     return quick
+
+
+def _paths(data: Any, prefix: tuple[object, ...] = ()) -> Iterator[tuple[object, ...]]:
+    """Every path of `data`, and one past each container's end."""
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _paths(value, (*prefix, key))
+        yield (*prefix, "no such key")
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _paths(value, (*prefix, index))
+        yield (*prefix, len(data))
+
+
+def _places_agree(text: str, data: Any) -> None:
+    """The line and column of every path, by libyaml's marks, are those ruamel's tree gives."""
+    tree = YAML(typ="rt", pure=True).load(text)
+    places = fast_yaml.places(text)
+    for path in _paths(data):
+        assert _deepest_position(places, path) == _deepest_position(tree, path), (text, path)
 
 
 SOURCES = sorted(
@@ -63,6 +95,18 @@ def test_every_yaml_file_of_the_repository_reads_as_ruamel_reads_it(path: Path) 
     text = path.read_text(encoding="utf-8")
     if "\t" not in text:  # the few with a tab are ruamel's
         assert _agrees(text) is not None
+
+
+JSON_SOURCES = sorted((*(ROOT / "schemas").rglob("*.json"), *(ROOT / "tests" / "contracts").rglob("*.json")))
+
+
+@pytest.mark.parametrize("path", JSON_SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_places_in_every_json_source_are_ruamels(path: Path) -> None:
+    """JSON is YAML: the lines and columns a finding names in a schema or an example come from
+    libyaml's marks, and they are those ruamel's tree gives."""
+    text = path.read_text(encoding="utf-8")
+    assert fast_yaml.places(text) is not None
+    _places_agree(text, json.loads(text))
 
 
 SCALARS = (

@@ -89,7 +89,7 @@ def _imported_by_hand(tmp_path: Path, project: Path) -> dict[str, bytes]:
 
 FAULTS = [
     ("resources/list", "crash", "resources.yaml"),
-    ("resources/list", "hang", "resources.yaml"),
+    pytest.param("resources/list", "hang", "resources.yaml", marks=pytest.mark.slow),  # the deadline's seconds
     ("resources/list", {"result": {"resources": 5}}, "resources.yaml"),
     ("resources/list", "error", "resources.yaml"),
     ("resources/templates/list", {"result": {"resourceTemplates": "none"}}, "resources.yaml"),

@@ -182,7 +182,15 @@ def test_a_referred_file_in_a_dialect_that_is_not_read_is_named(schemas_copy: Pa
     assert re.search(r"contracts/tuitbot/old\.schema\.json#/\$schema: draft-04 is not read", stderr), stderr
 
 
-@pytest.mark.parametrize("pattern", ["^a++$", "(?i)abc", "(?P<name>a)", "(?x)a b"])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^a++$",
+        pytest.param("(?i)abc", marks=pytest.mark.slow),
+        "(?P<name>a)",
+        pytest.param("(?x)a b", marks=pytest.mark.slow),
+    ],
+)
 def test_a_pattern_that_is_not_ecma_262_is_refused_at_its_pointer(
     pattern: str, schemas_copy: Path, out_copy: Path
 ) -> None:

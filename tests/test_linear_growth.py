@@ -108,7 +108,7 @@ def _grown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, codes: int, tools: i
     return counts
 
 
-@pytest.mark.parametrize("axis", ["codes", "tools"])
+@pytest.mark.parametrize("axis", ["codes", pytest.param("tools", marks=pytest.mark.slow)])
 def test_a_catalogue_is_read_whole_a_fixed_number_of_times(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, axis: str
 ) -> None:

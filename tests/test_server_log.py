@@ -79,7 +79,7 @@ FUZZ = ("--fuzz", "2", "--seed", "1", "--call-tool", "get_item", "--call-tool", 
         pytest.param(CRASHING_LOW, (), id="low-level"),
         # MCPServer hangs on an integer past 4,300 digits (the fuzz draws one): a timeout a call.
         pytest.param(CRASHING, FUZZ, id="mcpserver-fuzz", marks=pytest.mark.slow),
-        pytest.param(CRASHING_LOW, FUZZ, id="low-level-fuzz"),
+        pytest.param(CRASHING_LOW, FUZZ, id="low-level-fuzz", marks=pytest.mark.slow),
     ],
 )
 def test_a_server_whose_every_call_crashes_is_reported_in_a_few_lines(

@@ -205,6 +205,7 @@ def test_the_project_that_bounds_references_is_the_one_holding_the_sources(tmp_p
     assert result.returncode in (0, 1), result.stdout + result.stderr
 
 
+@pytest.mark.slow  # CI runs it; the README's command leaves it out (its 4 minutes)
 def test_import_holds_references_inside_the_project_and_reads_them_from_it(tmp_path: Path) -> None:
     """`import` loads a copy of the contract in a folder of its own: a relative `references:`
     is still read from the project's contract folder, and one out of the project is refused."""

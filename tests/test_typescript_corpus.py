@@ -366,7 +366,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("ts-hostile") / "project"
     out = _hostile_project(folder)
     source = folder / "source"
-    shutil.copytree(out / "typescript" / "contracts", source)
+    shutil.copytree(out / "typescript" / "billing_api_contracts", source)
     (source / "src" / "hostile_usage.ts").write_text(HOSTILE_USAGE, encoding="utf-8")
     compiled = compile_package(source, folder / "built")
     assert compiled.returncode == 0, compiled.stdout[-8000:] + compiled.stderr[-2000:]
@@ -407,11 +407,11 @@ def test_zod_never_refuses_what_the_published_schema_accepts_of_inherited_names(
 
 
 def test_the_hostile_contracts_judges_and_builders_say_what_pythons_say(hostile: Path) -> None:
-    with generated_package(hostile / "generated", "delete", "contracts") as delete:
+    with generated_package(hostile / "generated", "delete", "billing_api_contracts") as delete:
         python_success = delete.builders.success_response().model_dump(mode="json", by_alias=True, exclude_unset=True)
         documents = [python_success, {**python_success, "__proto__": 1}, {**python_success, "valueOf": "x"}]
         expected = [delete.JUDGE.is_valid(d) for d in documents]
-    with generated_package(hostile / "generated", "new", "contracts") as new:
+    with generated_package(hostile / "generated", "new", "billing_api_contracts") as new:
         recursive = [["a", ["b", []]], "s", [1], {}, [["a", [None]]]]
         expected_recursive = [new.JUDGE.is_valid(d) for d in recursive]
     module = hostile / "built" / "dist" / "delete" / "index.js"

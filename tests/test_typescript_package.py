@@ -78,7 +78,7 @@ def test_an_init_scaffold_with_typescript_generates_and_compiles(node: str, tmp_
     )
     generated = run_cli("generate", cwd=tmp_path)
     assert generated.returncode == 0, generated.stdout + generated.stderr
-    compiled = compile_package(tmp_path / "generated" / "typescript" / "contracts", tmp_path / "built")
+    compiled = compile_package(tmp_path / "generated" / "typescript" / "billing_api_contracts", tmp_path / "built")
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     module = tmp_path / "built" / "dist" / "billing_api" / "index.js"
     outcomes = call(

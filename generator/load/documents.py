@@ -362,10 +362,10 @@ class Document:
     """A parsed source file: plain Python data plus what is needed to locate a value.
 
     A YAML file keeps ruamel's tree, which knows the line and column of every node, or, when
-    it was read quickly (`fast_yaml`), its text, read by ruamel the first time a line is asked
-    for. A JSON file keeps its text: the first time a place inside it is asked for, the text is
-    read again by ruamel (JSON is YAML) for the positions, and when ruamel cannot read it (a tab
-    where YAML wants none), places in it have a pointer and no line.
+    it was read quickly (`fast_yaml`), its text. A JSON file keeps its text too. The first time
+    a place inside either is asked for, libyaml reads the text's marks (`fast_yaml.places`: JSON
+    is YAML), or ruamel where libyaml reads a text apart; when neither can read it (a tab where
+    YAML wants none), places in it have a pointer and no line.
     """
 
     path: Path
@@ -384,6 +384,10 @@ class Document:
         if self._tree is not None or self._text is None:
             return self._tree
         if not self._positions:
+            quick = fast_yaml.places(self._text) if self._yaml else None  # libyaml's marks
+            if quick is not None:
+                self._positions.append(quick)
+                return quick
             try:
                 self._positions.append(YAML(typ="rt", pure=True).load(self._text))
             except Exception:  # ruamel raises unrelated classes: the place has no line then
@@ -395,7 +399,7 @@ class Document:
         (the key of a mapping entry, the item of a sequence), (None, None) when unknown."""
         tree = self._located()
         line, column = _deepest_position(tree, parts)
-        if line is None and isinstance(tree, CommentedMap | CommentedSeq) and not parts:
+        if line is None and isinstance(tree, CommentedMap | CommentedSeq | fast_yaml.Places) and not parts:
             return 1, 1
         return line, column
 
@@ -414,6 +418,12 @@ def _deepest_position(tree: Any, parts: Sequence[object]) -> tuple[int | None, i
     """1-based line and column in ruamel's `tree` of the deepest of `parts` it holds."""
     node, found = tree, None
     for part in parts:
+        if isinstance(node, fast_yaml.Places):  # a text libyaml read: its marks, as ruamel's
+            member = node.member(part)
+            if member is None:
+                break
+            found, node = member
+            continue
         if isinstance(node, CommentedMap) and part in node:
             found = node.lc.key(part)
         elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):

@@ -12,6 +12,7 @@ tests/test_runtime_text.py fails while one is stale.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 
@@ -27,8 +28,15 @@ def runtime_names() -> list[str]:
     return sorted(path.name for path in RUNTIME_PACKAGE.glob("*.py"))
 
 
+@cache
+def _black() -> str:
+    """The installed black's version: read from its metadata once a process (a scan of
+    site-packages each time, for each module of each package)."""
+    return version("black")
+
+
 def _key(text: str) -> str:
-    return f"sha256:{hashlib.sha256(text.encode('utf-8')).hexdigest()} black:{version('black')}\n"
+    return f"sha256:{hashlib.sha256(text.encode('utf-8')).hexdigest()} black:{_black()}\n"
 
 
 def _unformatted(name: str) -> str:
