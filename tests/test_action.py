@@ -299,7 +299,7 @@ def test_a_break_annotates_its_lines_fails_the_job_and_every_command_still_runs(
     _git("cat-file", "-e", f"{base}^{{commit}}", cwd=workspace)  # fetched by the breaking step
 
 
-@pytest.mark.first  # ten seconds of commands
+@pytest.mark.slow  # ten seconds of commands: CI runs it; the README's command leaves it out (its 4 minutes)
 def test_a_clean_change_passes_with_every_command_and_conform(tmp_path: Path) -> None:
     """A description reworded and generated: nothing fails; conform holds `mock` to the contract."""
     workspace = tmp_path / "workspace"

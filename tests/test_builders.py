@@ -481,7 +481,15 @@ def test_a_union_of_literals_is_one_literal_each_value_once() -> None:
     assert "] | Literal[" not in text
 
 
-@pytest.mark.parametrize("title", ["Filling", "Path", "Sequence", "ABSENT"])
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Filling",
+        "Path",
+        pytest.param("Sequence", marks=pytest.mark.slow),
+        pytest.param("ABSENT", marks=pytest.mark.slow),
+    ],
+)
 def test_a_root_titled_like_a_name_the_builders_import_keeps_them_working(
     title: str, schemas_copy: Path, tmp_path: Path
 ) -> None:

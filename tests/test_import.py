@@ -371,7 +371,13 @@ def test_a_number_of_the_listing_no_double_holds_is_refused_and_nothing_written(
 
 @pytest.mark.parametrize(
     ("said", "version"),
-    [("1.4.2-beta.1", "1.4.2-beta.1"), ("v2.1.0", "2.1.0"), ("latest", "0.1.0"), ("1.0", "0.1.0"), ("", "0.1.0")],
+    [
+        ("1.4.2-beta.1", "1.4.2-beta.1"),
+        ("v2.1.0", "2.1.0"),
+        ("latest", "0.1.0"),
+        pytest.param("1.0", "0.1.0", marks=pytest.mark.slow),  # as `latest`: in the slow run
+        pytest.param("", "0.1.0", marks=pytest.mark.slow),
+    ],
 )
 def test_the_contract_version_is_semantic_and_the_servers_own_is_in_metadata(
     project: Path, said: str, version: str
