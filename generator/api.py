@@ -192,7 +192,9 @@ def _render_sources(chosen: Settings) -> RenderResult:
 
     from .render.pins import environment, pin_problem
 
-    refused = pin_problem()  # the releases of black and datamodel-code-generator the bytes need
+    # The releases of black and datamodel-code-generator the Python bytes need (TypeScript alone
+    # needs neither).
+    refused = pin_problem() if "python" in chosen.languages else None
     if refused is not None:
         return RenderResult(None, [Diagnostic(display_path(environment()), None, None, refused)])
     from .render.plan import build_plan
@@ -466,7 +468,9 @@ def docs_with(chosen: Settings, site: Path | None = None) -> Site:
         next_step = NO_PROJECT if _outside(chosen) else "run `mcp-contracts generate` first"
         return Site(site, f"{display_path(config)} is missing: {next_step}")
     if find_spec("mkdocs") is None:  # the `docs` extra: nothing else needs it
-        return Site(site, f"docs needs mkdocs, which this environment lacks: pip install '{MKDOCS}'")
+        said = f"docs needs mkdocs, which this environment ({display_path(Path(sys.prefix))}) lacks: install it"
+        ways = f"uv tool install --with '{MKDOCS}' ..., pipx inject mcp-contracts '{MKDOCS}' or pip install '{MKDOCS}'"
+        return Site(site, f"{said} where the tool is ({ways})")
     problem = site_problem(site, chosen)
     if problem is not None:
         return Site(site, problem)

@@ -202,8 +202,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "slow: needs the package index, builds a wheel or a TypeScript package, runs a whole external"
-        " suite, starts servers by the dozen or waits out a hang; run by `pytest -m slow` (CI runs it),"
-        " not by default",
+        " suite, starts servers by the dozen, waits out a hang, or holds at another revision or variant"
+        " what the default run holds once (its 4 minutes); run by `pytest -m slow` (CI runs it), not by default",
     )
     # Each rule of the registry has a test that makes it fire and one that keeps it quiet
     # (tests/test_rules.py reads these marks from the test files).

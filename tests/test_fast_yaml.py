@@ -192,3 +192,19 @@ def test_a_source_read_quickly_still_names_the_line(tmp_path: Path) -> None:
 def test_what_ruamel_refuses_is_left_to_ruamel(text: str) -> None:
     """libyaml takes these; ruamel refuses them, and its error (with the line) is the answer."""
     assert fast_yaml.load(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\nc: d\n",
+        "? [x]\n: 1\nc: d\n",
+        "a: !!str 1\nc: d\n",
+        "a: 1\n---\nc: d\n",
+        "%YAML 1.2\n---\na: 1\n",
+    ],
+)
+def test_places_leave_to_ruamel_what_load_leaves_to_it(text: str) -> None:
+    """An alias, a key that is not a scalar, a tag, a second document, a directive: libyaml's
+    marks might not be ruamel's lines there."""
+    assert fast_yaml.places(text) is None

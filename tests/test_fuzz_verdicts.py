@@ -135,13 +135,13 @@ def _fuzz_found(report: dict[str, Any]) -> list[tuple[str, str]]:
     return sorted((f["rule"], f["subject"]) for f in report["findings"] if f["rule"] in FUZZ_FINDINGS)
 
 
-@pytest.mark.quiet(*FUZZ_FINDINGS)
 def _newest_first(sdk: str) -> list[Any]:
     """Each revision `sdk` speaks: the newest in the default run, the others in the slow one."""
     spoken = _revisions(sdk)
     return [pytest.param(sdk, r, marks=() if r == spoken[-1] else pytest.mark.slow) for r in spoken]
 
 
+@pytest.mark.quiet(*FUZZ_FINDINGS)
 @pytest.mark.parametrize(("sdk", "revision"), [case for sdk in SDKS for case in _newest_first(sdk)])
 def test_an_honest_server_on_each_sdk_conforms_and_its_domain_errors_are_counted(
     books: Path, sdk: str, revision: str

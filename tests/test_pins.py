@@ -74,3 +74,18 @@ def test_generate_and_check_refuse_another_black_and_write_nothing(tmp_path: Pat
         assert "datamodel-code-generator==" not in refused.stdout + refused.stderr  # that one is the pin
     assert sorted(path.relative_to(project) for path in project.rglob("*")) == before  # nothing written
     assert run_process("generate", cwd=project).returncode == 0  # the pinned black, as installed
+
+
+def test_a_typescript_only_project_needs_neither_pin(tmp_path: Path) -> None:
+    """Neither black nor datamodel-code-generator writes a byte of TypeScript: another black's
+    release refuses nothing there."""
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run_cli("init", "billing-api", cwd=project).returncode == 0
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(text.replace('languages = ["python"]', 'languages = ["typescript"]'), encoding="utf-8")
+    env = _another_black(tmp_path / "elsewhere", "24.10.0")
+    generated = run_process("generate", cwd=project, env=env)
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    assert (project / "generated" / "typescript").is_dir() and not (project / "generated" / "python").exists()

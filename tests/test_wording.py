@@ -138,6 +138,8 @@ def test_docs_without_mkdocs_names_the_docs_extra_requirement(
     monkeypatch.setitem(sys.modules, "mkdocs", None)  # this environment without mkdocs: not found
     result = run_cli("docs", cwd=jsonrpc_project)
     assert result.returncode == 2
+    for way in (f"uv tool install --with '{requirement}'", f"pipx inject mcp-contracts '{requirement}'"):
+        assert way in result.stderr, result.stderr  # where the tool is: its own environment
     assert f"pip install '{requirement}'" in result.stderr, result.stderr
     assert "mcp-contracts[docs]" not in result.stderr
     assert not (jsonrpc_project / "site").exists()

@@ -384,7 +384,7 @@ class Document:
         if self._tree is not None or self._text is None:
             return self._tree
         if not self._positions:
-            quick = fast_yaml.places(self._text) if self._yaml else None  # libyaml's marks
+            quick = fast_yaml.places(self._text)  # libyaml's marks (JSON is YAML too)
             if quick is not None:
                 self._positions.append(quick)
                 return quick

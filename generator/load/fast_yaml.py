@@ -211,8 +211,9 @@ class Places(NamedTuple):
 
 
 def places(text: str) -> Places | None:
-    """The places of a text `load` reads (libyaml's marks, a tenth of ruamel's time), or None
-    where `load` would answer None: ruamel then reads the text for its line numbers."""
+    """The places of a text (libyaml's marks, a tenth of ruamel's time), or None where they
+    might not be ruamel's (what `load` leaves to ruamel: an anchor, alias or tag, a key that is
+    not a scalar, a directive, a second document, ...): ruamel then reads the text."""
     parser = _parser()
     if parser is None or any(char in text for char in _LEFT_TO_RUAMEL) or _READ_APART.search(text):
         return None
@@ -223,7 +224,15 @@ def places(text: str) -> Places | None:
 
 
 def _places(parser: Any, scalars: _Scalars) -> Places | None:
-    from yaml.events import MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent
+    from yaml.events import (
+        AliasEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+    )
 
     try:
         root: list[Any] = []
@@ -234,17 +243,23 @@ def _places(parser: Any, scalars: _Scalars) -> Places | None:
             kind = type(event)
             top = stack[-1]
             mark = (event.start_mark.line, event.start_mark.column)
+            if kind is AliasEvent or getattr(event, "anchor", None) is not None or getattr(event, "tag", None):
+                raise _Unusual("anchor, alias or tag")  # as `load`: ruamel's lines
             if kind is ScalarEvent and isinstance(top[0], dict) and top[1] is _NO_KEY:
                 top[1] = scalars.key(event.value) if not event.style else event.value
                 top[2] = mark
             elif kind is ScalarEvent:
                 _put(top, mark, None)
             elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                if isinstance(top[0], dict) and top[1] is _NO_KEY:
+                    raise _Unusual("a key that is not a scalar")
                 container = Places({} if kind is MappingStartEvent else [])
                 _put(top, mark, container)
                 stack.append([container.members, _NO_KEY, None])
             elif kind is MappingEndEvent or kind is SequenceEndEvent:
                 stack.pop()
+            elif kind is DocumentStartEvent and (root or event.version is not None or event.tags):
+                raise _Unusual("directive or a second document")
     finally:
         parser.dispose()
     return root[0][1] if root else None
