@@ -176,7 +176,6 @@ def _described(key: str, section: str) -> Check:
     return check
 
 
-
 def _properties(schema: Any) -> Iterator[tuple[list[object], Any]]:
     """(path, schema) of each member of a `properties` of any subschema but those inside a
     condition (`if`, `not`); `then` and `else` declare theirs."""

@@ -10,7 +10,6 @@ _TEXTUAL = frozenset(
 _TEXTUAL_SUFFIXES = ("+json", "+xml", "+yaml")
 
 
-
 def essence(media_type: str) -> str:
     """A media type without its parameters, in lower case: `text/plain; charset=utf-8` is `text/plain`."""
     return media_type.split(";", 1)[0].strip().lower()

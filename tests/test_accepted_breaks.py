@@ -351,9 +351,7 @@ def test_a_symlink_out_of_the_sources_is_not_read(tmp_path: Path) -> None:
     outside.write_text(_yaml([ENTRY]), encoding="utf-8")
     folder = _scaffold(tmp_path)
     (folder / "accepted-breaks.yaml").symlink_to(outside)
-    assert _problems(tmp_path) == [
-        "accepted-breaks.yaml:None: a symlink: not followed"
-    ]
+    assert _problems(tmp_path) == ["accepted-breaks.yaml:None: a symlink: not followed"]
 
 
 def test_an_old_revision_never_reads_the_file(tmp_path: Path) -> None:

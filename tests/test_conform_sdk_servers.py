@@ -170,6 +170,7 @@ SDKS = ("mcpserver", "lowlevel", "typescript")
 # when conform is fixed). The low-level Server's crash is one fault at one call, but its
 # JSON-RPC error is worded differently by revision, and conform merges only equal findings.
 
+
 def _fault_cases() -> Iterator[Any]:
     """(sdk, fault) for each SDK and fault: MCPServer's in the default run, the others `slow`."""
     for sdk in SDKS:

@@ -103,4 +103,3 @@ def test_a_value_too_short_to_tell_from_chance_is_not_looked_for(tmp_path: Path)
     project = _project(tmp_path, TOOLS + EXAMPLE.replace("eval(input())", "x = 1"))
     code, report = _conform(project, *SERVER)
     assert (code, report["findings"]) == (0, [])
-

@@ -25,6 +25,8 @@ from referencing import Registry
 from suite_groups import DRAFT_2020_12, FILES, ROOT_URI, names_a_meta_schema, no_fetch, suite_resources
 
 require_shared()
+
+
 @pytest.mark.parametrize(("draft", "path"), FILES, ids=[f"{d}-{p.stem}" for d, p in FILES])
 def test_every_instance_keeps_its_verdict_in_the_published_document(draft: str, path: Path) -> None:
     wrong = []

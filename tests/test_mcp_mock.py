@@ -249,7 +249,7 @@ def test_schemas_that_say_the_same_are_the_same_whatever_their_spelling() -> Non
             {"type": "object", "properties": {"q": {"type": "integer"}}},
             "true -> (nothing) at /properties/p/properties/r",
         ),
-        ({"anyOf": [{"type": "string"}, {"minimum": 1}]}, False, 'false at /properties/p'),
+        ({"anyOf": [{"type": "string"}, {"minimum": 1}]}, False, "false at /properties/p"),
     ],
     ids=["type", "nullable", "bound", "keyword-added", "enum", "required", "properties-gone", "property-gone", "false"],
 )

@@ -85,7 +85,7 @@ def test_the_cap_is_the_projects_setting(tmp_path: Path) -> None:
     not a server that cannot be talked to."""
     project = tmp_path / "project"
     shutil.copytree(SCHEMAS / "contracts" / "tuitbot", project / "schemas" / "contracts" / "tuitbot")
-    settings = '[tool.mcp-contracts]\n\n[tool.mcp-contracts.limits]\nmessage_bytes = {limit}\n'
+    settings = "[tool.mcp-contracts]\n\n[tool.mcp-contracts.limits]\nmessage_bytes = {limit}\n"
     mock = ("--", *python("-m", "mcp_contracts_generator", "mock", "--contract", "tuitbot"))
     asked = ("conform", "--contract", "tuitbot", "--protocol", "2025-11-25", "--format", "json", *mock)
     for limit, code in ((4096, 1), (16777216, 0)):

@@ -37,4 +37,3 @@ def test_a_stale_or_missing_kept_runtime_is_formatted_by_black(
             (tmp_path / f"{name}.txt").write_text(kept, encoding="utf-8")
     monkeypatch.setattr(runtime_text, "FORMATTED", tmp_path)
     assert runtime_text.runtime_modules() == expected()
-

@@ -188,9 +188,7 @@ def test_conform_ends_on_a_signal_and_stops_its_server(signum: int) -> None:
 
 
 @SIGNALS
-def test_import_ends_on_a_signal_stops_its_server_and_leaves_no_temporary_folder(
-    signum: int, tmp_path: Path
-) -> None:
+def test_import_ends_on_a_signal_stops_its_server_and_leaves_no_temporary_folder(signum: int, tmp_path: Path) -> None:
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     (tmp_path / "schemas" / "contracts").mkdir(parents=True)

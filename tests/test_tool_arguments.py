@@ -251,6 +251,6 @@ def test_two_tools_whose_names_collide_are_refused_at_the_second(
     result = api.load(tmp_path / "schemas")
     assert result.project is None
     messages = [str(d) for d in result.diagnostics]
-    assert any(f"tools.yaml:{line}:" in m and repr(first) in m and repr(second) in m and what in m for m in messages), (
-        messages
-    )
+    assert any(
+        f"tools.yaml:{line}:" in m and repr(first) in m and repr(second) in m and what in m for m in messages
+    ), messages

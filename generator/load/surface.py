@@ -51,6 +51,8 @@ MEDIA_TYPE = re.compile(rf"{_TOKEN}/{_TOKEN}(?:[ \t]*;[ \t]*[A-Za-z0-9!#$%&'*+.^
 # RFC 3986 §3.1: an absolute URI starts with its scheme; no space or control character anywhere.
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _UNSAFE = re.compile(r"[\x00-\x20\x7f]")
+
+
 # The media types that are text beside text/*: JSON, XML, YAML and script, with their suffixes.
 def has_scheme(text: str) -> bool:
     """Whether `text` (a URI or a URI template) begins with a URI scheme."""

@@ -270,9 +270,7 @@ def _field(name: str, node: Any, required: str, schema: dict[str, Any], links: L
         type_parts=type_parts(node, links),
         required=required,
         constraints=constraints(node, links),
-        default=(
-            json_line(node["default"]) if isinstance(node, dict) and "default" in node else None
-        ),
+        default=(json_line(node["default"]) if isinstance(node, dict) and "default" in node else None),
         description=description(node, links),
     )
 
@@ -403,9 +401,7 @@ def _merged_field(
         type_parts=kinds,
         required=required,
         constraints=merged_constraints,
-        default=(
-            json_line(first["default"]) if isinstance(first, dict) and "default" in first else None
-        ),
+        default=(json_line(first["default"]) if isinstance(first, dict) and "default" in first else None),
         description=next((d for d in descriptions if d), ""),
     )
 

@@ -79,6 +79,7 @@ def server_blocks(contract: Contract, root: str, needs: HintNeeds) -> list[Block
 
 _ANSWER_DOC = '"""What a handler of a tool returns: the envelope, as its model or its document."""'
 
+
 def _tool_error(contract: Contract) -> str:
     """`ToolError`, its `message` as the contract's `error_document` takes it: required where
     the builders need one and the catalogue has no message column, else optional, or none where

@@ -196,9 +196,7 @@ def models_code(contract: Contract) -> str:
 
 
 @lru_cache(maxsize=1024)
-def view_models_code(
-    view: View, head: str, contract: str, runtime: str = _RUNTIME, module: str = "models.py"
-) -> str:
+def view_models_code(view: View, head: str, contract: str, runtime: str = _RUNTIME, module: str = "models.py") -> str:
     """The formatted source of the models of `view` (the envelope's, or a JSON resource's),
     under the comment `head`, importing the package's runtime as `runtime`; `contract` and
     `module` name whose they are in an error. A pure function of its arguments (the view is

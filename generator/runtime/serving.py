@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ContractBinding", "ContractHandlers", "ContractServer", "ToolFailure", "Unimplemented"]
 
+
 class ContractServer:
     """`handlers` serving the contract of `binding` on the SDK's low-level `Server` (`lowlevel`)."""
 

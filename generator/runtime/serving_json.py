@@ -27,9 +27,11 @@ class ServingData:
     def __init__(self, data: Mapping[str, Any]) -> None:
         outputs = data.get("outputs") or []
         listing = [
-            {**tool, "outputSchema": outputs[tool["outputSchema"]]}
-            if isinstance(tool.get("outputSchema"), int)
-            else tool
+            (
+                {**tool, "outputSchema": outputs[tool["outputSchema"]]}
+                if isinstance(tool.get("outputSchema"), int)
+                else tool
+            )
             for tool in data["tools"]
         ]
         self.raw: Mapping[str, Any] = {**data, "tools": listing}  # each tool's outputSchema in place

@@ -51,6 +51,8 @@ class Served(NamedTuple):
     binding: ContractBinding
     serving: ServingData
     handlers: ContractHandlers
+
+
 # A resource or template found for a URI: its data, its handler's method, the values of its
 # variables and the method's keyword arguments of them.
 _Found = tuple[dict[str, Any], str | None, dict[str, str], dict[str, str]]
