@@ -222,7 +222,6 @@ def _types(form: Any) -> list[str] | None:
     branches = form.get("anyOf")
     typed = isinstance(branches, list) and all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in branches)
     return sorted({b["type"] for b in branches}) if typed and branches else None
-    return None
 
 
 def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> Difference | None:
