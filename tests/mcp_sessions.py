@@ -42,6 +42,20 @@ class Counted:
         await self.stream.aclose()
 
 
+async def offer(session: ClientSession, version: str) -> None:
+    """`initialize` offering `version`: the SDK's `ClientSession.initialize` always offers its
+    newest handshake revision, so the older ones are asked for by hand."""
+    params = types.InitializeRequestParams(
+        protocol_version=version,
+        capabilities=types.ClientCapabilities(),
+        client_info=types.Implementation(name="test", version="0"),
+    )
+    result = await session.send_request(types.InitializeRequest(params=params), types.InitializeResult)
+    assert result.protocol_version == version
+    session.adopt(result)
+    await session.send_notification(types.InitializedNotification())
+
+
 @asynccontextmanager
 async def session_at(
     command: list[str], python_path: Path, revision: str
@@ -54,13 +68,5 @@ async def session_at(
     async with stdio_client(target) as (read, write):
         counted = Counted(write)
         async with ClientSession(read, counted) as session:
-            params = types.InitializeRequestParams(
-                protocol_version=revision,
-                capabilities=types.ClientCapabilities(),
-                client_info=types.Implementation(name="test_contract_client", version="0"),
-            )
-            result = await session.send_request(types.InitializeRequest(params=params), types.InitializeResult)
-            assert result.protocol_version == revision
-            session.adopt(result)
-            await session.send_notification(types.InitializedNotification())
+            await offer(session, revision)
             yield session, counted

@@ -32,6 +32,7 @@ from forkserver import python
 from mcp import Client, ClientSession
 from mcp.client._memory import InMemoryTransport
 from mcp.shared.exceptions import MCPError
+from mcp_sessions import offer
 from pydantic import TypeAdapter
 
 BOOKS = ROOT / "tests" / "contracts" / "books"
@@ -115,19 +116,6 @@ def _example(name: str) -> Any:
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
 
 
-async def _offer(session: ClientSession, version: str) -> None:
-    """`initialize` offering `version` (the SDK's `initialize` offers its newest handshake revision)."""
-    params = types.InitializeRequestParams(
-        protocol_version=version,
-        capabilities=types.ClientCapabilities(),
-        client_info=types.Implementation(name="test", version="0"),
-    )
-    result = await session.send_request(types.InitializeRequest(params=params), types.InitializeResult)
-    assert result.protocol_version == version
-    session.adopt(result)
-    await session.send_notification(types.InitializedNotification())
-
-
 @asynccontextmanager
 async def _session(server: Any, version: str) -> AsyncIterator[ClientSession]:
     """An SDK client session in memory with the low-level `server`, at `version`."""
@@ -137,7 +125,7 @@ async def _session(server: Any, version: str) -> AsyncIterator[ClientSession]:
             yield client.session
         return
     async with InMemoryTransport(server) as (read, write), ClientSession(read, write) as session:
-        await _offer(session, version)
+        await offer(session, version)
         yield session
 
 

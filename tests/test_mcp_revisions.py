@@ -36,6 +36,7 @@ from mcp_contracts_generator.serving.revisions import listing_at
 from mcp_contracts_generator.serving.served import ServedContract
 from mcp_servers import GOOD_ITEM, SHOP_TOOLS, expected_calls, http_mock, read_url
 from mcp_servers import RAW as RAW_SERVER
+from mcp_sessions import offer
 from pydantic import TypeAdapter
 from ruamel.yaml import YAML
 
@@ -96,20 +97,6 @@ def http_mocks(scaffold: Path) -> Iterator[dict[str, str]]:
 # ---------------------------------------------------------------- sessions of the SDK
 
 
-async def _offer(session: ClientSession, version: str) -> None:
-    """`initialize` offering `version`: the SDK's `ClientSession.initialize` always offers
-    its newest handshake revision, so the older ones are asked for by hand."""
-    params = types.InitializeRequestParams(
-        protocol_version=version,
-        capabilities=types.ClientCapabilities(),
-        client_info=types.Implementation(name="test", version="0"),
-    )
-    result = await session.send_request(types.InitializeRequest(params=params), types.InitializeResult)
-    assert result.protocol_version == version
-    session.adopt(result)
-    await session.send_notification(types.InitializedNotification())
-
-
 @asynccontextmanager
 async def _session(target: str | StdioServerParameters, at: Revision) -> AsyncIterator[ClientSession]:
     """A session at `at`: the SDK's own client for 2025-11-25 (mode legacy) and 2026-07-28,
@@ -121,7 +108,7 @@ async def _session(target: str | StdioServerParameters, at: Revision) -> AsyncIt
         return
     transport = stdio_client(target) if isinstance(target, StdioServerParameters) else streamable_http_client(target)
     async with transport as (read, write), ClientSession(read, write) as session:
-        await _offer(session, at.version)
+        await offer(session, at.version)
         yield session
 
 

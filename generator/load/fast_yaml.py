@@ -49,6 +49,18 @@ def _parser() -> Any:
     return CParser
 
 
+def _parser_for(text: str) -> Any:
+    """libyaml's parser of `text`, or None where ruamel must read it (no libyaml, or a
+    character or a text the two read apart)."""
+    parser = _parser()
+    if parser is None or any(char in text for char in _LEFT_TO_RUAMEL) or _READ_APART.search(text):
+        return None
+    try:
+        return parser(text)
+    except Exception:  # libyaml's refusal: ruamel reads it and says why
+        return None
+
+
 class _Scalars:
     """Plain scalars resolved and built by ruamel (YAML 1.2), once per distinct text."""
 
@@ -114,11 +126,11 @@ def load(text: str) -> Read | None:
 
     libyaml refuses every surrogate escape (`"\\ud800"`), so the data holds no lone surrogate.
     """
-    parser = _parser()
-    if parser is None or any(char in text for char in _LEFT_TO_RUAMEL) or _READ_APART.search(text):
+    parser = _parser_for(text)
+    if parser is None:
         return None
     try:
-        return _read(parser(text), _Scalars())
+        return _read(parser, _Scalars())
     except Exception:  # _Unusual, or libyaml's refusal: ruamel reads it and says why
         return None
 
@@ -214,11 +226,11 @@ def places(text: str) -> Places | None:
     """The places of a text (libyaml's marks, a tenth of ruamel's time), or None where they
     might not be ruamel's (what `load` leaves to ruamel: an anchor, alias or tag, a key that is
     not a scalar, a directive, a second document, ...): ruamel then reads the text."""
-    parser = _parser()
-    if parser is None or any(char in text for char in _LEFT_TO_RUAMEL) or _READ_APART.search(text):
+    parser = _parser_for(text)
+    if parser is None:
         return None
     try:
-        return _places(parser(text), _Scalars())
+        return _places(parser, _Scalars())
     except Exception:  # what `load` leaves to ruamel
         return None
 

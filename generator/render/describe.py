@@ -22,6 +22,7 @@ from ..schema.pointer import PointerError, encode, from_fragment, location
 from ..schema.resolver import Resolver, Target
 from ..schema.uri import defrag, join
 from ..schema.vocabulary import ANNOTATIONS, DEFINITIONS
+from .escape import md, prose
 from .json_text import json_line
 
 
@@ -46,6 +47,17 @@ class SchemaField:
     constraints: tuple[str, ...]
     default: str | None
     description: str
+
+    @property
+    def details(self) -> str:
+        """The description cell, escaped: the description, then its constraints and default
+        (a table of four columns, not six, fits the docs site's column)."""
+        said = [prose(self.description)] if self.description else []
+        if self.constraints:
+            said.append(f"Constraints: {md(self.constraints)}.")
+        if self.default is not None:
+            said.append(f"Default: {md(self.default)}.")
+        return " ".join(said)
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,11 +39,28 @@ class Row:
             out.append(" |")
         return "".join(out)
 
+    def details_line(self, headers: tuple[str, ...]) -> str:
+        """The row as a line of a Key | Details table: its first cell, then each other cell
+        that is set, one a line, after its column's title."""
+        out = [f'| <a id="{self.anchor}"></a>', *(_part_text(part) for part in self.cells[0]), " |"]
+        shown = [index for index in range(1, len(headers)) if self.cells[index]]
+        for place, index in enumerate(shown):
+            out.append(f"{'<br>' if place else ''} **{md(headers[index])}:** ")
+            out += (_part_text(part) for part in self.cells[index])
+        out.append(" |")
+        return "".join(out)
+
 
 def _part_text(part: TypePart) -> str:
     if part.anchor:
         return f"[{md(part.text)}](#{part.anchor})"
     return prose(part.text) if part.prose else md(part.text)
+
+
+# The most columns a docs table shows side by side: five or more (a tool's arguments, examples,
+# error codes...), each as wide as its longest identifier, did not fit the theme's column at
+# 1,280 px. Such a table is Key | Details instead (`Row.details_line`).
+WIDEST_TABLE = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +70,18 @@ class TableSection:
     rows: tuple[Row, ...]
     empty_text: str
     legend: tuple[tuple[str, str], ...] = ()  # (column title, what the column means)
+
+    @property
+    def shown_headers(self) -> tuple[str, ...]:
+        """The titles of the columns the table shows."""
+        return self.headers if len(self.headers) <= WIDEST_TABLE else (self.headers[0], "Details")
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """A Markdown line a row, as the table shows it (`shown_headers`)."""
+        if len(self.headers) <= WIDEST_TABLE:
+            return tuple(row.line for row in self.rows)
+        return tuple(row.details_line(self.headers) for row in self.rows)
 
 
 @dataclass(frozen=True, slots=True)
