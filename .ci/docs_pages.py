@@ -14,6 +14,7 @@ table or become HTML (`md`, which escapes a backtick too, showed the backticks a
 from __future__ import annotations
 
 import difflib
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,13 @@ from mcp_contracts_generator.cli import app
 from mcp_contracts_generator.render.environment import template_environment
 from mcp_contracts_generator.render.escape import prose
 from mcp_contracts_generator.render.plan import rule_sections
+from mcp_contracts_generator.rules import LEVELS, RULES, SETTINGS
+from mcp_contracts_generator.rules.common import FIXED
+from mcp_contracts_generator.rules.lint import LINT_RULES, LOADING_TOO
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference"
+META = ROOT / "schemas" / "meta"
 UPDATE = "python .ci/docs_pages.py"
 PROGRAM = "mcp-contracts"
 
@@ -88,8 +93,37 @@ def rules_page() -> str:
     return page.rstrip("\n") + "\n"
 
 
+def meta_schemas() -> dict[Path, str]:
+    """The meta-schemas with their enums of rule IDs and levels as the registry has them (only
+    those enums are written: schemas/meta/ stays the source, readable as it is)."""
+    settable = [r.id for r in RULES if r.id not in FIXED]
+    in_lint = [r.id for r in LINT_RULES if r.id not in LOADING_TOO]  # `lint.rules`, the old table
+    enums: dict[str, dict[tuple[str, ...], list[str]]] = {
+        "contract": {
+            ("properties", "rules", "propertyNames"): settable,
+            ("properties", "rules", "additionalProperties"): list(SETTINGS),
+            ("properties", "lint", "properties", "rules", "propertyNames"): in_lint,
+            ("properties", "lint", "properties", "rules", "additionalProperties"): list(SETTINGS),
+        },
+        "findings-report": {("$defs", "finding", "properties", "level"): list(LEVELS)},
+    }
+    written = {}
+    for name, places in enums.items():
+        path = META / f"{name}.schema.json"
+        if not path.is_file():  # a copy of the script alone (its own test) has no schemas
+            continue
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        for keys, values in places.items():
+            node = schema
+            for key in keys:
+                node = node[key]
+            node["enum"] = values
+        written[path] = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    return written
+
+
 def pages() -> dict[Path, str]:
-    return {REFERENCE / "cli.md": cli_page(), REFERENCE / "rules.md": rules_page()}
+    return {REFERENCE / "cli.md": cli_page(), REFERENCE / "rules.md": rules_page(), **meta_schemas()}
 
 
 def main(argv: list[str]) -> int:
@@ -106,7 +140,10 @@ def main(argv: list[str]) -> int:
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path.relative_to(ROOT).as_posix()}")
     if stale:
-        print(f"The generated docs pages are stale: run `{UPDATE}` and commit docs/reference/.", file=sys.stderr)
+        print(
+            f"The generated docs pages are stale: run `{UPDATE}` and commit docs/reference/ and schemas/meta/.",
+            file=sys.stderr,
+        )
         print("".join(stale), file=sys.stderr)
         return 1
     return 0

@@ -9,30 +9,29 @@ server is `cli_server`; every outcome is printed by `findings.printer`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 
-from . import __version__
+from . import __version__, debug, options
 from . import cli_params as opt
 from .cli_params import Format, Handshake, Transport
 
 # Only typer and what parsing needs are imported here: each command imports what it uses
 # when it runs, so `--version`, `--help` and `check` answered from the cache import no
-# loader, renderer, pydantic, jinja2 or black (tests/test_startup.py), and the MCP SDK
-# (0.6 s) only `mock`, `conform` and `import`.
+# loader, renderer, jinja2 or black (tests/test_startup.py; typer's conversion of the flags
+# imports pydantic), and the MCP SDK (0.6 s) only `mock`, `conform` and `import`.
 if TYPE_CHECKING:
     from .config import Settings
-    from .diagnostics import Diagnostic
+    from .diagnostics import Diagnostic, Refused
     from .findings.finding import Outcome
     from .findings.printer import Reports
+    from .options import Options
 
 __all__ = ["Format", "app", "main"]
 
-opt.install()  # flag values converted without importing pydantic, as typer converts them
 app = typer.Typer(
     name="mcp-contracts",
     help="Schema-first code generator for the response contracts of MCP tools.",
@@ -58,19 +57,27 @@ def _main(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
+    tracebacks: Annotated[
+        bool, typer.Option("--debug", help=f"Show the traceback behind each failure handled ({debug.VARIABLE}=1).")
+    ] = False,
 ) -> None:
     """Schema-first code generator for the response contracts of MCP tools."""
+    if tracebacks:  # for this process and the ones it starts
+        os.environ[debug.VARIABLE] = "1"
+    debug.start()
 
 
-def _refuse(problem: str) -> NoReturn:
+def _refuse(problem: Refused | str) -> NoReturn:
     """A usage problem: said on standard error, exit 2."""
     typer.echo(f"error: {problem}", err=True)
     raise typer.Exit(EXIT_INVALID)
 
 
-def _or_refuse(answer: T | str) -> T:
-    """`answer`, unless it is a problem (a `str`): then refused (None is no problem)."""
-    if isinstance(answer, str):
+def _or_refuse(answer: T | Refused) -> T:
+    """`answer`, unless it is `Refused`: then said, exit 2 (None is no problem)."""
+    from .diagnostics import Refused  # here: `--help` imports no more than it needs
+
+    if isinstance(answer, Refused):
         _refuse(answer)
     return answer
 
@@ -111,25 +118,14 @@ def _print_outcome(outcome: Outcome, output_format: Format, reports: Reports) ->
         raise typer.Exit(code)
 
 
-def _run(
-    command: str,
-    output_format: Format,
-    reports: Reports,
-    act: Callable[[Settings], Outcome],
-    schemas: Path | None = None,
-    out: Path | None = None,
-    templates: Path | None = None,
-    package: str | None = None,
-) -> None:
-    """A command on the project's settings with the flags in their place: `act` run on them,
-    or, when they are invalid, their problems as `command`'s outcome; printed, then its exit."""
+def _run(chosen: Options, output_format: Format, reports: Reports) -> None:
+    """Command `chosen` on the project's settings with its flags in their place (`api.run`), or,
+    when they are invalid, their problems as its outcome; printed, then its exit."""
     from . import api
-    from .findings.finding import Outcome
 
-    chosen = api.settings(schemas, out, templates, package=package)
-    _guard_reports(reports, chosen, schemas, out, templates)
-    outcome = Outcome.refused(command, chosen) if isinstance(chosen, list) else act(chosen)
-    _print_outcome(outcome, output_format, reports)
+    resolved = api.settings_of(chosen)
+    _guard_reports(reports, resolved, *(getattr(chosen, name, None) for name in ("schemas", "out", "templates")))
+    _print_outcome(api.run(chosen, resolved), output_format, reports)
 
 
 @_command()
@@ -142,9 +138,11 @@ def generate(
     report: opt.ReportOption = None,
 ) -> None:
     """Render every output from the sources and write them atomically."""
-    from . import api
-
-    _run("generate", output_format, _reports(report), api.generate_report, schemas, out, templates, package)
+    _run(
+        options.Generate(schemas=schemas, out=out, templates=templates, package=package),
+        output_format,
+        _reports(report),
+    )
 
 
 @_command()
@@ -165,10 +163,8 @@ def check(
     comparison or `generate` here last verified; anything else, a fresh clone included, is
     rendered and compared in full.
     """
-    from . import api
-
-    checked = partial(api.check_report, full=full)
-    _run("check", output_format, _reports(report), checked, schemas, out, templates, package)
+    chosen = options.Check(schemas=schemas, out=out, templates=templates, package=package, full=full)
+    _run(chosen, output_format, _reports(report))
 
 
 @_command()
@@ -178,9 +174,7 @@ def lint(
     report: opt.ReportOption = None,
 ) -> None:
     """Judge the conventions of every contract: exit 1 on an error, 2 when sources do not load, else 0."""
-    from . import api
-
-    _run("lint", output_format, _reports(report), api.lint_with, schemas)
+    _run(options.Lint(schemas=schemas), output_format, _reports(report))
 
 
 @_command()
@@ -191,12 +185,7 @@ def breaking(
     report: opt.ReportOption = None,
 ) -> None:
     """What the sources break for clients since --against REF: exit 1 when anything breaks or a version is too low."""
-    from . import api
-
-    reports = _reports(report)
-    if reports:  # the settings are loaded again by `api.breaking`: only to guard a report
-        _guard_reports(reports, api.settings(schemas), schemas)
-    _print_outcome(api.breaking(against, schemas), output_format, reports)
+    _run(options.Breaking(against=against, schemas=schemas), output_format, _reports(report))
 
 
 @_command()
@@ -211,9 +200,7 @@ def init(
 
     A project without a `[tool.mcp-contracts]` section gets one in its pyproject.toml.
     """
-    from . import api
-
-    _run("init", output_format, _reports(report), partial(api.init_report, name=name), schemas, None, templates)
+    _run(options.Init(name=name, schemas=schemas, templates=templates), output_format, _reports(report))
 
 
 @_command()
@@ -224,9 +211,7 @@ def docs(
     report: opt.ReportOption = None,
 ) -> None:
     """Build the generated Markdown into an HTML site with `mkdocs build --strict`."""
-    from . import api
-
-    _run("docs", output_format, _reports(report), partial(api.docs_report, site=site), out=out)
+    _run(options.Docs(out=out, site=site), output_format, _reports(report))
 
 
 @_command()
@@ -247,8 +232,6 @@ def validate(
     when every document is valid, 1 when any is invalid, 2 for sources that do not load, an
     unknown contract or definition, or a document that cannot be read or parsed.
     """
-    from . import api
-
     if out is not None or package is not None:  # the options of the generated-package judge it once used
         flag = "--out" if out is not None else "--package"
         _refuse(f"validate judges with the sources, not the output: drop {flag} (--schemas DIR)")
@@ -259,8 +242,8 @@ def validate(
         from .diagnostics import printable
 
         _refuse(f"{printable(str(onto))}: a report never replaces a document it judges")
-    judged = partial(api.validate_report, contract=contract, documents=files, definition=definition)
-    _run("validate", output_format, reports, judged, schemas)
+    chosen = options.Validate(contract=contract, documents=tuple(files), definition=definition, schemas=schemas)
+    _run(chosen, output_format, reports)
 
 
 @_command()
@@ -277,17 +260,13 @@ def mock(
     call whose `_meta` holds `"mcp-contracts/error": CODE` gets that code's error envelope.
     Over HTTP the URL is printed on standard error once the server accepts connections.
     """
-    from . import cli_server
+    from . import api, cli_server
 
     _or_refuse(cli_server.sdk_problem("mock"))
-    from .interrupt import run
-    from .serving.mock import Mock, announce_to_stderr, bind, build_server, serve_http, serve_stdio
-
-    server = build_server(Mock(_or_refuse(cli_server.served(schemas, contract))))
-    if transport is Transport.stdio:
-        run(serve_stdio, server)
-        return
-    run(serve_http, server, _or_refuse(bind(host, port)), announce_to_stderr)
+    chosen = options.Mock(contract=contract, transport=transport.value, host=host, port=port, schemas=schemas)
+    served = api.run(chosen)
+    if served.problem is not None:
+        _refuse(served.problem)
 
 
 @_command()
@@ -319,16 +298,28 @@ def conform(
     with this environment, as you would start it, and its standard error is kept in a file
     (`--server-log`), out of the report.
     """
-    from . import api, cli_server
+    from . import cli_server
 
     _or_refuse(cli_server.sdk_problem("conform") or cli_server.fuzzing_problem(fuzz, seed, call_tool, fuzz_budget))
     reports = _reports(report)
     target, headers = _or_refuse(cli_server.target(command, url, header))
     _or_refuse(cli_server.server_log_problem(server_log, url))
-    flags = (timeout, probe_errors, headers, handshake.value, protocol, tool, fuzz, seed, call_tool, fuzz_budget)
-    options = _or_refuse(cli_server.conform_options(*flags, client_capabilities, server_log))
-    judged = partial(api.conform_with, contract=contract, target=target, options=options)
-    _run("conform", output_format, reports, judged, schemas)
+    session = cli_server.conform_options(
+        timeout=timeout,
+        probe_errors=probe_errors,
+        headers=headers,
+        handshake=handshake.value,
+        protocol=protocol,
+        tool=tool,
+        fuzz=fuzz,
+        seed=seed,
+        call_tool=call_tool,
+        fuzz_budget=fuzz_budget,
+        client_capabilities=client_capabilities,
+        server_log=server_log,
+    )
+    chosen = options.Conform(contract=contract, target=target, session=_or_refuse(session), schemas=schemas)
+    _run(chosen, output_format, reports)
 
 
 @_command("import")
@@ -357,16 +348,23 @@ def import_(
     `breaking` findings) and writes only with `--write`, keeping descriptions, the catalogue
     and columns: exit 1 while changes are unwritten. Exit 2 when the server cannot be read.
     """
-    from . import api, cli_server
+    from . import cli_server
 
     _or_refuse(cli_server.sdk_problem("import"))
     reports = _reports(report)
     target, headers = _or_refuse(cli_server.target(command, url, header))
     _or_refuse(cli_server.server_log_problem(server_log, url))
-    asked = (timeout, headers, call, call_tool, client_capabilities, read_resources, server_log)
-    options = _or_refuse(cli_server.import_options(*asked))
-    imported = partial(api.import_with, name=name, target=target, options=options, write=write)
-    _run("import", output_format, reports, imported, schemas)
+    session = cli_server.import_options(
+        timeout=timeout,
+        headers=headers,
+        call=call,
+        call_tool=call_tool,
+        client_capabilities=client_capabilities,
+        read_resources=read_resources,
+        server_log=server_log,
+    )
+    chosen = options.Import(name=name, target=target, session=_or_refuse(session), write=write, schemas=schemas)
+    _run(chosen, output_format, reports)
 
 
 def main() -> None:
@@ -376,10 +374,11 @@ def main() -> None:
     interrupt.install()  # SIGINT and SIGTERM: exit 130 and 143, once the command has cleaned up
     try:
         app()
-    except BaseException:
+    except BaseException as exc:
         # Whatever the command made of the signal (a library may wrap it in an error of its own),
         # it was stopped by it: 130 or 143.
         code = interrupt.exit_code()
         if code is None:
             raise
+        debug.handled(exc)
         interrupt.leave(code)

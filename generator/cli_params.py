@@ -1,94 +1,19 @@
-"""Flag values of the plain kinds this command line takes, converted without pydantic.
-
-typer 0.29 converts every parameter's value through a pydantic `TypeAdapter` it builds on
-first use, `--help` included: that imports pydantic (about 100 ms) in every command,
-`--help` of a command and `check` answered from the cache among them. `install` puts
-a converter in front for the kinds those commands take (a string, a path, a choice of an
-enum, a flag, an integer's default, a list of those), made of typer's own pydantic-free
-steps (`coerce_cli_path`, `coerce_cli_choice`), so the values are the ones typer gives. Any
-other kind (a number with bounds...) and any value the converter does not accept as it is
-(an integer given as text) go to typer's own
-conversion, which says what is wrong in its own words. When typer's internals are not the
-ones this was written for, `install` changes nothing.
-
-The options several commands share, and the longer ones of `conform`, are declared here
-once (their names, metavars, help texts and the one `--format` enum), so that cli.py holds
-commands; `Command` is the class of each, which shows an argument by its metavar.
+"""The flags every command declares: the options several commands share, and the longer ones
+of `conform`, are declared here once (their names, metavars, help texts and the one `--format`
+enum), so that cli.py holds commands; `Command` is the class of each, which shows an argument
+by its metavar. Their values are converted by typer's own conversion (which imports pydantic).
 """
 
 from __future__ import annotations
 
-import os
-from enum import Enum, StrEnum
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, get_args, get_origin
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperArgument, TyperCommand
 
 from .protocol import VERSIONS
-
-_NOT_PLAIN = object()
-
-
-def _plain(annotation: Any, info: Any, value: Any, param: Any, ctx: Any) -> Any:
-    """`value` converted as typer converts it to `annotation`, or `_NOT_PLAIN`."""
-    from typer._param_types import coerce_cli_choice, coerce_cli_path
-
-    if get_origin(annotation) is list:
-        (item,) = get_args(annotation) or (Any,)
-        if not isinstance(value, list | tuple):
-            return _NOT_PLAIN
-        items = [_plain(item, info, one, param, ctx) for one in value]
-        return _NOT_PLAIN if any(one is _NOT_PLAIN for one in items) else items
-    if get_origin(annotation) is not None or info.parser is not None:
-        return _NOT_PLAIN
-    if annotation is bool:
-        return value if isinstance(value, bool) else _NOT_PLAIN
-    if annotation is str:
-        return value if isinstance(value, str) else _NOT_PLAIN
-    if annotation is int and getattr(info, "min", None) is None and getattr(info, "max", None) is None:
-        return value if type(value) is int else _NOT_PLAIN  # a default; text goes to typer
-    if isinstance(annotation, type) and issubclass(annotation, Enum):
-        try:
-            return coerce_cli_choice(value, choices=tuple(annotation), case_sensitive=info.case_sensitive, ctx=ctx)
-        except ValueError:
-            return _NOT_PLAIN
-    if annotation is Path and info.path_type is None and isinstance(value, str | os.PathLike):
-        return coerce_cli_path(Path(value), info, path_type=None, param=param, ctx=ctx)
-    return _NOT_PLAIN
-
-
-def install() -> None:
-    """Put the plain converter in front of typer's own for every parameter of this process."""
-    try:
-        from typer._coercion import RuntimeParam, build_runtime_param
-        from typer.core import _TyperParameter
-    except ImportError:  # another typer: its own conversion, unchanged
-        return
-    if getattr(_TyperParameter.get_runtime_param, "plain", False) or not hasattr(RuntimeParam, "_coerce_value"):
-        return
-
-    class PlainRuntimeParam(RuntimeParam):
-        """typer's conversion, without building it while the value is a plain one."""
-
-        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            plain = _plain(self.annotation, self.parameter_info, value, param, ctx)
-            if plain is not _NOT_PLAIN:
-                return plain
-            return build_runtime_param(param.type_descriptor)._coerce_value(value, param=param, ctx=ctx)
-
-    def get_runtime_param(self: Any) -> Any:
-        if self._runtime_param is None:
-            descriptor = self.type_descriptor
-            if descriptor.file_annotation is not None:
-                self._runtime_param = build_runtime_param(descriptor)
-            else:
-                self._runtime_param = PlainRuntimeParam(descriptor.parameter_info, descriptor.annotation)
-        return self._runtime_param
-
-    get_runtime_param.plain = True  # type: ignore[attr-defined]
-    _TyperParameter.get_runtime_param = get_runtime_param  # type: ignore[method-assign]
 
 
 class Argument(TyperArgument):
@@ -108,13 +33,30 @@ class Argument(TyperArgument):
         return None  # the metavar says what the argument is
 
 
+# `Argument` overrides typer's private display hooks: only on the typer releases it is tested on
+# (first in, first out); on another, typer shows arguments its own way.
+TYPER_TESTED = ((0, 29), (0, 30))
+
+
+def shows_arguments(version: str = typer.__version__) -> bool:
+    """Whether `Argument` shows the arguments on this typer (a pre-release counts as outside)."""
+    parts = version.split(".")
+    if not all(part.isdigit() for part in parts):
+        return False
+    low, high = TYPER_TESTED
+    return low <= tuple(map(int, parts))[:2] < high
+
+
+ARGUMENTS_SHOWN = shows_arguments()
+
+
 class Command(TyperCommand):
     """Every command of the CLI (`cls=`): its arguments shown as `Argument` shows them."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for param in self.params:
-            if type(param) is TyperArgument:
+            if ARGUMENTS_SHOWN and type(param) is TyperArgument:
                 param.__class__ = Argument  # typer builds its own: the same object, shown otherwise
 
 

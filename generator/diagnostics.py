@@ -38,6 +38,17 @@ class Diagnostic:
         return printable(f"{where}: {self.message}")  # one line, whatever a name holds
 
 
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Why a value could not be had, where no source file is to blame: `X | Refused` is the one
+    "value or why not" (a `Diagnostic` is the one of a source file), tested with isinstance."""
+
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
 def display_path(path: Path) -> str:
     """A path as the user should read it: relative to the working folder when both are in
     one project (`../generated` from `src/`), else as given."""

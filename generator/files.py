@@ -27,9 +27,21 @@ _KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
 )
-_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_FOLDER = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_DIRECTORY", 0)
+# The flags of `os.open` that POSIX has and Windows lacks: 0 where they are missing.
+_NONBLOCK, _NOFOLLOW, _CLOEXEC = (getattr(os, name, 0) for name in ("O_NONBLOCK", "O_NOFOLLOW", "O_CLOEXEC"))
+_FLAGS = os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
+_FOLDER = os.O_RDONLY | _CLOEXEC | getattr(os, "O_DIRECTORY", 0)
+# A file read where a symlink, a FIFO or a device in its place must not be followed or waited on.
+READ_OWN = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC
+WRITE_OWN = os.O_WRONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC
+CREATE_OWN = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+
+
+def owned(status: os.stat_result) -> bool:
+    """Whether this user owns what `status` describes (always, where there are no user IDs)."""
+    return not hasattr(os, "geteuid") or status.st_uid == os.geteuid()
+
+
 _CHUNK = 1 << 20  # bytes read at a time: memory grows with the file, never with the limit
 
 

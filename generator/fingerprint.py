@@ -14,10 +14,11 @@ The cache holds, per project and output folder, what this machine verified last:
 full comparison found the output folder clean, or after `generate` wrote it, the inputs,
 the sha256 of every output file and the size of the largest (a larger file on the disk is
 none of them, and is not read). It lives outside the repository, in the user's cache folder
-(`$MCP_CONTRACTS_CACHE_DIR`, else `$XDG_CACHE_HOME/mcp-contracts`, else
-`~/.cache/mcp-contracts`), one file per project named by a digest of the resolved project
-root and output folder: nothing a pull request commits is read by it, and nothing under the
-output folder records the tool (a change to the generator alone changes no output file).
+(`$MCP_CONTRACTS_CACHE_DIR`, else `$XDG_CACHE_HOME/mcp-contracts` (`%LOCALAPPDATA%` on
+Windows), else `~/.cache/mcp-contracts` (`~/Library/Caches/` on macOS)), one file per
+project named by a digest of the resolved project root and output folder: nothing a pull
+request commits is read by it, and nothing under the output folder records the tool (a
+change to the generator alone changes no output file).
 
 `check` answers from it (`verified`) when the inputs are what it records and the output
 folder holds exactly the files it lists, each a regular file (taken with `lstat`) with that
@@ -53,6 +54,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .files import CREATE_OWN, READ_OWN, owned
 from .resources import META_SCHEMAS_DIR, TEMPLATES_DIR
 
 if TYPE_CHECKING:
@@ -216,19 +218,20 @@ def _reads_elsewhere(schemas: Path) -> bool:
     return any(b"references" in path.read_bytes() for path in sorted(schemas.glob("contracts/*/contract.yaml")))
 
 
-def cache_folder() -> Path | None:
+def cache_folder(platform: str = sys.platform) -> Path | None:
     """Where the cache lives (see the module's docstring); None when no place can be named
     (no home folder, a relative path)."""
     configured = os.environ.get(CACHE_VARIABLE)
     if configured:
         return Path(configured) if os.path.isabs(configured) else None
-    base = os.environ.get("XDG_CACHE_HOME")
+    base = os.environ.get("LOCALAPPDATA" if platform == "win32" else "XDG_CACHE_HOME")
     if base and os.path.isabs(base):
         return Path(base) / "mcp-contracts"
     try:
-        return Path.home() / ".cache" / "mcp-contracts"
+        home = Path.home()
     except RuntimeError:  # no HOME and no password entry
         return None
+    return home / ("Library/Caches" if platform == "darwin" else ".cache") / "mcp-contracts"
 
 
 def own_folder(folder: Path, *, make: bool) -> bool:
@@ -242,7 +245,7 @@ def own_folder(folder: Path, *, make: bool) -> bool:
         status = folder.lstat()
     except OSError:
         return False
-    return stat.S_ISDIR(status.st_mode) and status.st_uid == os.geteuid() and not status.st_mode & 0o022
+    return stat.S_ISDIR(status.st_mode) and owned(status) and not status.st_mode & 0o022
 
 
 def _record_path(chosen: Settings, *, make: bool = False) -> Path | None:
@@ -291,7 +294,7 @@ def _write_whole(path: Path, content: bytes) -> None:
     """Write `path` under a new temporary name beside it, then rename it into place: a reader
     sees the old record or the new one, never a part."""
     staging = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    handle = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    handle = os.open(staging, CREATE_OWN, 0o600)
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(content)
@@ -309,10 +312,10 @@ def _recorded(chosen: Settings) -> dict[str, Any] | None:
     if path is None:
         return None
     try:
-        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        handle = os.open(path, READ_OWN)
         with os.fdopen(handle, "rb") as file:
             status = os.fstat(handle)
-            if not stat.S_ISREG(status.st_mode) or status.st_uid != os.geteuid() or status.st_size > _MAX_RECORD:
+            if not stat.S_ISREG(status.st_mode) or not owned(status) or status.st_size > _MAX_RECORD:
                 return None
             document = json.loads(file.read(_MAX_RECORD))
     except (OSError, ValueError, RecursionError):

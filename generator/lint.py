@@ -29,7 +29,9 @@ from .model import Contract, Entry, Place
 from .naming import member_name
 from .protocol import revision
 from .render.mcp import HINTS, tool_annotations, tool_listing
-from .rules.lint import DESCRIPTION_LIMIT, LINT_RULES
+from .rules import Level, Rule
+from .rules import lint as rules
+from .rules.common import SOURCE_INVALID
 from .schema.pointer import PointerError, encode, from_fragment, value_at
 from .schema.proofs import always_object
 from .schema.uri import defrag
@@ -56,8 +58,6 @@ MCP_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 STANDARD_JSONRPC = {-32700, -32600, -32601, -32602, -32603}
 RETRYABLE_4XX = {408, 425, 429}
 
-RULES = LINT_RULES
-
 
 @dataclass(frozen=True)
 class Sources:
@@ -78,8 +78,18 @@ class Sources:
 
 
 Check = Callable[[Sources], Iterator[tuple[Document, list[object], str]]]
+CHECKS: dict[Rule, Check] = {}  # each lint rule's check, registered with it
 
 
+def _check(rule: Rule) -> Callable[[Check], Check]:
+    def register(check: Check) -> Check:
+        CHECKS[rule] = check
+        return check
+
+    return register
+
+
+@_check(rules.CODE_STYLE)
 def _code_style(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     entries = src.errors.data.get("errors", [])
     declared = src.identity.data.get("lint", {}).get("code_style")
@@ -91,6 +101,7 @@ def _code_style(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
             yield src.errors, ["errors", index, "code"], f"{entry['code']!r} is not {style}"
 
 
+@_check(rules.CODE_UNIQUE)
 def _code_unique(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     seen: set[str] = set()
     for index, entry in enumerate(src.errors.data.get("errors", [])):
@@ -99,6 +110,7 @@ def _code_unique(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
         seen.add(entry["code"])
 
 
+@_check(rules.CODE_IDENTIFIER)
 def _code_identifier(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     names: dict[str, str] = {}
     for index, entry in enumerate(src.errors.data.get("errors", [])):
@@ -108,6 +120,7 @@ def _code_identifier(src: Sources) -> Iterator[tuple[Document, list[object], str
         names.setdefault(name, code)
 
 
+@_check(rules.TOOL_CODES_KNOWN)
 def _tool_codes_known(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     codes = {entry["code"] for entry in src.errors.data.get("errors", [])}
     for index, tool in enumerate(src.tools.data.get("tools", [])):
@@ -117,6 +130,7 @@ def _tool_codes_known(src: Sources) -> Iterator[tuple[Document, list[object], st
                 yield src.tools, where, f"{tool['name']!r} names {code!r}, which errors.yaml lacks"
 
 
+@_check(rules.CODE_UNUSED)
 def _code_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     tools = src.tools.data.get("tools", [])
     if not tools:
@@ -127,6 +141,7 @@ def _code_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
             yield src.errors, ["errors", index, "code"], f"no tool returns {entry['code']!r}"
 
 
+@_check(rules.TOOL_NAME)
 def _tool_name(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     for index, tool in enumerate(src.tools.data.get("tools", [])):
         if not MCP_TOOL_NAME.fullmatch(tool["name"]):
@@ -146,18 +161,21 @@ def _column_values(src: Sources, role: str) -> Iterator[tuple[int, str, Any]]:
                 yield index, column, value
 
 
+@_check(rules.JSONRPC_RANGE)
 def _jsonrpc_range(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     for index, column, value in _column_values(src, "jsonrpc_code"):
         if not (-32019 <= value <= -32000 or value in STANDARD_JSONRPC):
             yield src.errors, ["errors", index, column], f"{value} is outside -32000..-32019 and not a standard code"
 
 
+@_check(rules.HTTP_RANGE)
 def _http_range(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     for index, column, value in _column_values(src, "http_status"):
         if not 400 <= value <= 599:
             yield src.errors, ["errors", index, column], f"{value} is not an error status (400..599)"
 
 
+@_check(rules.RETRY_4XX)
 def _retry_4xx(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     statuses = {index: value for index, _, value in _column_values(src, "http_status")}
     for index, column, value in _column_values(src, "retryable"):
@@ -192,6 +210,7 @@ def _properties(schema: Any) -> Iterator[tuple[list[object], Any]]:
             yield [*visit.path, "properties", name], sub
 
 
+@_check(rules.PROPERTY_DESCRIBED)
 def _property_described(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     """A property of the envelope schema, or of a JSON resource's `schema:` in resources.yaml,
     without a description (a `$ref` one has its target's)."""
@@ -208,6 +227,7 @@ def _property_described(src: Sources) -> Iterator[tuple[Document, list[object], 
                 yield document, [*at, *path], f"property {path[-1]!r} has no description"
 
 
+@_check(rules.DEF_UNUSED)
 def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     schema = src.envelope.data
     referenced = {_pointer_in(value) for _, value in refs_in(schema)}
@@ -219,6 +239,7 @@ def _def_unused(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
                 yield src.envelope, [container, name], f"{name!r} is not referenced"
 
 
+@_check(rules.SHAPE_COPY_DIFFERS)
 def _shape_copy_differs(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     """A tool's own outputSchema that means what no shape of the envelope means, where the
     envelope is the union of the shapes (`import` keeps a copy of each in both files)."""
@@ -274,6 +295,7 @@ def _pointer_in(reference: str) -> str | None:
         return None
 
 
+@_check(rules.OUTPUT_NOT_OBJECT)
 def _output_not_object(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     contract = src.contract
     needing = [v for v in contract.protocol if revision(v).object_root] if contract is not None else []
@@ -299,6 +321,7 @@ def _output_not_object(src: Sources) -> Iterator[tuple[Document, list[object], s
         yield src.envelope, [], text
 
 
+@_check(rules.ERROR_OUTSIDE_OUTPUT)
 def _error_outside_output(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     contract = src.contract
     if contract is None or contract.builders is None or not contract.error_results.structured:
@@ -319,6 +342,7 @@ def _tool_entries(src: Sources) -> Iterator[tuple[int, Entry, str | None]]:
             yield index, tool, mutation
 
 
+@_check(rules.EXAMPLE_MATCH_UNRESOLVED)
 def _example_match_unresolved(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     """Each `match:` pointer of an example call that names nothing in its `result` document:
     `conform` would compare the server's answer there with nothing."""
@@ -338,6 +362,7 @@ def _example_match_unresolved(src: Sources) -> Iterator[tuple[Document, list[obj
                     yield src.tools, ["tools", index, "examples", number, "match", position], text
 
 
+@_check(rules.HINTS_EXPLICIT)
 def _hints_explicit(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     for index, tool, mutation in _tool_entries(src):
         hints = tool_annotations(tool, mutation)
@@ -346,14 +371,16 @@ def _hints_explicit(src: Sources) -> Iterator[tuple[Document, list[object], str]
             yield src.tools, ["tools", index], f"{tool.code!r} leaves {', '.join(missing)} to the client's defaults"
 
 
+@_check(rules.TOOL_TITLE)
 def _tool_title(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     for index, tool, _ in _tool_entries(src):
         if not tool.get("title"):
             yield src.tools, ["tools", index, "name"], f"{tool.code!r} has no title"
 
 
+@_check(rules.DESCRIPTION_LENGTH)
 def _description_length(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
-    limit = src.identity.data.get("lint", {}).get("description_limit", DESCRIPTION_LIMIT)
+    limit = src.identity.data.get("lint", {}).get("description_limit", rules.DESCRIPTION_LIMIT)
     for index, tool, _ in _tool_entries(src):
         text = tool.get("description") or ""
         if len(text) > limit:
@@ -392,6 +419,7 @@ def _misread(
             yield document, [*path, "format"], text
 
 
+@_check(rules.TYPESCRIPT_SDK_KEYWORD)
 def _typescript_sdk_keyword(src: Sources) -> Iterator[tuple[Document, list[object], str]]:
     """Each published output schema, as its source says it (the envelope, a tool's own)."""
     contract = src.contract
@@ -410,32 +438,11 @@ def _typescript_sdk_keyword(src: Sources) -> Iterator[tuple[Document, list[objec
         yield from _misread(src.envelope, src.envelope.data, [], as_07, contract.bundle.formats)
 
 
-CHECKS: dict[str, Check] = {
-    "code-unique": _code_unique,
-    "code-identifier": _code_identifier,
-    "tool-codes-known": _tool_codes_known,
-    "code-style": _code_style,
-    "code-unused": _code_unused,
-    "tool-name": _tool_name,
-    "jsonrpc-range": _jsonrpc_range,
-    "http-range": _http_range,
-    "retry-4xx": _retry_4xx,
-    "code-described": _described("code", "errors"),
-    "tool-described": _described("name", "tools"),
-    "property-described": _property_described,
-    "def-unused": _def_unused,
-    "shape-copy-differs": _shape_copy_differs,
-    "output-not-object": _output_not_object,
-    "error-outside-output": _error_outside_output,
-    "hints-explicit": _hints_explicit,
-    "tool-title": _tool_title,
-    "example-match-unresolved": _example_match_unresolved,
-    "typescript-sdk-keyword": _typescript_sdk_keyword,
-    "description-length": _description_length,
-    "resource-described": lambda src: lint_surface.resource_described(src.contract),
-    "prompt-described": lambda src: lint_surface.prompt_described(src.contract),
-    "placeholder-unknown": lambda src: lint_surface.placeholder_unknown(src.contract),
-}
+CHECKS[rules.CODE_DESCRIBED] = _described("code", "errors")
+CHECKS[rules.TOOL_DESCRIBED] = _described("name", "tools")
+CHECKS[rules.RESOURCE_DESCRIBED] = lambda src: lint_surface.resource_described(src.contract)
+CHECKS[rules.PROMPT_DESCRIBED] = lambda src: lint_surface.prompt_described(src.contract)
+CHECKS[rules.PLACEHOLDER_UNKNOWN] = lambda src: lint_surface.placeholder_unknown(src.contract)
 
 
 def _sources(folder: Path, contract: Contract | None, reading: Reading) -> Sources | None:
@@ -468,15 +475,15 @@ def lint(
     ran: set[str] = set()
     for name, src in read.items():
         for rule in _rules_for(src, name, policy):
-            ran.add(rule)
+            ran.add(rule.id)
             for document, path, message in CHECKS[rule](src):
-                findings.append(Finding.at(rule, "error", _place(document, path), message, contract=name))
+                findings.append(Finding.of(rule, _place(document, path), message, contract=name))
     if loaded.project is None:
         findings += [Finding.of_diagnostic(d) for d in loaded.diagnostics]
-        ran.add("source-invalid")
+        ran.add(SOURCE_INVALID.id)
     kept = policy.apply(findings)
-    errors = sum(f.level == "error" for f in kept)
-    warnings = sum(f.level == "warning" for f in kept)
+    errors = sum(f.level == Level.ERROR for f in kept)
+    warnings = sum(f.level == Level.WARNING for f in kept)
     summary = f"{errors} error(s), {warnings} warning(s), {len(kept) - errors - warnings} note(s)."
     return Outcome("lint", tuple(kept), tuple(sorted(ran)), loaded.project is not None, summary=summary)
 
@@ -489,17 +496,17 @@ def _contract_rules(src: Sources) -> dict[str, str]:
     return {**(lint_settings.get("rules") or {}), **(data.get("rules") or {})}
 
 
-def _rules_for(src: Sources, contract: str, policy: Policy) -> Iterator[str]:
-    """The IDs of the lint rules that run for `contract`: those not off, and a rule of a
+def _rules_for(src: Sources, contract: str, policy: Policy) -> Iterator[Rule]:
+    """The lint rules that run for `contract`: those not off, and a rule of a
     profile only where `lint.profiles` turns the profile on or a setting names the rule."""
     data = src.identity.data if isinstance(src.identity.data, dict) else {}
     profiles = (data.get("lint") or {}).get("profiles", [])
-    for rule in RULES:
+    for rule in rules.LINT_RULES:
         if policy.level(rule.id, contract) is None:
             continue
         if rule.profile is not None and rule.profile not in profiles and policy.setting(rule.id, contract) is None:
             continue
-        yield rule.id
+        yield rule
 
 
 def _place(document: Document, path: list[object]) -> Place:

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
+from functools import cached_property
 from typing import Any, Final, Protocol
 
 from .protocol import VERSIONS
 from .runtime import Judge
+from .schema.compound import compound, published_base, published_references
+from .schema.outline import Outline as Outline
+from .schema.outline import Reference as Reference
+from .schema.outline import outline
 from .schema.pointer import encode, value_at
 from .schema.vocabulary import Vocabulary
 
@@ -127,16 +132,28 @@ class Manifest:
     tools: Table
 
 
+class TypeKind(StrEnum):
+    """What a `ViewType` is: a JSON type, `any`, `literal` (`values`), `list` or `dict` (of
+    `items[0]`), `class` (`name`) or `union` (of `items`)."""
+
+    STRING = "string"
+    INTEGER = "integer"
+    NUMBER = "number"
+    BOOLEAN = "boolean"
+    NULL = "null"
+    ANY = "any"
+    LITERAL = "literal"
+    LIST = "list"
+    DICT = "dict"
+    CLASS = "class"
+    UNION = "union"
+
+
 @dataclass(frozen=True, slots=True)
 class ViewType:
-    """The Python type of a value in the typed view: never stricter than its schema.
+    """The Python type of a value in the typed view: never stricter than its schema."""
 
-    `kind` is a JSON type (`string`, `integer`, `number`, `boolean`, `null`), `any`,
-    `literal` (`values`), `list` or `dict` (of `items[0]`), `class` (`name`) or `union`
-    (of `items`).
-    """
-
-    kind: str
+    kind: TypeKind
     values: tuple[str | bool, ...] = ()
     items: tuple[ViewType, ...] = ()
     name: str = ""
@@ -272,17 +289,46 @@ class ErrorResults:
     code_pattern: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Bundle:
     """A contract's schema and every resource it refers to, parsed: `resources` maps each URI
     to its document (the envelope's at `root`); `formats` says whether `format` asserts.
-    What `schema.json` of a generated package holds, and what the judge compiles."""
+    What `schema.json` of a generated package holds, and what the judge compiles.
+
+    What the outputs read of it is computed once, when first asked (no slots, for
+    `cached_property`): `lint`, `validate` and `conform` load without paying for it. Its
+    documents are shared: a reader copies before it changes one."""
 
     root: str
     resources: Mapping[str, Any]
     formats: bool
     # The dialect each resource is read in (draft-07 or 2020-12), decided once at load.
     dialects: Mapping[str, Vocabulary]
+
+    @cached_property
+    def published_base(self) -> str:
+        """The URI its resources known by a file URI are published under (`compound.published_base`)."""
+        return published_base(self.resources)
+
+    @cached_property
+    def as_written(self) -> Any:
+        """One self-contained document in the author's dialect (draft-07 stays draft-07 where
+        it can): what `tools/list` publishes as an `outputSchema`."""
+        return compound(self.root, self.resources, self.dialects, self.published_base, keep_draft_07=True)
+
+    @cached_property
+    def in_2020_12(self) -> Any:
+        """One self-contained document in draft 2020-12: what `published.json` holds."""
+        return compound(self.root, self.resources, self.dialects, self.published_base)
+
+    def published_references(self, locations: list[str]) -> list[str]:
+        """The `$ref` of each location inside `in_2020_12` (`compound.published_references`)."""
+        return published_references(self.root, self.resources, self.dialects, self.published_base, locations)
+
+    @cached_property
+    def outline(self) -> Outline:
+        """Where each `$ref` leads and the root's definitions: what docs and the TypeScript judge read."""
+        return outline(self.root, self.resources)
 
 
 class Locatable(Protocol):
@@ -396,11 +442,13 @@ class ToolArguments:
     """A tool's arguments as its generated model (`tools.<Name>Arguments`) takes them: its
     `inputSchema` (`{"type": "object"}` where tools.yaml gives none, as `mcp/<name>.tools.json`
     publishes it), bundled and viewed as a JSON resource's `schema:` is; the judge of the bundle
-    decides what the model's types cannot say."""
+    decides what the model's types cannot say. `output` views the tool's own `outputSchema`
+    (None without one: the envelope's view is its output's), what its zod `outputSchema` says."""
 
     tool: str
     bundle: Bundle
     view: View
+    output: View | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,14 +54,6 @@ class Scaffolded:
     appended: Path | None = None
 
 
-def scaffold_contract(settings: Settings, name: str) -> list[Path] | Diagnostic:
-    """`scaffold`'s files, the pyproject.toml it appended to among them."""
-    done = scaffold(settings, name)
-    if isinstance(done, Diagnostic):
-        return done
-    return done.created + ([done.appended] if done.appended is not None else [])
-
-
 def scaffold(settings: Settings, name: str) -> Scaffolded | Diagnostic:
     """Write `<schemas>/contracts/NAME/` (and the settings section when the project has none);
     nothing is written when it cannot be."""

@@ -23,6 +23,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from . import debug
+from .diagnostics import Refused
 from .files import NotRegular, read_regular
 from .load.documents import depth_of
 from .model import Contract
@@ -122,6 +124,7 @@ def load_judge(contract: str, out_dir: Path, package_name: str, definition: str 
     except UnknownContract:
         raise
     except Exception as exc:  # a broken or foreign package: a message, not a traceback
+        debug.handled(exc)
         raise UnknownContract(f"{package_name} cannot be imported: {exc}") from exc
     return _pointed(contract, judge, definition)
 
@@ -169,16 +172,16 @@ def _import_package(folder: Path) -> ModuleType:
     return module
 
 
-def read_document(path: str, limit: int = 64_000_000) -> bytes | str:
-    """The bytes of a file (`-` is standard input), or a message saying why not: it cannot
+def read_document(path: str, limit: int = 64_000_000) -> bytes | Refused:
+    """The bytes of a file (`-` is standard input), or `Refused` saying why not: it cannot
     be read, it is not a regular file (a folder, a FIFO, a device: refused at once, never
     waited on), or it is over `limit` bytes."""
     try:
         data = sys.stdin.buffer.read(limit + 1) if path == "-" else read_regular(path, limit)
     except NotRegular as exc:
-        return f"cannot read: {exc}"
+        return Refused(f"cannot read: {exc}")
     except OSError as exc:
-        return f"cannot read: {exc.strerror or exc}"
+        return Refused(f"cannot read: {exc.strerror or exc}")
     if len(data) > limit:
-        return f"cannot read: over limits.document_bytes ({limit:,} bytes)"
+        return Refused(f"cannot read: over limits.document_bytes ({limit:,} bytes)")
     return data

@@ -6,19 +6,19 @@ import contextlib
 import ctypes
 import difflib
 import errno
-import fcntl
 import os
 import secrets
 import shutil
 import stat
 import sys
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .diagnostics import printable
-from .files import entry_kind
+from .diagnostics import Refused, printable
+from .files import READ_OWN, entry_kind
 from .interrupt import commit
 
 if TYPE_CHECKING:  # `check` answered from the cache imports no renderer
@@ -112,17 +112,17 @@ def scan(out_dir: Path, largest: int | None = None, build: frozenset[str] = froz
                 if isinstance(content, bytes):
                     files[relative] = content
                 else:  # a regular file raced away ("not a regular file"), or one too large to be ours
-                    irregular[relative] = content or kind(mode)
+                    irregular[relative] = str(content or kind(mode))
     order = sorted(files)
     return Tree({path: files[path] for path in order}, dict(sorted(irregular.items())))
 
 
-def read_regular(path: str | Path, largest: int | None = None) -> bytes | str | None:
+def read_regular(path: str | Path, largest: int | None = None) -> bytes | Refused | None:
     """The bytes of the regular file at `path`; None when it is not one (any more): a symlink
     is not followed, a FIFO or device not read. A file of more than `largest` bytes is not
-    read: what it is, in words ("a file of 3,000,000,000 bytes")."""
+    read: `Refused`, what it is in words ("a file of 3,000,000,000 bytes")."""
     try:
-        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        handle = os.open(path, READ_OWN)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENXIO, errno.ENOENT):  # a symlink, a socket, gone
             return None
@@ -132,7 +132,7 @@ def read_regular(path: str | Path, largest: int | None = None) -> bytes | str | 
         if not stat.S_ISREG(status.st_mode):
             return None
         if largest is not None and status.st_size > largest:
-            return f"a file of {status.st_size:,} bytes, more than any the sources produce"
+            return Refused(f"a file of {status.st_size:,} bytes, more than any the sources produce")
         return file.read() if largest is None else file.read(largest + 1)
 
 
@@ -240,8 +240,13 @@ class FileSystem:
         # commit point. (A power loss may still lose the new tree, not the old one's name.)
         path.write_bytes(content)
 
-    def lock(self, folder: Path) -> int:
-        """An exclusive lock on `folder` (the output's parent), held until `unlock`."""
+    def lock(self, folder: Path) -> int | Path:
+        """An exclusive lock on `folder` (the output's parent), held until `unlock`: `flock`
+        on the folder where there is one (POSIX), else the creation of `LOCK_FILE` in it."""
+        try:
+            import fcntl
+        except ImportError:  # Windows
+            return _create_alone(folder / LOCK_FILE)
         handle = os.open(folder, os.O_RDONLY)
         try:
             fcntl.flock(handle, fcntl.LOCK_EX)
@@ -250,8 +255,11 @@ class FileSystem:
             raise
         return handle
 
-    def unlock(self, handle: int) -> None:
-        os.close(handle)  # closing releases the lock
+    def unlock(self, held: int | Path) -> None:
+        if isinstance(held, Path):
+            held.unlink()
+        else:
+            os.close(held)  # closing releases the lock
 
     def exchange(self, first: Path, second: Path) -> None:
         """Swap two paths in one step (Linux `renameat2` with `RENAME_EXCHANGE`)."""
@@ -269,6 +277,27 @@ class FileSystem:
 
     def listdir(self, folder: Path) -> list[str]:
         return sorted(os.listdir(folder))
+
+
+# Where `fcntl` is missing, runs take turns by creating this file in the output's parent
+# (`O_EXCL`); one killed meanwhile leaves it: the next waits `LOCK_WAIT` s, then names it.
+LOCK_FILE = ".mcp-contracts.lock"
+LOCK_WAIT = 60.0
+
+
+def _create_alone(path: Path) -> Path:
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            return path
+        except OSError as exc:  # Windows refuses a file being removed with EACCES
+            if not isinstance(exc, FileExistsError) and not os.path.lexists(path):
+                raise
+        if time.monotonic() > deadline:
+            held = f"another run has held the lock for {LOCK_WAIT:.0f} s; remove it if no run is writing"
+            raise OSError(errno.EEXIST, held, str(path))
+        time.sleep(0.05)
 
 
 _AT_FDCWD = -100
@@ -293,7 +322,7 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
     target = target.resolve() if target.is_symlink() else target
     parent = target.parent
     fs.mkdir(parent)
-    handle = fs.lock(parent)
+    held = fs.lock(parent)
     try:
         _recover(target, fs)
         stuck = _unremovable_folder(target) if target.is_dir() else None
@@ -329,7 +358,7 @@ def replace_tree(files: Mapping[str, bytes], target: Path, fs: FileSystem | None
         except OSError as exc:
             raise OldTreeLeft(exc.errno, exc.strerror, exc.filename or str(staging)) from exc
     finally:
-        fs.unlock(handle)
+        fs.unlock(held)
 
 
 def _carry_build_state(old: Path, new: Path, folders: frozenset[str], fs: FileSystem) -> list[str]:
@@ -401,11 +430,11 @@ def remove_leftovers(target: Path, fs: FileSystem | None = None) -> None:
     target = target.resolve() if target.is_symlink() else target
     if not target.parent.is_dir() or not _leftovers(target, fs):
         return
-    handle = fs.lock(target.parent)
+    held = fs.lock(target.parent)
     try:
         _recover(target, fs)
     finally:
-        fs.unlock(handle)
+        fs.unlock(held)
 
 
 def _leftovers(target: Path, fs: FileSystem) -> list[Path]:

@@ -93,6 +93,16 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path
     return base if worker_id == "master" else base.parent
 
 
+@pytest.fixture(scope="session", autouse=True)
+def plans_kept() -> Iterator[None]:
+    """The suite renders the same sources again and again in one process: it keeps their
+    plans (`api.plans_cached`, which a command run never turns on)."""
+    from mcp_contracts_generator import api
+
+    with api.plans_cached(api.PlanCache()):
+        yield
+
+
 @pytest.fixture(scope="session")
 def generated_corpus(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[Path]:
     """The corpus project (tests/corpus_project.py), generated once for the run; the output folder."""

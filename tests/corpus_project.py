@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from conftest import ROOT, load_json, run_cli
 from filelock import FileLock
-from mcp_contracts_generator import api
+from mcp_contracts_generator import api, options
 
 CORPUS = ROOT / "tests" / "corpus"
 NAMES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
@@ -54,8 +54,8 @@ def _generate(project: Path) -> str:
     (project / "pyproject.toml").write_text(f'[tool.mcp-contracts]\npackage = "{PACKAGE}"\n', encoding="utf-8")
     for name in NAMES:
         make_contract(project, name)
-    outcome = api.generate(project / "schemas", project / "generated", package=PACKAGE)
-    return "" if outcome.drift is not None else "\n".join(map(str, outcome.diagnostics)) or "no output"
+    outcome = api.run(options.Generate(schemas=project / "schemas", out=project / "generated", package=PACKAGE))
+    return "" if outcome.exit_code == 0 else "\n".join(map(str, outcome.findings)) or "no output"
 
 
 @contextmanager

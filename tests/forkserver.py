@@ -48,7 +48,6 @@ WARM = (
     "mcp_contracts_generator.cli_server",
     "mcp_contracts_generator.load.project",
     "mcp_contracts_generator.serving.mock",
-    "mcp_contracts_generator.serving.pipes",
 )
 
 _sockets: dict[tuple[str, tuple[str, ...]], str] = {}

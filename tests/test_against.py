@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from conftest import SCHEMAS, run_cli, run_process
-from mcp_contracts_generator import api
+from mcp_contracts_generator import api, options
 from mcp_contracts_generator.breaking.git_tree import GitTree
 from mcp_contracts_generator.config import Limits
+from mcp_contracts_generator.findings.facts import BreakingFacts, Facts
 from mcp_contracts_generator.load.project import load_project
 
 CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
@@ -219,11 +220,11 @@ def test_a_revision_without_the_sources_folder_is_said_so(tmp_path: Path) -> Non
 # -- without --against: the setting
 
 
-def _breaking_facts(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+def _breaking_facts(project: Path, monkeypatch: pytest.MonkeyPatch) -> Facts:
     monkeypatch.chdir(project)
     chosen = api.settings()
     assert not isinstance(chosen, list)
-    return api.breaking_with(chosen).facts
+    return api.run(options.Breaking(), chosen).facts
 
 
 def test_no_commit_yet_is_nothing_to_compare_with(tmp_path: Path) -> None:
@@ -241,7 +242,7 @@ def test_the_merge_base_on_the_branch_itself_is_head(tmp_path: Path, monkeypatch
     _break(project)
     result = run_cli("breaking", cwd=project)
     assert result.returncode == 1 and BREAK in result.stdout
-    assert _breaking_facts(project, monkeypatch) == {"against": "HEAD", "commit": _git(project, "rev-parse", "HEAD")}
+    assert _breaking_facts(project, monkeypatch) == BreakingFacts("HEAD", _git(project, "rev-parse", "HEAD"))
 
 
 def test_the_merge_base_of_a_feature_branch_is_where_it_left_main(
@@ -254,14 +255,14 @@ def test_the_merge_base_of_a_feature_branch_is_where_it_left_main(
     _git(project, "commit", "--quiet", "-am", "a break, committed on the branch")
     result = run_cli("breaking", cwd=project)
     assert result.returncode == 1 and BREAK in result.stdout
-    assert _breaking_facts(project, monkeypatch) == {"against": "main", "commit": base}
+    assert _breaking_facts(project, monkeypatch) == BreakingFacts("main", base)
 
     _git(project, "switch", "--quiet", "main")  # main moves on: the merge-base stays
     (project / "README").write_text("later", encoding="utf-8")
     _git(project, "add", "README")
     _git(project, "commit", "--quiet", "-m", "main moves")
     _git(project, "switch", "--quiet", "feature")
-    assert _breaking_facts(project, monkeypatch) == {"against": base[:7], "commit": base}
+    assert _breaking_facts(project, monkeypatch) == BreakingFacts(base[:7], base)
 
 
 def test_the_remote_branch_comes_first_and_the_setting_names_another(
@@ -274,7 +275,7 @@ def test_the_remote_branch_comes_first_and_the_setting_names_another(
     _git(project, "commit", "--quiet", "-am", "a break, committed on main, not pushed")
     result = run_cli("breaking", cwd=project)
     assert result.returncode == 1 and BREAK in result.stdout
-    assert _breaking_facts(project, monkeypatch) == {"against": "origin/main", "commit": pushed}
+    assert _breaking_facts(project, monkeypatch) == BreakingFacts("origin/main", pushed)
 
     settings = PYPROJECT + '[tool.mcp-contracts.breaking]\nbranch = "main"\n'
     (project / "pyproject.toml").write_text(settings, encoding="utf-8")
@@ -303,7 +304,7 @@ def test_the_last_tag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _git(project, "commit", "--quiet", "-am", "a break after the tag")
     result = run_cli("breaking", cwd=project)
     assert result.returncode == 1 and BREAK in result.stdout
-    assert _breaking_facts(project, monkeypatch) == {"against": "v1.0.0", "commit": tagged}
+    assert _breaking_facts(project, monkeypatch) == BreakingFacts("v1.0.0", tagged)
     assert run_cli("breaking", "--against", "HEAD", cwd=project).returncode == 0  # the flag wins
 
 

@@ -14,7 +14,6 @@ from mcp_contracts_generator import api
 from mcp_contracts_generator.breaking import changes_between, input_narrowings
 from mcp_contracts_generator.breaking.differ import INPUT, RESPONSE, Differ
 from mcp_contracts_generator.breaking.shape import Side
-from mcp_contracts_generator.config import load_settings
 
 
 def found(direction: str, old: Any, new: Any) -> list[tuple[str, str]]:
@@ -156,9 +155,7 @@ def test_conform_gets_the_input_narrowings_with_pointers_into_the_new_schema() -
 
 def test_every_built_in_contract_against_itself_is_no_finding() -> None:
     """Two loads of the same sources: nothing changed, not even a note."""
-    settings = load_settings(SCHEMAS)
-    assert not isinstance(settings, list)
-    old, new = api.load_with(settings), api.load_with(settings)
+    old, new = api.load(SCHEMAS), api.load(SCHEMAS)
     assert old.project is not None and new.project is not None
     assert len(new.project.contracts) == 5
     assert changes_between(old.project, new.project) == []

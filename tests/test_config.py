@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import GENERATED, ROOT, SCHEMAS, run_cli
-from mcp_contracts_generator import __version__, api
+from mcp_contracts_generator import __version__, api, options
 from mcp_contracts_generator.cli import app
 from mcp_contracts_generator.config import load_settings
 from mcp_contracts_generator.resources import GENERATED_CODE_IMPORTS, GENERATED_SERVING_IMPORTS
@@ -48,7 +48,7 @@ def test_generate_and_check_from_a_subfolder(tmp_path: Path, monkeypatch: pytest
     assert generated.exit_code == 0, generated.output
     assert "created  ../build/out/python/demo_api/jsonrpc/models.py" in generated.output
     assert (root / "build" / "out" / "python" / "demo_api" / "jsonrpc" / "canonical.py").is_file()
-    assert api.check().drift is not None and api.check().drift.clean  # type: ignore[union-attr]
+    assert api.run(options.Check()).facts.clean is True  # type: ignore[attr-defined]
     assert RUNNER.invoke(app, ["check"]).exit_code == 0
     # A flag overrides the file: another package is drift against the output folder.
     assert RUNNER.invoke(app, ["check", "--package", "elsewhere"]).exit_code == 1
@@ -146,10 +146,10 @@ def test_version() -> None:
 
 def test_an_unknown_contract_names_the_known_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(SCHEMAS.parent / "generated")
-    result = api.validate("tuitbt", ["-"])
-    assert result.problem is not None
-    assert "did you mean 'tuitbot'?" in result.problem
-    assert "code-scalpel, foundry, jsonrpc, mcp-envelope, tuitbot" in result.problem
+    result = api.run(options.Validate(contract="tuitbt", documents=("-",)))
+    [unknown] = result.findings
+    assert result.exit_code == 2 and "did you mean 'tuitbot'?" in unknown.message
+    assert "code-scalpel, foundry, jsonrpc, mcp-envelope, tuitbot" in unknown.message
 
 
 def test_init_adds_the_section_to_an_existing_pyproject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -177,12 +177,13 @@ def test_one_process_judges_with_the_output_as_it_is_now(tmp_path: Path, monkeyp
     monkeypatch.chdir(root)
     document = root / "doc.json"
     document.write_text('{"id": "1", "jsonrpc": "2.0", "method": "m", "params": {}}', encoding="utf-8")
-    assert api.generate().drift is not None
-    assert api.validate("jsonrpc", [str(document)]).verdicts[0].valid
+    judged = options.Validate(contract="jsonrpc", documents=(str(document),))
+    assert api.run(options.Generate()).exit_code == 0
+    assert api.run(judged).facts.documents[0]["valid"]  # type: ignore[attr-defined]
     schema = root / "contracts" / "contracts" / "jsonrpc" / "envelope.schema.json"
     schema.write_text(schema.read_text(encoding="utf-8").replace('"minLength": 1', '"minLength": 5', 1))
-    assert api.generate().drift is not None
-    assert not api.validate("jsonrpc", [str(document)]).verdicts[0].valid
+    assert api.run(options.Generate()).exit_code == 0
+    assert not api.run(judged).facts.documents[0]["valid"]  # type: ignore[attr-defined]
 
 
 def test_a_typescript_only_project_generates_no_python_and_every_command_works(tmp_path: Path) -> None:

@@ -18,9 +18,9 @@ import jsonschema_rs
 import pytest
 from conftest import require_shared
 from jsonschema import Draft202012Validator, validators
-from mcp_contracts_generator.render.compound import compound
-from mcp_contracts_generator.render.dialect import to_2020_12
+from mcp_contracts_generator.schema.compound import compound
 from mcp_contracts_generator.schema.dialect import resource_dialects
+from mcp_contracts_generator.schema.translate import to_2020_12
 from referencing import Registry
 from suite_groups import DRAFT_2020_12, FILES, ROOT_URI, names_a_meta_schema, no_fetch, suite_resources
 

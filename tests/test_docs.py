@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from builtin_models import verdicts
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json, run_cli
-from mcp_contracts_generator import api
+from mcp_contracts_generator import api, options
 from mcp_contracts_generator.naming import error_anchor, slug
 from mcp_contracts_generator.site import SITE_MARKER_LINE
 
@@ -83,6 +83,32 @@ def test_conditional_requirements_are_stated_in_words() -> None:
     assert "required in WorkflowToolMeta; absent in ApiToolMeta" in tuitbot
 
 
+def _row(page: str, definition: str, field: str) -> str:
+    """The row of `field` in the fields table of `definition` on a docs page."""
+    section = page.split(f'<a id="def-{definition}"></a>', 1)[1].split("<a id=", 1)[0]
+    return next(line for line in section.splitlines() if line.startswith(f"| {field} |"))
+
+
+def test_a_merged_field_is_described_by_each_variants_own_description() -> None:
+    """Where the variants of a `oneOf` describe a field differently, its merged row says each,
+    under the variant's condition, never one branch's words for all."""
+    tuitbot = (GENERATED / "docs" / "tuitbot.md").read_text(encoding="utf-8")
+    success = _row(tuitbot, "tuitbotenvelope", "success")
+    assert "When success is true: Always true for a success." in success
+    assert "When success is false: Always false for a failure." in success
+    data = _row(tuitbot, "tuitbotenvelope", "data")
+    assert "When success is false: The tool's payload, any JSON value (often null on failure)." in data
+    retryable = _row(tuitbot, "toolerror", "retryable")
+    assert "Derived from the code: true." in retryable and "Derived from the code: false." in retryable
+    code = _row(tuitbot, "toolerror", "code")
+    assert "that is retryable" in code and "that is not retryable" in code
+    # one description shared by every variant stays one
+    assert _row(tuitbot, "tuitbotenvelope", "meta").endswith(
+        "| Metadata a tool attaches: the API profile's"
+        " shape, or the workflow profile's with mode and approval\\_mode both present. |"
+    )
+
+
 def test_index_lists_every_contract_with_counts() -> None:
     index = (GENERATED / "docs" / "index.md").read_text(encoding="utf-8")
     assert "| [TuitBot tool envelope](tuitbot.md) | 1.0.0 | 23 | 27 | 65 |" in index
@@ -118,8 +144,8 @@ def test_a_custom_template_overrides_the_built_in_one_by_path(rpc_schemas: Path,
         encoding="utf-8",
     )
     out = tmp_path / "generated"
-    outcome = api.generate(rpc_schemas, out, templates)
-    assert outcome.diagnostics == []
+    outcome = api.run(options.Generate(schemas=rpc_schemas, out=out, templates=templates))
+    assert (outcome.findings, outcome.exit_code) == ((), 0)
     index = (out / "docs" / "index.md").read_text(encoding="utf-8")
     assert index.startswith("# Our contracts\n")
     assert "- [JSON-RPC request envelope](jsonrpc.md): 1 tools" in index

@@ -115,6 +115,21 @@ def test_a_stale_reference_page_is_found_with_the_command_that_updates_it(tmp_pa
     assert page.read_text(encoding="utf-8").count("Print it.") == 1  # --check writes nothing
 
 
+def test_a_meta_schema_enum_the_registry_does_not_say_is_found_then_rewritten(tmp_path: Path) -> None:
+    """The enums of rule IDs and levels in schemas/meta/ are the registry's: `--check` shows one
+    that differs, and the script writes it back, leaving the rest of the schema as it was."""
+    (tmp_path / ".ci").mkdir()
+    shutil.copy(PAGES_SCRIPT, tmp_path / ".ci" / "docs_pages.py")
+    shutil.copytree(ROOT / "schemas" / "meta", tmp_path / "schemas" / "meta")
+    schema = tmp_path / "schemas" / "meta" / "contract.schema.json"
+    schema.write_text(schema.read_text(encoding="utf-8").replace('          "tool-title",\n', ""), encoding="utf-8")
+    checked = _run([sys.executable, str(tmp_path / ".ci" / "docs_pages.py"), "--check"])
+    assert checked.returncode == 1
+    assert "+++ schemas/meta/contract.schema.json" in checked.stderr and '+          "tool-title",' in checked.stderr
+    assert _run([sys.executable, str(tmp_path / ".ci" / "docs_pages.py")]).returncode == 0
+    assert schema.read_bytes() == (ROOT / "schemas" / "meta" / "contract.schema.json").read_bytes()
+
+
 def test_every_command_and_option_reaches_the_cli_page_word_for_word(site: Path) -> None:
     """Each command's help and each option's, as the command tree holds them (square brackets
     and all), is on the built page."""

@@ -18,7 +18,7 @@ from hostile.texts import HOSTILE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
-from mcp_contracts_generator import api
+from mcp_contracts_generator import api, options
 from mcp_contracts_generator.render.escape import md, prose, py, toml, ts, ts_key, tsdoc
 from mcp_contracts_generator.render.escape import yaml as yaml_scalar
 from ruamel.yaml import YAML
@@ -210,8 +210,8 @@ def test_hostile_strings_from_sources_cannot_break_outputs(tmp_path: Path) -> No
     (folder / "examples" / "hostile.json").write_text(json.dumps(example), encoding="utf-8")
 
     out = tmp_path / "generated"
-    outcome = api.generate(schemas, out, package="hostile")
-    assert outcome.diagnostics == []
+    outcome = api.run(options.Generate(schemas=schemas, out=out, package="hostile"))
+    assert (outcome.findings, outcome.exit_code) == ((), 0)
 
     package = out / "python" / "hostile" / "jsonrpc"
     for name in ("errors.py", "models.py", "__init__.py"):

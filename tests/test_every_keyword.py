@@ -22,7 +22,6 @@ from conftest import ROOT, generated_package, load_json, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_contracts_generator import api
-from mcp_contracts_generator.render.mcp import bundled_envelope
 from mcp_contracts_generator.runtime import Judge
 from mcp_contracts_generator.validate import ContractJudge
 from pydantic import ValidationError
@@ -132,7 +131,7 @@ def test_models_validate_and_the_published_schema_give_the_reference_verdict(pac
     by_validate = ContractJudge("every-keyword", package.JUDGE)
     loaded = api.load(out.parent / "schemas").project
     assert loaded is not None
-    published = reference_validator(bundled_envelope(loaded.contracts[0]))  # nothing else: it stands alone
+    published = reference_validator(loaded.contracts[0].bundle.as_written)  # nothing else: it stands alone
     seeds = st.sampled_from(_examples())
     verdicts = {True: 0, False: 0}
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCHEMAS, run_cli, run_process, tree_bytes
-from mcp_contracts_generator import api, write
+from mcp_contracts_generator import api, options, write
+from mcp_contracts_generator.findings.finding import Outcome
 from mcp_contracts_generator.fingerprint import CACHE_VARIABLE, cache_folder, files_digest, installed_version
 from mcp_contracts_generator.resources import META_SCHEMAS_DIR, TEMPLATES_DIR
 
@@ -49,20 +50,20 @@ def project(tmp_path: Path) -> Path:
     return project
 
 
-def _check(project: Path, *, full: bool = False) -> api.OutputResult:
+def _check(project: Path, *, full: bool = False) -> Outcome:
     before = Path.cwd()
     os.chdir(project)
     try:
-        return api.check(full=full)
+        return api.run(options.Check(full=full))
     finally:
         os.chdir(before)
 
 
-def _facts(outcome: api.Outcome) -> object:
-    drift = outcome.drift
-    if drift is None:
-        return [str(d) for d in outcome.diagnostics]
-    return drift.changed, drift.missing, drift.extra, drift.diffs
+def _facts(outcome: Outcome) -> object:
+    facts = outcome.facts
+    if not outcome.loaded:
+        return [str(f) for f in outcome.findings]
+    return facts.changed, facts.missing, facts.extra, facts.diffs  # type: ignore[attr-defined]
 
 
 def _records(cache: Path) -> list[Path]:
@@ -95,11 +96,11 @@ def test_the_cache_folder_is_the_users_cache_folder(monkeypatch: pytest.MonkeyPa
 
 def test_check_answers_from_the_cache_when_nothing_changed(project: Path) -> None:
     outcome = _check(project)
-    assert outcome.answered == "cache"
-    assert outcome.drift is not None and outcome.drift.clean
+    assert outcome.facts.answered == "cache"
+    assert outcome.facts.clean
     full = _check(project, full=True)
-    assert full.answered == "comparison"
-    assert _facts(full) == _facts(outcome) == ((), (), (), {})
+    assert full.facts.answered == "comparison"
+    assert _facts(full) == _facts(outcome) == ([], [], [], {})
 
 
 def test_a_fresh_cache_compares_in_full_then_answers_from_what_it_verified(
@@ -109,9 +110,9 @@ def test_a_fresh_cache_compares_in_full_then_answers_from_what_it_verified(
     fresh = tmp_path / "fresh-cache"
     monkeypatch.setenv(CACHE_VARIABLE, str(fresh))
     first = _check(project)
-    assert first.answered == "comparison" and first.drift is not None and first.drift.clean
+    assert first.facts.answered == "comparison" and first.facts.clean
     assert len(_records(fresh)) == 1  # a clean comparison is recorded
-    assert _check(project).answered == "cache"
+    assert _check(project).facts.answered == "cache"
 
 
 def test_the_forged_fingerprint_attack_is_drift(project: Path) -> None:
@@ -143,12 +144,12 @@ def test_the_forged_fingerprint_attack_is_drift(project: Path) -> None:
 
 
 def test_a_tampered_output_after_a_cached_verdict_is_drift(project: Path) -> None:
-    assert _check(project).answered == "cache"
+    assert _check(project).facts.answered == "cache"
     path = project / "generated" / "python" / "pkg" / "jsonrpc" / "models.py"
     path.write_bytes(path.read_bytes() + b"# tampered\n")
     result = run_cli("check", cwd=project)
     assert result.returncode == 1 and "+# tampered" not in result.stdout and "-# tampered" in result.stdout
-    assert _check(project).answered == "comparison"
+    assert _check(project).facts.answered == "comparison"
 
 
 def test_an_output_made_a_symlink_to_the_same_bytes_after_a_cached_verdict_is_drift(project: Path) -> None:
@@ -159,8 +160,10 @@ def test_an_output_made_a_symlink_to_the_same_bytes_after_a_cached_verdict_is_dr
     path.unlink()
     path.symlink_to(copy)
     outcome = _check(project)
-    assert outcome.answered == "comparison" and outcome.drift is not None
-    assert outcome.drift.changed == ("docs/jsonrpc.md",) and outcome.drift.irregular == {"docs/jsonrpc.md": "a symlink"}
+    assert outcome.facts.answered == "comparison" and outcome.facts.clean is False
+    assert outcome.facts.changed == ["docs/jsonrpc.md"]
+    [drifted] = outcome.findings
+    assert drifted.file.endswith("/docs/jsonrpc.md") and "(it is a symlink, not read)" in drifted.message
 
 
 def test_the_cache_answer_imports_no_loader_renderer_or_formatter(project: Path) -> None:
@@ -190,8 +193,9 @@ def test_the_api_answer_imports_no_pydantic(project: Path) -> None:
     script = (
         "import json, sys\n"
         "from mcp_contracts_generator import api\n"
-        "outcome = api.check()\n"
-        "assert outcome.answered == 'cache' and outcome.drift.clean, outcome\n"
+        "from mcp_contracts_generator import options\n"
+        "outcome = api.run(options.Check())\n"
+        "assert outcome.facts.answered == 'cache' and outcome.facts.clean, outcome\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     result = subprocess.run(
@@ -283,10 +287,9 @@ def test_every_change_is_found_as_the_full_comparison_finds_it(project: Path, ed
     change, expected = EDITS[edit]
     change(project)
     outcome, full = _check(project), _check(project, full=True)
-    assert outcome.answered == full.answered == "comparison"
+    assert outcome.facts.answered == full.facts.answered == "comparison"
     assert _facts(outcome) == _facts(full)
-    drift = outcome.drift
-    found = "invalid" if drift is None else "drift" if not drift.clean else "clean"
+    found = "invalid" if not outcome.loaded else "drift" if not outcome.facts.clean else "clean"  # type: ignore[attr-defined]
     assert found == expected, _facts(outcome)
 
 
@@ -313,10 +316,10 @@ def test_sources_that_read_a_folder_outside_are_always_compared_in_full(project:
     (folder / "envelope.schema.json").write_text(json.dumps(envelope, indent=2), encoding="utf-8")
     assert run_cli("generate", cwd=project).returncode == 0
     clean = _check(project)
-    assert clean.answered == "comparison" and clean.drift is not None and clean.drift.clean
+    assert clean.facts.answered == "comparison" and clean.facts.clean
     (shared / "word.json").write_text('{"type": "string", "description": "A longer word."}', encoding="utf-8")
     outcome = _check(project)
-    assert outcome.drift is not None and not outcome.drift.clean, _facts(outcome)
+    assert outcome.facts.clean is False, _facts(outcome)
 
 
 def test_an_edited_template_override_is_found(project: Path) -> None:
@@ -326,12 +329,12 @@ def test_an_edited_template_override_is_found(project: Path) -> None:
     pyproject = project / "pyproject.toml"
     pyproject.write_text(pyproject.read_text(encoding="utf-8") + 'templates = "templates"\n', encoding="utf-8")
     assert run_cli("generate", cwd=project).returncode == 0
-    assert _check(project).answered == "cache"
+    assert _check(project).facts.answered == "cache"
     (templates / "README.md.jinja").write_bytes((TEMPLATES_DIR / "README.md.jinja").read_bytes() + b"More.\n")
     outcome, full = _check(project), _check(project, full=True)
-    assert outcome.answered == "comparison"
+    assert outcome.facts.answered == "comparison"
     assert _facts(outcome) == _facts(full)
-    assert outcome.drift is not None and outcome.drift.changed == ("README.md",)
+    assert outcome.facts.changed == ["README.md"]  # type: ignore[attr-defined]
 
 
 def test_bytecode_in_the_output_keeps_the_cache_answer(project: Path) -> None:
@@ -339,7 +342,7 @@ def test_bytecode_in_the_output_keeps_the_cache_answer(project: Path) -> None:
     cache.mkdir()
     (cache / "__init__.cpython-311.pyc").write_bytes(b"\x00")
     (project / "generated" / "python" / "pkg" / "stray.pyc").write_bytes(b"\x00")
-    assert _check(project).answered == "cache"
+    assert _check(project).facts.answered == "cache"
 
 
 def test_check_full_flag_compares_in_full(project: Path) -> None:
@@ -371,7 +374,7 @@ def test_a_generate_that_fails_to_write_records_nothing(project: Path, monkeypat
     assert tree_bytes(out) == before
     assert {p: p.read_bytes() for p in _records(Path(os.environ[CACHE_VARIABLE]))} == records
     outcome = _check(project)
-    assert outcome.answered == "comparison" and outcome.drift is not None and not outcome.drift.clean
+    assert outcome.facts.answered == "comparison" and outcome.facts.clean is False
 
 
 @pytest.mark.parametrize("kind", ["symlink", "shared", "file", "other-owner"])
@@ -394,7 +397,7 @@ def test_a_cache_folder_not_ours_is_not_used(project: Path, tmp_path: Path, kind
     records = {p.name: p.read_bytes() for p in _records(real)}
     for _ in range(2):
         outcome = _check(project)
-        assert outcome.answered == "comparison" and outcome.drift is not None and outcome.drift.clean
+        assert outcome.facts.answered == "comparison" and outcome.facts.clean
     assert run_cli("generate", cwd=project).returncode == 0
     assert {p.name: p.read_bytes() for p in _records(real)} == records
 
@@ -406,13 +409,13 @@ def test_a_cache_record_that_is_a_symlink_or_a_fifo_is_not_read(project: Path) -
     (folder / "elsewhere.txt").write_bytes(good)
     record.unlink()
     record.symlink_to(folder / "elsewhere.txt")
-    assert _check(project).answered == "comparison"
+    assert _check(project).facts.answered == "comparison"
     record.unlink()
     os.mkfifo(record)
-    assert _check(project).answered == "comparison"  # not opened for reading: no hang
+    assert _check(project).facts.answered == "comparison"  # not opened for reading: no hang
     record.unlink()
     record.write_bytes(good)
-    assert _check(project).answered == "cache"
+    assert _check(project).facts.answered == "cache"
 
 
 def test_an_edit_of_the_generator_alone_changes_no_generated_file(tmp_path: Path) -> None:
@@ -542,8 +545,8 @@ def test_a_formatter_table_of_the_project_changes_no_generated_file(tmp_path: Pa
 def test_an_empty_contract_folder_is_compared_in_full(project: Path) -> None:
     (project / "schemas" / "contracts" / "other").mkdir()
     fast, full = _check(project), _check(project, full=True)
-    assert fast.answered == "comparison" and _facts(fast) == _facts(full)
-    assert any("contract.yaml" in str(d) for d in full.diagnostics)
+    assert fast.facts.answered == "comparison" and _facts(fast) == _facts(full)
+    assert any("contract.yaml" in str(f) for f in full.findings)
 
 
 def test_a_contract_with_references_is_always_compared_in_full(project: Path) -> None:
@@ -553,4 +556,4 @@ def test_a_contract_with_references_is_always_compared_in_full(project: Path) ->
     records = {p: p.read_bytes() for p in _records(Path(os.environ[CACHE_VARIABLE]))}
     assert run_cli("generate", cwd=project).returncode == 0
     assert {p: p.read_bytes() for p in _records(Path(os.environ[CACHE_VARIABLE]))} == records  # nothing recorded
-    assert _check(project).answered == "comparison"
+    assert _check(project).facts.answered == "comparison"

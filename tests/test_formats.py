@@ -20,11 +20,13 @@ from typing import Any
 import pytest
 from conftest import ROOT, SCHEMAS, assert_report, load_json, run_cli
 from mcp_contracts_generator.diagnostics import printable
+from mcp_contracts_generator.findings.facts import BreakingFacts, CheckFacts, ConformFacts, InitFacts
 from mcp_contracts_generator.findings.finding import Finding, Outcome, merged
 from mcp_contracts_generator.findings.formats import FORMATS, printed
 from mcp_contracts_generator.model import Place
 from mcp_contracts_generator.render.escape import md, prose
 from mcp_contracts_generator.rules import BY_ID, of_command
+from mcp_contracts_generator.rules.conform import EXTRA_TOOL
 from report_checks import GITHUB_LINE, SARIF_DATA, SARIF_DIGEST, SARIF_SCHEMA, assert_sarif
 
 HOSTILE = "a | b `c` <script>x</script> 100% done\r\nnext line, key: value * _d_ [e](f) \x07\x00"
@@ -73,14 +75,14 @@ BREAKING = Outcome(
         ),
     ),
     tuple(r.id for r in of_command("breaking")),
-    facts={"against": "HEAD", "commit": None},
+    facts=BreakingFacts("HEAD", None),
     summary="1 breaking change(s), 1 other(s).",
 )
 CONFORM_PROBLEM = Outcome(
     "conform",
     (),
     tuple(r.id for r in of_command("conform")),
-    facts={"contract": "shop", "target": "http://127.0.0.1:9/mcp", "conforms": False},
+    facts=ConformFacts("shop", "http://127.0.0.1:9/mcp", False),
     problem="cannot talk to the server at 2026-07-28: connection refused",
 )
 NOT_LOADED = Outcome(
@@ -159,9 +161,23 @@ def test_json_meets_the_findings_report_schema_with_every_finding_field(name: st
     assert report["findings"] == [f.as_json() for f in outcome.findings]
     assert (report["rules"], report["facts"], report["exit_code"]) == (
         list(outcome.rules),
-        outcome.facts,
+        outcome.facts.as_json(),
         outcome.exit_code,
     )
+
+
+def test_facts_are_json_in_field_order_without_what_a_refused_command_never_learnt() -> None:
+    """A field that defaults to None is left out while None; one without a default is always there."""
+    assert list(CheckFacts("generated", None).as_json().items()) == [("output", "generated"), ("answered", None)]
+    drifted = CheckFacts("out", "cache", False, ["a"], [], [], {"a": "diff"}).as_json()
+    assert list(drifted) == ["output", "answered", "clean", "changed", "missing", "extra", "diffs"]
+    assert InitFacts(["x"]).as_json() == {"created": ["x"]} and BreakingFacts("v1", None).as_json()["commit"] is None
+    assert json.loads(printed("json", CONFORM_PROBLEM))["facts"] == {
+        "contract": "shop",
+        "target": "http://127.0.0.1:9/mcp",
+        "conforms": False,
+    }
+    assert json.loads(printed("json", LINT))["facts"] == {}
 
 
 @pytest.mark.parametrize("name", sorted(OUTCOMES))
@@ -340,10 +356,10 @@ def test_one_fault_at_several_revisions_is_one_finding_that_lists_them_in_every_
     its revisions; a fault of another message stays a finding of its own."""
     place = Place("tools.yaml", 4, 1, "/tools")
     found = [
-        Finding.at("extra-tool", "error", place, "x", contract="c", revisions=(r,), subject="tools/list")
+        Finding.of(EXTRA_TOOL, place, "x", contract="c", revisions=(r,), subject="tools/list")
         for r in ("2025-11-25", "2025-06-18", "2025-11-25")
     ]
-    found.append(Finding.at("extra-tool", "error", place, "y", contract="c", revisions=("2025-06-18",)))
+    found.append(Finding.of(EXTRA_TOOL, place, "y", contract="c", revisions=("2025-06-18",)))
     kept = merged(found)
     assert [(f.message, f.revisions) for f in kept] == [("x", ("2025-06-18", "2025-11-25")), ("y", ("2025-06-18",))]
     text = printed(name, Outcome("conform", tuple(kept), ("extra-tool",)))

@@ -677,12 +677,12 @@ def test_the_notes_of_an_import_are_its_outcomes_each_with_a_level(
 ) -> None:
     """The API gives one `Outcome`, its notes in it; `--format json` carries them too."""
     from mcp import StdioServerParameters
-    from mcp_contracts_generator import api
+    from mcp_contracts_generator import api, options
     from mcp_contracts_generator.findings.finding import Note, Outcome
 
     spoken = Note("note", "2025-11-25 not spoken: asked for it, the server answered 2025-06-18")
     monkeypatch.chdir(project)
-    outcome = api.import_server("raw", StdioServerParameters(command=RAW[0], args=list(RAW[1:])))
+    outcome = api.run(options.Import(name="raw", target=StdioServerParameters(command=RAW[0], args=list(RAW[1:]))))
     assert isinstance(outcome, Outcome) and outcome.exit_code == 0, outcome
     assert spoken in outcome.notes
     result = run_cli("import", "raw", "--format", "json", "--", *RAW, cwd=project)

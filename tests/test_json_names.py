@@ -30,6 +30,7 @@ from corpus_project import PACKAGE as CORPUS_PACKAGE
 from corpus_project import hand_written, module_name
 from mcp import Client
 from mcp_contracts_generator import api
+from mcp_contracts_generator.options import Generate
 from pydantic import BaseModel, ValidationError
 
 pytestmark = pytest.mark.xdist_group("corpus")  # one generate of the corpus, as in test_corpus
@@ -48,8 +49,9 @@ def billing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     project does (its one contract names the package)."""
     project = tmp_path_factory.mktemp("names")
     shutil.copytree(CONTRACT, project / "schemas" / "contracts" / "billing-api")
-    outcome = api.generate(project / "schemas", project / "generated", package="billing_api_contracts")
-    assert outcome.drift is not None, "\n".join(map(str, outcome.diagnostics))
+    made = Generate(schemas=project / "schemas", out=project / "generated", package="billing_api_contracts")
+    outcome = api.run(made)
+    assert outcome.exit_code == 0, "\n".join(map(str, outcome.findings))
     with generated_package(project / "generated", "billing_api", package="billing_api_contracts") as package:
         yield package
 

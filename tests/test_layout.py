@@ -19,6 +19,8 @@ ROWS: tuple[frozenset[str], ...] = tuple(
         "cli",
         "cli_server cli_params",
         "api",
+        "api_serve",
+        "options api_sources",
         "conformance importing",
         "lint breaking client",
         "findings lint_surface",
@@ -27,6 +29,7 @@ ROWS: tuple[frozenset[str], ...] = tuple(
         "render config",
         "model diagnostics package_names",
         "schema rules protocol naming files resources media interrupt runtime __init__",
+        "debug",
     )
 )
 
@@ -170,3 +173,43 @@ def test_the_disk_side_of_the_seam_stands_on_the_walker() -> None:
     }
     assert {"read_beneath", "listing_beneath", "entry_beneath"} <= calls
     assert calls & _DISK_CALLS <= {"lstat"}
+
+
+# The schema core's walkers and resolvers of a raw schema: a renderer reads what the model
+# computed of a schema (`model.Bundle`: its published documents, its `outline`) and walks none.
+_RAW_SCHEMA_MODULES = frozenset({"resolver", "walk", "dialect", "compound", "translate", "outline"})
+_RAW_POINTER_NAMES = frozenset({"follow", "resolve", "value_at", "put", "written_tokens"})
+
+
+def test_no_renderer_walks_or_resolves_a_raw_schema() -> None:
+    """No module under generator/render/ imports `schema.resolver` (references resolved),
+    `schema.walk` (subschemas visited), `schema.dialect` (a document's dialect read),
+    `schema.compound` or `schema.translate` (a bundle made one document, draft-07 said in
+    2020-12) or `schema.outline` (what docs and the TypeScript judge read of a schema): the
+    model reaches their results. Nor does one import `follow`, `resolve`, `value_at`, `put` or
+    `written_tokens` of `schema.pointer` (a pointer followed into a document), nor spell
+    RFC 6901's escapes `~0` and `~1` (a pointer codec of its own): `encode` and `decode`
+    of `schema.pointer` are the codec. The core's answers about a whole schema
+    (`schema.proofs`, `schema.reach`, `schema.patterns`) and its tables (`schema.vocabulary`)
+    stay open to render."""
+    found = []
+    for path in sorted((GENERATOR / "render").rglob("*.py")):
+        relative = f"generator/{path.relative_to(GENERATOR).as_posix()}"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:
+                parts = node.module.split(".")
+                if parts[0] != "schema":
+                    continue
+                modules = parts[1:2] or [alias.name for alias in node.names]
+                if set(modules) & _RAW_SCHEMA_MODULES:
+                    found.append(f"{relative}:{node.lineno} imports schema.{modules[0]}")
+                if parts[1:] == ["pointer"] and {alias.name for alias in node.names} & _RAW_POINTER_NAMES:
+                    found.append(f"{relative}:{node.lineno} follows a pointer")
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and ("~0" in node.value or "~1" in node.value)
+            ):
+                found.append(f"{relative}:{node.lineno} spells a pointer's escape")
+    assert found == []

@@ -22,14 +22,15 @@ import jsonschema_rs
 import pytest
 import yaml
 from conftest import SCHEMAS
+from mcp_contracts_generator import model
 from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.load import envelope as load_envelope
 from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.load.documents import Reading
 from mcp_contracts_generator.model import Entry, Table
-from mcp_contracts_generator.render import dialect, json_text, mcp, published, typescript
+from mcp_contracts_generator.render import json_text, mcp, typescript
 from mcp_contracts_generator.render.plan import build_plan
-from mcp_contracts_generator.schema import resolver
+from mcp_contracts_generator.schema import resolver, translate
 
 LANGUAGES = ("python", "typescript")
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
@@ -204,12 +205,14 @@ def _whole_bundle_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, classe
     patterns written for the judge's engine, a registry of its resources."""
     schemas = _bundle(tmp_path / str(classes), classes)
     counts: Counter[str] = Counter()
-    for owner in (published, mcp):
-        _counting(monkeypatch, counts, owner, "compound", "compound")
-    context = dialect._Context.of.__func__
-    monkeypatch.setattr(
-        dialect._Context, "of", classmethod(lambda cls, found: (counts.update(["translation"]), context(cls, found))[1])
-    )
+    _counting(monkeypatch, counts, model, "compound", "compound")
+    context = translate._Context.of.__func__
+
+    def counted_context(cls: Any, found: Any) -> Any:
+        counts.update(["translation"])
+        return context(cls, found)
+
+    monkeypatch.setattr(translate._Context, "of", classmethod(counted_context))
     _counting(monkeypatch, counts, resolver.Resolver, "__init__", "Resolver")
     _counting(monkeypatch, counts, load_envelope, "judged", "judged")
     _counting(monkeypatch, counts, jsonschema_rs, "Registry", "Registry")

@@ -237,15 +237,16 @@ def test_mock_refuses_a_port_in_use() -> None:
 
 def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
     from mcp import StdioServerParameters
-    from mcp_contracts_generator import api
+    from mcp_contracts_generator import api, options
     from mcp_contracts_generator.conformance.conform import ConformOptions
 
     chosen = api.settings()
     assert not isinstance(chosen, list)
     server = StdioServerParameters(command=FAULTY[0], args=[*FAULTY[1:], "--fault=extra-tool"])
-    outcome = api.conform_with(chosen, "tuitbot", server, ConformOptions(timeout=5, protocols=("2026-07-28",)))
+    session = ConformOptions(timeout=5, protocols=("2026-07-28",))
+    outcome = api.run(options.Conform(contract="tuitbot", target=server, session=session), chosen)
     assert (outcome.command, outcome.problem, outcome.loaded, outcome.exit_code) == ("conform", None, True, 1)
-    assert outcome.facts["conforms"] is False and outcome.facts["revisions"] == ["2026-07-28"]
+    assert outcome.facts.conforms is False and outcome.facts.revisions == ["2026-07-28"]
     [finding] = outcome.findings
     assert (finding.rule, finding.level, finding.contract, finding.revisions, finding.subject) == (
         "extra-tool",
@@ -256,7 +257,7 @@ def test_the_api_holds_a_server_to_a_contract_and_returns_the_report() -> None:
     )
     assert (finding.file, finding.line, finding.pointer) == ("schemas/contracts/tuitbot/tools.yaml", 4, "/tools")
     assert "extra-tool" in outcome.rules and "source-invalid" in outcome.rules
-    unknown = api.conform_with(chosen, "nope", server)
+    unknown = api.run(options.Conform(contract="nope", target=server), chosen)
     assert unknown.problem is not None and "unknown contract 'nope'" in unknown.problem
     assert unknown.exit_code == 2
 

@@ -22,7 +22,6 @@ from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_contracts_generator import api
-from mcp_contracts_generator.render.mcp import bundled_envelope
 from mcp_contracts_generator.schema.compare import Difference, TooLarge, schema_difference
 from mcp_contracts_generator.schema.pointer import value_at
 from mcp_contracts_generator.schema.synthesize import synthesize
@@ -197,7 +196,7 @@ def test_a_success_and_each_error_are_made_from_the_envelope_alone(contract: str
     else:
         chosen = SERVED[contract].contract
     judge = chosen.judge
-    tool = ServedTool("any", {"outputSchema": bundled_envelope(chosen)}, None, (), lambda d: judge.violations(d))
+    tool = ServedTool("any", {"outputSchema": chosen.bundle.as_written}, None, (), lambda d: judge.violations(d))
     bare = replace(served(chosen), tools=(tool,), examples=())
     made = answers.success(bare, tool)
     assert made.problem is None and judge.is_valid(made.document) and bare.error_code(made.document) is None

@@ -15,7 +15,7 @@ from conftest import CONTRACTS, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_contracts_generator import api
-from mcp_contracts_generator.render.mcp import bundled_envelope, object_rooted
+from mcp_contracts_generator.render.mcp import object_rooted
 from mcp_contracts_generator.schema.engine import standalone_validator
 from schema_strategies import from_schema, mutations
 
@@ -27,7 +27,7 @@ NOT_OBJECTS = [None, True, 0, 1.5, "text", [], [{}], [{"success": True}]]
 
 @pytest.mark.parametrize("contract", CONTRACTS)
 def test_the_object_root_keeps_every_verdict(contract: str) -> None:
-    written = bundled_envelope(BY_NAME[contract])
+    written = BY_NAME[contract].bundle.as_written
     published = object_rooted(written)
     assert published.get("type") == "object", "every built-in envelope accepts objects only"
     as_written, as_published = standalone_validator(written), standalone_validator(published)

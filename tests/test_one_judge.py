@@ -9,7 +9,7 @@ from pathlib import Path
 import mcp.types as types
 import pytest
 from conftest import run_cli
-from mcp_contracts_generator import api
+from mcp_contracts_generator import api, options
 from mcp_contracts_generator.client.report import Report
 from mcp_contracts_generator.conformance.results import judge_result
 from mcp_contracts_generator.runtime import Judge
@@ -70,6 +70,6 @@ def test_validate_mock_and_conform_reuse_the_judge_compiled_at_load(
     envelope = served.as_envelope(served.tools[0])
     assert envelope.check(REQUEST) == [] and served.tools[0].check({}) != []
     example = rpc_schemas / "contracts" / "jsonrpc" / "examples" / "tool-invoke.json"
-    result = api.validate_with(chosen, "jsonrpc", [str(example)])
-    assert result.problem is None and [v.valid for v in result.verdicts] == [True]
+    result = api.run(options.Validate(contract="jsonrpc", documents=(str(example),)), chosen)
+    assert result.problem is None and [d["valid"] for d in result.facts.documents] == [True]  # type: ignore[attr-defined]
     assert contract.judge is not None and contract == api.source_contract(chosen, "jsonrpc")  # equal, judge aside

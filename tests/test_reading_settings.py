@@ -156,7 +156,15 @@ def _ambient(path: Path) -> list[str]:
     names |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     names |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
     found = []
-    if "contextvars" in imported or "ContextVar" in names:
+    # A context variable of anything but rendered plans (`api.plans_cached`, a cache the caller
+    # opts into, holding no setting) is a way to read settings ambiently.
+    plans = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.AnnAssign) and ast.unparse(node.annotation) == "ContextVar[PlanCache | None]"
+    ]
+    other_uses = sum(isinstance(n, ast.Name) and n.id == "ContextVar" for n in ast.walk(tree)) - 2 * len(plans)
+    if other_uses > 0 or ("contextvars" in imported and not plans):
         found.append("a ContextVar")
     if "threading" in imported and "local" in names:
         found.append("a thread-local")

@@ -15,7 +15,7 @@ from typing import Any
 import black
 import pytest
 from conftest import run_cli, tree_bytes
-from mcp_contracts_generator import api
+from mcp_contracts_generator import api, options
 from mcp_contracts_generator.render import plan
 
 _CONTRACT = """name: {name}
@@ -73,15 +73,15 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_every_contract_that_cannot_render_is_reported_at_its_envelope(project: Path, faults: None) -> None:
-    outcome = api.generate()
-    assert outcome.drift is None
-    found = [(d.file, d.pointer) for d in outcome.diagnostics]
+    outcome = api.run(options.Generate())
+    assert not outcome.loaded and outcome.exit_code == 2
+    found = [(f.file, f.pointer) for f in outcome.findings]
     assert found == [
         ("schemas/contracts/broken-format/envelope.schema.json", "/$defs/Refused"),
         ("schemas/contracts/broken-tools/envelope.schema.json", None),
     ]
-    assert "black cannot format models.py" in outcome.diagnostics[0].message
-    assert "RecursionError" in outcome.diagnostics[1].message
+    assert "black cannot format models.py" in outcome.findings[0].message
+    assert "RecursionError" in outcome.findings[1].message
 
 
 def test_the_command_exits_2_with_every_problem_and_writes_nothing(project: Path, faults: None) -> None:
@@ -99,8 +99,8 @@ def test_the_command_exits_2_with_every_problem_and_writes_nothing(project: Path
 
 
 def test_without_the_faults_all_three_generate(project: Path) -> None:
-    outcome = api.generate()
-    assert outcome.diagnostics == []
+    outcome = api.run(options.Generate())
+    assert (outcome.findings, outcome.exit_code) == ((), 0)
     assert (project / "generated" / "python" / "failing" / "broken_format" / "models.py").is_file()
 
 
@@ -109,8 +109,8 @@ def test_a_json_resources_models_that_cannot_render_are_reported_at_resources_ya
     entry = "  - uri: test://listing\n    name: listing\n    mimeType: application/json\n"
     resources = f"resources:\n{entry}    schema: {schema}\n"
     (project / "schemas" / "contracts" / "sound" / "resources.yaml").write_text(resources, encoding="utf-8")
-    outcome = api.generate()
-    found = {d.file: d.message for d in outcome.diagnostics}
+    outcome = api.run(options.Generate())
+    found = {f.file: f.message for f in outcome.findings}
     message = found["schemas/contracts/sound/resources.yaml"]
     assert message.startswith("black cannot format resource_models/listing.py"), message
     assert "resources.yaml?resource=listing#/$defs/Refused" in message, message

@@ -55,12 +55,12 @@ def test_the_meta_schema_accepts_exactly_the_registry_s_ids_and_settings() -> No
 
 
 def test_lint_has_a_check_for_each_of_its_rules_and_no_other() -> None:
-    assert set(CHECKS) == {rule.id for rule in RULES if rule.commands == ("lint",)}
+    assert set(CHECKS) == {rule for rule in RULES if rule.commands == ("lint",)}
 
 
-# Calls whose first argument is a rule ID: `Finding(...)`, `Finding.at(...)`, conform's
+# Calls whose first argument is a rule: `Finding(...)`, `Finding.of(...)`, conform's
 # `report.add(...)` and `call.add(...)`, and the registry's own `rule(...)`.
-_REPORTERS = {"Finding", "Finding.at", "report.add", "call.add", "self.report.add", "rule", "rules.rule"}
+_REPORTERS = {"Finding", "Finding.of", "report.add", "call.add", "self.report.add", "rule", "rules.rule"}
 
 
 def _name(node: ast.expr) -> str:
@@ -78,21 +78,37 @@ def _rule_arguments(path: Path) -> Iterator[tuple[int, ast.expr]]:
             yield node.lineno, node.args[0]
 
 
-def test_every_rule_id_the_code_reports_is_a_registry_id() -> None:
-    """A literal ID names a rule of the registry; an ID built at run time (an f-string) is
-    refused: it cannot be checked, and a reader cannot find where a rule is reported."""
-    literal, unknown, built = 0, [], []
+def test_the_code_reports_a_rule_by_its_constant() -> None:
+    """A rule is reported by its constant (`rules.conform.MISSING_TOOL`), which the type
+    checker holds to the registry: never by an ID typed as a literal, nor built at run time
+    (an f-string), which nothing checks and a reader cannot find where it is reported."""
+    calls, typed = 0, []
     for path in sorted((ROOT / "generator").rglob("*.py")):
         for line, argument in _rule_arguments(path):
-            where = f"{path.relative_to(ROOT)}:{line}"
-            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-                literal += 1
-                if argument.value not in BY_ID:
-                    unknown.append(f"{where}: {argument.value}")
-            elif isinstance(argument, ast.JoinedStr):
-                built.append(where)
-    assert literal >= 40  # the conform findings alone
-    assert unknown == [] and built == []
+            calls += 1
+            if isinstance(argument, ast.Constant | ast.JoinedStr):
+                typed.append(f"{path.relative_to(ROOT)}:{line}: {ast.unparse(argument)}")
+    assert calls >= 40  # the conform findings alone
+    assert typed == []
+
+
+def _typed_ids(root: Path) -> list[str]:
+    """`file:line: ID` of each string of `root`'s generator/ that is a rule's ID, outside
+    generator/rules/."""
+    typed = []
+    for path in sorted((root / "generator").rglob("*.py")):
+        where = path.relative_to(root).as_posix()
+        if where.startswith("generator/rules/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in BY_ID:
+                typed.append(f"{where}:{node.lineno}: {node.value}")
+    return typed
+
+
+def test_a_rule_id_is_typed_once_where_the_rule_is_declared() -> None:
+    """Checks report a rule by its constant (`rules.lint.CODE_STYLE`), never by its ID again."""
+    assert _typed_ids(ROOT) == []
 
 
 def _module_literals(tree: ast.Module) -> dict[str, object]:

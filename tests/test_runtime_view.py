@@ -72,6 +72,7 @@ def _examples(contract: str) -> list[Any]:
     return [load_json(path) for path in sorted((SCHEMAS / "contracts" / contract / "examples").glob("*.json"))]
 
 
+@pytest.mark.private_api
 @pytest.mark.parametrize("contract", CONTRACTS)
 def test_every_built_in_class_has_a_fast_view(contract: str) -> None:
     model = root_model(contract)
@@ -81,6 +82,7 @@ def test_every_built_in_class_has_a_fast_view(contract: str) -> None:
             assert cls._view() is not None, cls.__name__  # type: ignore[attr-defined]
 
 
+@pytest.mark.private_api
 @pytest.mark.parametrize("contract", CONTRACTS)
 def test_the_view_of_every_example_is_pydantics(contract: str) -> None:
     model = root_model(contract)
@@ -92,6 +94,7 @@ def test_the_view_of_every_example_is_pydantics(contract: str) -> None:
     assert model.__dict__.get("__checked__") and model._fast()[1] is model._view() is not None  # type: ignore[attr-defined]
 
 
+@pytest.mark.private_api
 @pytest.mark.parametrize("contract", CONTRACTS)
 def test_the_view_of_drawn_documents_is_pydantics(contract: str) -> None:
     model = root_model(contract)
@@ -111,6 +114,7 @@ def test_the_view_of_drawn_documents_is_pydantics(contract: str) -> None:
     assert seen["valid"] >= 10, seen
 
 
+@pytest.mark.private_api
 def test_an_undecided_value_takes_pydantics_way(monkeypatch: pytest.MonkeyPatch) -> None:
     model = root_model("tuitbot")
     example = _examples("tuitbot")[0]
@@ -128,6 +132,7 @@ def test_an_undecided_value_takes_pydantics_way(monkeypatch: pytest.MonkeyPatch)
     assert model.model_validate(example) == built
 
 
+@pytest.mark.private_api
 def test_a_schema_the_compiler_does_not_follow_is_left_to_pydantic() -> None:
     class Constrained(runtime.JudgedModel):
         name: str
@@ -141,6 +146,7 @@ def test_a_schema_the_compiler_does_not_follow_is_left_to_pydantic() -> None:
         view._Compiler(schema)
 
 
+@pytest.mark.private_api
 def test_extra_members_where_allowed_are_kept_as_pydantic_keeps_them() -> None:
     class Open(runtime.JudgedModel):
         model_config = ConfigDict(extra="allow", defer_build=True)
@@ -160,6 +166,7 @@ def _judged_alone(model: Any) -> None:
     runtime.bind(runtime.Judge("urn:example:any-object", {"urn:example:any-object": {"type": "object"}}), {model: ""})
 
 
+@pytest.mark.private_api
 def test_a_view_unlike_pydantics_is_dropped_on_the_first_document() -> None:
     """A core schema that says what pydantic's validator does not (as a pydantic release
     whose core schema the builder misreads would): the first document shows it, is built by
@@ -178,6 +185,7 @@ def test_a_view_unlike_pydantics_is_dropped_on_the_first_document() -> None:
     assert Counted.model_validate_json(b'{"name": "b"}').count == 0
 
 
+@pytest.mark.private_api
 def test_a_view_like_pydantics_is_checked_once_then_built_directly() -> None:
     class Named(runtime.JudgedModel):
         name: str
@@ -191,6 +199,7 @@ def test_a_view_like_pydantics_is_checked_once_then_built_directly() -> None:
     assert Named._fast()[1] is Named._view() is not None  # type: ignore[attr-defined]
 
 
+@pytest.mark.private_api
 def test_a_builder_that_fails_leaves_the_class_to_pydantic() -> None:
     """A core schema of a shape the builder does not read (a key it expects is gone), and a
     builder that raises on a judged document: neither reaches the caller."""
@@ -216,6 +225,7 @@ def test_a_builder_that_fails_leaves_the_class_to_pydantic() -> None:
     assert Raising._fast()[1] is None  # type: ignore[attr-defined]
 
 
+@pytest.mark.private_api
 def test_a_model_without_a_slot_pydantic_sets_is_not_the_same_view() -> None:
     """As a pydantic release that adds a slot the builder does not set would show it."""
 

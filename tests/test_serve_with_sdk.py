@@ -62,6 +62,7 @@ def _documents(contract: str) -> list[Any]:
     return found
 
 
+@pytest.mark.private_api
 @pytest.mark.parametrize("contract", CONTRACTS)
 def test_the_root_model_publishes_the_listed_output_schema(contract: str) -> None:
     envelope = _package(contract).Envelope
@@ -75,6 +76,7 @@ def test_the_root_model_publishes_the_listed_output_schema(contract: str) -> Non
     standalone_validator(published)  # self-contained: nothing to fetch
 
 
+@pytest.mark.private_api
 @pytest.mark.parametrize("contract", CONTRACTS)
 def test_each_model_publishes_a_schema_that_judges_as_the_class_does(contract: str) -> None:
     judge = _package(contract).JUDGE
@@ -92,6 +94,7 @@ def test_each_model_publishes_a_schema_that_judges_as_the_class_does(contract: s
     assert {envelope.is_valid(d) for d in documents} == {True, False}
 
 
+@pytest.mark.private_api
 @pytest.mark.parametrize("contract", CONTRACTS)
 @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -117,6 +120,7 @@ def _validator(model: Any) -> Any:
     return _VALIDATORS[model]
 
 
+@pytest.mark.private_api
 def test_a_model_inside_a_model_of_ones_own_keeps_its_schema() -> None:
     tuitbot = _package("tuitbot")
     error = importlib.import_module("mcp_contracts.tuitbot.models").PermanentToolError
@@ -133,6 +137,7 @@ def test_a_model_inside_a_model_of_ones_own_keeps_its_schema() -> None:
     assert not validator.is_valid({"envelope": success, "last_error": {"code": 7}})
 
 
+@pytest.mark.private_api
 def test_a_pydantic_that_refuses_the_contracts_document_publishes_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     """As with a pydantic release whose schema generator walks references in methods of other
     names than the runtime wraps: the canary does not come back whole, and each class
@@ -150,6 +155,7 @@ def test_a_pydantic_that_refuses_the_contracts_document_publishes_its_own(monkey
     assert envelope.model_json_schema() == contracts
 
 
+@pytest.mark.private_api
 def test_the_sdk_derives_the_contracts_output_schema(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(SERVER.parent))
     server = importlib.import_module("sdk_envelope_server")

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from jsonschema.validators import validator_for
 from mcp_contracts_generator import api
+from mcp_contracts_generator.render.typescript import tool_literals
 from pydantic import ValidationError
 
 BOOKS = ROOT / "tests" / "contracts" / "books"
@@ -254,3 +255,54 @@ def test_two_tools_whose_names_collide_are_refused_at_the_second(
     assert any(
         f"tools.yaml:{line}:" in m and repr(first) in m and repr(second) in m and what in m for m in messages
     ), messages
+
+
+# A tool whose zod parts only its view can say: a union with null, string literals, a `$ref`
+# in its own outputSchema; `constructor` is the judge's alone (see render/ts_zod.py).
+VIEWED_TOOL = """
+  - name: viewed
+    description: Its zod parts are said from its views.
+    possible_error_codes: [invalid_argument]
+    inputSchema:
+      type: object
+      required: [note]
+      properties:
+        note: {anyOf: [{type: string}, {type: "null"}]}
+        mode: {enum: [fast, slow]}
+        count: {enum: [1, 2]}
+        constructor: {type: string}
+    outputSchema:
+      type: object
+      required: [found]
+      properties:
+        found: {type: boolean}
+        items: {type: array, items: {$ref: "#/$defs/Item"}}
+      $defs:
+        Item: {type: object, properties: {sku: {type: string}}}
+"""
+
+
+def test_the_zod_parts_are_said_from_the_views_of_the_input_and_the_own_output_schema(tmp_path: Path) -> None:
+    folder = tmp_path / "schemas" / "contracts" / "books"
+    shutil.copytree(BOOKS, folder)
+    with (folder / "tools.yaml").open("a", encoding="utf-8") as tools:
+        tools.write(VIEWED_TOOL)
+    result = api.load(tmp_path / "schemas")
+    assert result.project is not None, [str(d) for d in result.diagnostics]
+    [contract] = result.project.contracts
+    arguments = {a.tool: a for a in contract.arguments}
+    output = arguments["viewed"].output
+    assert output is not None and arguments["get_book"].output is None
+    assert {c.name: [f.name for f in c.fields] for c in output.classes} == {
+        "Output": ["found", "items"],
+        "Item": ["sku"],
+    }
+    [viewed] = [t for t in tool_literals(contract)["tools"] if t.name == '"viewed"']
+    assert viewed.input_zod == (
+        'z.looseObject({"note": z.union([z.string(), z.null()]), '
+        '"mode": z.union([z.literal("fast"), z.literal("slow")]).optional(), "count": z.number().optional()})'
+    )
+    assert viewed.output_zod == (
+        'z.looseObject({"found": z.boolean(), '
+        '"items": z.array(z.looseObject({"sku": z.string().optional()})).optional()})'
+    )

@@ -16,9 +16,9 @@ import pytest
 from conftest import ROOT, load_json, run_cli
 from mcp_contracts_generator import api
 from mcp_contracts_generator.model import Contract
-from mcp_contracts_generator.render.compound import compound
-from mcp_contracts_generator.render.mcp import bundled_envelope, object_rooted, tool_listing, tools_list
+from mcp_contracts_generator.render.mcp import object_rooted, tool_listing, tools_list
 from mcp_contracts_generator.render.published import published_schemas
+from mcp_contracts_generator.schema.compound import compound
 from mcp_contracts_generator.schema.dialect import resource_dialects
 from mcp_contracts_generator.schema.reach import pruned, unreached_definitions
 from suite_groups import FILES, ROOT_URI, names_a_meta_schema, no_fetch, suite_resources
@@ -79,7 +79,7 @@ def _instances(contract: Contract) -> list[Any]:
 @pytest.mark.parametrize("name", sorted(CONTRACTS))
 def test_each_published_output_schema_keeps_the_verdicts_of_the_full_envelope(name: str) -> None:
     contract = CONTRACTS[name]
-    full = jsonschema_rs.validator_for(object_rooted(bundled_envelope(contract)), retriever=no_fetch)
+    full = jsonschema_rs.validator_for(object_rooted(contract.bundle.as_written), retriever=no_fetch)
     instances = _instances(contract)
     for entry, tool in zip(contract.manifest.tools.entries, tool_listing(contract), strict=True):
         schema = tool.get("outputSchema")

@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp_contracts_generator.model import Bundle
 from mcp_contracts_generator.render.escape import ts
-from mcp_contracts_generator.render.ts_compiled import compiled
+from mcp_contracts_generator.render.ts_compiled import Compiled
+from mcp_contracts_generator.render.ts_compiled import compiled as compile_bundle
 from mcp_contracts_generator.resources import TYPESCRIPT_RUNTIME
+from mcp_contracts_generator.schema.vocabulary import DRAFT_2020_12
 from typescript_toolchain import PACKAGE, compile_package, node_or_skip, run_script
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -26,6 +29,12 @@ URI = "file:///case.schema.json"
 
 def bundle(schema: dict[str, Any], *, formats: bool = False, **more: Any) -> dict[str, Any]:
     return {"root": URI, "formats": formats, "resources": {URI: {"$schema": DRAFT, **schema}, **more}}
+
+
+def compiled(case: dict[str, Any]) -> Compiled | None:
+    """`ts_compiled.compiled` of a case's bundle, as the model holds one."""
+    resources = case["resources"]
+    return compile_bundle(Bundle(case["root"], resources, case["formats"], dict.fromkeys(resources, DRAFT_2020_12)))
 
 
 SHAPES = {

@@ -18,7 +18,7 @@ import pytest
 from conftest import CONTRACTS, GENERATED, SCHEMAS, load_json, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mcp_contracts_generator import api
+from mcp_contracts_generator import api, options
 from schema_strategies import from_schema, mutations
 from typescript_toolchain import PACKAGE, TS, call, compile_package, node_or_skip
 
@@ -221,9 +221,9 @@ def test_the_typescript_and_python_judges_agree_on_drawn_instances(
 def test_check_covers_the_typescript_package(tmp_path: Path) -> None:
     out = tmp_path / "generated"
     shutil.copytree(GENERATED, out)
-    clean = api.check(SCHEMAS, out, full=True).drift
-    assert clean is not None and clean.clean
+    compared = options.Check(schemas=SCHEMAS, out=out, full=True)
+    assert api.run(compared).facts.clean is True  # type: ignore[attr-defined]
     index = out / "typescript" / "mcp_contracts" / "src" / "tuitbot" / "index.ts"
     index.write_text(index.read_text(encoding="utf-8") + "// edited\n", encoding="utf-8")
-    drift = api.check(SCHEMAS, out, full=True).drift
-    assert drift is not None and drift.changed == ("typescript/mcp_contracts/src/tuitbot/index.ts",)
+    drift = api.run(compared).facts
+    assert drift.changed == ["typescript/mcp_contracts/src/tuitbot/index.ts"]  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ version each contract needs (`version`). Every finding carries a rule of the reg
 (generator/rules/breaking.py), the new place and the old one (`before`), and a `subject`
 independent of list order and of where a `$ref` points, which accepted breaks match on.
 
-Loading both sides is the caller's (`api.breaking_with`); old sources are read from a
+Loading both sides is the caller's (`api`'s `_breaking`); old sources are read from a
 folder or a git revision by `generator.against`.
 """
 
@@ -18,7 +18,8 @@ from typing import Any
 
 from ..findings.finding import Finding
 from ..model import Contract, Project
-from ..rules import rule
+from ..rules import Level, rule
+from ..rules import breaking as rules
 from ..schema.pointer import encode
 from . import catalogue
 from .differ import INPUT, RESPONSE, Differ
@@ -39,13 +40,13 @@ def changes_between(old: Project, new: Project) -> list[Finding]:
         if name not in after:
             report = Report(contract, contract)
             here = ("contract.yaml", ())
-            report.add("contract-removed", f"contract {name}", here, here, f"the contract {name} is gone")
+            report.add(rules.CONTRACT_REMOVED, f"contract {name}", here, here, f"the contract {name} is gone")
             findings += report.findings
     for name, contract in after.items():
         if name not in before:
             report = Report(contract, contract)
             here = ("contract.yaml", ())
-            report.add("contract-added", f"contract {name}", here, here, f"a new contract {name}")
+            report.add(rules.CONTRACT_ADDED, f"contract {name}", here, here, f"a new contract {name}")
             findings += report.findings
         else:
             findings += contract_changes(before[name], contract)
@@ -77,5 +78,7 @@ def input_narrowings(was: Any, now: Any) -> list[tuple[str, str, str]]:
     differ = Differ(Side.of({"": was}), Side.of({"": now}), INPUT)
     found = differ.run(was, now, ("", ()), ("", ()))
     return [
-        (change.rule, encode(change.new[1]), change.message) for change in found if rule(change.rule).level == "error"
+        (change.rule, encode(change.new[1]), change.message)
+        for change in found
+        if rule(change.rule).level == Level.ERROR
     ]

@@ -19,10 +19,11 @@ from dataclasses import replace
 
 from ..findings.finding import Finding
 from ..model import AcceptedBreak, Contract, Project
-from ..rules import rule
+from ..rules import Level
+from ..rules import breaking as rules
 from .version import Precedence, precedence
 
-ACCEPTED_LEVEL = "note"
+ACCEPTED_LEVEL = Level.NOTE
 
 Key = tuple[str, str, str]  # contract, rule, subject
 
@@ -41,7 +42,7 @@ def accept(findings: list[Finding], new: Project, old: Project | None = None) ->
     shipped = {(c.name, _version(c.version)) for c in old.contracts} if old is not None else set()
     entries = _current_entries(new.contracts)
     later = _later_entries(new.contracts)
-    short = {f.contract for f in findings if f.rule == "version-not-bumped"}
+    short = {f.contract for f in findings if f.rule == rules.VERSION_NOT_BUMPED.id}
     used: set[Key] = set()
     kept = []
     for finding in findings:
@@ -118,9 +119,7 @@ def _unused(contract: str, entry: AcceptedBreak, findings: list[Finding]) -> Fin
         f"accepts {entry.rule} of {entry.subject!r} for version {entry.version}, but `breaking` reports"
         f" no such finding{hint}: correct the entry or remove it"
     )
-    return Finding.at(
-        "accepted-break-unused", rule("accepted-break-unused").level, entry.place, message, contract=contract
-    )
+    return Finding.of(rules.ACCEPTED_BREAK_UNUSED, entry.place, message, contract=contract)
 
 
 def _where(entry: AcceptedBreak) -> str:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..config import Limits
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Refused
+from ..findings.facts import BreakingFacts
 from ..load.documents import Reading
 from ..load.project import LoadResult, load_project
 from ..naming import longest_file_name
@@ -36,8 +36,8 @@ class Revision:
     root: Path
     prefix: str  # the sources folder, relative to the repository's top folder
 
-    def facts(self) -> dict[str, Any]:
-        return {"against": self.label, "commit": self.commit}
+    def facts(self) -> BreakingFacts:
+        return BreakingFacts(self.label, self.commit)
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,8 @@ class Folder:
     given: str
     schemas: Path
 
-    def facts(self) -> dict[str, Any]:
-        return {"against": self.given, "commit": None}
+    def facts(self) -> BreakingFacts:
+        return BreakingFacts(self.given, None)
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ class Nothing:
     def message(self) -> str:
         return f"nothing to compare with ({self.asked}): {self.reason}"
 
-    def facts(self) -> dict[str, Any]:
-        return {"against": self.asked, "commit": None}
+    def facts(self) -> BreakingFacts:
+        return BreakingFacts(self.asked, None)
 
 
 Against = Revision | Folder
@@ -85,9 +85,9 @@ def resolve(
     if wanted.startswith("-"):  # git would read it as an option (`--output=...`, `--remote=...`)
         return Diagnostic(wanted, None, None, "neither a folder nor a revision: a revision never starts with '-'")
     place = _repository(schemas_dir)
-    if isinstance(place, str):
+    if isinstance(place, Refused):
         if wanted in (MERGE_BASE, LAST_TAG):
-            return Nothing(wanted, place)
+            return Nothing(wanted, place.message)
         return Diagnostic(wanted, None, None, f"neither a folder nor a revision: {place}")
     root, prefix = place
     if wanted in (MERGE_BASE, LAST_TAG) and _commit(root, "HEAD") is None:
@@ -125,16 +125,16 @@ def _shown(wanted: str) -> str:
     return wanted if len(wanted) <= _SHOWN else wanted[:_SHOWN] + "..."
 
 
-def _repository(schemas_dir: Path) -> tuple[Path, str] | str:
+def _repository(schemas_dir: Path) -> tuple[Path, str] | Refused:
     """The top folder of the repository that holds the sources folder, and where the folder
-    is in it; why not, as a string."""
+    is in it; or why not."""
     try:
         top = Path(git(schemas_dir, "rev-parse", "--show-toplevel").decode().strip()).resolve()
         prefix = schemas_dir.resolve().relative_to(top).as_posix()
     except (GitFailed, OSError, UnicodeDecodeError):
-        return "not in a git repository"
+        return Refused("not in a git repository")
     except ValueError:
-        return "the sources folder is not inside the git repository"
+        return Refused("the sources folder is not inside the git repository")
     return top, "" if prefix == "." else prefix
 
 

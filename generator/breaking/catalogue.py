@@ -14,6 +14,7 @@ from typing import Any
 from ..load.catalogue import CORE_NAMES
 from ..model import Contract, Entry, Table
 from ..protocol import CONTENT_TYPES
+from ..rules import breaking as rules
 from .differ import INPUT, RESPONSE, Differ
 from .report import Report, shown
 from .shape import Side
@@ -40,12 +41,14 @@ def errors(report: Report) -> None:
     for code, (index, _) in before.items():
         if code not in after:
             old = ("errors.yaml", ("errors", index))
-            report.add("code-removed", f"code {code}", ("errors.yaml", ("errors",)), old, f"the code {code} is gone")
+            report.add(
+                rules.CODE_REMOVED, f"code {code}", ("errors.yaml", ("errors",)), old, f"the code {code} is gone"
+            )
     for code, (index, _) in after.items():
         if code not in before:
             new = ("errors.yaml", ("errors", index))
             text = f"a new code {code}: clients need a default for codes they do not know"
-            report.add("code-added", f"code {code}", new, ("errors.yaml", ("errors",)), text)
+            report.add(rules.CODE_ADDED, f"code {code}", new, ("errors.yaml", ("errors",)), text)
     columns = [c for c in _declared(report.new.catalogue.errors) if c in _declared(report.old.catalogue.errors)]
     for code in (c for c in after if c in before):
         (i, was), (j, now) = before[code], after[code]
@@ -53,7 +56,7 @@ def errors(report: Report) -> None:
             if was.get(column) != now.get(column):
                 text = f"{code}.{column}: {shown(was.get(column))} became {shown(now.get(column))}"
                 changed = ("errors.yaml", ("errors", j, column)), ("errors.yaml", ("errors", i, column))
-                report.add("code-value-changed", f"code {code} column {column}", *changed, text)
+                report.add(rules.CODE_VALUE_CHANGED, f"code {code} column {column}", *changed, text)
 
 
 def tools(report: Report) -> None:
@@ -61,11 +64,11 @@ def tools(report: Report) -> None:
     for name, (index, _) in before.items():
         if name not in after:
             old = ("tools.yaml", ("tools", index))
-            report.add("tool-removed", f"tool {name}", ("tools.yaml", ("tools",)), old, f"the tool {name} is gone")
+            report.add(rules.TOOL_REMOVED, f"tool {name}", ("tools.yaml", ("tools",)), old, f"the tool {name} is gone")
     for name, (index, _) in after.items():
         if name not in before:
             new = ("tools.yaml", ("tools", index))
-            report.add("tool-added", f"tool {name}", new, ("tools.yaml", ("tools",)), f"a new tool {name}")
+            report.add(rules.TOOL_ADDED, f"tool {name}", new, ("tools.yaml", ("tools",)), f"a new tool {name}")
     for name in (n for n in after if n in before):
         tool(report, name, before[name], after[name])
 
@@ -76,13 +79,13 @@ def tool(report: Report, name: str, was: tuple[int, Entry], now: tuple[int, Entr
         if old.get(column) != new.get(column):
             text = f"{name}.{column}: {shown(old.get(column))} became {shown(new.get(column))}"
             changed = ("tools.yaml", ("tools", j, column)), ("tools.yaml", ("tools", i, column))
-            report.add("tool-value-changed", f"tool {name} column {column}", *changed, text)
+            report.add(rules.TOOL_VALUE_CHANGED, f"tool {name} column {column}", *changed, text)
     gained = [c for c in new.get("possible_error_codes") or () if c not in (old.get("possible_error_codes") or ())]
     for code in gained:
         codes = list(new.get("possible_error_codes"))
         listed = ("tools.yaml", ("tools", j, "possible_error_codes", codes.index(code)))
         text = f"{name} may now return {code}"
-        report.add("tool-code-added", f"tool {name} error-code {code}", listed, ("tools.yaml", ("tools", i)), text)
+        report.add(rules.TOOL_CODE_ADDED, f"tool {name} error-code {code}", listed, ("tools.yaml", ("tools", i)), text)
     hints(report, name, was, now)
     title(report, name, was, now)
     examples(report, name, was, now)
@@ -107,7 +110,7 @@ def hints(report: Report, name: str, was: tuple[int, Entry], now: tuple[int, Ent
         new = ("tools.yaml", ("tools", now[0], "annotations", hint))
         old = ("tools.yaml", ("tools", was[0], "annotations", hint))
         text = f"{hint} {shown(before[hint])} became {shown(after[hint])}"
-        rule_id = "tool-hint-weakened" if before[hint] == relied else "tool-hint-strengthened"
+        rule_id = rules.TOOL_HINT_WEAKENED if before[hint] == relied else rules.TOOL_HINT_STRENGTHENED
         report.add(rule_id, f"tool {name} annotations.{hint}", new, old, text)
 
 
@@ -115,7 +118,7 @@ def title(report: Report, name: str, was: tuple[int, Entry], now: tuple[int, Ent
     if was[1].get("title") != now[1].get("title"):
         new, old = ("tools.yaml", ("tools", now[0], "title")), ("tools.yaml", ("tools", was[0], "title"))
         text = f"the title {shown(was[1].get('title'))} became {shown(now[1].get('title'))}"
-        report.add("tool-title-changed", f"tool {name} title", new, old, text)
+        report.add(rules.TOOL_TITLE_CHANGED, f"tool {name} title", new, old, text)
 
 
 def examples(report: Report, name: str, was: tuple[int, Entry], now: tuple[int, Entry]) -> None:
@@ -125,7 +128,7 @@ def examples(report: Report, name: str, was: tuple[int, Entry], now: tuple[int, 
         gained = sum(call not in before for call in after)
         lost = sum(call not in after for call in before)
         text = f"its example calls changed: {gained} added, {lost} removed"
-        report.add("tool-examples-changed", f"tool {name} examples", new, old, text)
+        report.add(rules.TOOL_EXAMPLES_CHANGED, f"tool {name} examples", new, old, text)
 
 
 def _result(entry: Entry) -> tuple[bool, list[str], Any]:
@@ -140,12 +143,12 @@ def results(report: Report, name: str, was: tuple[int, Entry], now: tuple[int, E
     new, old = ("tools.yaml", ("tools", now[0], "result")), ("tools.yaml", ("tools", was[0], "result"))
     subject = f"tool {name} result"
     if structured and not structured_now:
-        report.add("result-unstructured", subject, new, old, "results no longer carry structuredContent")
+        report.add(rules.RESULT_UNSTRUCTURED, subject, new, old, "results no longer carry structuredContent")
     elif structured_now and not structured:
-        report.add("response-narrowed", subject, new, old, "results now carry structuredContent")
+        report.add(rules.RESPONSE_NARROWED, subject, new, old, "results now carry structuredContent")
     added = [c for c in content_now if c not in content]
     if added:
-        report.add("result-content-added", subject, new, old, f"results may now hold {', '.join(added)} blocks")
+        report.add(rules.RESULT_CONTENT_ADDED, subject, new, old, f"results may now hold {', '.join(added)} blocks")
     if text is not None or text_now is not None:
         where = ("tools.yaml", ("tools", was[0], "result", "text_schema"))
         now_where = ("tools.yaml", ("tools", now[0], "result", "text_schema"))

@@ -23,6 +23,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..rules import Rule
+from ..rules import breaking as rules
 from ..schema.pointer import encode
 from ..schema.vocabulary import FORMS, ITEMS, LOWER_BOUNDS, PREFIXES, UPPER_BOUNDS
 from .shape import Loc, Shape, Side, encoded, reach_text, shape_of
@@ -38,7 +40,7 @@ class Change:
     """One difference: its rule, the instance path (segments as `path_text` joins them),
     where it is in the new sources and in the old, and what it is."""
 
-    rule: str
+    rule: str  # the rule's ID
     path: tuple[str, ...]
     new: Loc
     old: Loc
@@ -83,19 +85,19 @@ class Differ:
                 return []
             self.compare(shape_of(self.old, old, old_at), shape_of(self.new, new, new_at), ())
         except RecursionError:  # a document nested deeper than Python encodes (a server may publish one)
-            self.changes.append(Change("comparison-cut-short", (), new_at, old_at, "not compared: nested too deep"))
+            self.add(rules.COMPARISON_CUT_SHORT, (), new_at, old_at, "not compared: nested too deep")
         return self.changes
 
-    def add(self, rule: str, path: tuple[str, ...], new: Loc, old: Loc, message: str) -> None:
-        self.changes.append(Change(rule, path, new, old, message))
+    def add(self, rule: Rule, path: tuple[str, ...], new: Loc, old: Loc, message: str) -> None:
+        self.changes.append(Change(rule.id, path, new, old, message))
 
-    def loosened(self, path: tuple[str, ...], new: Loc, old: Loc, message: str, rule: str) -> None:
+    def loosened(self, path: tuple[str, ...], new: Loc, old: Loc, message: str, rule: Rule) -> None:
         """The new side accepts more: `rule` for responses, a note for inputs."""
-        self.add(rule if self.response else "input-widened", path, new, old, message)
+        self.add(rule if self.response else rules.INPUT_WIDENED, path, new, old, message)
 
-    def tightened(self, path: tuple[str, ...], new: Loc, old: Loc, message: str, rule: str) -> None:
+    def tightened(self, path: tuple[str, ...], new: Loc, old: Loc, message: str, rule: Rule) -> None:
         """The new side accepts less: `rule` for inputs, a note for responses."""
-        self.add(rule if not self.response else "response-narrowed", path, new, old, message)
+        self.add(rule if not self.response else rules.RESPONSE_NARROWED, path, new, old, message)
 
     def compare(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         pair = (id(a.node), id(b.node))
@@ -110,7 +112,7 @@ class Differ:
                     if self._pairs >= self.max_pairs
                     else f"{MAX_DEPTH} levels deep"
                 )
-                self.add("comparison-cut-short", path, b.at, a.at, f"not compared below here: past {limit}")
+                self.add(rules.COMPARISON_CUT_SHORT, path, b.at, a.at, f"not compared below here: past {limit}")
             return
         self._pairs += 1
         self._nesting += 1
@@ -137,20 +139,20 @@ class Differ:
         was, now = a.types(), b.types()
         if now - was:
             text = f"may now be {_names(now - was)} (was {_names(was)})"
-            self.loosened(path, b.child("type") if "type" in b.words else b.at, a.at, text, "response-type-widened")
+            self.loosened(path, b.child("type") if "type" in b.words else b.at, a.at, text, rules.RESPONSE_TYPE_WIDENED)
         if was - now:
             text = f"may no longer be {_names(was - now)} (is {_names(now)})"
-            self.tightened(path, b.child("type") if "type" in b.words else b.at, a.at, text, "input-type-narrowed")
+            self.tightened(path, b.child("type") if "type" in b.words else b.at, a.at, text, rules.INPUT_TYPE_NARROWED)
 
     def values(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         was, now = a.values(), b.values()
         where = b.child("const" if "const" in b.words else "enum") if now is not None else b.at
         if was is not None and (now is None or now - was):
             text = "any value now" if now is None else f"new values {_values(now - was)}"
-            self.loosened(path, where, a.at, text, "response-enum-widened")
+            self.loosened(path, where, a.at, text, rules.RESPONSE_ENUM_WIDENED)
         if now is not None and (was is None or was - now):
             text = f"only {_values(now)} now" if was is None else f"no longer {_values(was - now)}"
-            self.tightened(path, where, a.at, text, "input-enum-narrowed")
+            self.tightened(path, where, a.at, text, rules.INPUT_ENUM_NARROWED)
 
     def bounds(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         for keyword in (*LOWER_BOUNDS, *UPPER_BOUNDS, *FORMS):
@@ -162,9 +164,9 @@ class Differ:
             old = a.child(keyword) if was is not None else a.at
             text = f"{keyword} {_shown(was)} became {_shown(now)}"
             if looser:
-                self.loosened(path, where, old, text, "response-bound-loosened")
+                self.loosened(path, where, old, text, rules.RESPONSE_BOUND_LOOSENED)
             if tighter:
-                self.tightened(path, where, old, text, "input-bound-tightened")
+                self.tightened(path, where, old, text, rules.INPUT_BOUND_TIGHTENED)
 
     # Objects and arrays ------------------------------------------------------------------
 
@@ -178,15 +180,15 @@ class Differ:
                 self.property_gone(a, b, name, at)
                 continue
             if self.response and name in a.required and name not in b.required:
-                self.add("property-optional", at, new[1], old[1], f"{name!r} is no longer always present")
+                self.add(rules.PROPERTY_OPTIONAL, at, new[1], old[1], f"{name!r} is no longer always present")
             self.sub(old, new, at)
         for name, new in b.props.items():
             if name not in a.props:
                 at = (*path, _step(name))
                 if self.response:
-                    self.add("property-added", at, new[1], a.at, f"a new property {name!r}")
+                    self.add(rules.PROPERTY_ADDED, at, new[1], a.at, f"a new property {name!r}")
                 elif name not in b.required:
-                    self.add("input-widened", at, new[1], a.at, f"a new optional argument {name!r}")
+                    self.add(rules.INPUT_WIDENED, at, new[1], a.at, f"a new optional argument {name!r}")
         self.required(a, b, path)
         self.openness(a, b, path)
 
@@ -194,34 +196,34 @@ class Differ:
         old = a.props[name][1]
         where = b.child("properties") if "properties" in b.words else b.at
         if self.response:
-            self.add("property-removed", at, where, old, f"{name!r} is gone")
+            self.add(rules.PROPERTY_REMOVED, at, where, old, f"{name!r} is gone")
         elif b.extra() is False:
-            self.add("input-property-removed", at, where, old, f"{name!r} is gone and other arguments are refused")
+            self.add(rules.INPUT_PROPERTY_REMOVED, at, where, old, f"{name!r} is gone and other arguments are refused")
         else:
-            self.add("input-widened", at, where, old, f"{name!r} is no longer declared")
+            self.add(rules.INPUT_WIDENED, at, where, old, f"{name!r} is no longer declared")
 
     def required(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         for name in sorted(b.required - a.required):
             at = (*path, _step(name))
             where = b.child("required", name)
             if self.response:
-                self.add("response-narrowed", at, where, a.at, f"{name!r} is now always present")
+                self.add(rules.RESPONSE_NARROWED, at, where, a.at, f"{name!r} is now always present")
             else:
-                self.add("input-required", at, where, a.at, f"{name!r} is now required")
+                self.add(rules.INPUT_REQUIRED, at, where, a.at, f"{name!r} is now required")
         for name in sorted(a.required - b.required):
             at, old = (*path, _step(name)), a.child("required", name)
             if not self.response:
-                self.add("input-widened", at, b.at, old, f"{name!r} is now optional")
+                self.add(rules.INPUT_WIDENED, at, b.at, old, f"{name!r} is now optional")
             elif name not in a.props:  # a declared property is judged with its schema (`objects`)
-                self.add("property-optional", at, b.at, old, f"{name!r} is no longer always present")
+                self.add(rules.PROPERTY_OPTIONAL, at, b.at, old, f"{name!r} is no longer always present")
 
     def openness(self, a: Shape, b: Shape, path: tuple[str, ...]) -> None:
         was, now = a.extra(), b.extra()
         where, old = b.extra_at(), a.extra_at()
         if was is False and now is not False:
-            self.loosened(path, where, old, "other properties are now allowed", "object-opened")
+            self.loosened(path, where, old, "other properties are now allowed", rules.OBJECT_OPENED)
         elif now is False and was is not False:
-            self.tightened(path, where, old, "other properties are now refused", "input-closed")
+            self.tightened(path, where, old, "other properties are now refused", rules.INPUT_CLOSED)
         elif isinstance(was, dict) or isinstance(now, dict):
             self.sub((was, old), (now, where), (*path, "/*"))
 
@@ -261,13 +263,15 @@ class Differ:
             if old is not None and new is not None:
                 self.compare(old, new, at)
             elif old is not None:
-                rule = "response-narrowed" if self.response else "input-branch-removed"
+                rule = rules.RESPONSE_NARROWED if self.response else rules.INPUT_BRANCH_REMOVED
                 self.add(rule, at, b.at, old.at, f"the branch {key} is gone")
             elif new is not None:
-                self.loosened(at, new.at, a.at, f"a new branch {key}", "response-branch-added")
+                self.loosened(at, new.at, a.at, f"a new branch {key}", rules.RESPONSE_BRANCH_ADDED)
         if by_position and len(self.changes) > mark:
             text = "union branches matched by position (no property is a const in every branch): the changes below"
-            self.changes.insert(mark, Change("union-by-position", path, b.at, a.at, text + " may be a reordering"))
+            self.changes.insert(
+                mark, Change(rules.UNION_BY_POSITION.id, path, b.at, a.at, text + " may be a reordering")
+            )
 
     def matched(self, was: list[Shape], now: list[Shape]) -> tuple[list[Branches], bool]:
         """Branches without a tag, paired: the same text first, then the one branch of each

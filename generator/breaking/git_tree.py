@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import IO
 
 from ..config import Limits
-from ..diagnostics import Diagnostic, printable
+from ..diagnostics import Diagnostic, Refused, printable
 from ..files import names
 from ..load.documents import NOT_FOLLOWED, Reading, decoded, linked, over_limit
 
@@ -53,13 +53,6 @@ class Entry:
     mode: str
     kind: str
     oid: str
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Why a path of the tree is not read."""
-
-    message: str
 
 
 FOLDER = "folder"

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..findings.finding import Finding
 from ..model import Contract
-from ..rules import rule
+from ..rules import Rule, rule
 from .differ import Change, path_text
 from .shape import Loc
 
@@ -21,19 +21,16 @@ class Report:
     new: Contract
     findings: list[Finding] = field(default_factory=list)
 
-    def add(self, rule_id: str, subject: str, new: Loc, old: Loc, message: str) -> None:
-        """A finding at the registry's level for `rule_id`, placed on both sides."""
+    def add(self, rule: Rule, subject: str, new: Loc, old: Loc, message: str) -> None:
+        """A finding of `rule` at the registry's level, placed on both sides."""
         place = self.new.places.at(new[0], new[1])
         before = self.old.places.at(old[0], old[1])
-        level = rule(rule_id).level
-        self.findings.append(
-            Finding.at(rule_id, level, place, message, contract=self.new.name, before=before, subject=subject)
-        )
+        self.findings.append(Finding.of(rule, place, message, contract=self.new.name, before=before, subject=subject))
 
     def changes(self, prefix: str, changes: list[Change]) -> None:
         """The schema differences of one comparison, their subjects led by `prefix`."""
         for change in changes:
-            self.add(change.rule, f"{prefix} {path_text(change.path)}", change.new, change.old, change.message)
+            self.add(rule(change.rule), f"{prefix} {path_text(change.path)}", change.new, change.old, change.message)
 
 
 def shown(value: Any) -> str:

@@ -16,6 +16,8 @@ from typing import Any
 
 from ..load.surface import PROMPTS_FILE, RESOURCES_FILE
 from ..model import Bundle, Prompt, Resource
+from ..rules import Rule, rule
+from ..rules import breaking as rules
 from ..runtime.uri_template import TemplateError, UriTemplate
 from .differ import RESPONSE, Differ, path_text
 from .report import Report, shown
@@ -25,20 +27,20 @@ from .shape import Side
 def surface(report: Report) -> None:
     """Every change of the three kinds."""
     old, new = report.old.surface, report.new.surface
-    _kind(report, "resources", "resource", old.resources, new.resources, ("resource-removed", "resource-added"))
-    _kind(report, "templates", "template", old.templates, new.templates, ("template-removed", "template-added"))
+    _kind(report, "resources", "resource", old.resources, new.resources, (rules.RESOURCE_REMOVED, rules.RESOURCE_ADDED))
+    _kind(report, "templates", "template", old.templates, new.templates, (rules.TEMPLATE_REMOVED, rules.TEMPLATE_ADDED))
     before = {p.name: (i, p) for i, p in enumerate(old.prompts)}
     after = {p.name: (i, p) for i, p in enumerate(new.prompts)}
     for name, (index, _) in before.items():
         if name not in after:
             gone = (PROMPTS_FILE, ("prompts", index))
             report.add(
-                "prompt-removed", f"prompt {name}", (PROMPTS_FILE, ("prompts",)), gone, f"the prompt {name} is gone"
+                rules.PROMPT_REMOVED, f"prompt {name}", (PROMPTS_FILE, ("prompts",)), gone, f"the prompt {name} is gone"
             )
     for name, (index, _) in after.items():
         if name not in before:
             report.add(
-                "prompt-added",
+                rules.PROMPT_ADDED,
                 f"prompt {name}",
                 (PROMPTS_FILE, ("prompts", index)),
                 (PROMPTS_FILE, ("prompts",)),
@@ -54,20 +56,20 @@ def _kind(
     kind: str,
     old: tuple[Resource, ...],
     new: tuple[Resource, ...],
-    rules: tuple[str, str],
+    pair: tuple[Rule, Rule],
 ) -> None:
-    """Resources (known by URI) or templates (by name): removed, added, changed. `rules`: the
+    """Resources (known by URI) or templates (by name): removed, added, changed. `pair`: the
     rules of one removed and one added."""
     before = {_key(r): (i, r) for i, r in enumerate(old)}
     after = {_key(r): (i, r) for i, r in enumerate(new)}
     for name, (index, _) in before.items():
         if name not in after:
             gone = (RESOURCES_FILE, (section, index))
-            report.add(rules[0], f"{kind} {name}", (RESOURCES_FILE, (section,)), gone, f"the {kind} {name} is gone")
+            report.add(pair[0], f"{kind} {name}", (RESOURCES_FILE, (section,)), gone, f"the {kind} {name} is gone")
     for name, (index, _) in after.items():
         if name not in before:
             report.add(
-                rules[1],
+                pair[1],
                 f"{kind} {name}",
                 (RESOURCES_FILE, (section, index)),
                 (RESOURCES_FILE, (section,)),
@@ -89,7 +91,7 @@ def _kind(
         if media[0] != media[1]:
             text = f"{kind} {name}: its media type {shown(media[0])} became {shown(media[1])}"
             report.add(
-                "resource-media-type-changed",
+                rules.RESOURCE_MEDIA_TYPE_CHANGED,
                 f"{kind} {name} mimeType",
                 (RESOURCES_FILE, (*here, "mimeType")),
                 (RESOURCES_FILE, (*there, "mimeType")),
@@ -111,9 +113,11 @@ def _template(report: Report, name: str, was: str, now: str, new: Any, old: Any)
         gone = []
     if gone:
         text = f"template {name}: {was} became {now}, without {', '.join(map(repr, gone))}"
-        report.add("template-variable-removed", f"template {name} uriTemplate", new, old, text)
+        report.add(rules.TEMPLATE_VARIABLE_REMOVED, f"template {name} uriTemplate", new, old, text)
     else:
-        report.add("template-changed", f"template {name} uriTemplate", new, old, f"template {name}: {was} became {now}")
+        report.add(
+            rules.TEMPLATE_CHANGED, f"template {name} uriTemplate", new, old, f"template {name}: {was} became {now}"
+        )
 
 
 def _schema(
@@ -131,7 +135,9 @@ def _schema(
     ):
         new = (RESOURCES_FILE, (*here, "schema", *change.new[1])) if change.new[0] == now.root else change.new
         old = (RESOURCES_FILE, (*there, "schema", *change.old[1])) if change.old[0] == was.root else change.old
-        report.add(change.rule, f"{subject} schema {path_text(change.path)}", new, old, f"{subject}: {change.message}")
+        report.add(
+            rule(change.rule), f"{subject} schema {path_text(change.path)}", new, old, f"{subject}: {change.message}"
+        )
 
 
 def _prompt(report: Report, before: tuple[int, Prompt], after: tuple[int, Prompt]) -> None:
@@ -143,7 +149,7 @@ def _prompt(report: Report, before: tuple[int, Prompt], after: tuple[int, Prompt
             gone = (PROMPTS_FILE, ("prompts", i, "arguments", k))
             text = f"prompt {now.name}: the argument {name} is gone"
             report.add(
-                "prompt-argument-removed",
+                rules.PROMPT_ARGUMENT_REMOVED,
                 f"prompt {now.name} argument {name}",
                 (PROMPTS_FILE, ("prompts", j)),
                 gone,
@@ -154,13 +160,13 @@ def _prompt(report: Report, before: tuple[int, Prompt], after: tuple[int, Prompt
         found = old_arguments.get(name)
         subject = f"prompt {now.name} argument {name}"
         if found is None:
-            rule_id = "prompt-argument-required" if argument.required else "prompt-argument-added"
+            rule_id = rules.PROMPT_ARGUMENT_REQUIRED if argument.required else rules.PROMPT_ARGUMENT_ADDED
             text = f"prompt {now.name}: a new {'required ' if argument.required else ''}argument {name}"
             report.add(rule_id, subject, here, (PROMPTS_FILE, ("prompts", i)), text)
         elif argument.required and not found[1].required:
             there = (PROMPTS_FILE, ("prompts", i, "arguments", found[0]))
             report.add(
-                "prompt-argument-required",
+                rules.PROMPT_ARGUMENT_REQUIRED,
                 subject,
                 here,
                 there,

@@ -12,6 +12,7 @@ from ..findings.finding import Finding
 from ..load.meta import semver
 from ..model import Project
 from ..rules import BUMPS, rule
+from ..rules import breaking as rules
 from .report import Report
 
 # How semver.org orders versions: a release after its pre-releases, and a pre-release's
@@ -63,6 +64,6 @@ def version_findings(old: Project, new: Project, findings: list[Finding]) -> lis
         text = f"{previous.version!r} to {contract.version!r}: the changes need a {BUMPS[need]} bump"
         report = Report(previous, contract)
         at = ("contract.yaml", ("version",))
-        report.add("version-not-bumped", "version", at, at, text)
+        report.add(rules.VERSION_NOT_BUMPED, "version", at, at, text)
         found += report.findings
     return found

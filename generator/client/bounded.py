@@ -6,8 +6,9 @@ The SDK's stdio transport joins a line's chunks until a newline comes, without a
 streamable HTTP transport reads a JSON answer whole (`response.aread()`) and bounds an SSE
 event at 1 MiB only. HTTP is bounded through the SDK's own seam, the `httpx2.AsyncClient`
 it is given: a response hook counts the bytes of each answer (of each event, for an event
-stream) as they arrive. Stdio has no such seam: `stdio_client` is the SDK's, with its own
-process start and stop, and another reader of the server's standard output.
+stream) as they arrive. Stdio has no such seam: `stdio_client` here is the SDK's written
+out with public names (the process started and stopped as the SDK does), and another reader
+of the server's standard output.
 
 The same readers charge what they read to the run's `Budget`, when one is given: every
 byte from the server over every connection of one run, summed (`limits.server_bytes`), and
@@ -34,8 +35,10 @@ import json
 import math
 import re
 import subprocess
+import sys
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+import zlib
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
@@ -44,15 +47,8 @@ import anyio
 import httpx2
 import mcp.types as types
 from anyio.abc import ByteReceiveStream, Process
-from httpx2._decoders import ContentDecoder, MultiDecoder
 from mcp import StdioServerParameters
-from mcp.client.stdio import (
-    _aclose_all,
-    _create_platform_compatible_process,
-    _get_executable_command,
-    _stop_server_process,
-    get_default_environment,
-)
+from mcp.client.stdio import get_default_environment
 from mcp.os.posix.utilities import terminate_posix_process_tree
 from mcp.shared.message import SessionMessage
 
@@ -324,6 +320,8 @@ def too_deep(said: object) -> bool:
 
 # How long a server that broke the cap gets to go after SIGTERM, before SIGKILL.
 _KILL_AFTER_SECONDS = 1.0
+# How long a server being stopped gets after its standard input closes, then after SIGTERM (the SDK's).
+_STOP_GRACE_SECONDS = 2.0
 
 
 # Where a server's standard error goes, chunk by chunk as it comes (`stdio_client`).
@@ -332,17 +330,14 @@ ErrLog = Callable[[bytes], None]
 
 @asynccontextmanager
 async def stdio_client(server: StdioServerParameters, errlog: ErrLog, cap: Cap) -> AsyncIterator[tuple[object, object]]:
-    """The SDK's `stdio_client` (mcp 2.3), with a reader that holds each line to `cap`: a
+    """As the SDK's `stdio_client` (mcp 2.3), with a reader that holds each line to `cap`: a
     longer one ends the session, and the server is stopped at once (it is not drained). A
     line that is no message is noted in `cap.log`; the server's standard error is given to
     `errlog` as it comes (which must not raise), its end kept in `cap.log`."""
     log, stderr_ended = cap.log, anyio.Event()
     log.status, log.stopping, log.started = None, False, False  # this connection's (a log serves several, in turn)
     log.stderr.clear()
-    command = await _get_executable_command(server.command)
-    env = get_default_environment() | (server.env or {})
-    piped = cast(TextIO, subprocess.PIPE)  # read by `errors`, which gives it to `errlog`
-    process = await _create_platform_compatible_process(command, server.args, env, piped, server.cwd)
+    process = await _started(server)
     log.started = True
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
@@ -401,9 +396,50 @@ async def stdio_client(server: StdioServerParameters, errlog: ErrLog, cap: Cap) 
                 write_stream.close()
                 if received() is not None and isinstance(process, Process):  # a signal: less time
                     await _stop_at_once(process)
-                await _stop_server_process(process)
-                await _aclose_all(read_stream, write_stream, read_writer, write_reader)
+                await _stop(process)
+                for stream in (read_stream, write_stream, read_writer, write_reader):
+                    await stream.aclose()
             group.cancel_scope.cancel()
+
+
+async def _started(server: StdioServerParameters) -> Any:
+    """The server's process as the SDK's `stdio_client` starts it: in a session of its own
+    (a Job Object on Windows), so that its whole tree can be stopped; its standard error
+    piped to `errors`, which gives it to `errlog`."""
+    env = get_default_environment() | (server.env or {})
+    if sys.platform == "win32":  # pragma: no cover
+        from mcp.os.win32.utilities import create_windows_process, get_windows_executable_command
+
+        command = await anyio.to_thread.run_sync(get_windows_executable_command, server.command)
+        return await create_windows_process(command, server.args, env, cast(TextIO, subprocess.PIPE), server.cwd)
+    command = [server.command, *server.args]
+    return await anyio.open_process(command, env=env, stderr=subprocess.PIPE, cwd=server.cwd, start_new_session=True)
+
+
+async def _stop(process: Any) -> None:
+    """Stop the server as the SDK does (the specification's shutdown): close its standard
+    input, give it a moment to exit, then stop its tree (SIGTERM, then SIGKILL); then close
+    its pipes' transports too (`aclose`), which a child of the server may hold open."""
+    with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+        await process.stdin.aclose()
+    if not await _exited_within(process, _STOP_GRACE_SECONDS):
+        if sys.platform == "win32":  # pragma: no cover
+            from mcp.os.win32.utilities import terminate_windows_process_tree
+
+            await terminate_windows_process_tree(process)
+        else:
+            await terminate_posix_process_tree(process, _STOP_GRACE_SECONDS)
+    with anyio.move_on_after(_STOP_GRACE_SECONDS):
+        await process.aclose()
+
+
+async def _exited_within(process: Any, seconds: float) -> bool:
+    """Whether the process ended within `seconds` (its return code polled: `wait` would also
+    wait for the end of its pipes, which a child it started may hold open)."""
+    with anyio.move_on_after(seconds):
+        while process.returncode is None:
+            await anyio.sleep(0.01)
+    return process.returncode is not None
 
 
 async def _exited(process: object, log: ServerLog, stderr_ended: anyio.Event) -> None:
@@ -462,8 +498,8 @@ def http_client(headers: dict[str, str], timeout: httpx2.Timeout, cap: Cap) -> h
     counted as it is read (a response hook, so a proxy's transport is counted too).
 
     Answers are asked for unencoded (`Accept-Encoding: identity`); one compressed all the
-    same is decoded here, in httpx2's bounded pieces, and its decoded bytes are counted (a
-    few kilobytes of gzip can hold gigabytes).
+    same (gzip or deflate) is decoded here, in bounded pieces (`_Inflate`), and its decoded
+    bytes are counted (a few kilobytes of gzip can hold gigabytes).
     """
 
     async def counted(response: httpx2.Response) -> None:
@@ -475,15 +511,52 @@ def http_client(headers: dict[str, str], timeout: httpx2.Timeout, cap: Cap) -> h
     return httpx2.AsyncClient(headers=sent, timeout=timeout, event_hooks={"response": [counted]})
 
 
-def _decoder(response: httpx2.Response) -> ContentDecoder | None:
+def _decoder(response: httpx2.Response) -> _Inflate | None:
     """The decoder of an answer's `Content-Encoding` (None for none), which this client then
-    applies itself: the header goes, so that httpx2 does not decode a second time."""
+    applies itself: the header goes, so that httpx2 does not decode a second time. A coding
+    other than gzip and deflate (br, zstd) is left as it came, as httpx2 leaves it without
+    the optional package that decodes it."""
     values = response.headers.get_list("content-encoding", split_commas=True)
     codings = [value.strip().lower() for value in values if value.strip().lower() != "identity"]
     if not codings:
         return None
     del response.headers["content-encoding"]
-    return MultiDecoder(codings)
+    return _Inflate(codings)
+
+
+# The largest piece a decoder hands on at once: a small compressed input never inflates to more.
+_PIECE = 64 * 1024
+
+
+class _Inflate:
+    """gzip and deflate undone with the standard library's zlib, each coding in turn (the
+    last applied first), in pieces of at most `_PIECE` bytes (each piece handed on as soon as
+    it is made, so that zlib holds nothing back at the end)."""
+
+    def __init__(self, codings: list[str]) -> None:
+        # 47: a gzip or a zlib header, whichever comes (deflate is zlib's format, RFC 9110).
+        known = [coding for coding in codings if coding in ("gzip", "x-gzip", "deflate")]
+        self._stages = [zlib.decompressobj(47) for _ in reversed(known)]
+
+    def decode(self, data: bytes) -> Iterable[bytes]:
+        pieces: Iterable[bytes] = (data,)
+        for stage in self._stages:
+            pieces = _inflated(stage, pieces)
+        return pieces
+
+
+def _inflated(stage: Any, pieces: Iterable[bytes]) -> Iterator[bytes]:
+    for data in pieces:
+        while True:
+            try:
+                out = stage.decompress(data, _PIECE)
+            except zlib.error as exc:
+                raise httpx2.DecodingError(f"the answer's compressed body is broken: {exc}") from exc
+            if out:
+                yield out
+            data = stage.unconsumed_tail
+            if not data and len(out) < _PIECE:
+                break
 
 
 class _Counted(httpx2.AsyncByteStream):
@@ -491,9 +564,7 @@ class _Counted(httpx2.AsyncByteStream):
     parses them: the whole body, or each event of an event stream (an event ends at a blank
     line, and its message is its `data:` lines)."""
 
-    def __init__(
-        self, inner: httpx2.AsyncByteStream, cap: Cap, events: bool, decoder: ContentDecoder | None = None
-    ) -> None:
+    def __init__(self, inner: httpx2.AsyncByteStream, cap: Cap, events: bool, decoder: _Inflate | None = None) -> None:
         self._inner = inner
         self._cap = cap
         self._events = events
@@ -505,9 +576,6 @@ class _Counted(httpx2.AsyncByteStream):
             for chunk in self._decoder.decode(raw) if self._decoder is not None else (raw,):
                 self._count(chunk)
                 yield chunk
-        for chunk in self._decoder.flush() if self._decoder is not None else ():
-            self._count(chunk)
-            yield chunk
         if not self._events:
             self._cap.read(bytes(self._held))
         self._held.clear()

@@ -16,7 +16,7 @@ import os
 import re
 import sys
 import weakref
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
 from functools import cache
 from pathlib import Path
@@ -35,6 +35,7 @@ from pydantic import ModelWrapValidatorHandler, PrivateAttr, ValidationError, mo
 from .. import __version__
 from ..diagnostics import printable, shown_url, without_secrets
 from ..protocol import Revision
+from ..rules import conform as rules
 from . import client_side
 from .bounded import (
     DEFAULT_MESSAGE_BYTES,
@@ -353,42 +354,47 @@ async def list_tools(
     session: ClientSession, report: Report, wire: dict[str, dict[str, Any]] | None = None
 ) -> dict[str, types.Tool]:
     """Every tool the server lists, page by page; a name listed twice and a listing that
-    never ends (a `nextCursor` given before, or still one after `MAX_PAGES` pages) are
-    findings. `wire` (given) gets each tool's JSON as the server wrote it."""
+    never ends (`read_pages`) are findings. `wire` (given) gets each tool's JSON as the
+    server wrote it."""
     tools: dict[str, types.Tool] = {}
-    cursor: str | None = None
-    cursors: set[str] = set()
-    for page_number in range(1, MAX_PAGES + 1):
+
+    async def page(cursor: str | None) -> str | None:
         try:
             request = types.ListToolsRequest(params=types.PaginatedRequestParams(cursor=cursor))
-            page = await session.send_request(request, _Page)
+            listed = await session.send_request(request, _Page)
         except ValidationError as exc:
-            text = f"not a tools/list result: {first_error(exc)}"
-            report.add("invalid-response", "tools/list", text)
+            report.add(rules.INVALID_RESPONSE, "tools/list", f"not a tools/list result: {first_error(exc)}")
             raise Stopped from None
-        for tool, written in zip(page.tools, page.wire, strict=False):
+        for tool, written in zip(listed.tools, listed.wire, strict=False):
             if tool.name in tools:
                 report.add(
-                    "duplicate-tool", "tools/list", f"{tool.name!r} is listed twice", tool=tool.name, at=["name"]
+                    rules.DUPLICATE_TOOL, "tools/list", f"{tool.name!r} is listed twice", tool=tool.name, at=["name"]
                 )
             elif wire is not None and isinstance(written, dict):
                 wire[tool.name] = written
             tools.setdefault(tool.name, tool)
-        cursor = page.next_cursor
-        if cursor is None:
-            return tools
-        if cursor in cursors:
-            report.add("endless-tool-list", "tools/list", looping(cursor, page_number))
-            return tools
-        cursors.add(cursor)
-    text = f"still a nextCursor after {MAX_PAGES} pages: the listing was not read to its end"
-    report.add("endless-tool-list", "tools/list", text)
+        return listed.next_cursor
+
+    endless = await read_pages(page)
+    if endless is not None:
+        report.add(rules.ENDLESS_TOOL_LIST, "tools/list", endless)
     return tools
 
 
-def looping(cursor: str, pages: int) -> str:
-    """What a listing whose `nextCursor` comes again is said to do."""
-    return f"page {pages} gives a nextCursor given before ({printable(cursor)[:80]!r}): the listing loops"
+async def read_pages(page: Callable[[str | None], Awaitable[str | None]]) -> str | None:
+    """A listing paged through: `page` asks for the page at a cursor (None: the first), keeps
+    its entries and gives its `nextCursor` (raises when it cannot). None once a page gives
+    none; else why the listing never ends: a cursor given before, or one after `MAX_PAGES`."""
+    cursor: str | None = None
+    cursors: set[str] = set()
+    for number in range(1, MAX_PAGES + 1):
+        cursor = await page(cursor)
+        if cursor is None:
+            return None
+        if cursor in cursors:
+            return f"page {number} gives a nextCursor given before ({printable(cursor)[:80]!r}): the listing loops"
+        cursors.add(cursor)
+    return f"still a nextCursor after {MAX_PAGES} pages: the listing was not read to its end"
 
 
 def first_error(exc: ValidationError) -> str:

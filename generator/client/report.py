@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import without_secrets
+from ..findings.facts import ConformFacts
 from ..findings.finding import Finding, Outcome, merged
 from ..findings.policy import Policy
 from ..model import Contract, Place, Places
-from ..rules import rule
+from ..rules import Rule
 from .bounded import ServerLog
 
 TOOLS = "tools.yaml"
@@ -50,7 +51,7 @@ class Report:
 
     def add(
         self,
-        rule_id: str,
+        rule: Rule,
         subject: str,
         message: str,
         *,
@@ -58,17 +59,16 @@ class Report:
         at: Sequence[Any] = (),
         source: str | None = None,
     ) -> None:
-        """A finding of rule `rule_id` (an ID of the registry: KeyError otherwise) about what
-        `subject` asked, at path `at` inside `tool`'s entry of tools.yaml, or inside
-        contract.yaml when no tool of the contract is concerned, or inside `source`, a file
-        of the contract (resources.yaml, prompts.yaml), when given."""
-        level = rule(rule_id).level
+        """A finding of `rule` (a constant of `rules.conform`) about what `subject` asked, at
+        path `at` inside `tool`'s entry of tools.yaml, or inside contract.yaml when no tool of
+        the contract is concerned, or inside `source`, a file of the contract (resources.yaml,
+        prompts.yaml), when given."""
         place = _deepest(self.places, source, list(at)) if source is not None else self.place(tool, at)
         # What a server said, or asked for, reaches terminals and reports: one line, no URL's secrets.
         subject, message = without_secrets(subject), without_secrets(message)
         revisions = (self.revision,) if self.revision is not None else ()
         self.findings.append(
-            Finding.at(rule_id, level, place, message, contract=self.contract, revisions=revisions, subject=subject)
+            Finding.of(rule, place, message, contract=self.contract, revisions=revisions, subject=subject)
         )
 
     def place(self, tool: str | None, at: Sequence[Any] = ()) -> Place:
@@ -82,15 +82,9 @@ class Report:
         kept = tuple(policy.apply(merged(self.findings)))
         errors = sum(f.level == "error" for f in kept)
         conforms = self.problem is None and not errors
-        facts = {
-            "contract": self.contract,
-            "target": self.target,
-            "conforms": conforms,
-            "revisions": list(self.revisions),
-            "tools_listed": self.listed,
-            "calls": self.calls,
-            "calls_failed": self.failed,
-        }
+        facts = ConformFacts(
+            self.contract, self.target, conforms, list(self.revisions), self.listed, self.calls, self.failed, self.fuzz
+        )
         verdict = "conforms" if conforms else "does not conform"
         summary = (
             f"{self.target} {verdict} to {self.contract} at {', '.join(self.revisions)}: {self.listed} tool(s) listed,"
@@ -98,7 +92,6 @@ class Report:
             f" {len(kept) - errors} other finding(s)."
         )
         if self.fuzz is not None:
-            facts["fuzz"] = self.fuzz
             fuzzed = len(self.fuzz.get("tools", {}))
             counted = [*self.fuzz.get("tools", {}).values(), *self.fuzz.get("surface", {}).values()]
             answers = sum(one.get("domain_answers", 0) for one in counted)  # error answers that are no finding

@@ -25,11 +25,11 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files import READ_OWN, WRITE_OWN
 from ..fingerprint import cache_folder, own_folder
 from ..naming import slug
 
 FOLDER = "server-logs"
-_FLAGS = os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 # What every log this module keeps begins with (`connect` writes it before each session's
 # part): a file that begins otherwise is no log of ours, and is never emptied.
 HEADER = b"=== mcp-contracts: "
@@ -73,7 +73,7 @@ def begin(path: Path) -> str | None:
     if problem is not None:
         return problem
     try:
-        handle = os.open(path, _FLAGS | os.O_CREAT, 0o600)
+        handle = os.open(path, WRITE_OWN | os.O_CREAT, 0o600)
     except OSError as exc:
         return exc.strerror or str(exc)
     try:
@@ -96,7 +96,7 @@ def begin(path: Path) -> str | None:
 def _ours(path: Path) -> bool:
     """Whether the file at `path` begins as the logs this module keeps do (`HEADER`)."""
     try:
-        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        handle = os.open(path, READ_OWN)
     except OSError:
         return False
     try:
@@ -138,7 +138,7 @@ class Appender:
             self.close()
 
     def _open(self) -> int:
-        handle = os.open(self.path, _FLAGS | os.O_APPEND | os.O_CREAT, 0o600)
+        handle = os.open(self.path, WRITE_OWN | os.O_APPEND | os.O_CREAT, 0o600)
         if not stat.S_ISREG(os.fstat(handle).st_mode):
             os.close(handle)
             raise OSError(f"{self.path} is not a regular file")

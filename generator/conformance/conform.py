@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.shared.exceptions import MCPError
 
-from .. import interrupt
+from .. import debug, interrupt
 from ..client import client_side
 from ..client.bounded import (
     DEFAULT_MESSAGE_BYTES,
@@ -54,6 +54,7 @@ from ..client.connect import (
 )
 from ..client.report import Report, shown
 from ..protocol import VERSIONS, Revision, revision
+from ..rules import conform as rules
 from ..serving.mock import ERROR_REQUEST
 from ..serving.revisions import contract_at
 from ..serving.served import ServedContract, ServedTool
@@ -90,7 +91,7 @@ class ConformOptions:
     `client_capabilities`: what the client declares (`client_side`: roots, sampling and
     elicitation by default), which may change what the server lists.
     `server_log`: the file a server started over stdio writes its standard error to (appended
-    to; `api.conform_with` empties it first), None: this process's own standard error.
+    to; `api_serve.run_conform` empties it first), None: this process's own standard error.
     """
 
     timeout: float = 10.0
@@ -146,8 +147,9 @@ def conform(contract: ServedContract, target: Target, options: ConformOptions | 
                 at = contract_at(contract, checked, options.tools)
                 interrupt.run(_conform, at, target, options, checked, report, plan, budget)
     except BudgetSpent as exc:
-        report.add("bound-exceeded", "the run", f"{exc}: what remained was not asked")
+        report.add(rules.BOUND_EXCEEDED, "the run", f"{exc}: what remained was not asked")
     except Exception as exc:  # the SDK's transports raise what they meet, often in groups
+        debug.handled(exc)
         where = f"{report.target} " if isinstance(target, str) else ""  # a command names itself (`NotOpened`)
         report.problem = f"cannot talk to the server {where}at {report.revision}: {_unreached(exc, target)}"
     return report
@@ -171,7 +173,13 @@ def _fuzz_plan(options: ConformOptions, report: Report) -> Plan | None:
         return None
     from .fuzzing.fuzz import plan
 
-    chosen = plan(options.fuzz, options.seed, options.call_tools, options.timeout, options.fuzz_budget)
+    chosen = plan(
+        examples=options.fuzz,
+        chosen=options.seed,
+        named=options.call_tools,
+        timeout=options.timeout,
+        budget=options.fuzz_budget,
+    )
     report.fuzz = {"seed": chosen.seed, "examples": chosen.examples, "tools": {}}
     if chosen.budget is not None:
         report.fuzz["budget"] = chosen.budget
@@ -210,18 +218,19 @@ async def _conform(
                 asked = "initialize" if at.handshake else "server/discover"
                 # the same words at each revision: one finding lists the revisions it holds at
                 text = f"the server answered {link.answered}, not the revision asked for; nothing more was asked at it"
-                report.add("revision-unsupported", asked, text, at=("protocol",))
+                report.add(rules.REVISION_UNSUPPORTED, asked, text, at=("protocol",))
                 not_fuzzed = said
             else:
                 plan = (fuzz, reconnect) if fuzz is not None else None
                 not_fuzzed = await _session(link, contract, options, report, at, budget, plan)
-    except Exception:
+    except Exception as exc:
+        debug.handled(exc)
         if link.spent is None:  # what opening the first session raised: the server is not reached
             raise
     finally:
         _stray_output(log, report)
     if fuzz is not None and not_fuzzed is not None:
-        report.add("fuzz-skipped", "--fuzz", f"nothing was fuzzed: {link.spent or not_fuzzed}")
+        report.add(rules.FUZZ_SKIPPED, "--fuzz", f"nothing was fuzzed: {link.spent or not_fuzzed}")
     if link.spent is not None:
         raise BudgetSpent(link.spent)
 
@@ -231,7 +240,7 @@ def _stray_output(log: ServerLog, report: Report) -> None:
     if log.strays:
         said = f"{log.strays} line(s) of its standard output are no MCP message, which stdio forbids"
         text = f"{said}: {' | '.join(log.stray)}"
-        report.add("stdout-not-protocol", "stdout", text)
+        report.add(rules.STDOUT_NOT_PROTOCOL, "stdout", text)
 
 
 async def _session(
@@ -298,11 +307,11 @@ async def _call(
         report.failed -= 1
         return answer, where
     if answer.kind == "rpc-error":
-        report.add("call-failed", where, answer.rpc_error(), tool=tool.name, at=at)
+        report.add(rules.CALL_FAILED, where, answer.rpc_error(), tool=tool.name, at=at)
         for name, text in echoes(tool, arguments, rpc_message=answer.text):
-            report.add("error-echoes-argument", where, text, tool=tool.name, at=echo_at(tool, name, at))
+            report.add(rules.ERROR_ECHOES_ARGUMENT, where, text, tool=tool.name, at=echo_at(tool, name, at))
     elif answer.kind == "not-a-result":  # an answer, but not a CallToolResult of the protocol
-        report.add("invalid-response", where, answer.text, tool=tool.name, at=at)
+        report.add(rules.INVALID_RESPONSE, where, answer.text, tool=tool.name, at=at)
     else:
         unanswered(report, answer, where, timeout, tool=tool.name, at=at)
     return None, where
@@ -339,7 +348,7 @@ async def _probe(link: Link, contract: ServedContract, tool: ServedTool, timeout
         result = answer.result
         if contract.error_code(document_of(result)[0]) != code:
             text = f"the server does not answer `_meta` {ERROR_REQUEST!r}; its error paths were not probed"
-            report.add("probe-unsupported", tool.name, text, tool=tool.name, at=("possible_error_codes",))
+            report.add(rules.PROBE_UNSUPPORTED, tool.name, text, tool=tool.name, at=("possible_error_codes",))
             return
         judge_result(contract, tool, result, where, report, at, tool.calls[0].arguments)
 

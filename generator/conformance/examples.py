@@ -22,24 +22,26 @@ import mcp.types as types
 
 from ..client.bounded import AsWritten
 from ..client.report import shown
+from ..rules import Rule
+from ..rules import conform as rules
 from ..schema.pointer import encode, value_at
 from ..serving.served import Call, ServedContract, ServedTool, same_json
 from .results import answered_code, document_of, texts_of
 
 # An example verdict -> the rules of `judge_result` that say the same fault less precisely.
-EXPLAINED: Mapping[str, frozenset[str]] = {
-    "example-is-error": frozenset({"is-error-mismatch", "error-not-structured"}),
-    "example-not-error": frozenset({"is-error-mismatch"}),
-    "example-code-differs": frozenset({"unknown-error-code", "undeclared-error-code"}),
-    "example-error-unstructured": frozenset({"error-not-structured", "error-code-missing"}),
-    "example-document-differs": frozenset(),
+EXPLAINED: Mapping[Rule, frozenset[Rule]] = {
+    rules.EXAMPLE_IS_ERROR: frozenset({rules.IS_ERROR_MISMATCH, rules.ERROR_NOT_STRUCTURED}),
+    rules.EXAMPLE_NOT_ERROR: frozenset({rules.IS_ERROR_MISMATCH}),
+    rules.EXAMPLE_CODE_DIFFERS: frozenset({rules.UNKNOWN_ERROR_CODE, rules.UNDECLARED_ERROR_CODE}),
+    rules.EXAMPLE_ERROR_UNSTRUCTURED: frozenset({rules.ERROR_NOT_STRUCTURED, rules.ERROR_CODE_MISSING}),
+    rules.EXAMPLE_DOCUMENT_DIFFERS: frozenset(),
 }
 _ABSENT = object()
 
 
 def example_verdict(
     contract: ServedContract, tool: ServedTool, call: Call, result: types.CallToolResult
-) -> list[tuple[str, str]]:
+) -> list[tuple[Rule, str]]:
     """(rule, message) of each way `result` departs from what the example `call` says.
 
     Without `builders:` nothing says which documents are errors: an example with a `result`
@@ -56,16 +58,15 @@ def example_verdict(
         if not as_error:
             return _matched(call, document)
         if code is not None:
-            return [("example-is-error", f"the error {code!r}, though the example call expects a success{named}")]
+            return [(rules.EXAMPLE_IS_ERROR, f"the error {code!r}, though the example call expects a success{named}")]
         if not result.is_error:  # `success: false` without its code: the judge says where
-            return [("example-is-error", f"an error envelope, though the example call expects a success{named}")]
-        return [
-            ("example-is-error", f"isError: true, though the example call expects a success{named}: {_said(result)}")
-        ]
+            return [(rules.EXAMPLE_IS_ERROR, f"an error envelope, though the example call expects a success{named}")]
+        said = f"isError: true, though the example call expects a success{named}: {_said(result)}"
+        return [(rules.EXAMPLE_IS_ERROR, said)]
     if not as_error:
-        return [("example-not-error", f"a success, though the example expects the error {expected!r}{named}")]
+        return [(rules.EXAMPLE_NOT_ERROR, f"a success, though the example expects the error {expected!r}{named}")]
     if code is not None and code != expected:
-        return [("example-code-differs", _other_code(contract, tool, code, expected, named))]
+        return [(rules.EXAMPLE_CODE_DIFFERS, _other_code(contract, tool, code, expected, named))]
     unstructured = _unstructured(contract, tool, result, expected, named, source, code)
     return unstructured or ([] if code is None else _matched(call, document))
 
@@ -78,23 +79,23 @@ def _unstructured(
     named: str,
     source: str | None,
     code: str | None,
-) -> list[tuple[str, str]]:
+) -> list[tuple[Rule, str]]:
     """An error answer that is not the envelope the example names: text that holds no envelope
     (a crash's message; with a `code_pattern`, `error-code-missing` says it), or the envelope in
     text only where the tool publishes an output schema and the contract's errors are
     structured (clients look in `structuredContent`). An envelope whose code is missing is the
     judge's (`invalid-result` says where)."""
-    rules = contract.error_results
-    if code is None and source is None and rules.code_pattern is None:
+    errors = contract.error_results
+    if code is None and source is None and errors.code_pattern is None:
         text = f"an error without the envelope of {expected!r} that the example names{named}: {_said(result)}"
-        return [("example-error-unstructured", text)]
-    carried = rules.structured and tool.structured and "outputSchema" in tool.listing
+        return [(rules.EXAMPLE_ERROR_UNSTRUCTURED, text)]
+    carried = errors.structured and tool.structured and "outputSchema" in tool.listing
     if code is not None and carried and result.structured_content is None:
         text = (
             f"the envelope of {code!r} in text content only, though the contract's errors are structured"
             f" (no structuredContent){named}"
         )
-        return [("example-error-unstructured", text)]
+        return [(rules.EXAMPLE_ERROR_UNSTRUCTURED, text)]
     return []
 
 
@@ -108,7 +109,7 @@ def _other_code(contract: ServedContract, tool: ServedTool, code: str, expected:
     return f"the error {code!r}{what}, though the example expects {expected!r}{named}"
 
 
-def _matched(call: Call, document: Any) -> list[tuple[str, str]]:
+def _matched(call: Call, document: Any) -> list[tuple[Rule, str]]:
     """`example-document-differs` for each value `match:` asks for that the answer lacks."""
     if call.match is None or call.result is None:
         return []
@@ -123,7 +124,7 @@ def _matched(call: Call, document: Any) -> list[tuple[str, str]]:
     said = "nothing" if found is _ABSENT else found.text if isinstance(found, AsWritten) else shown(found, 120)
     more = f" (and {len(differ) - 1} more of match:)" if len(differ) > 1 else ""
     name = f"examples/{call.result_name}" if call.result_name else "the example"
-    return [("example-document-differs", f"{said}{at}, where {name} has {shown(wanted, 120)}{more}")]
+    return [(rules.EXAMPLE_DOCUMENT_DIFFERS, f"{said}{at}, where {name} has {shown(wanted, 120)}{more}")]
 
 
 def _first_difference(found: Any, wanted: Any) -> str:
@@ -153,6 +154,6 @@ def _said(result: types.CallToolResult) -> str:
     return shown(" ".join(texts), 160) if texts else "no text content"
 
 
-def explained(verdict: list[tuple[str, str]]) -> frozenset[str]:
+def explained(verdict: list[tuple[Rule, str]]) -> frozenset[Rule]:
     """The rules of `judge_result` the verdict's findings explain."""
     return frozenset().union(*(EXPLAINED[rule] for rule, _ in verdict))

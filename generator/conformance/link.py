@@ -32,9 +32,11 @@ from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from mcp_types.jsonrpc import INTERNAL_ERROR, PARSE_ERROR
 from pydantic import ValidationError
 
+from .. import debug
 from ..client.bounded import Budget, BudgetSpent, Cap, MessageTooDeep, OverBound, ServerExited, too_deep
 from ..client.connect import Stopped, first_error, heard, leaf
 from ..client.report import Report
+from ..rules import conform as rules
 
 Reconnect = Callable[[], AbstractAsyncContextManager[tuple[ClientSession, str]]]
 T = TypeVar("T")
@@ -164,6 +166,7 @@ class Link:
                 self._ready.set()
                 await self._wanted.wait()
         except Exception as exc:  # the transports raise what they meet, often in groups
+            debug.handled(exc)
             if isinstance(exc, BudgetSpent):
                 self.spent = self.spent or str(exc)
             if connection is None:
@@ -266,6 +269,7 @@ class Link:
         except ValidationError as exc:
             return Answer("not-a-result", text=f"not a {method} result: {first_error(exc)}")
         except Exception as exc:  # a transport that broke under the request
+            debug.handled(exc)
             return await self._ended(connection, Answer("lost", text=f"the connection broke: {leaf(exc)}"))
 
     async def _ended(self, connection: _Connection, otherwise: Answer) -> Answer:
@@ -345,13 +349,13 @@ def unanswered(
     JSON-RPC error and an answer that is no result are the caller's to say); `Stopped` when
     nothing more can be asked at this revision (the connection lost, the budget spent)."""
     if answer.kind == "over-bound":
-        report.add("bound-exceeded", subject, answer.text, tool=tool, at=at, source=source)
+        report.add(rules.BOUND_EXCEEDED, subject, answer.text, tool=tool, at=at, source=source)
     elif answer.kind == "timeout":
-        report.add("call-timeout", subject, f"no answer within {timeout:g} s", tool=tool, at=at, source=source)
+        report.add(rules.CALL_TIMEOUT, subject, f"no answer within {timeout:g} s", tool=tool, at=at, source=source)
     elif answer.kind in ("lost", "unreachable"):
         exited = report.log.exit() if report.log is not None else None
         text = exited or answer.text
-        report.add("connection-lost", subject, text, tool=tool, at=at, source=source)
+        report.add(rules.CONNECTION_LOST, subject, text, tool=tool, at=at, source=source)
         raise Stopped(text)
     elif answer.kind == "spent":
         raise Stopped(answer.text)  # said once, for the whole run (`conform`)

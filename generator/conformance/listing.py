@@ -26,6 +26,8 @@ from ..breaking import input_narrowings
 from ..breaking.shape import Loc, Shape, Side, shape_of
 from ..client.report import Report, shown
 from ..protocol import VERSIONED_TOOL_FIELDS, Revision
+from ..rules import BY_ID
+from ..rules import conform as rules
 from ..schema.compare import Difference, TooLarge, accepts_more, first_difference, normal_form
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.pointer import PointerError, Token, decode, encode
@@ -44,11 +46,11 @@ def compare_listing(
     names = [t.name for t in contract.tools]
     for name in names:
         if name not in listed:
-            report.add("missing-tool", "tools/list", f"the server does not list {name!r}", tool=name, at=["name"])
-    for name in listed:  # its level: contract.yaml `extra_tools` (see `api.conform_with`)
+            report.add(rules.MISSING_TOOL, "tools/list", f"the server does not list {name!r}", tool=name, at=["name"])
+    for name in listed:  # its level: contract.yaml `extra_tools` (see `api_sources.policy`)
         if name not in names:
             text = f"the server lists {name!r}, which the contract lacks"
-            report.add("extra-tool", "tools/list", text, tool=name, at=["tools"])
+            report.add(rules.EXTRA_TOOL, "tools/list", text, tool=name, at=["tools"])
     for tool in contract.tools:
         if tool.name in listed:
             _compare_tool(tool, listed[tool.name], report)
@@ -82,10 +84,10 @@ def _compare_tool(tool: ServedTool, published: types.Tool, report: Report) -> No
     if "outputSchema" not in expected:  # results are content, or a revision without output schemas
         if published.output_schema is not None and not tool.structured:  # one more field old clients skip
             text = "the server publishes an output schema, though the contract's tool publishes none"
-            report.add("output-schema-unexpected", where, text, tool=name, at=["outputSchema"])
+            report.add(rules.OUTPUT_SCHEMA_UNEXPECTED, where, text, tool=name, at=["outputSchema"])
     elif published.output_schema is None:
         text = "the server publishes no output schema"
-        report.add("output-schema-missing", where, text, tool=name, at=["outputSchema"])
+        report.add(rules.OUTPUT_SCHEMA_MISSING, where, text, tool=name, at=["outputSchema"])
     else:
         _compare_schema(report, tool, "outputSchema", published.output_schema)
     _compare_annotations(tool, published, report)
@@ -113,7 +115,7 @@ def _compare_fields(tool: ServedTool, theirs: Mapping[str, Any], at: Revision, r
         else:
             text = f"{key} is {shown(listed, 120)}; the contract gives {shown(mine, 120)}"
         place = [key] if key in ("execution", "_meta") else ["other_fields", key]
-        report.add("tool-field-differs", f"tools/list {name}.{key}", text, tool=name, at=place)
+        report.add(rules.TOOL_FIELD_DIFFERS, f"tools/list {name}.{key}", text, tool=name, at=place)
 
 
 def _meant(key: str, value: Any) -> Any:
@@ -133,21 +135,21 @@ def _compare_annotations(tool: ServedTool, published: types.Tool, report: Report
         theirs = getattr(published.annotations, _HINT_FIELDS[hint], None) if published.annotations else None
         if theirs is not None and theirs != ours:
             text = f"{hint} is {shown(theirs)}; the contract gives {shown(ours)}"
-            report.add("annotation-differs", where, text, tool=name, at=["annotations", hint])
+            report.add(rules.ANNOTATION_DIFFERS, where, text, tool=name, at=["annotations", hint])
         elif theirs is None and HINT_DEFAULTS.get(hint) != ours:
             default = shown(HINT_DEFAULTS.get(hint))
             text = f"no {hint} ({default}, when absent); the contract gives {shown(ours)}"
-            report.add("annotation-missing", where, text, tool=name, at=["annotations", hint])
+            report.add(rules.ANNOTATION_MISSING, where, text, tool=name, at=["annotations", hint])
     if tool.title is None:
         return
     theirs_title = published.title or (published.annotations.title if published.annotations else None)
     where = f"tools/list {name}.title"
     if theirs_title is None:
         text = f"no title; the contract gives {shown(tool.title)}"
-        report.add("title-missing", where, text, tool=name, at=["title"])
+        report.add(rules.TITLE_MISSING, where, text, tool=name, at=["title"])
     elif theirs_title != tool.title:
         text = f"the title is {shown(theirs_title)}; the contract gives {shown(tool.title)}"
-        report.add("title-differs", where, text, tool=name, at=["title"])
+        report.add(rules.TITLE_DIFFERS, where, text, tool=name, at=["title"])
 
 
 def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> None:
@@ -159,7 +161,7 @@ def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> 
         validator = standalone_validator(theirs)  # what a client compiles (the MCP SDK's does)
     except ValueError as exc:
         text = f"the server's schema does not compile on its own: {exc}"
-        report.add("schema-unreadable", where, text, tool=name, at=[key])
+        report.add(rules.SCHEMA_UNREADABLE, where, text, tool=name, at=[key])
         return
     compared = _compared(report, tool, key, ours, theirs)
     if compared is None:
@@ -169,7 +171,7 @@ def _compare_schema(report: Report, tool: ServedTool, key: str, theirs: Any) -> 
         return
     difference = compared.difference
     subject, at = f"{where}{_at(difference.pointer)}", [key, *_tokens(difference.pointer)]
-    report.add("output-schema-differs", subject, _differs(difference), tool=name, at=at)
+    report.add(rules.OUTPUT_SCHEMA_DIFFERS, subject, _differs(difference), tool=name, at=at)
 
 
 @dataclass(frozen=True)
@@ -193,10 +195,10 @@ def _compared(
         theirs_form = normal_form(theirs) if theirs_form is None else theirs_form
         difference = first_difference(ours_form, theirs_form)
     except TooLarge as exc:
-        report.add("schema-not-compared", where, str(exc), tool=name, at=[key])
+        report.add(rules.SCHEMA_NOT_COMPARED, where, str(exc), tool=name, at=[key])
         return None
     except (ValueError, TypeError, KeyError, RecursionError) as exc:  # what a server may publish
-        report.add("schema-unreadable", where, f"the server's schema cannot be read: {exc}", tool=name, at=[key])
+        report.add(rules.SCHEMA_UNREADABLE, where, f"the server's schema cannot be read: {exc}", tool=name, at=[key])
         return None
     return None if difference is None else _Compared(ours_form, theirs_form, difference)
 
@@ -211,7 +213,9 @@ def _compare_input(report: Report, tool: ServedTool, validator: Any, theirs: Any
     name, where = tool.name, f"tools/list {tool.name}.{INPUT}"
     rest, gaps = tool.listing[INPUT], argument_gaps(tool.listing[INPUT], theirs)
     for gap in gaps:
-        report.add("input-argument-missing", f"{where}{encode(gap.path)}", gap.said(), tool=name, at=[INPUT, *gap.path])
+        report.add(
+            rules.INPUT_ARGUMENT_MISSING, f"{where}{encode(gap.path)}", gap.said(), tool=name, at=[INPUT, *gap.path]
+        )
     if gaps:  # the rest compared as if the contract's schema did not have them
         rest = without_gaps(rest, gaps)
         found = _compared(report, tool, INPUT, rest, theirs, compared.theirs)
@@ -220,22 +224,22 @@ def _compare_input(report: Report, tool: ServedTool, validator: Any, theirs: Any
         compared = found
     narrowed = input_narrowings(rest, theirs)
     for rule, pointer, text in narrowed:  # the input rules `breaking` shares
-        report.add(rule, f"{where}{pointer}", text, tool=name, at=[INPUT, *_tokens(pointer)])
+        report.add(BY_ID[rule], f"{where}{pointer}", text, tool=name, at=[INPUT, *_tokens(pointer)])
     unnamed = {gap.path[-1] for gap in gaps if not gap.named and len(gap.path) == 2}  # top-level arguments
     refused = [(call, first_refusal(validator, _but(call.arguments, unnamed))) for call in tool.calls]
     for index, (call, refusal) in enumerate(refused):
         if refusal is not None and not narrowed:
             text = f"it refuses the example call {name}({shown(call.arguments, 120)}): {refusal}"
-            report.add("input-example-refused", where, text, tool=name, at=["examples", index])
+            report.add(rules.INPUT_EXAMPLE_REFUSED, where, text, tool=name, at=["examples", index])
     if narrowed or any(refusal for _, refusal in refused):
         return
     difference = compared.difference
     subject, at = f"{where}{_at(difference.pointer)}", [INPUT, *_tokens(difference.pointer)]
     if not accepts_more(compared.ours, compared.theirs):
-        report.add("input-schema-differs", subject, _differs(difference), tool=name, at=at)
+        report.add(rules.INPUT_SCHEMA_DIFFERS, subject, _differs(difference), tool=name, at=at)
     elif not gaps:  # a tool with an argument missing has its errors: no note beside them
         text = f"it accepts more than the contract's: {_differs(difference)}"
-        report.add("input-schema-wider", subject, text, tool=name, at=at)
+        report.add(rules.INPUT_SCHEMA_WIDER, subject, text, tool=name, at=at)
 
 
 def _but(arguments: dict[str, Any], names: set[Any]) -> dict[str, Any]:

@@ -32,6 +32,8 @@ import mcp.types as types
 
 from ..client.bounded import json_as_written
 from ..client.report import Report, shown
+from ..rules import Rule
+from ..rules import conform as rules
 from ..runtime import NotJson, Violation, parse_json
 from ..schema.pointer import encode
 from ..schema.values import first_unheld, not_json, unheld
@@ -68,9 +70,9 @@ def _as_sent(text: str) -> Any:
 
 
 # rule -> the rules whose finding at the same call says the same fault more precisely.
-EXPLAINED_BY: Mapping[str, frozenset[str]] = {
-    "error-result-outside-schema": frozenset({"invalid-result"}),
-    "unknown-error-code": frozenset({"invalid-result"}),  # the schema's enum of codes said it
+EXPLAINED_BY: Mapping[Rule, frozenset[Rule]] = {
+    rules.ERROR_RESULT_OUTSIDE_SCHEMA: frozenset({rules.INVALID_RESULT}),
+    rules.UNKNOWN_ERROR_CODE: frozenset({rules.INVALID_RESULT}),  # the schema's enum of codes said it
 }
 
 
@@ -99,17 +101,17 @@ class _Call:
     where: str
     is_error: bool
     at: tuple[Any, ...] = ()  # where the call was written in the tool's entry
-    explained: Collection[str] = ()  # rules the caller's own finding explains
-    found: list[tuple[str, str]] = field(default_factory=list)
+    explained: Collection[Rule] = ()  # rules the caller's own finding explains
+    found: list[tuple[Rule, str]] = field(default_factory=list)
 
-    def add(self, rule: str, message: str) -> None:
+    def add(self, rule: Rule, message: str) -> None:
         prefix = "isError result: " if self.is_error else ""
         self.found.append((rule, prefix + message))
 
     def flush(self) -> None:
-        rules = {rule for rule, _ in self.found}
+        said = {rule for rule, _ in self.found}
         for rule, message in self.found:
-            if rule not in self.explained and not EXPLAINED_BY.get(rule, frozenset()) & rules:
+            if rule not in self.explained and not EXPLAINED_BY.get(rule, frozenset()) & said:
                 self.report.add(rule, self.where, message, tool=self.tool.name, at=self.at)
 
 
@@ -121,7 +123,7 @@ def judge_result(
     report: Report,
     at: tuple[Any, ...] = (),
     arguments: Mapping[str, Any] | None = None,
-    explained: Collection[str] = (),
+    explained: Collection[Rule] = (),
 ) -> None:
     """Each way `result` departs from the contract, a finding about `where` (the call, as
     the report names it), placed at `at` in the tool's entry (the example call made); an
@@ -144,9 +146,9 @@ def _judge(
     report, where = call.report, call.where
     if arguments is not None and (result.is_error or contract.error_code(document_of(result)[0]) is not None):
         for name, text in echoes(tool, arguments, result):
-            report.add("error-echoes-argument", where, text, tool=tool.name, at=echo_at(tool, name, call.at))
+            report.add(rules.ERROR_ECHOES_ARGUMENT, where, text, tool=tool.name, at=echo_at(tool, name, call.at))
     if not tool.structured and result.structured_content is not None:
-        call.add("structured-content-unexpected", "structuredContent, though the tool's results are content")
+        call.add(rules.STRUCTURED_CONTENT_UNEXPECTED, "structuredContent, though the tool's results are content")
     if result.is_error:
         _judge_error(contract, tool, result, call)
     elif tool.structured:
@@ -158,11 +160,11 @@ def _judge(
 def _judge_structured(contract: ServedContract, tool: ServedTool, result: types.CallToolResult, call: _Call) -> None:
     document, source = document_of(result)
     if source is None:
-        call.add("no-document", "neither structuredContent nor JSON text content")
+        call.add(rules.NO_DOCUMENT, "neither structuredContent nor JSON text content")
         return
     if source == "text" and "outputSchema" in tool.listing:  # not listed: text at this revision
         text = "no structuredContent, though the tool has an output schema (the text content was judged)"
-        call.add("no-structured-content", text)
+        call.add(rules.NO_STRUCTURED_CONTENT, text)
     _judge_document(contract, tool, document, call)
 
 
@@ -173,50 +175,50 @@ def _judge_content(contract: ServedContract, tool: ServedTool, result: types.Cal
         if tool.content_types is not None and block.type not in tool.content_types:
             declared = ", ".join(sorted(tool.content_types))
             text = f"content[{index}] is {block.type!r}, a type the tool does not declare ({declared})"
-            call.add("content-type-undeclared", text)
+            call.add(rules.CONTENT_TYPE_UNDECLARED, text)
     texts = [(i, b.text) for i, b in enumerate(result.content) if isinstance(b, types.TextContent)]
     for index, text in texts:
         try:
             document = parse_json(text)
         except NotJson:
             if tool.text_check is not None:
-                call.add("invalid-text", f"content[{index}] is not JSON, which the tool's text_schema wants")
+                call.add(rules.INVALID_TEXT, f"content[{index}] is not JSON, which the tool's text_schema wants")
             continue
         if contract.knows_errors() and contract.error_code(document) is not None:
             said = f"content[{index}] holds the error envelope of {contract.error_code(document)!r}"
-            call.add("is-error-mismatch", f"isError is {shown(result.is_error)}, but {said}")
+            call.add(rules.IS_ERROR_MISMATCH, f"isError is {shown(result.is_error)}, but {said}")
             continue
         if tool.text_check is None:
             continue
         odd = not_json(document)
         violations = tool.text_check(document) if odd is None else [Violation(odd[0], _number_said(odd[1]))]
         if violations:
-            call.add("invalid-text", f"the text_schema refuses content[{index}]: {_listed(violations)}")
+            call.add(rules.INVALID_TEXT, f"the text_schema refuses content[{index}]: {_listed(violations)}")
 
 
 def _judge_error(contract: ServedContract, tool: ServedTool, result: types.CallToolResult, call: _Call) -> None:
     """An `isError` result: its envelope judged as a document, else the code its text holds."""
-    rules = contract.error_results
+    errors = contract.error_results
     carried = "outputSchema" in tool.listing  # not at every revision (see `revisions.tool_at`)
-    if tool.structured and carried and rules.structured and result.structured_content is None:
+    if tool.structured and carried and errors.structured and result.structured_content is None:
         text = "no structuredContent, though the contract's errors are structured (error_results.structured)"
-        call.add("error-not-structured", text)
+        call.add(rules.ERROR_NOT_STRUCTURED, text)
     published = published_check(tool)
     if result.structured_content is not None and published is not None:
         violations = published(result.structured_content)
         if violations:
-            call.add("error-result-outside-schema", f"{_STRICT_CLIENTS}: {_listed(violations)}")
+            call.add(rules.ERROR_RESULT_OUTSIDE_SCHEMA, f"{_STRICT_CLIENTS}: {_listed(violations)}")
     document, source = document_of(result)
     if source == "structuredContent" or isinstance(document, dict | list):
         _judge_document(contract, tool, document, call)
         return
-    if rules.code_pattern is None:
+    if errors.code_pattern is None:
         return  # plain text, and the contract does not say where a code is in it
     texts = texts_of(result)
     code = next((c for c in map(contract.code_in_text, texts) if c is not None), None)
     if code is None:
         text = f"no error code in its text (error_results.code_pattern): {shown(' '.join(texts), 120)}"
-        call.add("error-code-missing", text)
+        call.add(rules.ERROR_CODE_MISSING, text)
         return
     _judge_code(contract, tool, code, call)
 
@@ -225,18 +227,18 @@ def _judge_document(contract: ServedContract, tool: ServedTool, document: Any, c
     odd = not_json(document)
     if odd is not None:  # JSON has no such number: a parser let it through
         text = f"the contract refuses the result: {encode(odd[0]) or '/'}: {_number_said(odd[1])}"
-        call.add("invalid-result", text)
+        call.add(rules.INVALID_RESULT, text)
         return
     violations = tool.check(document)
     if violations:
-        call.add("invalid-result", f"the contract refuses the result: {_listed(violations)}")
+        call.add(rules.INVALID_RESULT, f"the contract refuses the result: {_listed(violations)}")
     if not contract.knows_errors():
         return
     code = contract.error_code(document)
     if contract.is_error_document(document) != call.is_error:
         said = "an error envelope" if code is None else f"the error envelope of {code!r}"
         said = said if not call.is_error else "a success"
-        call.add("is-error-mismatch", f"isError is {shown(call.is_error)}, but the document is {said}")
+        call.add(rules.IS_ERROR_MISMATCH, f"isError is {shown(call.is_error)}, but the document is {said}")
     if code is None:
         return
     if _judge_code(contract, tool, code, call):
@@ -245,17 +247,17 @@ def _judge_document(contract: ServedContract, tool: ServedTool, document: Any, c
                 f"{mismatch.pointer} is {shown(mismatch.found)}, but the catalogue gives {code!r} "
                 f"{mismatch.column}: {shown(mismatch.expected)}"
             )
-            call.add("catalogue-contradicted", text)
+            call.add(rules.CATALOGUE_CONTRADICTED, text)
 
 
 def _judge_code(contract: ServedContract, tool: ServedTool, code: str, call: _Call) -> bool:
     """Whether `code` is a code of the catalogue (that the tool should declare)."""
     if contract.entry(code) is None:
-        call.add("unknown-error-code", f"{code!r} is not a code of the catalogue")
+        call.add(rules.UNKNOWN_ERROR_CODE, f"{code!r} is not a code of the catalogue")
         return False
     if not tool.declares(code):
         declared = ", ".join(sorted(tool.declared_codes or ())) or "none"
-        call.add("undeclared-error-code", f"{code!r} is not among the codes the tool declares ({declared})")
+        call.add(rules.UNDECLARED_ERROR_CODE, f"{code!r} is not among the codes the tool declares ({declared})")
     return True
 
 

@@ -20,11 +20,12 @@ from typing import Any
 
 import mcp.types as types
 
-from ..client.connect import MAX_PAGES, looping
+from ..client.connect import read_pages
 from ..client.report import Report
 from ..load.surface import PROMPTS_FILE, RESOURCES_FILE
 from ..media import essence
 from ..model import Prompt, Resource, Surface
+from ..rules import conform as rules
 from ..runtime import NotJson, parse_json
 from .link import Answer, Link, unanswered
 
@@ -66,35 +67,37 @@ async def conform_surface(link: Link, surface: Surface, report: Report, timeout:
 _ENTRIES = {"resources/list": "resources", "resources/templates/list": "resource_templates", "prompts/list": "prompts"}
 
 
+class _Unlisted(Exception):
+    """A listing's page that got no result (said): the kind is not compared."""
+
+
 async def _listing(asking: _Asking, method: str, request: type[Any], result: type[Any]) -> list[Any] | None:
     """Every entry of a listing, page by page (`request` answered as `result`); None when the
     server does not answer it (said)."""
     entries: list[Any] = []
-    cursor: str | None = None
-    cursors: set[str] = set()
     source = PROMPTS_FILE if method.startswith("prompts") else RESOURCES_FILE
     report = asking.report
-    for page_number in range(1, MAX_PAGES + 1):
+
+    async def page(cursor: str | None) -> str | None:
         answer = await asking.link.ask(request(params=types.PaginatedRequestParams(cursor=cursor)), result)
         if answer.kind == "rpc-error":
             text = f"the contract declares what it lists, and the server answers: {answer.text}"
-            report.add("surface-unlisted", method, text, source=source)
-            return None
-        if answer.kind == "not-a-result":
-            report.add("invalid-response", method, answer.text, source=source)
-            return None
-        if answer.result is None:
+            report.add(rules.SURFACE_UNLISTED, method, text, source=source)
+        elif answer.kind == "not-a-result":
+            report.add(rules.INVALID_RESPONSE, method, answer.text, source=source)
+        elif answer.result is None:
             asking.failed(answer, method, source)
-            return None
-        entries += getattr(answer.result, _ENTRIES[method])
-        cursor = answer.result.next_cursor
-        if cursor is None:
-            return entries
-        if cursor in cursors:  # it would never end: said at once, not after MAX_PAGES pages
-            report.add("endless-tool-list", method, looping(cursor, page_number), source=source)
-            return entries
-        cursors.add(cursor)
-    report.add("endless-tool-list", method, f"still a nextCursor after {MAX_PAGES} pages", source=source)
+        else:
+            entries.extend(getattr(answer.result, _ENTRIES[method]))
+            return answer.result.next_cursor  # type: ignore[no-any-return]
+        raise _Unlisted
+
+    try:
+        endless = await read_pages(page)
+    except _Unlisted:
+        return None
+    if endless is not None:
+        report.add(rules.ENDLESS_TOOL_LIST, method, endless, source=source)
     return entries
 
 
@@ -105,7 +108,7 @@ async def _resources(asking: _Asking, resources: tuple[Resource, ...], listed: d
         theirs = listed.get(resource.uri)
         if theirs is None:
             text = f"the server does not list {resource.uri!r}"
-            report.add("missing-resource", "resources/list", text, at=[*where, "uri"], source=RESOURCES_FILE)
+            report.add(rules.MISSING_RESOURCE, "resources/list", text, at=[*where, "uri"], source=RESOURCES_FILE)
             continue
         listed_alike = _media_type(report, "resources/list", resource, theirs.mime_type, where)
         if resource.contents is not None:
@@ -118,7 +121,7 @@ def _media_type(report: Report, subject: str, resource: Resource, theirs: str | 
     if ours is None or (theirs is not None and essence(theirs) == essence(ours)):
         return True
     text = f"{resource.name!r}: the contract says {ours}, the server {theirs or 'no media type'}"
-    report.add("resource-differs", subject, text, at=[*where, "mimeType"], source=RESOURCES_FILE)
+    report.add(rules.RESOURCE_DIFFERS, subject, text, at=[*where, "mimeType"], source=RESOURCES_FILE)
     return False
 
 
@@ -128,17 +131,19 @@ async def _read(asking: _Asking, resource: Resource, where: list[object], listed
     request = types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=resource.uri))
     answer = await asking.link.ask(request, types.ReadResourceResult)
     if answer.kind == "rpc-error":
-        report.add("read-failed", subject, f"answered with an error: {answer.text}", at=where, source=RESOURCES_FILE)
+        report.add(
+            rules.READ_FAILED, subject, f"answered with an error: {answer.text}", at=where, source=RESOURCES_FILE
+        )
         return
     if answer.kind == "not-a-result":
-        report.add("invalid-response", subject, answer.text, source=RESOURCES_FILE)
+        report.add(rules.INVALID_RESPONSE, subject, answer.text, source=RESOURCES_FILE)
         return
     result = answer.result
     if result is None:
         asking.failed(answer, subject, RESOURCES_FILE, where)
         return
     if not result.contents:
-        report.add("read-failed", subject, "answered with no contents", at=where, source=RESOURCES_FILE)
+        report.add(rules.READ_FAILED, subject, "answered with no contents", at=where, source=RESOURCES_FILE)
         return
     first = result.contents[0]
     if listed_alike:
@@ -152,7 +157,7 @@ def _judge_contents(report: Report, subject: str, resource: Resource, contents: 
     at = [*where, "schema"]
     if not isinstance(text, str):
         report.add(
-            "resource-contents-invalid",
+            rules.RESOURCE_CONTENTS_INVALID,
             subject,
             "a JSON resource answered with a blob, not text",
             at=at,
@@ -162,12 +167,12 @@ def _judge_contents(report: Report, subject: str, resource: Resource, contents: 
     try:
         document = parse_json(text)
     except NotJson as exc:
-        report.add("resource-contents-invalid", subject, f"not JSON: {exc}", at=at, source=RESOURCES_FILE)
+        report.add(rules.RESOURCE_CONTENTS_INVALID, subject, f"not JSON: {exc}", at=at, source=RESOURCES_FILE)
         return
     judge = resource.judge
     for violation in judge.violations(document)[:5] if judge is not None else ():
         text = f"its schema refuses the contents at {violation.pointer or '/'}: {violation.message}"
-        report.add("resource-contents-invalid", subject, text, at=at, source=RESOURCES_FILE)
+        report.add(rules.RESOURCE_CONTENTS_INVALID, subject, text, at=at, source=RESOURCES_FILE)
 
 
 def _templates(templates: tuple[Resource, ...], listed: dict[str, Any], report: Report) -> None:
@@ -176,12 +181,18 @@ def _templates(templates: tuple[Resource, ...], listed: dict[str, Any], report: 
         theirs = listed.get(template.name)
         if theirs is None:
             text = f"the server does not list the template {template.name!r}"
-            report.add("missing-resource", "resources/templates/list", text, at=[*where, "name"], source=RESOURCES_FILE)
+            report.add(
+                rules.MISSING_RESOURCE, "resources/templates/list", text, at=[*where, "name"], source=RESOURCES_FILE
+            )
             continue
         if theirs.uri_template != template.uri:
             text = f"{template.name!r}: the contract's template is {template.uri}, the server's {theirs.uri_template}"
             report.add(
-                "resource-differs", "resources/templates/list", text, at=[*where, "uriTemplate"], source=RESOURCES_FILE
+                rules.RESOURCE_DIFFERS,
+                "resources/templates/list",
+                text,
+                at=[*where, "uriTemplate"],
+                source=RESOURCES_FILE,
             )
         _media_type(report, "resources/templates/list", template, theirs.mime_type, where)
 
@@ -193,7 +204,7 @@ async def _prompts(asking: _Asking, prompts: tuple[Prompt, ...], listed: dict[st
         theirs = listed.get(prompt.name)
         if theirs is None:
             text = f"the server does not list {prompt.name!r}"
-            report.add("missing-prompt", "prompts/list", text, at=[*where, "name"], source=PROMPTS_FILE)
+            report.add(rules.MISSING_PROMPT, "prompts/list", text, at=[*where, "name"], source=PROMPTS_FILE)
             continue
         _arguments(prompt, theirs, report, where)
         if all(not a.required for a in prompt.arguments):
@@ -213,13 +224,13 @@ def _arguments(prompt: Prompt, theirs: Any, report: Report, where: list[object])
             text = f"{prompt.name!r}: the server {said} the argument {argument.name!r}, the contract {ours}"
         else:
             continue
-        report.add("prompt-differs", "prompts/list", text, at=at, source=PROMPTS_FILE)
+        report.add(rules.PROMPT_DIFFERS, "prompts/list", text, at=at, source=PROMPTS_FILE)
     extra = [
         name for name, other in listed.items() if other.required and name not in {a.name for a in prompt.arguments}
     ]
     if extra:
         text = f"{prompt.name!r}: the server requires {', '.join(map(repr, extra))}, which the contract lacks"
-        report.add("prompt-differs", "prompts/list", text, at=[*where, "name"], source=PROMPTS_FILE)
+        report.add(rules.PROMPT_DIFFERS, "prompts/list", text, at=[*where, "name"], source=PROMPTS_FILE)
 
 
 async def _get(asking: _Asking, prompt: Prompt, where: list[object]) -> None:
@@ -228,8 +239,8 @@ async def _get(asking: _Asking, prompt: Prompt, where: list[object]) -> None:
     answer = await asking.link.ask(request, types.GetPromptResult)
     if answer.kind == "rpc-error":
         text = f"answered with an error: {answer.text}"
-        report.add("prompt-get-failed", subject, text, at=where, source=PROMPTS_FILE)
+        report.add(rules.PROMPT_GET_FAILED, subject, text, at=where, source=PROMPTS_FILE)
     elif answer.kind == "not-a-result":
-        report.add("invalid-response", subject, answer.text, source=PROMPTS_FILE)
+        report.add(rules.INVALID_RESPONSE, subject, answer.text, source=PROMPTS_FILE)
     elif answer.result is None:
         asking.failed(answer, subject, PROMPTS_FILE, where)

@@ -5,7 +5,7 @@ drifted file is a finding of `output-drift` (buf reports build errors, lint and 
 one kind of annotation), sources that do not load are `source-invalid` findings, a
 document that breaks its schema is a `document-invalid` one; what else the command knows
 (the paths, the diffs, the files made) is its facts, from which the text format says it in
-the words users know (`formats/own_text.py`).
+the words users know (`facts.py`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, display_path, printable, working_folder
+from ..rules import Level
+from ..rules.common import DOCUMENT_INVALID, OUTPUT_DRIFT
+from .facts import CheckFacts, DocsFacts, GenerateFacts, InitFacts, ValidateFacts
 from .finding import Finding, Note, Outcome
 
 if TYPE_CHECKING:
@@ -22,8 +25,6 @@ if TYPE_CHECKING:
     from ..validate import Verdict
     from ..write import Drift
 
-DRIFT = "output-drift"
-DOCUMENT = "document-invalid"
 # What each kind of drift is, and what repairs it.
 _DRIFT_KINDS = {
     "changed": "changed: the file differs from what the sources produce",
@@ -37,7 +38,7 @@ def drift_findings(drift: Drift, shown: str) -> tuple[Finding, ...]:
     """One `output-drift` finding per path that differs, named as the user sees it (`shown`
     is the output folder as displayed)."""
     found = [
-        Finding(DRIFT, "error", f"{shown}/{printable(path)}", None, None, None, _drift_message(drift, kind, path))
+        Finding.in_file(OUTPUT_DRIFT, f"{shown}/{printable(path)}", _drift_message(drift, kind, path))
         for kind in _DRIFT_KINDS
         for path in getattr(drift, kind)
     ]
@@ -52,38 +53,27 @@ def _drift_message(drift: Drift, kind: str, path: str) -> str:
     return said + _REPAIR
 
 
-def checked(drift: Drift | None, diagnostics: Sequence[Diagnostic], answered: str | None, shown: str) -> Outcome:
+def checked(drift: Drift | Sequence[Diagnostic], answered: str | None, shown: str) -> Outcome:
     """`check`'s outcome: drift as findings, and as facts (`clean`, `changed`, `missing`,
-    `extra`, `diffs`, `answered`) for the JSON report and the text format."""
-    facts: dict[str, Any] = {"output": shown, "answered": answered}
-    if drift is None:
-        return Outcome.refused("check", diagnostics, facts)
-    facts.update(
-        clean=drift.clean,
-        changed=list(drift.changed),
-        missing=list(drift.missing),
-        extra=list(drift.extra),
-        diffs=dict(drift.diffs),
-    )
+    `extra`, `diffs`, `answered`) for the JSON report and the text format; or its problems."""
+    if isinstance(drift, Sequence):
+        return Outcome.refused("check", drift, CheckFacts(shown, answered))
+    paths = (list(drift.changed), list(drift.missing), list(drift.extra))
+    facts = CheckFacts(shown, answered, drift.clean, *paths, dict(drift.diffs))
     summary = (
         f"{shown} is up to date."
         if drift.clean
         else f"{shown} has drifted from the sources: run `mcp-contracts generate`."
     )
-    return Outcome("check", drift_findings(drift, shown), (DRIFT,), facts=facts, summary=summary)
+    return Outcome("check", drift_findings(drift, shown), (OUTPUT_DRIFT.id,), facts=facts, summary=summary)
 
 
-def generated(drift: Drift | None, diagnostics: Sequence[Diagnostic], shown: str) -> Outcome:
+def generated(drift: Drift | Sequence[Diagnostic], shown: str) -> Outcome:
     """`generate`'s outcome: the files it created, updated and removed (paths in the output
     folder), or the problems that kept it from writing anything."""
-    if drift is None:
-        return Outcome.refused("generate", diagnostics, {"output": shown})
-    facts = {
-        "output": shown,
-        "created": list(drift.missing),
-        "updated": list(drift.changed),
-        "removed": list(drift.extra),
-    }
+    if isinstance(drift, Sequence):
+        return Outcome.refused("generate", drift, GenerateFacts(shown))
+    facts = GenerateFacts(shown, list(drift.missing), list(drift.changed), list(drift.extra))
     count = len(drift.changed) + len(drift.missing) + len(drift.extra)
     summary = f"{count} file(s) changed in {shown}." if count else f"{shown} is up to date."
     notes: list[Note] = []
@@ -91,9 +81,9 @@ def generated(drift: Drift | None, diagnostics: Sequence[Diagnostic], shown: str
         problem = drift.left_behind
         where = display_path(Path(problem.filename)) if problem.filename else shown
         said = f"{where}: the old tree could not be removed ({problem.strerror or problem})"
-        notes.append(Note("warning", f"{said}: the next `mcp-contracts generate` removes it"))
+        notes.append(Note(Level.WARNING, f"{said}: the next `mcp-contracts generate` removes it"))
     if working_folder() is None:
-        notes.append(Note("note", f"{shown} held the working folder and was replaced: `cd .` to see the new files"))
+        notes.append(Note(Level.NOTE, f"{shown} held the working folder and was replaced: `cd .` to see the new files"))
     return Outcome("generate", (), (), facts=facts, summary=summary, notes=tuple(notes))
 
 
@@ -102,18 +92,17 @@ def initialised(done: Scaffolded | Diagnostic) -> Outcome:
     settings section to), or why none were made."""
     if isinstance(done, Diagnostic):
         return Outcome.refused("init", [done])
-    facts: dict[str, Any] = {"created": [display_path(path) for path in done.created]}
-    if done.appended is not None:
-        facts["appended"] = display_path(done.appended)
+    appended = display_path(done.appended) if done.appended is not None else None
+    facts = InitFacts([display_path(path) for path in done.created], appended)
     return Outcome("init", (), (), facts=facts, summary="Edit them, then run `mcp-contracts generate`.")
 
 
 def built_site(site: Path, problem: str | None, output: str) -> Outcome:
     """`docs`'s outcome: where the site is, or why mkdocs did not build it (its own output
     then goes to standard error before the problem)."""
-    facts = {"site": display_path(site)}
+    facts = DocsFacts(display_path(site))
     if problem is not None:
-        notes = (Note("note", "mkdocs said:\n" + output.rstrip("\n")),) if output.strip() else ()
+        notes = (Note(Level.NOTE, "mkdocs said:\n" + output.rstrip("\n")),) if output.strip() else ()
         return Outcome("docs", (), (), facts=facts, problem=problem, notes=notes)
     return Outcome("docs", (), (), facts=facts, summary=f"Site written to {display_path(site)}/index.html")
 
@@ -124,19 +113,19 @@ def validated(
     """`validate`'s outcome: each violation of each document a `document-invalid` finding at
     its pointer, the verdicts as facts; a document that cannot be judged (unreadable, not
     JSON) makes the outcome's problem (exit 2) while the others are still judged."""
-    facts: dict[str, Any] = {"contract": contract, "documents": [_document(v) for v in verdicts]}
+    facts = ValidateFacts(contract, [_document(v) for v in verdicts])
     if diagnostics:
         return Outcome.refused("validate", diagnostics, facts)
     if problem is not None:
         return Outcome("validate", (), (), facts=facts, problem=problem)
     found = tuple(
-        Finding(DOCUMENT, "error", printable(verdict.path), None, None, violation.pointer, violation.message)
+        Finding.in_file(DOCUMENT_INVALID, printable(verdict.path), violation.message, violation.pointer)
         for verdict in verdicts
         for violation in verdict.errors
     )
     unjudged = sum(v.problem is not None for v in verdicts)
     refused = f"{unjudged} document(s) could not be judged" if unjudged else None
-    return Outcome("validate", found, (DOCUMENT,), facts=facts, problem=refused)
+    return Outcome("validate", found, (DOCUMENT_INVALID.id,), facts=facts, problem=refused)
 
 
 def _document(verdict: Verdict) -> dict[str, Any]:

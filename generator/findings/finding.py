@@ -9,11 +9,14 @@ one fault seen at several revisions is one finding that lists them (`merged`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, printable
+from ..rules import Level, Rule
+from ..rules.common import SOURCE_INVALID
+from .facts import Facts
 
 if TYPE_CHECKING:  # imported when a place is asked for: `check` answered from the cache loads no model
     from ..model import Place
@@ -23,8 +26,8 @@ __all__ = ["Finding", "Note", "Outcome", "merged"]
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    rule: str
-    level: str  # error, warning or note
+    rule: str  # the ID of a rule of the registry
+    level: Level
     file: str
     line: int | None
     column: int | None
@@ -37,15 +40,21 @@ class Finding:
     accepted: str | None = None  # breaking: the reason of the accepted-breaks entry that covers it
 
     @classmethod
-    def at(cls, rule: str, level: str, place: Place, message: str, **context: Any) -> Finding:
-        return cls(rule, level, place.file, place.line, place.column, place.pointer, message, **context)
+    def of(cls, rule: Rule, place: Place, message: str, **context: Any) -> Finding:
+        """A finding of `rule` at its default level (the `Policy` re-levels it)."""
+        return cls(rule.id, rule.level, place.file, place.line, place.column, place.pointer, message, **context)
+
+    @classmethod
+    def in_file(cls, rule: Rule, file: str, message: str, pointer: str | None = None) -> Finding:
+        """A finding of `rule` about a file (at `pointer` in it), at the rule's default level."""
+        return cls(rule.id, rule.level, file, None, None, pointer, message)
 
     @classmethod
     def of_diagnostic(cls, diagnostic: Diagnostic) -> Finding:
         """A problem that keeps the sources from loading, as the finding `source-invalid`."""
         return cls(
-            "source-invalid",
-            "error",
+            SOURCE_INVALID.id,
+            SOURCE_INVALID.level,
             diagnostic.file,
             diagnostic.line,
             None,
@@ -59,7 +68,7 @@ class Finding:
 
         return Place(self.file, self.line, self.column, self.pointer)
 
-    def at_level(self, level: str) -> Finding:
+    def at_level(self, level: Level) -> Finding:
         return replace(self, level=level)
 
     def sort_key(self) -> tuple[Any, ...]:
@@ -134,7 +143,7 @@ class Note:
     """What a command says beside its findings, at a level (note, warning): a revision the
     server does not speak, an old tree left behind. On standard error in text, `notes` in JSON."""
 
-    level: str
+    level: Level
     message: str
 
     def as_json(self) -> dict[str, str]:
@@ -154,7 +163,7 @@ class Outcome:
     findings: tuple[Finding, ...]
     rules: tuple[str, ...]  # the IDs of the rules that ran (off ones left out), for JUnit and SARIF
     loaded: bool = True
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: Facts = field(default_factory=Facts)
     summary: str = ""  # the last line of the text format
     problem: str | None = None  # why the command could not judge at all (a server not reached): exit 2
     pending: bool = False  # what was found still waits to be written (`import` without --write): exit 1
@@ -162,17 +171,15 @@ class Outcome:
     notes: tuple[Note, ...] = ()  # said on standard error in every format, and in JSON: not findings
 
     @classmethod
-    def refused(
-        cls, command: str, diagnostics: Iterable[Diagnostic], facts: Mapping[str, Any] | None = None
-    ) -> Outcome:
+    def refused(cls, command: str, diagnostics: Iterable[Diagnostic], facts: Facts | None = None) -> Outcome:
         """The outcome of a command whose settings or sources do not load (or whose output
         cannot be written): `source-invalid` findings, exit 2."""
         found = tuple(sorted(map(Finding.of_diagnostic, diagnostics), key=Finding.sort_key))
-        return cls(command, found, ("source-invalid",), loaded=False, facts=dict(facts or {}))
+        return cls(command, found, (SOURCE_INVALID.id,), loaded=False, facts=facts or Facts())
 
     @property
     def errors(self) -> int:
-        return sum(f.level == "error" for f in self.findings)
+        return sum(f.level == Level.ERROR for f in self.findings)
 
     @property
     def exit_code(self) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from ..rules import of_command, rule
+from ..rules import Level, of_command, rule
 from ..rules.common import FIXED
 from .finding import Finding
 
@@ -21,12 +21,12 @@ class Policy:
         own = self.contracts.get(contract, {}) if contract is not None else {}
         return own.get(rule_id) or self.project.get(rule_id)
 
-    def level(self, rule_id: str, contract: str | None) -> str | None:
+    def level(self, rule_id: str, contract: str | None) -> Level | None:
         """The level `rule_id` is reported at for `contract`; None when it is off."""
         if rule_id in FIXED:  # sources that do not load, an output that drifted: never a warning
-            return "error"
+            return Level.ERROR
         chosen = self.setting(rule_id, contract) or rule(rule_id).level
-        return None if chosen == "off" else chosen
+        return None if chosen == "off" else Level(chosen)
 
     def ran(self, command: str, contract: str | None = None) -> tuple[str, ...]:
         """The IDs of the rules of `command` that are not off (for `contract`)."""

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..config import Settings
-from ..diagnostics import printable
+from ..diagnostics import Refused, printable
 from .finding import Outcome
 from .formats import FORMATS, printed
 from .report_file import STDOUT, guarded_problem, report_problem, write_report
@@ -19,7 +19,7 @@ EXIT_INVALID = 2
 Reports = list[tuple[str, Path]]
 
 
-def report_targets(given: Sequence[str]) -> Reports | str:
+def report_targets(given: Sequence[str]) -> Reports | Refused:
     """`--report FORMAT:PATH` values, checked before anything runs, or why one is refused: not
     FORMAT:PATH, or a PATH that is not a regular file or a new one (a FIFO, a device, a
     socket, a folder, any symlink: see `report_file`). `-` is standard output."""
@@ -27,22 +27,22 @@ def report_targets(given: Sequence[str]) -> Reports | str:
     for value in given:
         name, colon, path = value.partition(":")
         if not colon or name not in FORMATS or not path:
-            return f"--report {value!r} is not FORMAT:PATH with FORMAT one of {', '.join(FORMATS)}"
+            return Refused(f"--report {value!r} is not FORMAT:PATH with FORMAT one of {', '.join(FORMATS)}")
         problem = report_problem(Path(path))
         if problem is not None:
-            return f"{printable(path)}: cannot write the {name} report: {problem}"
+            return Refused(f"{printable(path)}: cannot write the {name} report: {problem}")
         reports.append((name, Path(path)))
     return reports
 
 
-def guarded_reports(reports: Reports, chosen: Settings) -> str | None:
+def guarded_reports(reports: Reports, chosen: Settings) -> Refused | None:
     """Why one of `reports` would replace a file of the project `chosen` that is no report's
     (its settings, sources, output, templates, git's files: `report_file.guarded_problem`),
     or None; asked once the settings are known, before the command runs."""
     for name, path in reports:
         problem = guarded_problem(path, chosen)
         if problem is not None:
-            return f"{printable(str(path))}: cannot write the {name} report: {problem}"
+            return Refused(f"{printable(str(path))}: cannot write the {name} report: {problem}")
     return None
 
 

@@ -39,7 +39,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import REQUEST_TIMEOUT
 from pydantic import ValidationError
 
-from .. import interrupt
+from .. import debug, interrupt
 from ..client import client_side
 from ..client.bounded import (
     DEFAULT_MESSAGE_BYTES,
@@ -64,6 +64,7 @@ from ..client.connect import (
 from ..client.report import Report, shown
 from ..diagnostics import without_secrets
 from ..protocol import VERSIONS, Revision, revision
+from ..rules.conform import ENDLESS_TOOL_LIST
 from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.synthesize import candidates
@@ -169,6 +170,7 @@ def read_server(target: Target, options: ImportOptions, staging: Path) -> Readin
             with sdk_logs_silenced():  # an answer the SDK cannot parse is said in a line (`leaf`)
                 interrupt.run(_ask, target, revision(version), options, answered, reading, budget)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
+            debug.handled(exc)
             refused = _unheld_in(exc)
             if refused is not None:
                 return Reading(problem=refused)
@@ -225,7 +227,7 @@ async def _ask(
             listed = await list_tools(session, findings, wire)
         except Stopped:
             raise _Unreadable(findings.findings[-1].message if findings.findings else "no listing") from None
-        endless = next((f for f in findings.findings if f.rule == "endless-tool-list"), None)
+        endless = next((f for f in findings.findings if f.rule == ENDLESS_TOOL_LIST.id), None)
         if endless is not None:  # a listing not read to its end is none: never written as whole
             raise _Unreadable(f"tools/list: {endless.message}")
         reading.notes += [f"{at.version}: {finding.message}" for finding in findings.findings]
@@ -288,6 +290,7 @@ def _read_resources(
         try:
             done = interrupt.run(_read_some, target, at, options, reading, (budget, staging), opened)
         except Exception as exc:  # the SDK's transports raise what they meet, often in groups
+            debug.handled(exc)
             if isinstance(innermost(exc), BudgetSpent) or not opened or not reading.unread:
                 _not_read(reading, _said(exc) if opened else f"no new session: {_said(exc)}")
                 return

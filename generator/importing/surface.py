@@ -33,7 +33,7 @@ from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 from pydantic import BaseModel, ModelWrapValidatorHandler, PrivateAttr, ValidationError, model_validator
 
 from ..client.bounded import UnheldNumber
-from ..client.connect import MAX_PAGES, first_error, leaf, looping
+from ..client.connect import first_error, leaf, read_pages
 from .facts import ReadContents
 
 
@@ -120,25 +120,15 @@ async def list_surface(session: ClientSession, notes: list[str], heard: list[Unh
 async def _listing(
     session: ClientSession, kind: _Kind, notes: list[str], heard: list[UnheldNumber]
 ) -> tuple[dict[str, Any], ...] | str:
-    """The entries of one kind, every page read, or why the listing failed."""
+    """The entries of one kind, every page read (`read_pages`), or why the listing failed."""
     entries: list[dict[str, Any]] = []
-    cursor: str | None = None
-    cursors: set[str] = set()
-    for page_number in range(1, MAX_PAGES + 1):
+
+    async def page(cursor: str | None) -> str | None:
         before = len(heard)
-        try:
-            request = kind.request(params=types.PaginatedRequestParams(cursor=cursor))
-            page: Any = await session.send_request(request, kind.page)
-        except MCPError as exc:
-            if exc.code == CONNECTION_CLOSED:
-                raise
-            return () if exc.code == METHOD_NOT_FOUND else f"the server answers with an error: {leaf(exc)}"
-        except ValidationError as exc:
-            return f"not a {kind.method} result: {first_error(exc)}"
-        except (TimeoutError, RuntimeError) as exc:
-            return leaf(exc) or "no answer"
+        request = kind.request(params=types.PaginatedRequestParams(cursor=cursor))
+        listed: Any = await session.send_request(request, kind.page)
         unheld = _unheld_entries(heard[before:], kind.key)
-        for index, written in enumerate(page._wire):
+        for index, written in enumerate(listed._wire):
             if not isinstance(written, dict):
                 continue
             if index in unheld:
@@ -147,13 +137,19 @@ async def _listing(
                 notes.append(f"{kind.method}: {said!r} left out: {why}")
                 continue
             entries.append(written)
-        cursor = page.next_cursor
-        if cursor is None:
-            return tuple(entries)
-        if cursor in cursors:
-            return looping(cursor, page_number)
-        cursors.add(cursor)
-    return f"still a nextCursor after {MAX_PAGES} pages: the listing was not read to its end"
+        return listed.next_cursor  # type: ignore[no-any-return]
+
+    try:
+        endless = await read_pages(page)
+    except MCPError as exc:
+        if exc.code == CONNECTION_CLOSED:
+            raise
+        return () if exc.code == METHOD_NOT_FOUND else f"the server answers with an error: {leaf(exc)}"
+    except ValidationError as exc:
+        return f"not a {kind.method} result: {first_error(exc)}"
+    except (TimeoutError, RuntimeError) as exc:
+        return leaf(exc) or "no answer"
+    return tuple(entries) if endless is None else endless
 
 
 def _unheld_entries(heard: list[UnheldNumber], key: str) -> dict[int, str]:

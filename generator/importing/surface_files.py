@@ -33,6 +33,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
+from .. import debug
 from ..load.bundle import VIRTUAL_ROOT
 from ..load.meta import meta_judge
 from ..load.surface import (
@@ -468,7 +469,8 @@ def _kept_judge(name: str, schema: Any, files: dict[str, bytes], formats: bool) 
     judge = Judge(resource_schema_uri(name), judged(resources), formats=formats)
     try:
         judge.validator()
-    except Exception:  # jsonschema-rs: ValidationError, ValueError, ReferencingError
+    except Exception as exc:  # jsonschema-rs: ValidationError, ValueError, ReferencingError
+        debug.handled(exc)
         return None
     return judge
 

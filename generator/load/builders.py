@@ -18,7 +18,7 @@ import keyword
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..model import BuilderField, Builders, Catalogue, Shape, View, ViewClass, ViewType
+from ..model import BuilderField, Builders, Catalogue, Shape, TypeKind, View, ViewClass, ViewType
 from ..schema.pointer import PointerError, decode, encode, location, resolve
 from ..schema.resolver import Resolver
 from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, REFERENCES
@@ -230,7 +230,7 @@ def _union(types: list[ViewType]) -> ViewType:
         for part in member.items if member.kind == "union" else (member,):
             if part not in distinct:
                 distinct.append(part)
-    return distinct[0] if len(distinct) == 1 else ViewType("union", items=tuple(distinct))
+    return distinct[0] if len(distinct) == 1 else ViewType(TypeKind.UNION, items=tuple(distinct))
 
 
 def shape(refs: Resolver, node: Any, pointer: str, view: View | None, pointers: list[str]) -> Shape:

@@ -18,6 +18,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError
 
+from .. import debug
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path, json_pointer
 from ..files import Linked, NotRegular, entry_beneath, listing_beneath, names, read_beneath
@@ -390,7 +391,8 @@ class Document:
                 return quick
             try:
                 self._positions.append(YAML(typ="rt", pure=True).load(self._text))
-            except Exception:  # ruamel raises unrelated classes: the place has no line then
+            except Exception as exc:  # ruamel raises unrelated classes: the place has no line then
+                debug.handled(exc)
                 self._positions.append(None)
         return self._positions[0]
 
@@ -474,6 +476,7 @@ def read_yaml(path: Path, reading: Reading) -> Document | Diagnostic:
         problem = exc.problem or exc.context or "invalid YAML"
         return Diagnostic(reading.name(path), line, None, f"invalid YAML: {problem}")
     except Exception as exc:  # ruamel raises several unrelated classes for bad input
+        debug.handled(exc)
         return Diagnostic(reading.name(path), None, None, f"invalid YAML: {exc}")
     limit = reading.limits.yaml_nodes
     try:

@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from .. import naming
+from .. import debug, naming
 from ..diagnostics import Diagnostic
 from ..model import NO_DEFAULT, Bundle, View, ViewClass, ViewField
 from ..runtime import Judge, short
@@ -175,6 +175,7 @@ def compile_schema(
         view = ViewBuilder(schema, resources.retrieve, root_name(title), root).build()
         _compile_locations(schema, resources, formats, [model.location for model in view.classes if model.location])
     except Exception as exc:  # the engine and the retriever raise several classes; each names the problem
+        debug.handled(exc)
         if resources.unreachable is not None:  # a file not read: said as the loader says it
             return source.diagnostic(list(blame(source.data, resources.unreachable)), resources.unreachable)
         return _refused_pattern(source, resources) or _problem(source, exc)
@@ -193,6 +194,7 @@ def compile_schema(
         for model in view.classes:
             judge.validator(model.location)  # offline: the bundle holds all it needs
     except Exception as exc:
+        debug.handled(exc)
         return source.diagnostic(
             [], f"the bundled schema does not compile offline at {model.location}: {short(str(exc))}"
         )

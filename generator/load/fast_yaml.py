@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from .. import debug
 from ..schema.values import unheld
 
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "str"))
@@ -57,7 +58,8 @@ def _parser_for(text: str) -> Any:
         return None
     try:
         return parser(text)
-    except Exception:  # libyaml's refusal: ruamel reads it and says why
+    except Exception as exc:  # libyaml's refusal: ruamel reads it and says why
+        debug.handled(exc)
         return None
 
 
@@ -131,7 +133,8 @@ def load(text: str) -> Read | None:
         return None
     try:
         return _read(parser, _Scalars())
-    except Exception:  # _Unusual, or libyaml's refusal: ruamel reads it and says why
+    except Exception as exc:  # _Unusual, or libyaml's refusal: ruamel reads it and says why
+        debug.handled(exc)
         return None
 
 
@@ -231,7 +234,8 @@ def places(text: str) -> Places | None:
         return None
     try:
         return _places(parser, _Scalars())
-    except Exception:  # what `load` leaves to ruamel
+    except Exception as exc:  # what `load` leaves to ruamel
+        debug.handled(exc)
         return None
 
 

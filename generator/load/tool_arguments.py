@@ -1,5 +1,6 @@
 """Each tool's `inputSchema` compiled, bundled and viewed as a JSON resource's `schema:` is:
-what the generated `tools.<Name>Arguments` models are made from and judged by.
+what the generated `tools.<Name>Arguments` models are made from and judged by. Its own
+`outputSchema` is viewed too, for the zod part of the TypeScript tool (`render/ts_zod.py`).
 
 A tool without an `inputSchema` takes what `mcp/<name>.tools.json` publishes for it,
 `{"type": "object"}`. Two tools whose arguments would share a class (`GetBookArguments` for
@@ -72,10 +73,14 @@ def load_tool_arguments(
         )
         named = partial(_arguments_class, arguments_model_name(name))  # whatever the schema's title says
         compiled = compile_schema(source, named, references, formats, reading)
-        if isinstance(compiled, Diagnostic):
-            problems.append(compiled)
+        output = None
+        if tool.get("outputSchema") is not None:  # viewed for its zod part: no class is generated of it
+            own = Source(document, uri, ("tools", index, "outputSchema"))
+            output = compile_schema(own, partial(_arguments_class, "Output"), references, formats, reading)
+        if isinstance(compiled, Diagnostic) or isinstance(output, Diagnostic):
+            problems += [p for p in (compiled, output) if isinstance(p, Diagnostic)]
             continue
-        found.append(ToolArguments(name, compiled.bundle, compiled.view))
+        found.append(ToolArguments(name, compiled.bundle, compiled.view, output.view if output else None))
     return tuple(found), problems
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import NO_DEFAULT, NoDefault, Scalar, View, ViewClass, ViewField, ViewType
+from ..model import NO_DEFAULT, NoDefault, Scalar, TypeKind, View, ViewClass, ViewField, ViewType
 from ..naming import RESERVED_NAMES, camel, class_name_from
 from ..schema.dialect import read_as
 from ..schema.pointer import fragment, location
@@ -27,7 +27,7 @@ from ..schema.vocabulary import ALTERNATIVES, ANNOTATIONS, DEFINITIONS, TYPES
 from ..schema.walk import Visit
 from .bundle import ROOT_URI, Retriever
 
-ANY = ViewType("any")
+ANY = ViewType(TypeKind.ANY)
 MAX_DEPTH = 48
 MAX_LITERALS = 512
 
@@ -161,14 +161,14 @@ class ViewBuilder:
     ) -> ViewType:
         if name in ("string", "boolean"):
             literals = _literals(parts, str if name == "string" else bool)
-            return ViewType("literal", values=literals) if literals else ViewType(name)
+            return ViewType(TypeKind.LITERAL, values=literals) if literals else ViewType(TypeKind(name))
         if name == "array":
-            return ViewType("list", items=(self._items_type(parts, depth, hint),))
+            return ViewType(TypeKind.LIST, items=(self._items_type(parts, depth, hint),))
         if name == "object":
             if any(self._has_properties(p) for p in parts):
-                return ViewType("class", name=self._class(node, parts, depth, hint).name)
-            return ViewType("dict", items=(self._values_type(parts, depth, hint),))
-        return ViewType(name)
+                return ViewType(TypeKind.CLASS, name=self._class(node, parts, depth, hint).name)
+            return ViewType(TypeKind.DICT, items=(self._values_type(parts, depth, hint),))
+        return ViewType(TypeKind(name))
 
     def _items_type(self, parts: list[dict[str, Any]], depth: int, hint: str) -> ViewType:
         """The type of every element: from a part whose `items` applies to all of them."""
@@ -361,4 +361,4 @@ def _union(members: list[ViewType]) -> ViewType:
                 flat.append(part)
     if not flat:
         return ANY
-    return flat[0] if len(flat) == 1 else ViewType("union", items=tuple(flat))
+    return flat[0] if len(flat) == 1 else ViewType(TypeKind.UNION, items=tuple(flat))

@@ -12,16 +12,14 @@ every variant) or, without one, the variants themselves.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from ..model import Bundle, Contract, View
+from ..model import Bundle, Outline, Reference, View
 from ..naming import definition_anchor
-from ..schema.dialect import read_as
 from ..schema.pointer import PointerError, encode, from_fragment, location
-from ..schema.resolver import Resolver, Target
-from ..schema.uri import defrag, join
-from ..schema.vocabulary import ANNOTATIONS, DEFINITIONS
+from ..schema.uri import defrag
+from ..schema.vocabulary import ANNOTATIONS
 from .escape import md, prose
 from .json_text import json_line
 
@@ -47,12 +45,17 @@ class SchemaField:
     constraints: tuple[str, ...]
     default: str | None
     description: str
+    # Where the variants of a merged table describe it apart: (a condition in words, the
+    # description of the variants it names), each said under its condition.
+    described_apart: tuple[tuple[str, str], ...] = ()
 
     @property
     def details(self) -> str:
-        """The description cell, escaped: the description, then its constraints and default
-        (a table of four columns, not six, fits the docs site's column)."""
+        """The description cell, escaped: the description (each variant's own, under its
+        condition, where they differ), then its constraints and default (a table of four
+        columns, not six, fits the docs site's column)."""
         said = [prose(self.description)] if self.description else []
+        said += [f"{md(when[:1].upper() + when[1:])}: {prose(words)}" for when, words in self.described_apart]
         if self.constraints:
             said.append(f"Constraints: {md(self.constraints)}.")
         if self.default is not None:
@@ -122,37 +125,21 @@ class Links:
     """The definitions a `$ref` can link to on the page, by location.
 
     `names` maps the location of each definition documented (a URI and a pointer, as the
-    schema core writes one) to its name; `resolver` says what a reference names, so that an
-    `$anchor`, an `$id` of its own or a file's path lead to the one location of a schema;
-    `base` is the URI that relative `$ref`s resolve against: the resource of the schema
-    being described.
-    """
+    schema core writes one) to its name; `outline` says where each `$ref` of the bundle leads
+    (through anchors, `$id`s and files: `model.Bundle.outline`)."""
 
-    base: str
     names: Mapping[str, str]
-    resolver: Resolver | None = None
+    outline: Outline | None = None
     anchor: Callable[[str], str] = definition_anchor  # a definition's anchor on the page, by name
 
-    def title(self, ref: str) -> str | None:
-        return self.names.get(self.location(ref))
+    def reference(self, node: Mapping[str, Any]) -> Reference | None:
+        """What the `$ref` of `node` names, as the outline read it."""
+        return self.outline.reference(node) if self.outline is not None else None
 
-    def location(self, ref: str) -> str:
-        """Where `ref` leads: the place of the schema it names, else where it is written to."""
-        target = self.resolver.resolve(ref, self.base) if self.resolver is not None else None
-        visit = self.resolver.place(target.node) if self.resolver is not None and target is not None else None
-        return visit.location if visit is not None else _written_location(join(self.base, ref))
-
-    def at(self, base: str) -> Links:
-        return replace(self, base=base)
-
-
-def _written_location(uri: str) -> str:
-    """A location as a reference writes it, its pointer spelt as the core spells one."""
-    resource, name = defrag(uri)
-    try:
-        return location(resource, from_fragment(name))
-    except PointerError:  # a plain name: an anchor
-        return uri
+    def title(self, node: Mapping[str, Any]) -> str | None:
+        """The name of the definition the `$ref` of `node` leads to, if the page documents it."""
+        target = self.reference(node)
+        return self.names.get(target.location) if target is not None else None
 
 
 def _reading_order(where: str) -> str:
@@ -164,57 +151,34 @@ def _reading_order(where: str) -> str:
         return where
 
 
-def defs_of(schema: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
-    """(container, schema) of each entry of `$defs` and of `definitions` (draft-07), keyed by
-    name; a name in both is the entry of `$defs`."""
-    found: dict[str, tuple[str, Any]] = {}
-    for container in DEFINITIONS:
-        entries = schema.get(container)
-        if isinstance(entries, dict):
-            for key, value in entries.items():
-                found.setdefault(key, (container, value))
-    return found
-
-
 @dataclass(frozen=True)
 class _Entry:
-    """A definition to document: its name, where it is, its schema and the resource holding it."""
+    """A definition to document: its name, where it is and its schema."""
 
     name: str
     location: str
     node: dict[str, Any]
-    resource: dict[str, Any]
-    base: str
 
 
-def _where(resolver: Resolver, base: str, tokens: tuple[str, ...]) -> str:
-    """The location of the schema at `tokens` of the resource at `base`."""
-    target = resolver.resolve(location(base, tokens), base)
-    visit = resolver.place(target.node) if target is not None else None
-    return visit.location if visit is not None else location(base, tokens)
-
-
-def _entries(schema: dict[str, Any], view: View, resources: Mapping[str, Any], resolver: Resolver) -> list[_Entry]:
+def _entries(schema: dict[str, Any], view: View, bundle: Bundle) -> list[_Entry]:
     """The root, each root `$defs` (or `definitions`) entry in source order (under its class's
     name when it is one), then each class the view took from another file, by location."""
-    base = resolver.root_uri
+    outline = bundle.outline
+    base = outline.root_uri
     classes = {c.location: c.name for c in view.classes if c.location}
-    entries = [_Entry(view.root, location(base, ()), schema, schema, base)]
-    for key, (container, node) in defs_of(schema).items():
-        where = _where(resolver, base, (container, key))
-        entries.append(_Entry(classes.get(where, key), where, node if isinstance(node, dict) else {}, schema, base))
+    entries = [_Entry(view.root, location(base, ()), schema)]
+    for entry in outline.definitions:
+        entries.append(_Entry(classes.get(entry.location, entry.key), entry.location, _dict(entry.node)))
     for where, name in sorted(classes.items(), key=lambda item: _reading_order(item[0])):
         uri = defrag(where)[0]
-        resource = resources.get(uri)
-        target = resolver.resolve(where, uri)
-        if uri != base and isinstance(resource, dict) and target is not None and isinstance(target.node, dict):
-            entries.append(_Entry(name, where, target.node, resource, uri))
+        taken = outline.schemas.get(where)
+        if uri != base and isinstance(bundle.resources.get(uri), dict) and isinstance(taken, dict):
+            entries.append(_Entry(name, where, taken))
     return entries
 
 
-def describe_definitions(contract: Contract) -> tuple[Definition, ...]:
-    """Every definition of the envelope a page documents, as docs read them (see `_entries`)."""
-    return describe_schema(contract.view, contract.bundle)
+def _dict(node: Any) -> dict[str, Any]:
+    return node if isinstance(node, dict) else {}
 
 
 def describe_schema(
@@ -222,30 +186,26 @@ def describe_schema(
 ) -> tuple[Definition, ...]:
     """Every definition of a schema (the envelope's, or a JSON resource's) a page documents,
     each anchored on the page by `anchor` of its name."""
-    root, resources = bundle.root, bundle.resources
-    schema = resources[root]
+    schema = bundle.resources[bundle.root]
     if not isinstance(schema, dict):
-        empty = Links(root, {}, anchor=anchor)
-        return (_definition(view.root, "", {} if schema is True else {"not": {}}, {}, empty),)
-    resolver = Resolver(resources, default=read_as(schema, meta=resources.__getitem__))
-    entries = _entries(schema, view, resources, resolver)
-    links = Links(resolver.root_uri, {entry.location: entry.name for entry in entries}, resolver, anchor)
-    return tuple(
-        _definition(entry.name, entry.location, entry.node, entry.resource, links.at(entry.base)) for entry in entries
-    )
+        empty = Links({}, anchor=anchor)
+        return (_definition(view.root, "", {} if schema is True else {"not": {}}, empty),)
+    entries = _entries(schema, view, bundle)
+    links = Links({entry.location: entry.name for entry in entries}, bundle.outline, anchor)
+    return tuple(_definition(entry.name, entry.location, entry.node, links) for entry in entries)
 
 
-def _definition(name: str, location: str, node: dict[str, Any], schema: dict[str, Any], links: Links) -> Definition:
+def _definition(name: str, location: str, node: dict[str, Any], links: Links) -> Definition:
     keyword = "oneOf" if "oneOf" in node else "anyOf" if "anyOf" in node else None
     options = node.get(keyword, []) if keyword else []
-    variants = _object_variants(options, schema, links)
+    variants = _object_variants(options, links)
     if variants:
-        fields = _merged_fields(variants, schema, links)
+        fields = _merged_fields(variants, links)
     else:
         required = set(node.get("required", []))
         properties = node.get("properties", {})
         fields = tuple(
-            _field(key, sub, "yes" if key in required else "no", schema, links)
+            _field(key, sub, "yes" if key in required else "no", links)
             for key, sub in (properties.items() if isinstance(properties, dict) else ())
         )
     additional = node.get("additionalProperties")
@@ -276,7 +236,7 @@ def _variant(option: Any, links: Links) -> tuple[TypePart, ...]:
     return (TypePart(f"({_words(option, links, 0)})"),) if parts == (TypePart("any"),) and option else parts
 
 
-def _field(name: str, node: Any, required: str, schema: dict[str, Any], links: Links) -> SchemaField:
+def _field(name: str, node: Any, required: str, links: Links) -> SchemaField:
     return SchemaField(
         name=name,
         type_parts=type_parts(node, links),
@@ -300,17 +260,11 @@ def description(node: Any, links: Links) -> str:
 def _definition_of(node: Mapping[str, Any], links: Links) -> tuple[str, Any] | None:
     """(key, schema) of the `$defs` (or `definitions`) entry that a node's `$ref` names, as
     the schema core resolves it (a pointer, an `$anchor`, an `$id`); None for anything else."""
-    reference = node.get("$ref")
-    if not isinstance(reference, str) or links.resolver is None:
-        return None
-    target = links.resolver.resolve(reference, links.base)
-    visit = links.resolver.place(target.node) if target is not None else None
-    if visit is None or len(visit.pointer) != 2 or visit.pointer[0] not in DEFINITIONS or not visit.pointer[1]:
-        return None
-    return str(visit.pointer[1]), visit.node
+    target = links.reference(node) if isinstance(node.get("$ref"), str) else None
+    return (target.definition, target.node) if target is not None and target.definition is not None else None
 
 
-def _object_variants(options: list[Any], schema: dict[str, Any], links: Links) -> list[tuple[str, dict[str, Any]]]:
+def _object_variants(options: list[Any], links: Links) -> list[tuple[str, dict[str, Any]]]:
     """The variants of a oneOf/anyOf when every one is a `$ref` to an object with properties."""
     variants = []
     for option in options:
@@ -320,7 +274,7 @@ def _object_variants(options: list[Any], schema: dict[str, Any], links: Links) -
         key, target = found
         if not isinstance(target, dict) or not isinstance(target.get("properties"), dict):
             return []
-        variants.append((links.title(option["$ref"]) or key, target))
+        variants.append((links.title(option) or key, target))
     return variants
 
 
@@ -358,9 +312,7 @@ def _status(variant: dict[str, Any], prop: str) -> str:
     return "absent" if variant.get("additionalProperties") is False else "unstated"
 
 
-def _merged_fields(
-    variants: list[tuple[str, dict[str, Any]]], schema: dict[str, Any], links: Links
-) -> tuple[SchemaField, ...]:
+def _merged_fields(variants: list[tuple[str, dict[str, Any]]], links: Links) -> tuple[SchemaField, ...]:
     tag = _tag(variants)
     names = list(dict.fromkeys(p for _, v in variants for p in v["properties"]))
     fields = []
@@ -378,7 +330,7 @@ def _merged_fields(
                     clauses.append(f"{status} {_condition(tag, chosen)}")
             required = "; ".join(clauses)
         present = [(name, v) for name, v in variants if prop in v["properties"]]
-        fields.append(_merged_field(prop, present, required, tag, schema, links))
+        fields.append(_merged_field(prop, present, required, tag, links))
     return tuple(fields)
 
 
@@ -387,7 +339,6 @@ def _merged_field(
     present: list[tuple[str, dict[str, Any]]],
     required: str,
     tag: str | None,
-    schema: dict[str, Any],
     links: Links,
 ) -> SchemaField:
     """One field across the variants that have it; differing types name their condition."""
@@ -407,14 +358,20 @@ def _merged_field(
     merged_constraints = tuple(dict.fromkeys(c for _, v in present for c in constraints(v["properties"][prop], links)))
     if prop == tag:
         merged_constraints = ()
-    descriptions = [description(v["properties"][prop], links) for _, v in present]
+    by_description: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for variant in present:
+        by_description.setdefault(description(variant[1]["properties"][prop], links), []).append(variant)
+    apart = len(by_description) > 1
     return SchemaField(
         name=prop,
         type_parts=kinds,
         required=required,
         constraints=merged_constraints,
         default=(json_line(first["default"]) if isinstance(first, dict) and "default" in first else None),
-        description=next((d for d in descriptions if d), ""),
+        description="" if apart else next(iter(by_description)),
+        described_apart=tuple(
+            (_condition(tag, chosen), said) for said, chosen in by_description.items() if said and apart
+        ),
     )
 
 
@@ -439,12 +396,12 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
     if not isinstance(node, dict):
         return (TypePart("nothing"),)
     if isinstance(node.get("$ref"), str):
-        title = links.title(node["$ref"])
+        title = links.title(node)
         if title:
             return (TypePart(title, links.anchor(title)),)
         # nowhere on the page: what it names, in words (one reference deep: a cost bounded per field)
         target = _unlisted_target(node, links) if depth == 0 else None
-        return type_parts(target.node, links.at(target.base), depth + 1) if target else (TypePart(node["$ref"]),)
+        return type_parts(target.node, links, depth + 1) if target else (TypePart(node["$ref"]),)
     if isinstance(node.get("$dynamicRef"), str):
         return (TypePart(f"any (resolved at run time: {node['$dynamicRef']})"),)
     if "const" in node:
@@ -534,14 +491,13 @@ def constraints(node: Any, links: Links, depth: int = 0) -> tuple[str, ...]:
             found.append(f"with {name}: {_words(sub, links, depth)}")
     target = _unlisted_target(node, links) if depth == 0 else None
     if target is not None:  # what a reference to no definition of the page asserts holds too (one deep)
-        found += constraints(target.node, links.at(target.base), depth + 1)
+        found += constraints(target.node, links, depth + 1)
     return tuple(found)
 
 
-def _unlisted_target(node: dict[str, Any], links: Links) -> Target | None:
+def _unlisted_target(node: dict[str, Any], links: Links) -> Reference | None:
     """What a `$ref` of `node` names, where the page documents no definition of it."""
-    reference = node.get("$ref")
-    if not isinstance(reference, str) or links.title(reference) or links.resolver is None:
+    if not isinstance(node.get("$ref"), str) or links.title(node):
         return None
-    target = links.resolver.resolve(reference, links.base)
-    return target if target is not None and target.node is not node else None
+    target = links.reference(node)
+    return target if target is not None and target.node is not None and target.node is not node else None

@@ -33,16 +33,7 @@ from ..model import Contract, Entry
 from ..protocol import revision
 from ..schema.proofs import always_object
 from ..schema.reach import pruned
-from .compound import compound, published_base
 from .json_text import COMPACT, CompactTexts, json_line
-
-
-def bundled_envelope(contract: Contract, keep_draft_07: bool = True) -> Any:
-    """The contract's envelope as one self-contained schema, in its own dialect (draft-07
-    stays draft-07 where it can) or, without `keep_draft_07`, in 2020-12 (see `compound`)."""
-    bundle = contract.bundle
-    base = published_base(bundle.resources)
-    return compound(bundle.root, bundle.resources, bundle.dialects, base, keep_draft_07)
 
 
 def object_rooted(schema: Any) -> Any:
@@ -97,7 +88,7 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
             if tool.get("outputSchema"):
                 entry["outputSchema"] = object_rooted(pruned(tool.get("outputSchema")))
             else:
-                envelope = envelope if envelope is not None else object_rooted(pruned(bundled_envelope(contract)))
+                envelope = envelope if envelope is not None else object_rooted(pruned(contract.bundle.as_written))
                 entry["outputSchema"] = envelope
         hints = tool_annotations(tool, roles.get("mutation"))
         if hints:

@@ -38,6 +38,7 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported
     generate,
 )
 
+from .. import debug
 from ..model import NO_DEFAULT, Contract, View, ViewClass, ViewType
 from ..resources import TEMPLATES_DIR
 from .escape import docstring
@@ -217,6 +218,7 @@ def view_models_code(view: View, head: str, contract: str, runtime: str = _RUNTI
                 import_overrides={name: runtime for name in _RUNTIME_IMPORTS},
             )
     except Exception as exc:  # it raises many unrelated classes; each names the problem
+        debug.handled(exc)
         refused = _format_refusal(exc)
         if refused is not None:
             message = f"black cannot format {module}: {refused.refusal.splitlines()[0]}"

@@ -11,13 +11,14 @@ from pathlib import Path
 
 from jinja2 import Environment, TemplateError
 
+from .. import debug
 from ..files import OUTPUT_README, OUTPUT_README_LINE
 from ..model import Contract, Project, Resource
 from ..package_names import SUFFIX, usable_version
 from ..resources import GENERATED_CODE_REQUIREMENTS, GENERATED_SERVING_REQUIREMENTS
 from ..rules import RULES, Rule
 from .builder_signatures import builder_literals
-from .describe import Definition, describe_definitions
+from .describe import Definition, describe_schema
 from .docs import contents_sections, doc_sections, example_blocks, index_entries
 from .environment import template_environment
 from .json_text import bundle_file, manifest_text
@@ -158,7 +159,7 @@ def _render_contract(
     rendered. A template's own fault is not the contract's: it propagates, and is reported at
     the template."""
     try:
-        definitions = describe_definitions(contract)
+        definitions = describe_schema(contract.view, contract.bundle)
         python = "python" in languages
         npm = npm_name(package, distribution)
         files = _contract_files(env, contract, package, definitions, python=python, npm=npm)
@@ -174,6 +175,7 @@ def _render_contract(
     except ModelGenerationError as exc:
         return RenderProblem(contract.name, exc.message, exc.location)
     except Exception as exc:  # a renderer's refusal (black, a recursion limit): this contract's problem only
+        debug.handled(exc)
         return RenderProblem(contract.name, f"cannot render: {type(exc).__name__}: {exc}".split("\n", 1)[0])
 
 

@@ -5,7 +5,7 @@ MCP SDK asks for a tool's `outputSchema`) with the contract's own schema, not on
 derives from its fields: the runtime reads it from this file. It holds
 
 - `schema`: the root model's schema, the envelope as one self-contained draft 2020-12
-  document (`bundled_envelope`, `"type": "object"` at a root proven to accept objects only):
+  document (`Bundle.in_2020_12`, `"type": "object"` at a root proven to accept objects only):
   the `outputSchema` of `mcp/<name>.tools.json` (said in 2020-12 where that one stays
   draft-07, under the same `$id`) with the definitions its root does not reach kept too,
   since classes may judge by them;
@@ -24,13 +24,8 @@ from typing import Any
 from ..model import Bundle, Contract, View
 from ..schema.proofs import objects_only
 from ..schema.vocabulary import DRAFT_2020_12
-from .compound import compound, published_base
 from .json_text import json_file
-from .mcp import bundled_envelope, object_rooted
-
-# The URI of the stand-in schema `{"$ref": location}` that `compound` translates; no
-# contract's resource is known by it.
-_STAND_IN = "urn:mcp-contracts:published-location"
+from .mcp import object_rooted
 
 
 def class_document(head: dict[str, Any], schema: Any) -> dict[str, Any]:
@@ -38,24 +33,10 @@ def class_document(head: dict[str, Any], schema: Any) -> dict[str, Any]:
     return {"$schema": DRAFT_2020_12.uri, **head, "$defs": {schema["$id"]: schema}}
 
 
-def _heads(locations: list[str], bundle: Bundle, schema: Any, base: str) -> dict[str, dict[str, Any]]:
-    """The head of each class's document (see the module), by location; `base`, the
-    contract's `published_base`.
-
-    Every location is translated in one compound document, and every proof made with one
-    resolver of `schema`: per class, either is the whole bundle again (a contract of two
-    hundred classes paid two hundred compounds of a megabyte)."""
-    root = bundle.resources[bundle.root]
-    # Each location as a `$ref` of its own, read in the dialect the judge reads it in.
-    stand_in: dict[str, Any] = {"anyOf": [{"$ref": location} for location in locations]}
-    if isinstance(root, dict) and "$schema" in root:
-        stand_in = {"$schema": root["$schema"], **stand_in}
-    drafts = {**bundle.dialects, _STAND_IN: bundle.dialects[bundle.root]}  # read as the root is
-    resources = {**bundle.resources, _STAND_IN: stand_in}
-    translated = compound(_STAND_IN, resources, drafts, base)
-    heads = {
-        location: {"$ref": member["$ref"]} for location, member in zip(locations, translated["anyOf"], strict=True)
-    }
+def _heads(locations: list[str], bundle: Bundle, schema: Any) -> dict[str, dict[str, Any]]:
+    """The head of each class's document (see the module), by location; every proof made
+    with one resolver of `schema`."""
+    heads = {where: {"$ref": ref} for where, ref in zip(locations, bundle.published_references(locations), strict=True)}
     proven = objects_only([head["$ref"] for head in heads.values()], class_document({}, schema))
     for head, is_object in zip(heads.values(), proven, strict=True):
         if is_object:
@@ -65,7 +46,7 @@ def _heads(locations: list[str], bundle: Bundle, schema: Any, base: str) -> dict
 
 def published_schemas(contract: Contract) -> dict[str, Any]:
     """What `published.json` holds for a contract (see the module's docstring)."""
-    return _published(object_rooted(bundled_envelope(contract, keep_draft_07=False)), contract.view, contract.bundle)
+    return _published(object_rooted(contract.bundle.in_2020_12), contract.view, contract.bundle)
 
 
 def _published(schema: Any, view: View, bundle: Bundle) -> dict[str, Any]:
@@ -77,7 +58,7 @@ def _published(schema: Any, view: View, bundle: Bundle) -> dict[str, Any]:
         classes[model.location] = None if root else {}
     heads = [location for location, head in classes.items() if head is not None]
     if heads:
-        classes.update(_heads(heads, bundle, schema, published_base(bundle.resources)))
+        classes.update(_heads(heads, bundle, schema))
     return {"classes": classes, "schema": schema}
 
 
@@ -89,7 +70,7 @@ def published_json(contract: Contract) -> str:
 def resource_published_json(view: View, bundle: Bundle) -> str:
     """`<name>.published.json` of a JSON resource: what its model classes publish, as
     `published.json` is for the envelope's (its schema said in 2020-12, one document)."""
-    schema = compound(bundle.root, bundle.resources, bundle.dialects, published_base(bundle.resources), False)
+    schema = bundle.in_2020_12
     if isinstance(schema, dict) and "$schema" not in schema:  # said, as the envelope's is
         schema = {"$schema": DRAFT_2020_12.uri, **schema}
     return json_file(_published(schema, view, bundle), sort_keys=True)

@@ -7,20 +7,32 @@ and values are decided here; the template only places them.
 Each row's enum member and table entry are written here in their final form, as the pinned
 black writes them (a string too long for its line is put in parentheses on a line of its
 own when it fits there; a tuple too long for its line gets one item a line), so that no
-formatter runs over a catalogue of thousands of codes. `tests/test_black_stable.py` fails
-when this form drifts from black's.
+formatter runs over a catalogue of thousands of codes (black would take 16 s more for
+10,000: BENCHMARKS.md row 3.1). `tests/test_black_stable.py` fails when this form drifts
+from black's. That form is black's behaviour, and `str_width` no documented name of it: on
+a black other than the release it is tested on (`FORM_TESTED_ON`), black writes each row
+itself, through its public `format_str` (`EMULATED` is False).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib.metadata import version
 
-from black.strings import str_width
+import black
 
 from ..model import Catalogue, Table
 from ..naming import flag_set_name, member_name
 from .escape import EnumRef, py
 from .python_format import BLACK_MODE
+
+FORM_TESTED_ON = "26.10.1"
+try:
+    from black.strings import str_width
+except ImportError:  # pragma: no cover - a black that moved it: the public path
+    EMULATED = False
+else:
+    EMULATED = version("black") == FORM_TESTED_ON
 
 _WIDTH = BLACK_MODE.line_length
 
@@ -51,6 +63,8 @@ class Row:
 
 def _member_line(member: str, code: str) -> str:
     line = f"    {member} = {py(code)}"
+    if not EMULATED:
+        return _by_black("class E:\n", line, "\n")
     if str_width(line) <= _WIDTH or str_width(f"        {py(code)}") > _WIDTH:
         return line
     return f"    {member} = (\n        {py(code)}\n    )"
@@ -59,7 +73,7 @@ def _member_line(member: str, code: str) -> str:
 def _argument(name: str, value: object) -> str:
     """`name=value,` in a table entry (indented 12), as black writes it."""
     line = f"            {name}={py(value)},"
-    if str_width(line) <= _WIDTH or not isinstance(value, tuple) or not value:
+    if not EMULATED or str_width(line) <= _WIDTH or not isinstance(value, tuple) or not value:
         return line
     items = "".join(f"                {py(item)},\n" for item in value)
     return f"            {name}=(\n{items}            ),"
@@ -69,7 +83,14 @@ def _entry(enum_name: str, info_name: str, key: str, member: str, values: tuple[
     lines = [f"        {enum_name}.{member}: {info_name}(", f"            {key}={enum_name}.{member},"]
     lines += (_argument(name, value) for name, value in values)
     lines.append("        ),")
-    return "\n".join(lines)
+    entry = "\n".join(lines)
+    return entry if EMULATED else _by_black("T = MappingProxyType(\n    {\n", entry, "\n    }\n)\n")
+
+
+def _by_black(head: str, lines: str, tail: str) -> str:
+    """`lines` as black writes them between `head` and `tail` (the public path)."""
+    written = black.format_str(head + lines + tail, mode=BLACK_MODE)
+    return written[len(head) : len(written) - len(tail)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..model import Bundle, Outline
 from ..schema import vocabulary
+from ..schema.pointer import decode, encode
 from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, DEFINITIONS, DRAFT_2020_12, OPENINGS, REFERENCES
 from .escape import ts
 
@@ -58,17 +60,17 @@ class Compiled:
     imports: tuple[str, ...]
 
 
-def compiled(bundle: dict[str, Any]) -> Compiled | None:
+def compiled(bundle: Bundle) -> Compiled | None:
     """The TypeScript of `accepts(value)` for the bundle's root, or None when the Judge must decide."""
     try:
-        return _Compiler(_root(bundle), bool(bundle.get("formats"))).run()
+        return _Compiler(_root(bundle), bundle.formats, bundle.outline).run()
     except Unsupported:
         return None
 
 
-def _root(bundle: dict[str, Any]) -> dict[str, Any]:
-    resources = bundle.get("resources", {})
-    root = resources.get(bundle.get("root"))
+def _root(bundle: Bundle) -> dict[str, Any]:
+    resources = bundle.resources
+    root = resources.get(bundle.root)
     if len(resources) != 1 or not isinstance(root, dict):
         raise Unsupported("not one resource")
     if "$schema" in root and vocabulary.named(root) is not DRAFT_2020_12:
@@ -91,10 +93,6 @@ def _keys(value: Any, *, top: bool = False) -> Iterator[tuple[str, Any]]:
             yield from _keys(item)
 
 
-def _pointer_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
 # Keywords with no subschema: a schema of these alone is written where it is used, never called.
 LEAF = SUPPORTED - DRAFT_2020_12.applicators - frozenset(REFERENCES)
 
@@ -115,6 +113,7 @@ class _Function:
 class _Compiler:
     root: dict[str, Any]
     formats: bool
+    outline: Outline  # where each `$ref` leads
     names: dict[str, str] = field(default_factory=dict)  # pointer -> function name
     queue: list[tuple[str, Any]] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
@@ -182,7 +181,7 @@ class _Compiler:
             if pointer in seen:
                 raise Unsupported("a cycle of references alone")
             seen.add(pointer)
-            pointer, schema = self.resolve(schema["$ref"])
+            pointer, schema = self.resolve(schema)
         if not isinstance(schema, dict | bool):
             raise Unsupported("not a schema")
         return pointer, schema
@@ -200,24 +199,18 @@ class _Compiler:
             self.queue.append((pointer, schema))
         return f"{name}({value})"
 
-    def resolve(self, ref: Any) -> tuple[str, Any]:
+    def resolve(self, schema: dict[str, Any]) -> tuple[str, Any]:
+        """(the pointer, the schema) the `$ref` of `schema` names, as the bundle's outline says."""
+        ref = schema["$ref"]
         if not isinstance(ref, str) or not ref.startswith("#") or "%" in ref:
             raise Unsupported("a $ref that is not a pointer into the resource")
         fragment = ref[1:]
         if fragment and not fragment.startswith("/"):
             raise Unsupported("an anchor")
-        node: Any = self.root
-        tokens = [raw.replace("~1", "/").replace("~0", "~") for raw in fragment.split("/")[1:]] if fragment else []
-        for token in tokens:
-            if isinstance(node, list) and re.fullmatch(r"0|[1-9][0-9]*", token):
-                if int(token) >= len(node):
-                    raise Unsupported("a $ref to nothing")
-                node = node[int(token)]
-            elif isinstance(node, dict) and token in node:
-                node = node[token]
-            else:
-                raise Unsupported("a $ref to nothing")
-        return "".join("/" + _pointer_token(token) for token in tokens), node
+        target = self.outline.reference(schema)
+        if target is None or target.node is None:
+            raise Unsupported("a $ref to nothing")
+        return encode(decode(fragment)), target.node
 
     def refuse_cycles(self) -> None:
         """A cycle of references that consumes no input: the Judge's guard decides those."""
@@ -288,7 +281,7 @@ class _Compiler:
         return body
 
     def sub(self, pointer: str, *keys: str) -> str:
-        return pointer + "".join(f"/{_pointer_token(key)}" for key in keys)
+        return pointer + encode(keys)
 
     def any_kind(
         self, fn: _Function, pointer: str, schema: dict[str, Any], v: str, body: list[str], *, own: bool
@@ -296,7 +289,7 @@ class _Compiler:
         """The checks of every kind; returns the kinds `type` allows when it is one kind (else None)."""
         kinds: set[str] | None = None
         if "$ref" in schema:
-            target, node = self.resolve(schema["$ref"])
+            target, node = self.resolve(schema)
             body += self.conjunct(fn, target, node, v, own=own)
         if "type" in schema:
             kinds = self.type(schema["type"], v, body)

@@ -11,6 +11,7 @@ named as a method of `Object` (`constructor`, `toString`...) is `unknown` (`OBJE
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..model import View, ViewClass, ViewType
@@ -61,21 +62,22 @@ class TsType:
     alias: str | None = None
 
 
-def type_of(node: ViewType, unknown: frozenset[str] = frozenset(), array: str = "Array") -> str:
-    """The TypeScript type of a value of `node`; a class named in `unknown` is `unknown`, and
-    an array is `array<...>` (`globalThis.Array` where a class of the view is `Array`)."""
+def type_of(node: ViewType, class_type: Callable[[str], str] = str, array: str = "Array") -> str:
+    """The TypeScript type of a value of `node`: a class is `class_type` of its name (itself,
+    `unknown` where an alias may not name it, ...), an array `array<...>` (`globalThis.Array`
+    where a class of the view is `Array`)."""
     kind = node.kind
     if kind in _SIMPLE:
         return _SIMPLE[kind]
     if kind == "literal":
         return " | ".join(ts(value) for value in node.values) or "never"
     if kind == "list":
-        return f"{array}<{type_of(node.items[0], unknown, array)}>"
+        return f"{array}<{type_of(node.items[0], class_type, array)}>"
     if kind == "dict":
-        return f"{{ [key: string]: {type_of(node.items[0], unknown, array)} }}"
+        return f"{{ [key: string]: {type_of(node.items[0], class_type, array)} }}"
     if kind == "class":
-        return "unknown" if node.name in unknown else node.name
-    parts = list(dict.fromkeys(type_of(item, unknown, array) for item in node.items))
+        return class_type(node.name)
+    parts = list(dict.fromkeys(type_of(item, class_type, array) for item in node.items))
     return "unknown" if "unknown" in parts or not parts else " | ".join(parts)
 
 
@@ -88,18 +90,8 @@ def _member(name: str, kind: str, optional: bool) -> str:
 def member_type(view: View, node: ViewType) -> str:
     """The TypeScript type of the JSON a builder takes for a member of `node`: an object
     class is any object (the builder may put members inside it), any other class `unknown`."""
-    kind = node.kind
-    if kind == "class":
-        model = next(c for c in view.classes if c.name == node.name)
-        return "{ readonly [key: string]: unknown }" if model.root is None else "unknown"
-    if kind == "list":
-        return f"Array<{member_type(view, node.items[0])}>"
-    if kind == "dict":
-        return f"{{ [key: string]: {member_type(view, node.items[0])} }}"
-    if kind == "union":
-        parts = list(dict.fromkeys(member_type(view, item) for item in node.items))
-        return "unknown" if "unknown" in parts or not parts else " | ".join(parts)
-    return type_of(node)
+    objects = {c.name for c in view.classes if c.root is None}
+    return type_of(node, lambda name: "{ readonly [key: string]: unknown }" if name in objects else "unknown")
 
 
 def _bare_classes(node: ViewType) -> set[str]:
@@ -133,12 +125,16 @@ def _circular(classes: tuple[ViewClass, ...]) -> frozenset[str]:
 def declarations(view: View) -> tuple[TsType, ...]:
     """Each class of the view as an object type (an object class) or an alias (any other)."""
     circular = _circular(view.classes)
+
+    def unless_circular(name: str) -> str:  # an alias that would name itself through unions
+        return "unknown" if name in circular else name
+
     array = "globalThis.Array" if any(c.name == "Array" for c in view.classes) else "Array"
     found = []
     for model in view.classes:
         if model.root is not None:
-            unknown = circular if model.name in circular else frozenset()
-            found.append(TsType(model.name, model.description, alias=type_of(model.root, unknown, array)))
+            named = unless_circular if model.name in circular else str
+            found.append(TsType(model.name, model.description, alias=type_of(model.root, named, array)))
             continue
         fields = tuple(
             TsField(

@@ -1,20 +1,18 @@
 """The zod part of a tool's input or output schema: what zod can say of a published schema
 without ever refusing what the schema accepts.
 
-Only keywords that hold whatever else the schema says are read: `type`, `const` and `enum`
-of scalars, `properties` with `required`, and `items` where no `prefixItems` takes the
-first items. Everything else (`$ref`, `anyOf`, bounds, patterns...) is the judge's, which
-`judged` (the runtime's zod.ts) adds as the final word. An object is a loose object, for
-the schema decides which other members it allows. In a draft-07 schema (published as
-written), a `$ref` hides every keyword beside it: such a node is the judge's alone.
+It is said from the schema's typed view (`load/view.py`), which never types a value stricter
+than its schema: each tool's `inputSchema` and own `outputSchema` is viewed in its
+`ToolArguments`, the envelope in `Contract.view`. Whatever the view leaves as `Any` (bounds,
+patterns, numeric enums...) is the judge's, which `judged` (the runtime's zod.ts) adds as the
+final word. An object is a loose object, for the schema decides which other members it allows.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from collections.abc import Mapping
 
-from ..schema.vocabulary import DRAFT_07, named
+from ..model import View, ViewClass, ViewType
 from .escape import ts, ts_key
 from .ts_types import OBJECT_MEMBERS
 
@@ -30,81 +28,51 @@ _INHERITED = OBJECT_MEMBERS | {
 }
 # How deep the zod part follows properties and items; below, a value is `z.unknown()`.
 _DEPTH = 6
-_TYPES = {
+_PLAIN = {
     "string": "z.string()",
     "number": "z.number()",
     "integer": "z.number()",
     "boolean": "z.boolean()",
     "null": "z.null()",
+    "dict": "z.looseObject({})",
 }
 
 
-def zod_object(schema: Any) -> str:
-    """The zod schema of an MCP tool's input or output: always an object (MCP sends only
-    objects there, and the TypeScript SDK registers only zod objects)."""
-    return _object(schema if isinstance(schema, dict) else {}, 0, named(schema) is DRAFT_07)
+def zod_object(view: View | None) -> str:
+    """The zod schema of an MCP tool's input or output, of its view: always an object (MCP
+    sends only objects there, and the TypeScript SDK registers only zod objects), so a root
+    that is not one object (a root model) is any object, and so is a tool without a view."""
+    classes = {c.name: c for c in view.classes} if view is not None else {}
+    root = classes.get(view.root) if view is not None else None
+    return _object(classes, root, 0) if root is not None and root.root is None else "z.looseObject({})"
 
 
-def _hidden(schema: dict[str, Any], draft_07: bool) -> bool:
-    """Whether draft-07 ignores what `schema` says beside its `$ref`."""
-    return draft_07 and "$ref" in schema
-
-
-def _object(schema: dict[str, Any], depth: int, draft_07: bool) -> str:
-    properties = schema.get("properties")
-    required = schema.get("required")
-    needed = set(required) if isinstance(required, list) and all(isinstance(r, str) for r in required) else set()
-    if not isinstance(properties, dict) or depth >= _DEPTH or _hidden(schema, draft_07):
+def _object(classes: Mapping[str, ViewClass], model: ViewClass, depth: int) -> str:
+    if model.root is not None:
+        return _zod(classes, model.root, depth + 1)
+    if depth >= _DEPTH:
         return "z.looseObject({})"
-    members = []
-    for name, subschema in properties.items():
-        if name in _INHERITED:
-            continue
-        value = _zod(subschema, depth + 1, draft_07)
-        members.append(f"{ts_key(name)}: {value}{'' if name in needed else '.optional()'}")
+    members = (
+        f"{ts_key(f.name)}: {_zod(classes, f.type, depth + 1)}{'' if f.required else '.optional()'}"
+        for f in model.fields
+        if f.name not in _INHERITED
+    )
     return "z.looseObject({" + ", ".join(members) + "})"
 
 
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, str | int | float | bool)
-
-
-def _zod(schema: Any, depth: int, draft_07: bool) -> str:
-    if not isinstance(schema, dict) or depth > _DEPTH or _hidden(schema, draft_07):
+def _zod(classes: Mapping[str, ViewClass], node: ViewType, depth: int) -> str:
+    if depth > _DEPTH or node.kind == "any":
         return "z.unknown()"
-    if "const" in schema:
-        return _literals([schema["const"]])
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        return _literals(enum)
-    kinds = schema.get("type")
-    if isinstance(kinds, str):
-        kinds = [kinds]
-    if not isinstance(kinds, list) or not kinds or not all(isinstance(k, str) for k in kinds):
-        return "z.unknown()"
-    parts = [_of_type(kind, schema, depth, draft_07) for kind in dict.fromkeys(kinds)]
+    if node.kind in _PLAIN:
+        return _PLAIN[node.kind]
+    if node.kind == "class":
+        return _object(classes, classes[node.name], depth)
+    if node.kind == "list":
+        return f"z.array({_zod(classes, node.items[0], depth + 1)})"
+    if node.kind == "literal":
+        parts = [f"z.literal({ts(v)})" for v in node.values]
+    else:  # a union: `integer` and `number` are one zod type
+        parts = list(dict.fromkeys(_zod(classes, item, depth) for item in node.items))
     if "z.unknown()" in parts:
         return "z.unknown()"
     return parts[0] if len(parts) == 1 else "z.union([" + ", ".join(parts) + "])"
-
-
-def _literals(values: list[Any]) -> str:
-    if not all(_scalar(v) for v in values):
-        return "z.unknown()"
-    # True and 1 are one key to a dict, not to JSON
-    unique = {json.dumps(v, allow_nan=False): v for v in values}.values()
-    parts = ["z.null()" if v is None else f"z.literal({ts(v)})" for v in unique]
-    return parts[0] if len(parts) == 1 else "z.union([" + ", ".join(parts) + "])"
-
-
-def _of_type(kind: str, schema: dict[str, Any], depth: int, draft_07: bool) -> str:
-    if kind in _TYPES:
-        return _TYPES[kind]
-    if kind == "object":
-        return _object(schema, depth, draft_07)
-    if kind == "array":
-        items = schema.get("items")
-        if isinstance(items, dict) and "prefixItems" not in schema:
-            return f"z.array({_zod(items, depth + 1, draft_07)})"
-        return "z.array(z.unknown())"
-    return "z.unknown()"

@@ -116,7 +116,7 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
     surface = contract.surface
     has_resources, has_prompts = bool(surface.resources or surface.templates), bool(surface.prompts)
     bundle = _bundle(contract)
-    code = compiled(bundle)
+    code = compiled(contract.bundle)
     tables = catalogue_tables(contract.catalogue)  # errors.ts declares them, index.ts exports them
     tool_parts = tool_literals(contract)  # tools.ts places them, index.ts exports the served names
     files = {
@@ -280,8 +280,10 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
     listing = tool_listing(contract)
     serving = serving_literals(contract, index, lambda value: json_text_expression(value, indent=""), listing)
     tools = []
+    arguments = {a.tool: a for a in contract.arguments}
     for listed in listing:
         output = listed.get("outputSchema")
+        viewed = arguments.get(listed["name"])
         tools.append(
             TsTool(
                 key=ts_key(listed["name"]),
@@ -289,9 +291,11 @@ def tool_literals(contract: Contract) -> dict[str, Any]:
                 title=ts(listed["title"]) if "title" in listed else None,
                 description=ts(listed["description"]) if "description" in listed else None,
                 annotations=ts(listed["annotations"]) if "annotations" in listed else None,
-                input_zod=zod_object(listed["inputSchema"]),
+                input_zod=zod_object(viewed.view if viewed else None),
                 input_schema=index(listed["inputSchema"]),
-                output_zod=zod_object(output) if output is not None else None,
+                output_zod=(
+                    zod_object((viewed.output if viewed else None) or contract.view) if output is not None else None
+                ),
                 output_schema=index(output) if output is not None else None,
             )
         )

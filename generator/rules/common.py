@@ -4,36 +4,36 @@ breaks its contract's schema)."""
 
 from __future__ import annotations
 
-from . import Rule
+from . import Level, Rule, declared
 
 ALL = ("lint", "breaking", "conform")
 
-COMMON_RULES = (
-    Rule(
-        "source-invalid",
-        ALL,
-        "error",
-        "sources",
-        "The sources load: every file reads, meets its meta-schema and compiles. Nothing else is judged"
-        " until they do, and the command exits 2.",
-    ),
-    Rule(
-        "output-drift",
-        ("check",),
-        "error",
-        "output",
-        "The output folder holds exactly what the sources produce: no file changed, missing or extra."
-        " `mcp-contracts generate` writes it, and the change is committed with the sources.",
-    ),
-    Rule(
-        "document-invalid",
-        ("validate",),
-        "error",
-        "documents",
-        "A document meets its contract's schema (or the definition named): one finding per violation,"
-        " at its JSON pointer.",
-    ),
+SOURCE_INVALID = Rule(
+    "source-invalid",
+    ALL,
+    Level.ERROR,
+    "sources",
+    "The sources load: every file reads, meets its meta-schema and compiles. Nothing else is judged"
+    " until they do, and the command exits 2.",
 )
+OUTPUT_DRIFT = Rule(
+    "output-drift",
+    ("check",),
+    Level.ERROR,
+    "output",
+    "The output folder holds exactly what the sources produce: no file changed, missing or extra."
+    " `mcp-contracts generate` writes it, and the change is committed with the sources.",
+)
+DOCUMENT_INVALID = Rule(
+    "document-invalid",
+    ("validate",),
+    Level.ERROR,
+    "documents",
+    "A document meets its contract's schema (or the definition named): one finding per violation,"
+    " at its JSON pointer.",
+)
+
+COMMON_RULES = declared(globals())
 # Rules no setting re-levels or switches off: sources that do not load, a folder that drifted,
 # a document that breaks its schema (what `validate` is asked).
-FIXED = ("source-invalid", "output-drift", "document-invalid")
+FIXED = tuple(rule.id for rule in (SOURCE_INVALID, OUTPUT_DRIFT, DOCUMENT_INVALID))

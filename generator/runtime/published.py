@@ -5,7 +5,8 @@ pydantic's schema generator cannot take such a document as it is: it follows eac
 the schemas it assembles into its own definitions and raises KeyError at one it does not
 manage (pydantic issue #12145), and no public hook reaches that walk. `_register` lets the
 references pass by wrapping two private methods of one generator instance, which a pydantic
-release may rename or change: so each generator class is first tried on a canary (a model
+release may rename or change: so it is done on the pydantic releases it is tested on only
+(`canary.PRIVATE`), and each generator class is first tried on a canary (a model
 publishing a small document with such references, alone and inside another model), and
 where the canary does not come back as it went in, the class publishes the schema pydantic
 derives from its fields instead, with a warning.
@@ -20,7 +21,9 @@ from typing import Any
 from pydantic import BaseModel, GetJsonSchemaHandler
 from pydantic_core import CoreSchema
 
+from . import canary
 from .json_text import package_json
+from .view import LOG
 
 _DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -51,7 +54,7 @@ def let_through(handler: GetJsonSchemaHandler, document: Any) -> bool:
     """Whether pydantic's schema generator of `handler` takes `document` as it is: then it
     is made to (see the module), else the caller publishes pydantic's own schema."""
     generator = getattr(handler, "generate_json_schema", None)
-    if generator is None or not _canary_passes(type(generator)):
+    if generator is None or not canary.PRIVATE or not _canary_passes(type(generator)):
         return False
     _register(generator, document)
     return True
@@ -93,6 +96,7 @@ def _try_canary(generator: type) -> bool:
         around = TypeAdapter(Around).json_schema(schema_generator=generator)
         inner = around["$defs"][around["properties"]["canary"]["$ref"].removeprefix("#/$defs/")]
     except Exception:  # KeyError where the references do not pass; anything a release changed
+        LOG.debug("pydantic's schema walk: the public path", exc_info=True)
         return False
     return bool(alone == _CANARY and inner == _CANARY)
 

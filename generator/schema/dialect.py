@@ -2,7 +2,7 @@
 
 The generator reads draft-07 and draft 2020-12 (MCP reads an `outputSchema` in 2020-12;
 draft-07 is what many servers' libraries still write, and is said in 2020-12 when it is
-published: render/dialect.py). A schema without `$schema` is read in the dialect of the
+published: schema/translate.py). A schema without `$schema` is read in the dialect of the
 document around it, and a document's root in 2020-12. Older drafts (03, 04, 06) and 2019-09
 are refused: each differs from the two in rules the generator would otherwise apply
 silently (draft-06 ignores `if`, draft-04 reads `id` and a boolean `exclusiveMinimum`,
@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .. import debug
 from .vocabulary import DRAFT_07, DRAFT_2020_12, Vocabulary, named
 from .walk import walk
 
@@ -76,7 +77,8 @@ def _custom(declared: str, meta: MetaSchemas | None) -> Vocabulary | None:
         return None
     try:
         found = meta(declared)
-    except Exception:  # not found offline: the refusal says what to do
+    except Exception as exc:  # not found offline: the refusal says what to do
+        debug.handled(exc)
         return None
     return named(found)
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .. import debug
 from .pointer import PointerError, follow, from_fragment
 from .uri import defrag, join
 from .vocabulary import EITHER, Vocabulary, named
@@ -122,7 +123,8 @@ class Resolver:
         if found is None and self._retrieve is not None and uri:
             try:
                 document = self._retrieve(uri)
-            except Exception:  # a retriever says what it cannot find in its own words, elsewhere
+            except Exception as exc:  # a retriever says what it cannot find in its own words, elsewhere
+                debug.handled(exc)
                 return None
             self.add(uri, document)
             found = self._resources.get(uri)

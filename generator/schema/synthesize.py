@@ -15,10 +15,17 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Iterator
-from re import _parser as re_parser  # type: ignore[attr-defined,unused-ignore]  # the parser of `re`, since 3.11
 from typing import Any
 
 from .resolver import Resolver, absolute_references
+
+# The parser of `re` (`re._parser` since CPython 3.11): private to the standard library, so
+# where it is missing (another Python, a release that moves it) no pattern is followed and a
+# patterned string is the placeholder, which the judge may refuse.
+try:
+    from re import _parser as re_parser  # type: ignore[attr-defined,unused-ignore]
+except ImportError:  # pragma: no cover - CPython 3.11 to 3.14 have it
+    re_parser = None
 
 _MAX_DEPTH = 24
 _PER_NODE = 32  # candidates tried per schema node
@@ -165,6 +172,8 @@ def _matching(pattern: str) -> str | None:
     """A short string the regular expression matches (its least repetitions, first
     branches and first characters of classes), or None for what this does not follow.
     Python's parser reads it: ECMA-262 differs at the edges, and the judge has the last word."""
+    if re_parser is None:
+        return None
     try:
         parsed = re_parser.parse(pattern)
     except (re.error, RecursionError, OverflowError):

@@ -166,7 +166,7 @@ _LATER_THAN_07 = frozenset(
      "$recursiveAnchor", "$vocabulary"}
 )  # fmt: skip
 UNKNOWN_TO_07 = (DRAFT_2020_12.applicators - DRAFT_07.applicators - {DRAFT_2020_12.definitions}) | _LATER_THAN_07
-# Draft-07 keywords 2020-12 spells otherwise (`render/dialect.py`): `items` when it is a list.
+# Draft-07 keywords 2020-12 spells otherwise (`schema/translate.py`): `items` when it is a list.
 SAID_IN_2020_12 = {"items": "prefixItems", "dependencies": "dependentRequired/dependentSchemas"}
 # Keywords of 2020-12 that a draft-07 validator reading a 2020-12 schema (the TypeScript SDK
 # 1.x client's ajv does) does not apply as 2020-12 does: it ignores them, and reads an `items`

@@ -26,12 +26,16 @@ from collections.abc import Callable
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import mcp.types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
 from mcp_types.jsonrpc import INVALID_PARAMS
 
 from .. import __version__
+from ..diagnostics import Refused
 from ..protocol import CONTENT_TYPES, served_as
 from ..runtime.serving_surface import AsWritten
 from ..schema.engine import first_refusal, standalone_validator
@@ -205,24 +209,86 @@ def build_server(mock: Mock) -> Server[Any]:
     return server
 
 
+class _Lines:
+    """Standard input's lines as `stdio_server` reads them (UTF-8, a bad byte replaced), each
+    read by a worker thread that a cancelled run abandons: the SDK's own reader waits for its
+    thread, so a signal would not end a mock whose client is silent until a line came."""
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        line: bytes = await anyio.to_thread.run_sync(sys.stdin.buffer.readline, abandon_on_cancel=True)
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+
+class _Out:
+    """Standard output as `stdio_server` writes to it: each answer written and flushed in one
+    hand-off to a worker thread (the SDK's own file takes one to write, another to flush)."""
+
+    @staticmethod
+    def _put(text: str) -> None:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.buffer.flush()
+
+    async def write(self, text: str) -> None:
+        await anyio.to_thread.run_sync(self._put, text, abandon_on_cancel=True)
+
+    async def flush(self) -> None:
+        pass  # written and flushed at once
+
+
+# How long the end of standard input waits for the answers of the requests read before it.
+_LAST_ANSWERS_SECONDS = 10.0
+
+
 async def serve_stdio(server: Server[Any]) -> None:
-    """Serve `server` over standard input and output (see `pipes`)."""
-    from .pipes import serve
+    """Serve `server` over standard input and output, with the SDK's own transport.
 
-    async def run(read_stream: Any, write_stream: Any) -> None:
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    At the end of standard input the requests read and not answered yet are answered before
+    the server stops: a client that writes its requests and closes its end (a shell pipe)
+    gets every answer, where the SDK's server stops at once and drops what is on the way. A
+    request never answered (one the client cancelled) is waited for a few seconds."""
+    from mcp.server.stdio import stdio_server
 
-    await serve(run)
+    pending: set[int | str] = set()
+    to_server, server_in = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    server_out, from_server = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def inbound(wire: Any) -> None:
+        async with to_server:
+            async for message in wire:
+                if isinstance(message, SessionMessage) and isinstance(message.message, JSONRPCRequest):
+                    pending.add(message.message.id)
+                await to_server.send(message)
+            with anyio.move_on_after(_LAST_ANSWERS_SECONDS):
+                while pending:
+                    await anyio.sleep(0.01)
+
+    async def outbound(wire: Any) -> None:
+        async with wire, from_server:
+            async for message in from_server:
+                if isinstance(message.message, JSONRPCResponse | JSONRPCError):
+                    pending.discard(message.message.id)
+                await wire.send(message)
+
+    async with stdio_server(_Lines(), _Out()) as (wire_in, wire_out), anyio.create_task_group() as group:  # type: ignore[arg-type]
+        group.start_soon(inbound, wire_in)
+        group.start_soon(outbound, wire_out)
+        async with server_out:
+            await server.run(server_in, server_out, server.create_initialization_options())
 
 
-def bind(host: str, port: int) -> socket.socket | str:
+def bind(host: str, port: int) -> socket.socket | Refused:
     """A listening socket, or why there is none (a host that does not resolve, a port taken)."""
     if not 0 <= port <= 65535:
-        return f"--port {port} is not a port (0 to 65535; 0 picks a free one)"
+        return Refused(f"--port {port} is not a port (0 to 65535; 0 picks a free one)")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:  # a name the resolver, or IDNA, refuses
-        return f"--host {host!r} does not resolve: {getattr(exc, 'strerror', None) or exc}"
+        return Refused(f"--host {host!r} does not resolve: {getattr(exc, 'strerror', None) or exc}")
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
@@ -231,7 +297,7 @@ def bind(host: str, port: int) -> socket.socket | str:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+        return Refused(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
     return sock
 
 

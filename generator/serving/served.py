@@ -18,11 +18,11 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache, cached_property, lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..model import Contract, Entry, ErrorResults
-from ..render.mcp import bundled_envelope, structured, tool_listing
+from ..render.mcp import structured, tool_listing
 from ..runtime import Judge, Violation
 from ..schema.engine import standalone_validator
 from ..schema.pointer import value_at
@@ -116,15 +116,11 @@ class ServedContract:
     def tool(self, name: str) -> ServedTool | None:
         return next((t for t in self.tools if t.name == name), None)
 
-    @cached_property
-    def _envelope_schema(self) -> Any:
-        return bundled_envelope(self.contract, keep_draft_07=False)  # 2020-12: what `synthesize` reads
-
     def as_envelope(self, tool: ServedTool) -> ServedTool:
         """`tool` judged and synthesised by the contract's envelope, whatever its own output
         schema says: its error envelopes as the contract builds them (see `answers.error`)."""
         check = self.envelope_check or _judge_check(self.contract.judge)
-        return replace(tool, check=check, schema=self._envelope_schema, structured=True)
+        return replace(tool, check=check, schema=self.contract.bundle.in_2020_12, structured=True)
 
     def error_code(self, document: Any) -> str | None:
         """The error code a document carries; None for a success or a contract without builders."""
@@ -263,16 +259,13 @@ def served(contract: Contract) -> ServedContract:
     envelope_check = _judge_check(contract.judge)
     examples = tuple((e.file_name, e.value) for e in contract.examples)
     documents = dict(examples)
-    envelope: Any = None
     tools = []
     for entry, listing in zip(contract.manifest.tools.entries, tool_listing(contract), strict=True):
         own = entry.get("outputSchema")
         result = entry.get("result") or {}
         schema = listing.get("outputSchema") if own else None
         if schema is None:  # the envelope, published or not (a content tool's errors are envelopes)
-            # in 2020-12, which `synthesize` reads (a draft-07 one is listed as written)
-            envelope = envelope if envelope is not None else bundled_envelope(contract, keep_draft_07=False)
-            schema = envelope
+            schema = contract.bundle.in_2020_12  # which `synthesize` reads (a draft-07 one is listed as written)
         text_schema = result.get("text_schema")
         calls = tuple(
             Call(dict(c["arguments"]), documents.get(c.get("result", "")), c.get("result"), _match(c.get("match")))

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcp_contracts_generator import api
+from mcp_contracts_generator import api, options
 from mcp_contracts_generator.validate import load_judge
 from pydantic import ValidationError
 
@@ -91,15 +91,15 @@ def main() -> None:
     (work / "pyproject.toml").write_text(
         '[tool.mcp-contracts]\nlanguages = ["python", "typescript"]\n', encoding="utf-8"
     )
-    outcome = api.generate(schemas, out, package=PACKAGE)
-    report: dict[str, Any] = {"groups": len(cases), "instances": 0, "problems": [str(d) for d in outcome.diagnostics]}
+    outcome = api.run(options.Generate(schemas=schemas, out=out, package=PACKAGE))
+    report: dict[str, Any] = {"groups": len(cases), "instances": 0, "problems": [str(f) for f in outcome.findings]}
     wrong: list[str] = []
     typescript = [
         {"module": name.replace("-", "_"), "name": f"{draft} {group['description']}", "tests": group["tests"]}
         for draft, name, group in cases
     ]
     (work / "cases.json").write_text(json.dumps(typescript), encoding="utf-8")
-    if outcome.drift is not None:
+    if outcome.loaded:
         sys.path.insert(0, str(out / "python"))
         for draft, name, group in cases:
             judge = load_judge(name, out, PACKAGE)

@@ -51,10 +51,13 @@ from hypothesis import given, seed
 from hypothesis.errors import Unsatisfiable
 from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 
+from ... import debug
 from ...client.bounded import Budget
 from ...client.report import Report, shown
 from ...findings.finding import Finding
 from ...model import Surface
+from ...rules import Rule
+from ...rules import conform as rules
 from ...schema.engine import standalone_validator
 from ...schema.values import not_json
 from ...serving.served import ServedContract, ServedTool
@@ -147,7 +150,7 @@ class _Found:
     """What one call departed by: a rule with a message, or (rule None) the findings of
     judging its result."""
 
-    rule: str | None
+    rule: Rule | None
     arguments: dict[str, Any]
     text: str = ""
     at: tuple[Any, ...] = ()
@@ -187,12 +190,12 @@ class _OverBound(_Failure):
     pass
 
 
-_KINDS: dict[str | None, type[_Failure]] = {
-    "fuzz-crash": _Crash,
-    "fuzz-hang": _Hang,
-    "bound-exceeded": _OverBound,
-    "fuzz-valid-refused": _Refused,
-    "fuzz-invalid-accepted": _Accepted,
+_KINDS: dict[Rule | None, type[_Failure]] = {
+    rules.FUZZ_CRASH: _Crash,
+    rules.FUZZ_HANG: _Hang,
+    rules.BOUND_EXCEEDED: _OverBound,
+    rules.FUZZ_VALID_REFUSED: _Refused,
+    rules.FUZZ_INVALID_ACCEPTED: _Accepted,
     None: _Departed,
 }
 
@@ -292,10 +295,10 @@ class _ToolRun:
         facts: dict[str, Any] = {"drawn_by": drawn_by, "valid": 0, "invalid": 0}
         if degraded is not None:  # never silently: the synthesiser's few argument sets, or none
             done = "fuzzed with the synthesiser's few argument sets only" if valid is not None else "not fuzzed"
-            self._note("fuzz-degraded", f"{done}: {degraded}")
+            self._note(rules.FUZZ_DEGRADED, f"{done}: {degraded}")
         if valid is None:
             if degraded is None:
-                self._note("fuzz-skipped", "not fuzzed: nothing the input schema accepts could be drawn from it")
+                self._note(rules.FUZZ_SKIPPED, "not fuzzed: nothing the input schema accepts could be drawn from it")
             return facts
         found, facts["valid"] = self._property(valid, self._valid, lambda drawn: drawn)
         broken: list[_Found] = []
@@ -304,10 +307,10 @@ class _ToolRun:
             broken, facts["invalid"] = self._property(invalid, self._invalid, lambda drawn: drawn.arguments)
         if self.budget.spent:
             calls = f"{facts['valid']} valid and {facts['invalid']} invalid call(s)"
-            self._note("fuzz-skipped", f"fuzzed in part: {_spent(self.plan)} after {calls}")
+            self._note(rules.FUZZ_SKIPPED, f"fuzzed in part: {_spent(self.plan)} after {calls}")
         elif not facts["invalid"] and self.server.failed is None and breakable(self.schema):  # never silently
             self._note(
-                "fuzz-skipped",
+                rules.FUZZ_SKIPPED,
                 "not fuzzed with invalid arguments: no valid arguments drawn could be changed to break"
                 " exactly one keyword of the input schema",
             )
@@ -316,9 +319,9 @@ class _ToolRun:
         facts["domain_answers"] = self.domain_answers
         return facts
 
-    def _note(self, rule_id: str, text: str) -> None:
+    def _note(self, rule: Rule, text: str) -> None:
         """A finding about the fuzzing of the tool as a whole, at its input schema."""
-        self.report.add(rule_id, self.tool.name, text, tool=self.tool.name, at=("inputSchema",))
+        self.report.add(rule, self.tool.name, text, tool=self.tool.name, at=("inputSchema",))
 
     def _property(
         self, strategy: st.SearchStrategy[Any], expect: Callable[[Any], _Found | None], of: Callable[[Any], Any]
@@ -337,7 +340,7 @@ class _ToolRun:
                     return  # nothing more is asked: what was found is kept
                 made[0] += 1
                 answers[key] = expect(drawn)
-                made[1] += answers[key] is not None and answers[key].rule == "fuzz-hang"  # type: ignore[union-attr]
+                made[1] += answers[key] is not None and answers[key].rule == rules.FUZZ_HANG  # type: ignore[union-attr]
             found = answers[key]
             if found is not None:
                 raise _KINDS[found.rule](found)
@@ -348,6 +351,7 @@ class _ToolRun:
         except (Unsatisfiable, _Spent):  # nothing could be drawn (no mutant the judge refuses by one keyword)
             return [], made[0]
         except Exception as exc:
+            debug.handled(exc)
             leaves = list(_leaves(exc))
             if not all(isinstance(leaf, _Failure) for leaf in leaves):
                 raise
@@ -363,14 +367,14 @@ class _ToolRun:
         """A crash (`crash_of`), a hang or an answer that is no result."""
         crash = crash_of(answer, self.tool.name, accepted)
         if crash is not None:
-            return _Found("fuzz-crash", arguments, f"{crash} {after}", at)
+            return _Found(rules.FUZZ_CRASH, arguments, f"{crash} {after}", at)
         if answer.kind == "timeout":
-            return _Found("fuzz-hang", arguments, f"no answer within {self.plan.timeout:g} s {after}", at)
+            return _Found(rules.FUZZ_HANG, arguments, f"no answer within {self.plan.timeout:g} s {after}", at)
         if answer.kind == "over-bound":
-            return _Found("bound-exceeded", arguments, f"{answer.text} {after}", at)
+            return _Found(rules.BOUND_EXCEEDED, arguments, f"{answer.text} {after}", at)
         if answer.kind == "not-a-result":
             scratch = self._scratch()
-            scratch.add("invalid-response", self._where(arguments), answer.text, tool=self.tool.name)
+            scratch.add(rules.INVALID_RESPONSE, self._where(arguments), answer.text, tool=self.tool.name)
             return _Found(None, arguments, findings=tuple(scratch.findings))
         return None
 
@@ -385,7 +389,7 @@ class _ToolRun:
         scratch = self._scratch()
         for name, text in said:
             at = echo_at(self.tool, name)
-            scratch.add("error-echoes-argument", self._where(arguments), text, tool=self.tool.name, at=at)
+            scratch.add(rules.ERROR_ECHOES_ARGUMENT, self._where(arguments), text, tool=self.tool.name, at=at)
         return _Found(None, arguments, findings=tuple(scratch.findings))
 
     def _valid(self, arguments: dict[str, Any]) -> _Found | None:
@@ -396,7 +400,7 @@ class _ToolRun:
             return trouble
         refused = self._refused(answer)
         if refused is not None:
-            return _Found("fuzz-valid-refused", arguments, f"{refused} {after}", at)
+            return _Found(rules.FUZZ_VALID_REFUSED, arguments, f"{refused} {after}", at)
         result = answer.result
         if result is None or result.is_error:
             self.domain_answers += 1
@@ -428,7 +432,7 @@ class _ToolRun:
         trouble = self._trouble(answer, breach.arguments, at, after, False) or self._echoed(answer, breach.arguments)
         if trouble is not None or answer.result is None or answer.result.is_error:
             return trouble  # refused: a JSON-RPC error of any code, or an isError result
-        return _Found("fuzz-invalid-accepted", breach.arguments, f"a success {after}", at)
+        return _Found(rules.FUZZ_INVALID_ACCEPTED, breach.arguments, f"a success {after}", at)
 
     def _scratch(self) -> Report:
         """A report of its own for one call's findings: only the shrunk call's are kept."""
@@ -473,18 +477,19 @@ def _fuzz_all(
     for tool in tools:
         skipped = _why_not(shared, tool, published.get(tool.name, {}))
         if skipped is not None:
-            report.add("fuzz-skipped", tool.name, skipped[0], tool=tool.name, at=skipped[1])
+            report.add(rules.FUZZ_SKIPPED, tool.name, skipped[0], tool=tool.name, at=skipped[1])
             continue
         try:
             run = _ToolRun(shared, tool)
         except ValueError as exc:  # an input schema that does not compile: the listing says so
-            report.add("fuzz-skipped", tool.name, f"not fuzzed: {exc}", tool=tool.name, at=("inputSchema",))
+            report.add(rules.FUZZ_SKIPPED, tool.name, f"not fuzzed: {exc}", tool=tool.name, at=("inputSchema",))
             continue
         try:
             facts[tool.name] = run.run()
         except Exception as exc:  # hypothesis's own errors (a strategy it calls flaky...): a verdict still
+            debug.handled(exc)
             text = f"the fuzzing stopped: {type(exc).__name__}: {shown_line(str(exc))}"
-            report.add("fuzz-degraded", tool.name, text, tool=tool.name, at=("inputSchema",))
+            report.add(rules.FUZZ_DEGRADED, tool.name, text, tool=tool.name, at=("inputSchema",))
     if surface and not shared.budget.spent and shared.server.failed is None:
         fuzz = SurfaceFuzz(shared.server, report, shared.plan.examples, shared.plan.seed, shared.plan.again)
         found = fuzz.run(surface)

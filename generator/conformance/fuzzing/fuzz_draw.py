@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 from hypothesis_jsonschema import from_schema
 
+from ... import debug
 from ...schema.pointer import encode
 from ...schema.synthesize import candidates
 from ...schema.vocabulary import ANNOTATIONS, OPENINGS, STRUCTURAL
@@ -84,6 +85,7 @@ def valid_strategy(schema: Any, accepts: Callable[[Any], bool]) -> Drawing:
         drawn = from_schema(schema).filter(accepts)
         simplest = find(drawn, lambda _: True, settings=_PROBE)  # it raises for what it cannot read
     except Exception as exc:  # whatever hypothesis-jsonschema cannot draw from
+        debug.handled(exc)
         return _synthesised(schema, accepts, None if isinstance(exc, NoSuchExample | Unsatisfiable) else _why(exc))
     # The simplest arguments first, that a failure of every call shrinks to.
     at_edges = [simplest, *(e for e in edges(schema, simplest) if accepts(e))] if isinstance(simplest, dict) else []
@@ -156,7 +158,8 @@ def invalid_strategy(
     if not fallback:
         try:
             fallback = find(valid.map(lambda v: breaches(validator, schema, v)), bool, settings=_PROBE)
-        except Exception:  # NoSuchExample, or what hypothesis-jsonschema cannot draw
+        except Exception as exc:  # NoSuchExample, or what hypothesis-jsonschema cannot draw
+            debug.handled(exc)
             return None
     return valid.map(lambda v: breaches(validator, schema, v) or fallback).flatmap(st.sampled_from)
 

@@ -30,9 +30,12 @@ import hypothesis.strategies as st
 import mcp.types as types
 from hypothesis import given, seed
 
+from ... import debug
 from ...client.report import Report, shown
 from ...load.surface import PROMPTS_FILE, RESOURCES_FILE
 from ...model import Prompt, Resource, Surface
+from ...rules import Rule
+from ...rules import conform as rules
 from ...runtime import NotJson, parse_json
 from ...runtime.uri_template import UriTemplate
 from ..link import Answer, Link
@@ -46,7 +49,7 @@ _VALUE = st.text(max_size=24)  # a variable's or an argument's value: any text, 
 class Found:
     """What one request found: its rule and what to say (the drawn values are added)."""
 
-    rule: str
+    rule: Rule
     text: str
 
 
@@ -99,12 +102,12 @@ class SurfaceFuzz:
                 try:
                     document = parse_json(text) if isinstance(text, str) else None
                 except NotJson as exc:
-                    return Found("resource-contents-invalid", f"the contents of {uri} are not JSON: {exc}")
+                    return Found(rules.RESOURCE_CONTENTS_INVALID, f"the contents of {uri} are not JSON: {exc}")
                 for violation in judge.violations(document)[:1]:
                     said = (
                         f"its schema refuses the contents of {uri} at {violation.pointer or '/'}: {violation.message}"
                     )
-                    return Found("resource-contents-invalid", said)
+                    return Found(rules.RESOURCE_CONTENTS_INVALID, said)
             return None
 
         return self._property(
@@ -140,7 +143,9 @@ class SurfaceFuzz:
                 answer = self._get(prompt, arguments)
                 trouble = _trouble(answer, "on arguments that leave a required one out", accepted=False)
                 if trouble is None and answer.kind == "result":
-                    return Found("fuzz-invalid-accepted", "a prompt answered although a required argument was left out")
+                    return Found(
+                        rules.FUZZ_INVALID_ACCEPTED, "a prompt answered although a required argument was left out"
+                    )
                 return trouble
 
             left = self._property(left_out, get_without, report)
@@ -178,9 +183,10 @@ class SurfaceFuzz:
         try:
             test()
         except Exception as exc:  # the shrunk example's `_Stop`, alone or in a group
+            debug.handled(exc)
             stops = [leaf for leaf in _leaves(exc) if isinstance(leaf, _Stop)]
             if not stops:  # hypothesis's own error (a flaky strategy...): a verdict still
-                report(Found("fuzz-degraded", f"the fuzzing stopped: {type(exc).__name__}"), None)
+                report(Found(rules.FUZZ_DEGRADED, f"the fuzzing stopped: {type(exc).__name__}"), None)
             for stop in stops:
                 drawn = next((json.loads(k) for k, v in answers.items() if v is stop.found), None)
                 report(stop.found, drawn)
@@ -204,13 +210,13 @@ def _trouble(answer: Answer, after: str, accepted: bool) -> Found | None:
     error answers; the connection lost is one whatever was asked."""
     crash = answer.crash() if accepted else (answer.text if answer.kind == "lost" else None)
     if crash is not None:
-        return Found("fuzz-crash", f"{crash} {after}")
+        return Found(rules.FUZZ_CRASH, f"{crash} {after}")
     if answer.kind == "timeout":
-        return Found("fuzz-hang", f"no answer {after}")
+        return Found(rules.FUZZ_HANG, f"no answer {after}")
     if answer.kind == "over-bound":
-        return Found("bound-exceeded", f"{answer.text} {after}")
+        return Found(rules.BOUND_EXCEEDED, f"{answer.text} {after}")
     if answer.kind == "not-a-result":
-        return Found("invalid-response", f"{answer.text} {after}")
+        return Found(rules.INVALID_RESPONSE, f"{answer.text} {after}")
     return None
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
+from ...rules import Level
 from ..finding import Finding, Outcome
 
-COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
+COMMANDS = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
 
 
 # The control characters a log shows raw (an ESC starts a terminal sequence): each is written
@@ -34,7 +35,7 @@ def annotation(finding: Finding) -> str:
     if finding.column is not None:
         where += f",col={finding.column}"
     title = property_value(finding.rule)
-    return f"::{COMMANDS.get(finding.level, 'warning')} {where},title={title}::{message_value(finding.described())}"
+    return f"::{COMMANDS[finding.level]} {where},title={title}::{message_value(finding.described())}"
 
 
 def printed(outcome: Outcome) -> str:

@@ -20,7 +20,7 @@ def report(outcome: Outcome) -> dict[str, Any]:
         "exit_code": outcome.exit_code,
         "counts": counts(outcome),
         "rules": list(outcome.rules),
-        "facts": outcome.facts,
+        "facts": outcome.facts.as_json(),
         "findings": [finding.as_json() for finding in outcome.findings],
         "summary": outcome.summary,
         "notes": [note.as_json() for note in outcome.notes],

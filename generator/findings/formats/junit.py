@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from ...rules import Level
 from ..finding import Finding, Outcome
 from .common import rules_reported
 
@@ -30,8 +31,8 @@ def _line(finding: Finding) -> str:
 def _case(suite: ET.Element, classname: str, name: str, findings: list[Finding]) -> bool:
     """The test case of one rule; whether it failed."""
     case = ET.SubElement(suite, "testcase", {"classname": classname, "name": name})
-    errors = [f for f in findings if f.level == "error"]
-    others = [f for f in findings if f.level != "error"]
+    errors = [f for f in findings if f.level == Level.ERROR]
+    others = [f for f in findings if f.level != Level.ERROR]
     if errors:
         failure = ET.SubElement(case, "failure", {"type": name, "message": f"{len(errors)} error(s)"})
         failure.text = "\n".join(map(_line, errors))

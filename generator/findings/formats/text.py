@@ -10,10 +10,10 @@ to say, on standard error too.
 from __future__ import annotations
 
 from ...diagnostics import Diagnostic
+from ...rules.common import SOURCE_INVALID
 from ..finding import Finding, Outcome
-from .own_text import BODIES
 
-LOAD_RULE = "source-invalid"
+LOAD_RULE = SOURCE_INVALID.id
 # What a command did not do when the sources do not load, after the count of their problems:
 # those that write left every file as it was; `check`, which never writes, compared nothing.
 NOT_DONE = {
@@ -33,9 +33,8 @@ def streams(outcome: Outcome) -> tuple[str, str]:
     refused = [load_error(f) for f in outcome.findings if f.rule == LOAD_RULE]
     if refused:
         refused.append(f"{len(refused)} problem(s){NOT_DONE.get(outcome.command, ' in the sources.')}")
-    if outcome.loaded and outcome.command in BODIES:
-        body = BODIES[outcome.command](outcome)
-    else:
+    body = outcome.facts.text() if outcome.loaded else None
+    if body is None:
         body = "".join(str(f) + "\n" for f in outcome.findings if f.rule != LOAD_RULE)
     # Sources that do not load end the text with their count: no summary of a judgement
     # (lint's counts) before them, as if the command had judged them.

@@ -1,23 +1,37 @@
 # Copied by mcp-contracts from its generator/runtime/canary.py. Do not edit.
 # Needs at run time: pydantic>=2.14, jsonschema-rs>=0.60, msgspec>=0.19.
-"""The canary of the fast view: a class's view builder (view.py) is trusted only once the view
-it builds of a judged document is the one pydantic's own validation builds of it.
-
-The builder reads pydantic's internals under a pydantic range (the core schema, the slots of
-`BaseModel`): a release that changes what a model holds, or what its serializer reads, shows
-as a difference on the class's first document, and the class takes pydantic's way for good.
+"""The bar of the runtime's private paths (view.py reads pydantic's core schema and sets
+`BaseModel`'s slots; published.py wraps two methods of its JSON Schema generator): taken on the
+pydantic releases of `TESTED` only (`PRIVATE`), else pydantic's own, public way; and the canary
+of the fast view, trusted for a class once the view it builds of a judged document is the one
+pydantic's validation builds. A release that changes what a model holds, or what its serializer
+reads, shows there on the class's first document, and the class takes pydantic's way for good.
 The check costs one validation by pydantic and two dumps of each view, once per class.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import VERSION, BaseModel
 
-from .view import Undecided
+from .view import LOG, Undecided
 
+TESTED = (
+    (2, 14, 3),
+    (2, 15),
+)  # first in, second out; CI runs `-m private_api` on both ends
+
+
+def tested(version: str) -> bool:
+    """Whether a pydantic release (`pydantic.VERSION`) is in `TESTED`; a pre-release is not."""
+    release = tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+    return bool(re.fullmatch(r"[\d.]+", version)) and TESTED[0] <= release < TESTED[1]
+
+
+PRIVATE = tested(VERSION)
 _FAILED: Any = object()  # what a builder that raised built
 _UNSET: Any = object()  # a slot an instance does not hold
 
@@ -37,6 +51,7 @@ def checked(
     except Undecided:
         raise
     except Exception:  # a builder that fails on a judged value is not one to keep
+        LOG.debug("the fast view failed on a judged value", exc_info=True)
         built = _FAILED
     try:
         expected = pydantic(value)
@@ -57,6 +72,7 @@ def agree(fast: Any, slow: Any) -> bool:
     except (
         Exception
     ):  # a slot the serializer needs and the builder did not set; too deep a value
+        LOG.debug("the fast view and pydantic's could not be compared", exc_info=True)
         return False
 
 

@@ -14,13 +14,17 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, ValidationError
+from pydantic import (
+    VERSION,
+    BaseModel,
+    ConfigDict,
+    GetJsonSchemaHandler,
+    ValidationError,
+)
 from pydantic.json_schema import JsonSchemaValue
-from pydantic.version import VERSION
 from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError
 
-from . import json_text
-from .canary import checked
+from . import canary, json_text
 from .json_text import NotJson, parse_json
 from .judge import Judge
 from .published import Published, let_through
@@ -74,7 +78,8 @@ class _Judged:
             return document
         warnings.warn(
             f"{cls.__name__} publishes the JSON Schema pydantic derives from its fields, not its contract's:"
-            f" pydantic {VERSION} does not take the contract's document as it is (mcp-contracts' runtime)",
+            f" pydantic {VERSION} is outside the runtime's tested range, or does not take the contract's document"
+            " as it is (mcp-contracts' runtime)",
             RuntimeWarning,
             stacklevel=2,
         )
@@ -98,7 +103,7 @@ class _Judged:
         """The function that builds this class's view of a judged value, made on first use
         (None: pydantic builds every view)."""
         if "__view__" not in cls.__dict__:
-            cls.__view__ = view_builder(cls)
+            cls.__view__ = view_builder(cls) if canary.PRIVATE else None
         return cls.__view__
 
     @classmethod
@@ -108,7 +113,7 @@ class _Judged:
         if found is None:
             view = cls._view()
             if view is not None and not cls.__dict__.get("__checked__"):
-                view = partial(checked, view, cls._pydantic_view, cls._trust)
+                view = partial(canary.checked, view, cls._pydantic_view, cls._trust)
             found = _FAST[cls] = (
                 cls._judge().validator(cls.__location__).is_valid,
                 view,

@@ -1389,7 +1389,7 @@ export const TOOLS = {
     name: "analyze_code",
     config: {
       description: "Parses source code and reports its structure.",
-      inputSchema: judged(z.looseObject({"code": z.unknown().optional(), "language": z.string().optional(), "file_path": z.unknown().optional(), "static_tools": z.unknown().optional()}), schema(0)),
+      inputSchema: judged(z.looseObject({"code": z.union([z.string(), z.null()]).optional(), "language": z.string().optional(), "file_path": z.union([z.string(), z.null()]).optional(), "static_tools": z.union([z.array(z.string()), z.null()]).optional()}), schema(0)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1405,7 +1405,7 @@ export const TOOLS = {
     name: "type_evaporation_scan",
     config: {
       description: "Finds where type guarantees are lost across a boundary.",
-      inputSchema: judged(z.looseObject({"frontend_code": z.unknown().optional(), "backend_code": z.unknown().optional(), "frontend_file_path": z.unknown().optional(), "backend_file_path": z.unknown().optional(), "frontend_file": z.string().optional(), "backend_file": z.string().optional()}), schema(3)),
+      inputSchema: judged(z.looseObject({"frontend_code": z.union([z.string(), z.null()]).optional(), "backend_code": z.union([z.string(), z.null()]).optional(), "frontend_file_path": z.union([z.string(), z.null()]).optional(), "backend_file_path": z.union([z.string(), z.null()]).optional(), "frontend_file": z.string().optional(), "backend_file": z.string().optional()}), schema(3)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1413,7 +1413,7 @@ export const TOOLS = {
     name: "scan_dependencies",
     config: {
       description: "Scans declared dependencies for known vulnerabilities.",
-      inputSchema: judged(z.looseObject({"path": z.unknown().optional(), "project_root": z.unknown().optional(), "scan_vulnerabilities": z.boolean().optional(), "include_dev": z.boolean().optional(), "timeout": z.number().optional()}), schema(4)),
+      inputSchema: judged(z.looseObject({"path": z.union([z.string(), z.null()]).optional(), "project_root": z.union([z.string(), z.null()]).optional(), "scan_vulnerabilities": z.boolean().optional(), "include_dev": z.boolean().optional(), "timeout": z.number().optional()}), schema(4)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1421,7 +1421,7 @@ export const TOOLS = {
     name: "security_scan",
     config: {
       description: "Scans code for security vulnerabilities.",
-      inputSchema: judged(z.looseObject({"code": z.unknown().optional(), "file_path": z.unknown().optional(), "confidence_threshold": z.number().optional()}), schema(5)),
+      inputSchema: judged(z.looseObject({"code": z.union([z.string(), z.null()]).optional(), "file_path": z.union([z.string(), z.null()]).optional(), "confidence_threshold": z.number().optional()}), schema(5)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1429,7 +1429,7 @@ export const TOOLS = {
     name: "symbolic_execute",
     config: {
       description: "Explores execution paths symbolically.",
-      inputSchema: judged(z.looseObject({"code": z.string(), "max_paths": z.unknown().optional(), "max_depth": z.unknown().optional()}), schema(6)),
+      inputSchema: judged(z.looseObject({"code": z.string(), "max_paths": z.union([z.number(), z.null()]).optional(), "max_depth": z.union([z.number(), z.null()]).optional()}), schema(6)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1437,7 +1437,7 @@ export const TOOLS = {
     name: "generate_unit_tests",
     config: {
       description: "Generates unit tests from code paths.",
-      inputSchema: judged(z.looseObject({"code": z.unknown().optional(), "file_path": z.unknown().optional(), "function_name": z.unknown().optional(), "framework": z.string().optional(), "data_driven": z.boolean().optional(), "crash_log": z.unknown().optional()}), schema(7)),
+      inputSchema: judged(z.looseObject({"code": z.union([z.string(), z.null()]).optional(), "file_path": z.union([z.string(), z.null()]).optional(), "function_name": z.union([z.string(), z.null()]).optional(), "framework": z.string().optional(), "data_driven": z.boolean().optional(), "crash_log": z.union([z.string(), z.null()]).optional()}), schema(7)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1445,7 +1445,7 @@ export const TOOLS = {
     name: "simulate_refactor",
     config: {
       description: "Checks whether a proposed refactor keeps behaviour.",
-      inputSchema: judged(z.looseObject({"original_code": z.string(), "new_code": z.unknown().optional(), "patch": z.unknown().optional(), "strict_mode": z.boolean().optional()}), schema(8)),
+      inputSchema: judged(z.looseObject({"original_code": z.string(), "new_code": z.union([z.string(), z.null()]).optional(), "patch": z.union([z.string(), z.null()]).optional(), "strict_mode": z.boolean().optional()}), schema(8)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1453,7 +1453,7 @@ export const TOOLS = {
     name: "extract_code",
     config: {
       description: "Extracts a function, class or method by name.",
-      inputSchema: judged(z.looseObject({"target_type": z.string(), "target_name": z.string(), "file_path": z.unknown().optional(), "code": z.unknown().optional(), "language": z.unknown().optional(), "include_context": z.boolean().optional(), "context_depth": z.number().optional(), "include_cross_file_deps": z.boolean().optional(), "include_token_estimate": z.boolean().optional(), "variable_promotion": z.boolean().optional(), "closure_detection": z.boolean().optional(), "dependency_injection_suggestions": z.boolean().optional(), "as_microservice": z.boolean().optional(), "microservice_host": z.string().optional(), "microservice_port": z.number().optional(), "organization_wide": z.boolean().optional(), "workspace_root": z.unknown().optional()}), schema(9)),
+      inputSchema: judged(z.looseObject({"target_type": z.string(), "target_name": z.string(), "file_path": z.union([z.string(), z.null()]).optional(), "code": z.union([z.string(), z.null()]).optional(), "language": z.union([z.string(), z.null()]).optional(), "include_context": z.boolean().optional(), "context_depth": z.number().optional(), "include_cross_file_deps": z.boolean().optional(), "include_token_estimate": z.boolean().optional(), "variable_promotion": z.boolean().optional(), "closure_detection": z.boolean().optional(), "dependency_injection_suggestions": z.boolean().optional(), "as_microservice": z.boolean().optional(), "microservice_host": z.string().optional(), "microservice_port": z.number().optional(), "organization_wide": z.boolean().optional(), "workspace_root": z.union([z.string(), z.null()]).optional()}), schema(9)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1461,7 +1461,7 @@ export const TOOLS = {
     name: "update_symbol",
     config: {
       description: "Replaces a symbol's definition in a file.",
-      inputSchema: judged(z.looseObject({"file_path": z.string(), "target_type": z.string(), "target_name": z.string(), "new_code": z.unknown().optional(), "operation": z.string().optional(), "new_name": z.unknown().optional(), "create_backup": z.boolean().optional()}), schema(10)),
+      inputSchema: judged(z.looseObject({"file_path": z.string(), "target_type": z.string(), "target_name": z.string(), "new_code": z.union([z.string(), z.null()]).optional(), "operation": z.string().optional(), "new_name": z.union([z.string(), z.null()]).optional(), "create_backup": z.boolean().optional()}), schema(10)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1469,7 +1469,7 @@ export const TOOLS = {
     name: "crawl_project",
     config: {
       description: "Walks a project and summarises its files.",
-      inputSchema: judged(z.looseObject({"root_path": z.unknown().optional(), "exclude_dirs": z.unknown().optional(), "complexity_threshold": z.number().optional(), "include_report": z.boolean().optional(), "pattern": z.unknown().optional(), "pattern_type": z.string().optional(), "include_related": z.unknown().optional()}), schema(11)),
+      inputSchema: judged(z.looseObject({"root_path": z.union([z.string(), z.null()]).optional(), "exclude_dirs": z.union([z.array(z.string()), z.null()]).optional(), "complexity_threshold": z.number().optional(), "include_report": z.boolean().optional(), "pattern": z.union([z.string(), z.null()]).optional(), "pattern_type": z.string().optional(), "include_related": z.union([z.array(z.string()), z.null()]).optional()}), schema(11)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1485,7 +1485,7 @@ export const TOOLS = {
     name: "get_symbol_references",
     config: {
       description: "Lists the references to a symbol.",
-      inputSchema: judged(z.looseObject({"symbol_name": z.string(), "project_root": z.unknown().optional(), "scope_prefix": z.unknown().optional(), "include_tests": z.boolean().optional()}), schema(13)),
+      inputSchema: judged(z.looseObject({"symbol_name": z.string(), "project_root": z.union([z.string(), z.null()]).optional(), "scope_prefix": z.union([z.string(), z.null()]).optional(), "include_tests": z.boolean().optional()}), schema(13)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1528,7 +1528,7 @@ export const TOOLS = {
     name: "validate_paths",
     config: {
       description: "Checks that paths exist and are accessible.",
-      inputSchema: judged(z.looseObject({"paths": z.array(z.string()), "project_root": z.unknown().optional()}), schema(19)),
+      inputSchema: judged(z.looseObject({"paths": z.array(z.string()), "project_root": z.union([z.string(), z.null()]).optional()}), schema(19)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1536,7 +1536,7 @@ export const TOOLS = {
     name: "verify_policy_integrity",
     config: {
       description: "Verifies that policy files have not been tampered with.",
-      inputSchema: judged(z.looseObject({"policy_dir": z.unknown().optional(), "manifest_source": z.string().optional()}), schema(20)),
+      inputSchema: judged(z.looseObject({"policy_dir": z.union([z.string(), z.null()]).optional(), "manifest_source": z.string().optional()}), schema(20)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1552,7 +1552,7 @@ export const TOOLS = {
     name: "code_policy_check",
     config: {
       description: "Check code against style guides and compliance standards (HIPAA, SOC2, PCI-DSS).",
-      inputSchema: judged(z.looseObject({"paths": z.array(z.string()), "rules": z.unknown().optional(), "compliance_standards": z.unknown().optional(), "generate_report": z.boolean().optional(), "report_config": z.unknown().optional()}), schema(22)),
+      inputSchema: judged(z.looseObject({"paths": z.array(z.string()), "rules": z.union([z.array(z.string()), z.null()]).optional(), "compliance_standards": z.union([z.array(z.string()), z.null()]).optional(), "generate_report": z.boolean().optional(), "report_config": z.union([z.looseObject({}), z.null()]).optional()}), schema(22)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },
@@ -1560,7 +1560,7 @@ export const TOOLS = {
     name: "get_capabilities",
     config: {
       description: "List all tools with tier limits. Pass tool_name='...' for full parameter docs and usage details.",
-      inputSchema: judged(z.looseObject({"tier": z.unknown().optional(), "tool_name": z.unknown().optional()}), schema(23)),
+      inputSchema: judged(z.looseObject({"tier": z.union([z.string(), z.null()]).optional(), "tool_name": z.union([z.string(), z.null()]).optional()}), schema(23)),
       outputSchema: judged(z.looseObject({}), schema(1)),
     },
   },

@@ -101,7 +101,7 @@ export const TOOLS = {
     config: {
       description: "Loads a document by path.",
       inputSchema: judged(z.looseObject({"path": z.string()}), schema(0)),
-      outputSchema: judged(z.looseObject({"id": z.string(), "jsonrpc": z.literal("2.0"), "method": z.string(), "params": z.unknown()}), schema(1)),
+      outputSchema: judged(z.looseObject({"id": z.string(), "jsonrpc": z.literal("2.0"), "method": z.string(), "params": z.looseObject({})}), schema(1)),
     },
   },
 } as const;

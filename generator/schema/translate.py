@@ -28,10 +28,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..schema.pointer import PointerError, follow, written_tokens
-from ..schema.uri import defrag, join
-from ..schema.vocabulary import DRAFT_07, DRAFT_2020_12, UNKNOWN_TO_07
-from ..schema.walk import walk
+from .pointer import PointerError, follow, written_tokens
+from .uri import defrag, join
+from .vocabulary import DRAFT_07, DRAFT_2020_12, UNKNOWN_TO_07
+from .walk import walk
 
 # Where draft-07 holds schemas; `definitions`, `$defs`, `items`, `additionalItems` and
 # `dependencies` are placed by hand.

@@ -14,7 +14,7 @@ TypeScript SDK reuses a compiled validator by `$id`).
 
 Published as the author wrote it (`keep_draft_07`): a document whose resources are all
 draft-07 stays draft-07, when draft-07 can embed them (see `_stays_draft_07`). Otherwise a
-draft-07 resource is said in draft 2020-12 (see `dialect`), the dialect MCP's `outputSchema`
+draft-07 resource is said in draft 2020-12 (see `translate`), the dialect MCP's `outputSchema`
 defaults to.
 """
 
@@ -26,10 +26,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..schema.uri import defrag, join
-from ..schema.vocabulary import DRAFT_07, Vocabulary
-from ..schema.walk import base_within, children, copied, replaced
-from .dialect import Translator
+from .translate import Translator
+from .uri import defrag, join
+from .vocabulary import DRAFT_07, Vocabulary
+from .walk import base_within, children, copied, replaced
 
 # The scheme of the contract folder's own URIs: every contract has `file:///envelope.schema.json`.
 _FILE = "file:///"
@@ -124,3 +124,25 @@ def compound(
     if container:
         document[definitions] = container
     return document
+
+
+# The URI of the stand-in schema `{"$ref": location}` that `published_references` translates;
+# no contract's resource is known by it.
+_STAND_IN = "urn:mcp-contracts:published-location"
+
+
+def published_references(
+    root_uri: str, resources: Mapping[str, Any], drafts: Mapping[str, Vocabulary], base: str, locations: list[str]
+) -> list[str]:
+    """The `$ref` that leads to each location (a URI and a pointer of `resources`) inside the
+    2020-12 compound document under `base`: canonical URI, pointer renamed as a draft-07
+    source is translated. Every location is translated in one compound document: one per
+    location is the whole bundle again (two hundred classes paid two hundred compounds)."""
+    root = resources[root_uri]
+    # Each location as a `$ref` of its own, read in the dialect the judge reads it in.
+    stand_in: dict[str, Any] = {"anyOf": [{"$ref": where} for where in locations]}
+    if isinstance(root, dict) and "$schema" in root:
+        stand_in = {"$schema": root["$schema"], **stand_in}
+    drafts = {**drafts, _STAND_IN: drafts[root_uri]}  # read as the root is
+    translated = compound(_STAND_IN, {**resources, _STAND_IN: stand_in}, drafts, base)
+    return [member["$ref"] for member in translated["anyOf"]]
