@@ -105,8 +105,8 @@ def run(chosen: _options.Options, resolved: Settings | list[Diagnostic] | None =
     the one entry per command (`options` holds one dataclass each). The settings are read from
     the project with the flags in their place (`settings_of`), unless `resolved` already are;
     settings that do not load are the outcome's `source-invalid` findings."""
-    from .findings.facts import BreakingFacts
     from .findings.finding import Outcome
+    from .findings.outcome_facts import BreakingFacts
 
     project = settings_of(chosen) if resolved is None else resolved
     if isinstance(project, list):
@@ -194,7 +194,7 @@ def _breaking(chosen: Settings, flags: _options.Breaking) -> findings.Outcome:
     from .breaking.against import Nothing, load_old
     from .breaking.against import resolve as resolve_against
     from .findings import finding as findings
-    from .findings.facts import BreakingFacts
+    from .findings.outcome_facts import BreakingFacts
 
     against = flags.against
     old_side = resolve_against(against, chosen.against, chosen.branch, chosen.schemas)

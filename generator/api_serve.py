@@ -46,7 +46,7 @@ def run_conform(chosen: Settings, flags: _options.Conform) -> findings.Outcome:
     findings, an unknown contract or a server not reached the outcome's `problem`."""
     from .conformance.conform import ConformOptions, conform, describe
     from .findings import finding as findings
-    from .findings.facts import ConformFacts
+    from .findings.outcome_facts import ConformFacts
     from .serving.served import served
 
     contract, target = flags.contract, flags.target
@@ -166,7 +166,7 @@ def _imported(chosen: Settings, flags: _options.Import) -> tuple[findings.Outcom
 
     from .client.connect import describe
     from .findings import finding as findings
-    from .findings.facts import ImportFacts
+    from .findings.outcome_facts import ImportFacts
     from .importing.importer import ImportOptions, read_server
     from .importing.pipeline import import_contract
     from .scaffold import name_problem

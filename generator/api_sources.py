@@ -168,7 +168,7 @@ def _render_diagnostic(chosen: Settings, problem: RenderProblem) -> Diagnostic:
     from urllib.parse import unquote
 
     from .load.bundle import ENVELOPE, ROOT_URI, VIRTUAL_ROOT
-    from .load.surface import RESOURCES_FILE
+    from .load.resource_prompt_files import RESOURCES_FILE
 
     where = display_path(chosen.schemas / "contracts" / problem.contract / ENVELOPE)
     location = problem.location

@@ -24,7 +24,7 @@ from .findings.policy import Policy
 from .load.bundle import refs_in
 from .load.documents import Document, Reading
 from .load.project import LoadResult, contract_names, read_documents
-from .load.surface import RESOURCES_FILE
+from .load.resource_prompt_files import RESOURCES_FILE
 from .model import Contract, Entry, Place
 from .naming import member_name
 from .protocol import revision

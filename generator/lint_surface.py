@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .load.documents import Document
-from .load.surface import PROMPTS_FILE, RESOURCES_FILE
+from .load.resource_prompt_files import PROMPTS_FILE, RESOURCES_FILE
 from .model import Contract
 from .runtime.uri_template import UriTemplate
 

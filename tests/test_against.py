@@ -16,7 +16,7 @@ from conftest import SCHEMAS, run_cli, run_process
 from mcp_contracts_generator import api, options
 from mcp_contracts_generator.breaking.git_tree import GitTree
 from mcp_contracts_generator.config import Limits
-from mcp_contracts_generator.findings.facts import BreakingFacts, Facts
+from mcp_contracts_generator.findings.outcome_facts import BreakingFacts, Facts
 from mcp_contracts_generator.load.project import load_project
 
 CONTRACT = Path("schemas") / "contracts" / "jsonrpc"

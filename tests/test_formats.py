@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from conftest import ROOT, SCHEMAS, assert_report, load_json, run_cli
 from mcp_contracts_generator.diagnostics import printable
-from mcp_contracts_generator.findings.facts import BreakingFacts, CheckFacts, ConformFacts, InitFacts
 from mcp_contracts_generator.findings.finding import Finding, Outcome, merged
 from mcp_contracts_generator.findings.formats import FORMATS, printed
+from mcp_contracts_generator.findings.outcome_facts import BreakingFacts, CheckFacts, ConformFacts, InitFacts
 from mcp_contracts_generator.model import Place
 from mcp_contracts_generator.render.escape import md, prose
 from mcp_contracts_generator.rules import BY_ID, of_command

@@ -24,8 +24,8 @@ from ..schema.pointer import encode
 from . import catalogue
 from .differ import INPUT, RESPONSE, Differ
 from .report import Report
+from .resource_prompt_changes import surface
 from .shape import Side
-from .surface import surface
 from .version import version_findings
 
 __all__ = ["changes_between", "input_narrowings", "version_findings"]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, Refused
-from ..findings.facts import BreakingFacts
+from ..findings.outcome_facts import BreakingFacts
 from ..load.documents import Reading
 from ..load.project import LoadResult, load_project
 from ..naming import longest_file_name

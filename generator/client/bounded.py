@@ -38,7 +38,7 @@ import subprocess
 import sys
 import time
 import zlib
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
@@ -278,6 +278,15 @@ class Cap:
             self.spent = exc
             raise
 
+    def ended(self) -> OverBound | None:
+        """The bound this connection ended at (the message too large or too deep, the budget
+        spent), or None."""
+        if self.hit:
+            return MessageTooLarge(self.limit)
+        if self.deep:
+            return MessageTooDeep()
+        return BudgetSpent(str(self.spent)) if self.spent is not None else None
+
     def read(self, message: bytes) -> None:
         """Note the first number of `message` (JSON text) that no double holds as written, and
         the `structuredContent` as written of a result that holds one."""
@@ -394,9 +403,7 @@ async def stdio_client(server: StdioServerParameters, errlog: ErrLog, cap: Cap) 
             with anyio.CancelScope(shield=True):
                 read_stream.close()
                 write_stream.close()
-                if received() is not None and isinstance(process, Process):  # a signal: less time
-                    await _stop_at_once(process)
-                await _stop(process)
+                await _stop(process, _KILL_AFTER_SECONDS / 2 if received() is not None else _STOP_GRACE_SECONDS)
                 for stream in (read_stream, write_stream, read_writer, write_reader):
                     await stream.aclose()
             group.cancel_scope.cancel()
@@ -416,19 +423,20 @@ async def _started(server: StdioServerParameters) -> Any:
     return await anyio.open_process(command, env=env, stderr=subprocess.PIPE, cwd=server.cwd, start_new_session=True)
 
 
-async def _stop(process: Any) -> None:
+async def _stop(process: Any, grace: float) -> None:
     """Stop the server as the SDK does (the specification's shutdown): close its standard
-    input, give it a moment to exit, then stop its tree (SIGTERM, then SIGKILL); then close
-    its pipes' transports too (`aclose`), which a child of the server may hold open."""
+    input, give it `grace` seconds to exit (less after a signal), then stop its tree (SIGTERM,
+    then SIGKILL); then close its pipes' transports too (`aclose`), which a child of the
+    server may hold open."""
     with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
         await process.stdin.aclose()
-    if not await _exited_within(process, _STOP_GRACE_SECONDS):
+    if not await _exited_within(process, grace):
         if sys.platform == "win32":  # pragma: no cover
             from mcp.os.win32.utilities import terminate_windows_process_tree
 
             await terminate_windows_process_tree(process)
         else:
-            await terminate_posix_process_tree(process, _STOP_GRACE_SECONDS)
+            await terminate_posix_process_tree(process, grace)
     with anyio.move_on_after(_STOP_GRACE_SECONDS):
         await process.aclose()
 
@@ -454,17 +462,6 @@ async def _exited(process: object, log: ServerLog, stderr_ended: anyio.Event) ->
     status = getattr(process, "returncode", None)
     if status is not None and not log.stopping:
         log.status = status
-
-
-async def _stop_at_once(process: Process) -> None:
-    """Close the server's standard input; kill it unless it ends at once (SIGTERM, then SIGKILL)."""
-    assert process.stdin is not None
-    with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-        await process.stdin.aclose()
-    with anyio.move_on_after(_KILL_AFTER_SECONDS / 2):
-        await process.wait()
-    if process.returncode is None:
-        await terminate_posix_process_tree(process, _KILL_AFTER_SECONDS / 2)
 
 
 def _message(line: bytes, server: StdioServerParameters) -> SessionMessage | Exception:
@@ -511,41 +508,27 @@ def http_client(headers: dict[str, str], timeout: httpx2.Timeout, cap: Cap) -> h
     return httpx2.AsyncClient(headers=sent, timeout=timeout, event_hooks={"response": [counted]})
 
 
-def _decoder(response: httpx2.Response) -> _Inflate | None:
-    """The decoder of an answer's `Content-Encoding` (None for none), which this client then
-    applies itself: the header goes, so that httpx2 does not decode a second time. A coding
-    other than gzip and deflate (br, zstd) is left as it came, as httpx2 leaves it without
-    the optional package that decodes it."""
+def _decoder(response: httpx2.Response) -> list[Any]:
+    """The decoders of an answer's `Content-Encoding` (none for none), the last applied first,
+    which this client then applies itself: the header goes, so that httpx2 does not decode a
+    second time. gzip and deflate are undone with the standard library's zlib; a coding other
+    than them (br, zstd) is left as it came, as httpx2 leaves it without the optional package
+    that decodes it."""
     values = response.headers.get_list("content-encoding", split_commas=True)
     codings = [value.strip().lower() for value in values if value.strip().lower() != "identity"]
-    if not codings:
-        return None
-    del response.headers["content-encoding"]
-    return _Inflate(codings)
+    if codings:
+        del response.headers["content-encoding"]
+    # 47: a gzip or a zlib header, whichever comes (deflate is zlib's format, RFC 9110).
+    return [zlib.decompressobj(47) for coding in reversed(codings) if coding in ("gzip", "x-gzip", "deflate")]
 
 
 # The largest piece a decoder hands on at once: a small compressed input never inflates to more.
 _PIECE = 64 * 1024
 
 
-class _Inflate:
-    """gzip and deflate undone with the standard library's zlib, each coding in turn (the
-    last applied first), in pieces of at most `_PIECE` bytes (each piece handed on as soon as
-    it is made, so that zlib holds nothing back at the end)."""
-
-    def __init__(self, codings: list[str]) -> None:
-        # 47: a gzip or a zlib header, whichever comes (deflate is zlib's format, RFC 9110).
-        known = [coding for coding in codings if coding in ("gzip", "x-gzip", "deflate")]
-        self._stages = [zlib.decompressobj(47) for _ in reversed(known)]
-
-    def decode(self, data: bytes) -> Iterable[bytes]:
-        pieces: Iterable[bytes] = (data,)
-        for stage in self._stages:
-            pieces = _inflated(stage, pieces)
-        return pieces
-
-
 def _inflated(stage: Any, pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """`pieces` undone by one decoder, in pieces of at most `_PIECE` bytes (each handed on as
+    soon as it is made, so that zlib holds nothing back at the end)."""
     for data in pieces:
         while True:
             try:
@@ -564,16 +547,19 @@ class _Counted(httpx2.AsyncByteStream):
     parses them: the whole body, or each event of an event stream (an event ends at a blank
     line, and its message is its `data:` lines)."""
 
-    def __init__(self, inner: httpx2.AsyncByteStream, cap: Cap, events: bool, decoder: _Inflate | None = None) -> None:
+    def __init__(self, inner: httpx2.AsyncByteStream, cap: Cap, events: bool, decoders: Sequence[Any] = ()) -> None:
         self._inner = inner
         self._cap = cap
         self._events = events
-        self._decoder = decoder
+        self._decoders = decoders  # `_decoder`
         self._held = bytearray()  # the message not yet ended: the body, or the open event
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for raw in self._inner:
-            for chunk in self._decoder.decode(raw) if self._decoder is not None else (raw,):
+            pieces: Iterable[bytes] = (raw,)
+            for decoder in self._decoders:
+                pieces = _inflated(decoder, pieces)
+            for chunk in pieces:
                 self._count(chunk)
                 yield chunk
         if not self._events:

@@ -177,20 +177,6 @@ def _closed(exc: BaseException | None) -> bool:
     return isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | anyio.EndOfStream | OSError)
 
 
-async def _transport(
-    stack: AsyncExitStack, target: Target, headers: dict[str, str], cap: Cap, errlog: ErrLog | None
-) -> Any:
-    """What a session connects through: the started command (its standard error to `errlog`,
-    else to ours), or the URL; each message from the server held to `cap` (see `bounded`)."""
-    if isinstance(target, StdioServerParameters):
-        if target.env is None:
-            target = target.model_copy(update={"env": dict(os.environ)})
-        return stdio_client(target, errlog or _to_our_stderr(target.encoding), cap)
-    http = await stack.enter_async_context(http_client(headers, HTTP_TIMEOUT, cap))
-    # Events are counted by `cap`; the SDK's own bound (1 MiB) would refuse events under it.
-    return streamable_http_client(target, http_client=http, max_sse_event_size=None)
-
-
 @asynccontextmanager
 async def connected(
     target: Target,
@@ -237,14 +223,9 @@ async def connected(
                 opened = True
                 yield session, chose
     except Exception:
-        if cap.hit:
-            raise MessageTooLarge(cap.limit) from None
-        if cap.deep:
-            raise MessageTooDeep from None
-        if cap.spent is not None:
-            raise BudgetSpent(str(cap.spent)) from None
-        if budget is not None and budget.left() <= 0:
-            raise BudgetSpent(budget.over_time()) from None
+        over = cap.ended() or (BudgetSpent(budget.over_time()) if budget is not None and budget.left() <= 0 else None)
+        if over is not None:
+            raise over from None
         if not opened:
             _not_opened(sys.exception(), target, at, timeout, cap.log)
         exited = cap.log.exit()
@@ -254,14 +235,9 @@ async def connected(
     finally:
         if errlog is not None:
             errlog.close()
-    if cap.hit:
-        raise MessageTooLarge(cap.limit)
-    if cap.deep:
-        raise MessageTooDeep
-    if cap.spent is not None:
-        raise BudgetSpent(str(cap.spent))
-    if scope.cancelled_caught and budget is not None:
-        raise BudgetSpent(budget.over_time())
+    over = cap.ended() or (BudgetSpent(budget.over_time()) if scope.cancelled_caught and budget is not None else None)
+    if over is not None:
+        raise over
 
 
 # The capped connection of each session `connected` opened, while the session lives.
@@ -299,9 +275,19 @@ async def _session(
     capabilities: frozenset[str],
     errlog: ErrLog | None = None,
 ) -> AsyncIterator[tuple[ClientSession, str]]:
+    """A session through the started command (its standard error to `errlog`, else to ours),
+    or the URL; each message from the server held to `cap` (see `bounded`)."""
     answering = client_side.callbacks(capabilities)
     async with AsyncExitStack() as stack:
-        transport = await _transport(stack, target, headers, cap, errlog)
+        transport: Any
+        if isinstance(target, StdioServerParameters):
+            if target.env is None:
+                target = target.model_copy(update={"env": dict(os.environ)})
+            transport = stdio_client(target, errlog or _to_our_stderr(target.encoding), cap)
+        else:
+            http = await stack.enter_async_context(http_client(headers, HTTP_TIMEOUT, cap))
+            # Events are counted by `cap`; the SDK's own bound (1 MiB) would refuse events under it.
+            transport = streamable_http_client(target, http_client=http, max_sse_event_size=None)
         if not at.handshake:
             client = Client(transport, read_timeout_seconds=timeout, mode="auto", **answering)
             await stack.enter_async_context(client)
@@ -332,7 +318,7 @@ async def _initialize(session: ClientSession, version: str, capabilities: frozen
 
 
 class _Page(types.ListToolsResult):
-    """A `tools/list` page, each tool also as the server wrote it (`wire`): the SDK's `Tool`
+    """A `tools/list` page, each tool also as the server wrote it (`_wire`): the SDK's `Tool`
     keeps only the fields it knows, and of `execution` only what it knows of it."""
 
     _wire: list[Any] = PrivateAttr(default_factory=list)
@@ -344,10 +330,6 @@ class _Page(types.ListToolsResult):
         tools = data.get("tools") if isinstance(data, dict) else None
         page._wire = list(tools) if isinstance(tools, list) else []
         return page
-
-    @property
-    def wire(self) -> list[Any]:
-        return self._wire
 
 
 async def list_tools(
@@ -365,7 +347,7 @@ async def list_tools(
         except ValidationError as exc:
             report.add(rules.INVALID_RESPONSE, "tools/list", f"not a tools/list result: {first_error(exc)}")
             raise Stopped from None
-        for tool, written in zip(listed.tools, listed.wire, strict=False):
+        for tool, written in zip(listed.tools, listed._wire, strict=False):
             if tool.name in tools:
                 report.add(
                     rules.DUPLICATE_TOOL, "tools/list", f"{tool.name!r} is listed twice", tool=tool.name, at=["name"]

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import without_secrets
-from ..findings.facts import ConformFacts
 from ..findings.finding import Finding, Outcome, merged
+from ..findings.outcome_facts import ConformFacts
 from ..findings.policy import Policy
 from ..model import Contract, Place, Places
 from ..rules import Rule
@@ -63,19 +63,18 @@ class Report:
         path `at` inside `tool`'s entry of tools.yaml, or inside contract.yaml when no tool of
         the contract is concerned, or inside `source`, a file of the contract (resources.yaml,
         prompts.yaml), when given."""
-        place = _deepest(self.places, source, list(at)) if source is not None else self.place(tool, at)
+        index = self.tools.get(tool) if tool is not None and source is None else None
+        if index is not None:
+            source, at = TOOLS, ["tools", index, *at]
+        elif source is None:
+            source = CONTRACT if tool is None else TOOLS
+        place = _deepest(self.places, source, list(at))
         # What a server said, or asked for, reaches terminals and reports: one line, no URL's secrets.
         subject, message = without_secrets(subject), without_secrets(message)
         revisions = (self.revision,) if self.revision is not None else ()
         self.findings.append(
             Finding.of(rule, place, message, contract=self.contract, revisions=revisions, subject=subject)
         )
-
-    def place(self, tool: str | None, at: Sequence[Any] = ()) -> Place:
-        index = self.tools.get(tool) if tool is not None else None
-        if index is not None:
-            return _deepest(self.places, TOOLS, ["tools", index, *at])
-        return _deepest(self.places, CONTRACT if tool is None else TOOLS, list(at))
 
     def outcome(self, policy: Policy) -> Outcome:
         """The findings at the levels of `policy`, the run's facts and its summary line."""

@@ -62,8 +62,8 @@ from .echoes import echo_at, echoes
 from .examples import example_verdict, explained
 from .link import Answer, Link, Reconnect, unanswered
 from .listing import compare_listing, published_hints
+from .resource_prompt_checks import conform_surface
 from .results import document_of, judge_result
-from .surface import conform_surface
 
 if TYPE_CHECKING:  # `--fuzz` imports hypothesis: only a run that fuzzes pays for it
     from .fuzzing.fuzz import Plan

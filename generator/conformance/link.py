@@ -134,10 +134,6 @@ class Link:
         self._ready = anyio.Event()  # set: there is a session to ask, or `failed` says why not
         self._closing = False
 
-    @property
-    def session(self) -> ClientSession | None:
-        return self._current.session if self._current is not None else None
-
     async def hold(self) -> None:
         """Open a session each time one is wanted, and close it when the next is, until `close`."""
         while not self._closing:
@@ -263,7 +259,8 @@ class Link:
                 return await self._ended(connection, Answer("lost", text=exc.message))
             if exc.code == PARSE_ERROR and too_deep(exc.message):  # the SDK's transport said it, over HTTP
                 return Answer("over-bound", text=str(MessageTooDeep()))
-            return Answer("rpc-error", code=exc.code, text=exc.message, stderr=await _crash_words(exc, cap, marks[1]))
+            crashed = await _settled_lines(cap, marks[1]) if exc.code in UNHANDLED else ""
+            return Answer("rpc-error", code=exc.code, text=exc.message, stderr=crashed)
         except TimeoutError:
             return await self._ended(connection, Answer("timeout"))
         except ValidationError as exc:
@@ -310,14 +307,6 @@ def _unstructured_error(result: Any) -> bool:
     """Whether `result` is an `isError` tool result in text only: what an SDK makes of an
     exception its handler raised (the Python SDK's "Error executing tool …")."""
     return isinstance(result, types.CallToolResult) and bool(result.is_error) and result.structured_content is None
-
-
-async def _crash_words(exc: MCPError, cap: Cap | None, since: int) -> str:
-    """For an error answer that says the handler crashed, the last lines a server over stdio
-    wrote to its standard error after `since` (a `ServerLog.mark`), given a moment to arrive; else ""."""
-    if exc.code not in UNHANDLED:
-        return ""
-    return await _settled_lines(cap, since)
 
 
 async def _settled_lines(cap: Cap | None, since: int) -> str:

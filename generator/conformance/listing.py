@@ -129,10 +129,10 @@ def _meant(key: str, value: Any) -> Any:
 def _compare_annotations(tool: ServedTool, published: types.Tool, report: Report) -> None:
     """The title and each hint the contract gives against the server's: a hint given
     otherwise is an error; one left out whose default says otherwise, a warning."""
-    name = tool.name
+    name, given = tool.name, published_hints(published)
     for hint, ours in tool.hints.items():
         where = f"tools/list {name}.annotations.{hint}"
-        theirs = getattr(published.annotations, _HINT_FIELDS[hint], None) if published.annotations else None
+        theirs = given.get(hint)
         if theirs is not None and theirs != ours:
             text = f"{hint} is {shown(theirs)}; the contract gives {shown(ours)}"
             report.add(rules.ANNOTATION_DIFFERS, where, text, tool=name, at=["annotations", hint])
@@ -432,7 +432,7 @@ def _paired(ours: list[Shape], theirs: list[Shape]) -> dict[int, int]:
     that names and requires the same arguments, else with the one that names the same; only
     one to one: two alike on either side pair neither."""
     paired: dict[int, int] = {}
-    for key in (_names_and_required, _names):
+    for key in (lambda s: (frozenset(s.props), frozenset(s.required)), lambda s: frozenset(s.props)):
         taken = set(paired.values())
         mine = _by_key(key, {i: shape for i, shape in enumerate(ours) if i not in paired})
         other = _by_key(key, {j: shape for j, shape in enumerate(theirs) if j not in taken})
@@ -448,14 +448,6 @@ def _by_key(key: Callable[[Shape], Any], shapes: dict[int, Shape]) -> dict[Any, 
     for index, shape in shapes.items():
         grouped.setdefault(key(shape), []).append(index)
     return grouped
-
-
-def _names(shape: Shape) -> Any:
-    return frozenset(shape.props)
-
-
-def _names_and_required(shape: Shape) -> Any:
-    return frozenset(shape.props), frozenset(shape.required)
 
 
 def _objects(side: Side, shape: Shape) -> list[Shape]:

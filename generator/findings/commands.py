@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import Diagnostic, display_path, printable, working_folder
 from ..rules import Level
 from ..rules.common import DOCUMENT_INVALID, OUTPUT_DRIFT
-from .facts import CheckFacts, DocsFacts, GenerateFacts, InitFacts, ValidateFacts
 from .finding import Finding, Note, Outcome
+from .outcome_facts import CheckFacts, DocsFacts, GenerateFacts, InitFacts, ValidateFacts
 
 if TYPE_CHECKING:
     from ..scaffold import Scaffolded

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import Diagnostic, printable
 from ..rules import Level, Rule
 from ..rules.common import SOURCE_INVALID
-from .facts import Facts
+from .outcome_facts import Facts
 
 if TYPE_CHECKING:  # imported when a place is asked for: `check` answered from the cache loads no model
     from ..model import Place

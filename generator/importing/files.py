@@ -15,7 +15,6 @@ The YAML files are edited in place (ruamel's round trip), so their comments and 
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import re
@@ -32,7 +31,7 @@ from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from .envelope import canonical, envelope_of
 from .facts import HINTS, RecordedCall, ServerFacts, contract_version, semantic_version
-from .surface_files import surface_into
+from .surface_files import plain, short_stem, surface_into
 
 CONTRACT, ENVELOPE, ERRORS, TOOLS = "contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"
 _HEADER = {
@@ -42,7 +41,6 @@ _HEADER = {
     TOOLS: "# The server's tools as it lists them. Importing again replaces the schemas and hints with the\n"
     "# server's (keeping a schema that means the same), and keeps descriptions, error codes and examples.\n",
 }
-_LONGEST_STEM = 80
 _KEY_ORDER: tuple[str, ...] = ("name", "title", "description", "annotations", "execution", "_meta", "other_fields")
 _KEY_ORDER += ("inputSchema", "outputSchema", "result", "examples")
 # The fields of a listed tool tools.yaml has a key of its own for; the others (`icons`, and
@@ -168,9 +166,7 @@ def _example_files(facts: ServerFacts, existing: Mapping[str, bytes], kept: set[
     for tool, call in sorted(facts.calls.items()):
         if not call.structured or tool in kept:
             continue
-        stem = re.sub(r"[^A-Za-z0-9._-]+", "-", tool).strip(".-") or "result"
-        if len(stem) > _LONGEST_STEM:  # a file name has 255 bytes at most: the name's start and a digest
-            stem = stem[: _LONGEST_STEM - 13] + "-" + hashlib.sha256(tool.encode()).hexdigest()[:12]
+        stem = short_stem(re.sub(r"[^A-Za-z0-9._-]+", "-", tool).strip(".-") or "result", tool)
         path, number = f"examples/{stem}.json", 2
         while path in taken:
             path, number = f"examples/{stem}-{number}.json", number + 1
@@ -254,14 +250,9 @@ def _add_examples(document: CommentedMap, facts: ServerFacts, results: dict[str,
 
 def _kept(old: Any, listed: Any) -> Any:
     """The schema written before when it means what the server lists now, else the server's."""
-    if isinstance(old, dict) and schema_difference(listed, _plain(old)) is None:
+    if isinstance(old, dict) and schema_difference(listed, plain(old)) is None:
         return old
     return listed
-
-
-def _plain(value: Any) -> Any:
-    """A value of ruamel's round trip (its own int and float types...) as plain JSON values."""
-    return json.loads(json.dumps(value))
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -318,12 +309,12 @@ def _prune_examples(document: CommentedMap, files: dict[str, bytes], envelope: A
 def _example_holds(entry: Any, example: Any, files: dict[str, bytes], refused: set[str], notes: list[str]) -> bool:
     name, result = entry.get("name"), example.get("result")
     try:
-        inputs = standalone_validator(_plain(entry.get("inputSchema") or {"type": "object"}))
+        inputs = standalone_validator(plain(entry.get("inputSchema") or {"type": "object"}))
         own = entry.get("outputSchema")
-        outputs = standalone_validator(_plain(own)) if isinstance(own, dict) else None
+        outputs = standalone_validator(plain(own)) if isinstance(own, dict) else None
     except ValueError:
         return True  # the loader says why
-    problem = first_refusal(inputs, _plain(example.get("arguments")))
+    problem = first_refusal(inputs, plain(example.get("arguments")))
     if problem is None and result in refused:
         problem = f"its result {result} is taken out"
     document = _json(files.get(f"examples/{result}")) if isinstance(result, str) else None

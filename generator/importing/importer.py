@@ -3,7 +3,7 @@
 The server is asked at every protocol revision, each in a session of its own (the transport
 code is `conform`'s, `client.connect`, declaring the client capabilities `client_side` says);
 the revisions it answers as asked become the contract's `protocol:`, and the newest of them
-gives the listing (its resources, templates and prompts too: `importing.surface`), the
+gives the listing (its resources, templates and prompts too: `importing.listed_resources`), the
 server's info and, when asked for, the calls. The resources are read when asked for, after
 every revision is asked, in sessions of the newest: a new one after a read that ends its
 session (a crash, no answer in time, an answer over `limits.message_bytes`).
@@ -69,7 +69,7 @@ from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from ..schema.synthesize import candidates
 from .facts import RecordedCall, ServerFacts, as_listed, not_safe_to_call
-from .surface import Listed, list_surface, read_contents
+from .listed_resources import Listed, list_surface, read_contents
 
 _TRIES = 8  # argument sets tried per tool before it is left without an example
 # A quoted example in a description: 'Etc/UTC', "en-GB" or `main`.

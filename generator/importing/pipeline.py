@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostic, display_path
 from ..findings.finding import Finding
 from ..load.documents import Reading
 from ..load.project import load_project
-from ..model import Contract, Place
+from ..model import Contract
 from ..scaffold import add_section
 from ..write import replace_tree
 from .facts import ServerFacts
@@ -63,7 +63,7 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
     files, imported.notes = Tree(made.files, made.staged), made.notes
     new, problems = _loaded(name, files, settings)
     if new is None:
-        imported.diagnostics = [_placed(d, folder) for d in problems]
+        imported.diagnostics = [replace(d, file=_placed(d.file, folder)) for d in problems]
         return imported
     if existing is not None:
         from ..breaking import contract_changes
@@ -92,7 +92,7 @@ def import_contract(settings: Settings, name: str, facts: ServerFacts, *, write:
 
 def _loaded(name: str, files: Tree, settings: Settings) -> tuple[Contract | None, list[Diagnostic]]:
     """Contract `name` of `files`, loaded as `generate` loads it, in a folder of its own; the
-    places of its facts are in a temporary folder, which `_temporary_part` recognises."""
+    places of its facts are in a temporary folder, which `_placed` recognises."""
     with tempfile.TemporaryDirectory(prefix=_TEMPORARY_PREFIX) as place:
         schemas = Path(place)
         folder = schemas / "contracts" / name
@@ -117,30 +117,15 @@ def _loaded(name: str, files: Tree, settings: Settings) -> tuple[Contract | None
         return next(c for c in result.project.contracts if c.name == name), problems
 
 
-def _temporary_part(path: str) -> str | None:
-    """The path inside the contracts folder of a temporary copy, or None for another path."""
+def _placed(path: str, folder: Path) -> str:
+    """A path of the temporary copies (`_loaded`), named where their files are (or would be
+    written) in `folder`; any other path as it is."""
     _, marker, rest = path.partition("/" + _TEMPORARY_PREFIX)
-    if not marker:
-        return None
-    inside = rest.partition("/contracts/")[2]
-    return inside or None
+    inside = rest.partition("/contracts/")[2] if marker else ""
+    return display_path(folder.parent / inside) if inside else path
 
 
 def _finding_placed(finding: Finding, folder: Path) -> Finding:
-    """A finding of the temporary copies, placed where their files are (or would be written)."""
-
-    def placed(path: str) -> str:
-        inside = _temporary_part(path)
-        return display_path(folder.parent / inside) if inside is not None else path
-
-    before = finding.before
-    if before is not None:
-        before = Place(placed(before.file), before.line, before.column, before.pointer)
-    return replace(finding, file=placed(finding.file), before=before)
-
-
-def _placed(diagnostic: Diagnostic, folder: Path) -> Diagnostic:
-    """A diagnostic of the temporary copy, named where the file would be written."""
-    inside = _temporary_part(diagnostic.file)
-    path = display_path(folder.parent / inside) if inside is not None else diagnostic.file
-    return Diagnostic(path, diagnostic.line, diagnostic.pointer, diagnostic.message)
+    """A finding of the temporary copies, placed where their files are."""
+    before = None if finding.before is None else replace(finding.before, file=_placed(finding.before.file, folder))
+    return replace(finding, file=_placed(finding.file, folder), before=before)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,13 +36,14 @@ from ruamel.yaml.comments import CommentedMap
 from .. import debug
 from ..load.bundle import VIRTUAL_ROOT
 from ..load.meta import meta_judge
-from ..load.surface import (
+from ..load.resource_prompt_files import (
     CONTENTS_FOLDER,
     MEDIA_TYPE,
     PROMPTS_FILE,
     RESERVED_CONSTANTS,
     RESOURCES_FILE,
     absolute_uri,
+    clashes,
     has_scheme,
     resource_schema_uri,
 )
@@ -122,6 +123,7 @@ class _Section:
     noun: str
 
 
+_Entry = tuple[_Section, dict[str, Any]]
 _RESOURCES = _Section(RESOURCES_FILE, "resources", "uri", _RESOURCE_KEYS, "resource")
 _TEMPLATES = _Section(RESOURCES_FILE, "templates", "name", _TEMPLATE_KEYS, "template")
 _PROMPTS = _Section(PROMPTS_FILE, "prompts", "name", _PROMPT_KEYS, "prompt")
@@ -286,43 +288,20 @@ def _arguments_refused(arguments: list[Any]) -> str | None:
     return None
 
 
-def _clashing(named: Iterator[tuple[int, str, str]], reserved: frozenset[str] = frozenset()) -> dict[int, str]:
-    """(index, name, Python name): why each entry whose Python name an earlier one, or
-    `reserved`, holds is refused (the loader's `_clashes`)."""
-    first: dict[str, str] = {}
-    refused: dict[int, str] = {}
-    for index, name, python in named:
-        if python in reserved:
-            refused[index] = f"{name!r} is {python} in Python, a name the generated module takes for itself"
-        elif python in first:
-            refused[index] = f"{name!r} and {first[python]!r} are both {python} in Python"
-        else:
-            first[python] = name
-    return refused
-
-
 def _resource_names(
     resources: list[dict[str, Any]], templates: list[dict[str, Any]], notes: list[str]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Resources and templates without those whose Python names clash with an earlier one's."""
     both = [*((_RESOURCES, r) for r in resources), *((_TEMPLATES, t) for t in templates)]
-    refused = _clashing(((i, e["name"], constant_name(e["name"])) for i, (_, e) in enumerate(both)), RESERVED_CONSTANTS)
-    for index, why in refused.items():
-        notes.append(_refusal(*both[index], why))
-    kept = [pair for index, pair in enumerate(both) if index not in refused]
-    classes = _clashing(
-        (i, e["name"], values_class_name(e["name"])) for i, (s, e) in enumerate(kept) if s is _TEMPLATES
-    )
-    for index, why in classes.items():
-        notes.append(_refusal(*kept[index], why))
-    kept = [pair for index, pair in enumerate(kept) if index not in classes]
-    final: list[tuple[_Section, dict[str, Any]]] = []
+    kept = _unclashing(both, lambda _, e: constant_name(e["name"]), notes, RESERVED_CONSTANTS)
+    kept = _unclashing(kept, lambda s, e: values_class_name(e["name"]) if s is _TEMPLATES else None, notes)
+    final: list[_Entry] = []
     for section, entry in kept:
         if section is _TEMPLATES:
             variables = UriTemplate.parse(entry["uriTemplate"]).variables
-            clash = _clashing((i, v, parameter_name(v)) for i, v in enumerate(variables))
-            if clash:
-                notes.append(_refusal(section, entry, f"its variables {next(iter(clash.values()))}"))
+            clash = next(clashes((i, v, parameter_name(v)) for i, v in enumerate(variables)), None)
+            if clash is not None:
+                notes.append(_refusal(section, entry, f"its variables {clash[1]}"))
                 continue
         final.append((section, entry))
     return [e for s, e in final if s is _RESOURCES], [e for s, e in final if s is _TEMPLATES]
@@ -330,16 +309,25 @@ def _resource_names(
 
 def _prompt_names(prompts: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
     """Prompts without those whose constant or arguments model clashes with an earlier one's."""
-    refused = _clashing(((i, p["name"], constant_name(p["name"])) for i, p in enumerate(prompts)), RESERVED_CONSTANTS)
-    for index, why in refused.items():
-        notes.append(_refusal(_PROMPTS, prompts[index], why))
-    kept = [p for i, p in enumerate(prompts) if i not in refused]
-    models = _clashing(
-        (i, p["name"], arguments_model_name(p["name"])) for i, p in enumerate(kept) if p.get("arguments")
+    kept = _unclashing(
+        [(_PROMPTS, p) for p in prompts], lambda _, p: constant_name(p["name"]), notes, RESERVED_CONSTANTS
     )
-    for index, why in models.items():
-        notes.append(_refusal(_PROMPTS, kept[index], why))
-    return [p for i, p in enumerate(kept) if i not in models]
+    kept = _unclashing(kept, lambda _, p: arguments_model_name(p["name"]) if p.get("arguments") else None, notes)
+    return [p for _, p in kept]
+
+
+def _unclashing(
+    pairs: list[_Entry],
+    python: Callable[[_Section, dict[str, Any]], str | None],
+    notes: list[str],
+    reserved: frozenset[str] = frozenset(),
+) -> list[_Entry]:
+    """`pairs` without each whose Python name (`python`, None for none) the loader refuses as a
+    clash with an earlier one's (`clashes`), a note saying why."""
+    named = ((i, e["name"], python(s, e)) for i, (s, e) in enumerate(pairs))
+    refused = dict(clashes(((i, name, said) for i, name, said in named if said is not None), reserved))
+    notes += [_refusal(*pairs[i], why) for i, why in refused.items()]
+    return [pair for i, pair in enumerate(pairs) if i not in refused]
 
 
 def _refusal(section: _Section, entry: dict[str, Any], why: str) -> str:
@@ -364,7 +352,7 @@ def _merge(document: CommentedMap, section: _Section, listed: list[dict[str, Any
         for field in section.keys:
             if field not in derived:
                 entry.pop(field, None)
-            elif new or _plain(entry.get(field)) != derived[field]:
+            elif new or plain(entry.get(field)) != derived[field]:
                 entry[field] = derived[field]
         for field in list(entry):
             if field not in section.keys and field not in _PEOPLES[section.section]:
@@ -374,9 +362,17 @@ def _merge(document: CommentedMap, section: _Section, listed: list[dict[str, Any
         document[section.section] = entries
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """A value of ruamel's round trip (its own int and float types...) as plain JSON values."""
-    return json.loads(json.dumps(value)) if value is not None else None
+    return json.loads(json.dumps(value))
+
+
+def short_stem(stem: str, name: str) -> str:
+    """`stem`, of a file named for `name`, kept to `_LONGEST_STEM` characters: a file name has 255
+    bytes at most, so a longer one is its start and a digest of `name`."""
+    if len(stem) <= _LONGEST_STEM:
+        return stem
+    return stem[: _LONGEST_STEM - 13] + "-" + hashlib.sha256(name.encode()).hexdigest()[:12]
 
 
 def _keep_sizes(document: CommentedMap, files: dict[str, bytes], notes: list[str]) -> None:
@@ -447,7 +443,7 @@ def _contents_problem(
             value = parse_json(read.data().decode("utf-8"))
         except (NotJson, UnicodeDecodeError) as exc:
             return f"not JSON: {exc}"
-        judge = _kept_judge(entry["name"], _plain(schema), files, formats=bounds[1])
+        judge = _kept_judge(entry["name"], plain(schema), files, formats=bounds[1])
         violations = judge.violations(value) if judge is not None else []
         if violations:
             return f"its schema refuses them: {violations[0].message}"
@@ -481,9 +477,7 @@ def contents_name(name: str, media_type: str | None, taken: set[str]) -> str:
     (`EXTENSIONS`), a number when the name is taken (`taken`: paths in lower case)."""
     extension = extension_of(media_type)
     stem = re.sub(r"\.{2,}", ".", re.sub(r"[^A-Za-z0-9._-]+", "-", name)).strip(".-_") or "resource"
-    stem = stem.removesuffix(extension) or stem
-    if len(stem) > _LONGEST_STEM:  # a file name has 255 bytes at most: the name's start and a digest
-        stem = stem[: _LONGEST_STEM - 13] + "-" + hashlib.sha256(name.encode()).hexdigest()[:12]
+    stem = short_stem(stem.removesuffix(extension) or stem, name)
     if stem.split(".", 1)[0].lower() in _DEVICES:
         stem = f"{stem}-resource"
     found, number = f"{stem}{extension}", 2

@@ -36,7 +36,9 @@ class Resources:
     references: Mapping[str, Path]
     reading: Reading  # every file a `$ref` reaches is read as the sources are
     root: Any = None
-    root_uri: str = ROOT_URI  # where `root` is: the envelope's, or a resource schema's (`load/surface.py`)
+    root_uri: str = (
+        ROOT_URI  # where `root` is: the envelope's, or a resource schema's (`load/resource_prompt_files.py`)
+    )
     read: dict[str, Any] = field(default_factory=dict)
     documents: dict[str, Document] = field(default_factory=dict)  # what `read` holds, with its places
     unreachable: str | None = None  # why the first URI that was not retrieved was not

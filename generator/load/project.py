@@ -33,7 +33,7 @@ from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_col
 from .documents import NOT_FOLLOWED, Document, Reading, read_json, read_source, read_yaml
 from .envelope import compile_envelope
 from .meta import check_against_meta, meta_schema, semver
-from .surface import load_surface
+from .resource_prompt_files import load_surface
 from .tool_arguments import load_tool_arguments, surface_clashes
 from .tool_examples import check_secret_arguments, check_tool_examples, compile_tool_schemas
 
@@ -228,8 +228,8 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
     identity, envelope = documents.get("contract.yaml"), documents.get("envelope.schema.json")
     errors, tools = documents.get("errors.yaml"), documents.get("tools.yaml")
     compiled = None
+    formats = identity is not None and identity.data.get("formats", "annotate") == "assert"
     if envelope is not None and identity is not None:  # contract.yaml says where `$ref`s lead
-        formats = identity.data.get("formats", "annotate") == "assert"
         problems += _references_outside(identity, reading)
         result = compile_envelope(envelope, folder.name, _references(identity, reading), formats, reading)
         if isinstance(result, Diagnostic):
@@ -267,7 +267,6 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
             if not found and not unsound:
                 problems += check_tool_examples(tools, manifest, examples, builders, validators)
             if not unsound and not lenient and identity is not None:  # an old revision's code is history
-                formats = identity.data.get("formats", "annotate") == "assert"
                 arguments, found = load_tool_arguments(
                     tools, manifest, _references(identity, reading), formats, reading
                 )
@@ -281,7 +280,7 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         problems += found
     surface, surface_documents = Surface(), dict[str, Document]()
     if identity is not None:
-        schemas = (_references(identity, reading), identity.data.get("formats", "annotate") == "assert")
+        schemas = (_references(identity, reading), formats)
         surface, surface_documents, found = load_surface(folder, reading, schemas, _protocol(identity.data))
         problems += found
         if tools is not None and manifest is not None:
@@ -399,24 +398,10 @@ def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue
         missing = [c for c in wanted if json.dumps(c) not in listed_set]
         extra = [c for c in listed if not isinstance(c, str) or c not in wanted_set]
         selection = " with " + ", ".join(f"{k}={v}" for k, v in sorted(select.items())) if select else ""
-        if missing:
-            problems.append(
-                Diagnostic(
-                    envelope.name,
-                    None,
-                    pointer + "/enum",
-                    f"lacks the codes of errors.yaml{selection}: {', '.join(missing)}",
-                )
-            )
-        if extra:
-            problems.append(
-                Diagnostic(
-                    envelope.name,
-                    None,
-                    pointer + "/enum",
-                    f"lists codes that are not in errors.yaml{selection}: {', '.join(map(str, extra))}",
-                )
-            )
+        for codes, said in ((missing, "lacks the codes of"), (extra, "lists codes that are not in")):
+            if codes:
+                message = f"{said} errors.yaml{selection}: {', '.join(map(str, codes))}"
+                problems.append(Diagnostic(envelope.name, None, pointer + "/enum", message))
     return problems
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..model import Contract, Shape, View, ViewType
 from ..schema.pointer import decode
-from .escape import py
+from .escape import py, py_tuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,7 @@ class Parameter:
 
 @dataclass(slots=True)
 class _Needs:
-    """The names the builders module imports for its hints: of `typing` and
+    """The names a module imports for its hints (builders.py, and tools.py's Client): of `typing` and
     `collections.abc`, the runtime's `ABSENT`, and the models module (whose classes a hint
     names as `models.UpgradeHint`, so that no class name meets one of the module's own);
     `model` says whether the hint made last has a class in it."""
@@ -44,17 +44,19 @@ class _Needs:
     prefix: str = "models"  # the module a hint names the view's classes by
 
 
+HintNeeds = _Needs
+
+
 _SIMPLE = {"any": "Any", "string": "str", "integer": "int", "number": "int | float", "boolean": "bool", "null": "None"}
 
 
 def _hint(view: View, node: ViewType, needs: _Needs) -> str:
     """The Python type of the JSON a value of `node` holds, or of its model."""
     kind = node.kind
-    simple = _SIMPLE
-    if kind in simple:
+    if kind in _SIMPLE:
         if kind == "any":
             needs.typing.add("Any")
-        return simple[kind]
+        return _SIMPLE[kind]
     if kind == "literal":
         needs.typing.add("Literal")
         return "Literal[" + ", ".join(py(v) for v in node.values) + "]"
@@ -167,13 +169,7 @@ def builder_literals(contract: Contract) -> dict[str, object]:
 def _given(parameters: list[Parameter], open_shape: bool) -> str:
     """What a builder passes on of its parameters: a tuple of their values (Python names the
     view made), then `extra` where its shape takes other members."""
-    names = [p.name for p in parameters]
-    given = f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
-    return given + (", extra" if open_shape else "")
-
-
-# The names a module's hints use, for another module than builders.py (tools.py's Client).
-HintNeeds = _Needs
+    return py_tuple([p.name for p in parameters]) + (", extra" if open_shape else "")
 
 
 def hint_parts(view: View, node: ViewType, needs: HintNeeds) -> list[str]:

@@ -90,8 +90,6 @@ _CONSTRAINT_KEYS = (
     ("maxItems", "at most {} item(s)"),
     ("pattern", "matches {}"),
     ("format", "format {}"),
-)
-_MORE_KEYS = (
     ("enum", "one of {}"),
     ("multipleOf", "a multiple of {}"),
     ("minProperties", "at least {} propert(ies)"),
@@ -168,17 +166,14 @@ def _entries(schema: dict[str, Any], view: View, bundle: Bundle) -> list[_Entry]
     classes = {c.location: c.name for c in view.classes if c.location}
     entries = [_Entry(view.root, location(base, ()), schema)]
     for entry in outline.definitions:
-        entries.append(_Entry(classes.get(entry.location, entry.key), entry.location, _dict(entry.node)))
+        node = entry.node if isinstance(entry.node, dict) else {}
+        entries.append(_Entry(classes.get(entry.location, entry.key), entry.location, node))
     for where, name in sorted(classes.items(), key=lambda item: _reading_order(item[0])):
         uri = defrag(where)[0]
         taken = outline.schemas.get(where)
         if uri != base and isinstance(bundle.resources.get(uri), dict) and isinstance(taken, dict):
             entries.append(_Entry(name, where, taken))
     return entries
-
-
-def _dict(node: Any) -> dict[str, Any]:
-    return node if isinstance(node, dict) else {}
 
 
 def describe_schema(
@@ -225,7 +220,7 @@ def _definition(name: str, location: str, node: dict[str, Any], links: Links) ->
         constraints=rules,
         description=node.get("description", ""),
         fields=fields,
-        variants=_join([_variant(option, links) for option in options], ", "),
+        variants=joined([_variant(option, links) for option in options], ", "),
         additional_properties=additional if isinstance(additional, bool) else None,
     )
 
@@ -349,9 +344,9 @@ def _merged_field(
     if prop == tag:
         kinds = (TypePart(" or ".join(json_line(v) for v in _tag_values(tag, present))),)
     elif len(by_type) == 1:
-        kinds = _join(list(by_type), " or ")
+        kinds = joined(list(by_type), " or ")
     else:
-        kinds = _join(
+        kinds = joined(
             [(*parts, TypePart(f" ({_condition(tag, chosen)})")) for parts, chosen in by_type.items()], " or "
         )
     first = present[0][1]["properties"][prop]
@@ -375,7 +370,8 @@ def _merged_field(
     )
 
 
-def _join(groups: list[tuple[TypePart, ...]], separator: str) -> tuple[TypePart, ...]:
+def joined(groups: list[tuple[TypePart, ...]], separator: str) -> tuple[TypePart, ...]:
+    """The parts of each group, `separator` between two groups."""
     parts: list[TypePart] = []
     for index, group in enumerate(groups):
         if index:
@@ -408,7 +404,7 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
         return (TypePart(json_line(node["const"])),)
     for keyword, separator in _JOINED_BY.items():
         if isinstance(node.get(keyword), list) and node[keyword]:
-            return _join([type_parts(option, links, depth + 1) for option in node[keyword]], separator)
+            return joined([type_parts(option, links, depth + 1) for option in node[keyword]], separator)
     declared = node.get("type")
     if declared is None and "enum" in node:
         kinds = sorted({type(v).__name__ for v in node["enum"]})
@@ -416,7 +412,7 @@ def type_parts(node: Any, links: Links, depth: int = 0) -> tuple[TypePart, ...]:
     if declared is None:
         return (TypePart("any"),)
     names = declared if isinstance(declared, list) else [declared]
-    return _join([_one_type(name, node, links, depth) for name in names], " or ")
+    return joined([_one_type(name, node, links, depth) for name in names], " or ")
 
 
 def _one_type(name: str, node: dict[str, Any], links: Links, depth: int) -> tuple[TypePart, ...]:
@@ -453,10 +449,11 @@ def constraints(node: Any, links: Links, depth: int = 0) -> tuple[str, ...]:
     """Every assertion of a schema in words: bounds, patterns, enums, conditions, exclusions."""
     if not isinstance(node, dict) or depth > _DEPTH:
         return ()
-    found = [_counted(template, node[key]) for key, template in _CONSTRAINT_KEYS if key in node]
-    for key, template in _MORE_KEYS:
-        if key in node:
-            found.append(_counted(template, _listed(node[key]) if key == "enum" else node[key]))
+    found = [
+        _counted(template, _listed(node[key]) if key == "enum" else node[key])
+        for key, template in _CONSTRAINT_KEYS
+        if key in node
+    ]
     if node.get("uniqueItems") is True:
         found.append("items are unique")
     if "contentSchema" in node:

@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
-from ..model import Column, Contract, Project, Table
+from ..model import Contract, Project, Table
 from ..naming import contents_anchor, error_anchor, error_type_anchor, row_anchor
-from .describe import Definition, TypePart, describe_schema
+from .describe import Definition, TypePart, describe_schema, joined
 from .escape import json_controls, md, prose
 from .json_text import json_block, json_line
 
@@ -164,17 +164,6 @@ def _call(example: dict[str, object]) -> str:
     return f"{arguments} → {example['result']}" if example.get("result") else arguments
 
 
-def _links(values: tuple[str, ...] | None, make_anchor: Callable[[str], str]) -> Cell:
-    if not values:
-        return ()
-    parts: list[TypePart] = []
-    for index, value in enumerate(values):
-        if index:
-            parts.append(TypePart(", "))
-        parts.append(TypePart(value, make_anchor(value)))
-    return tuple(parts)
-
-
 def _section(
     title: str, key_title: str, table: Table, name: str, linked: Mapping[str, Callable[[str], str]], empty: str
 ) -> TableSection:
@@ -186,16 +175,14 @@ def _section(
         for column in columns:
             value = entry.get(column.name)
             if column.name in linked and value:
-                cells.append(_links(value if isinstance(value, tuple) else (value,), linked[column.name]))
+                anchor = linked[column.name]
+                values = value if isinstance(value, tuple) else (value,)
+                cells.append(joined([(TypePart(v, anchor(v)),) for v in values], ", "))
             else:
                 cells.append(_text(value))
         rows.append(Row(row_anchor(name, entry.code), tuple(cells)))
     headers = (key_title, *(c.title for c in columns))
-    return TableSection(title, headers, tuple(rows), empty, _legend(columns))
-
-
-def _legend(columns: tuple[Column, ...]) -> tuple[tuple[str, str], ...]:
-    return tuple((c.title, c.description) for c in columns)
+    return TableSection(title, headers, tuple(rows), empty, tuple((c.title, c.description) for c in columns))
 
 
 def doc_sections(contract: Contract) -> tuple[TableSection, ...]:
@@ -267,11 +254,6 @@ def example_blocks(contract: Contract) -> tuple[ExampleBlock, ...]:
     return tuple(blocks)
 
 
-def field_count(definitions: tuple[Definition, ...]) -> int:
-    """Fields of the object definitions (a union's merged table repeats its variants')."""
-    return sum(len(d.fields) for d in definitions if not d.variants)
-
-
 def index_entries(project: Project, definitions: Mapping[str, tuple[Definition, ...]]) -> tuple[IndexEntry, ...]:
     """The index page's row of each contract; `definitions` are those of each contract's page."""
     return tuple(
@@ -281,7 +263,8 @@ def index_entries(project: Project, definitions: Mapping[str, tuple[Definition, 
             title=c.title,
             version=c.version,
             summary=c.summary,
-            fields=field_count(definitions[c.name]),
+            # the fields of the object definitions (a union's merged table repeats its variants')
+            fields=sum(len(d.fields) for d in definitions[c.name] if not d.variants),
             error_codes=len(c.catalogue.errors.entries),
             tools=len(c.manifest.tools.entries),
         )

@@ -84,13 +84,18 @@ def py(value: object) -> str:
             return '"' + value.translate(_PRINTABLE_ESCAPES) + '"'
         return '"' + "".join(_py_char(c) for c in value) + '"'
     if isinstance(value, tuple):
-        items = [py(v) for v in value]
-        return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+        return py_tuple([py(v) for v in value])
     raise TypeError(f"no Python literal for {type(value).__name__}")
 
 
-def docstring(text: str) -> str:
-    """A triple-quoted Python string literal of `text`, its lines kept, for a docstring.
+def py_tuple(items: list[str]) -> str:
+    """A Python tuple of expressions (each already Python), as black writes it: `(a,)` for one."""
+    return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+
+
+def docstring(text: str, indent: str = "") -> str:
+    """A triple-quoted Python string literal of `text`, its lines kept, for a docstring; each
+    of its lines indented by `indent` (a function's or class's body).
 
     A backslash, a quote beside another quote, and every character that is not printable
     (a newline aside) are escaped, so no text ends the literal early.
@@ -102,7 +107,8 @@ def docstring(text: str) -> str:
             out.append('\\"' if '"' in beside else char)
         else:
             out.append(char if char == "\n" else _py_char(char))
-    return '"""\n' + "".join(out) + '\n"""'
+    literal = '"""\n' + "".join(out) + '\n"""'
+    return "\n".join(indent + line if line else line for line in literal.split("\n"))
 
 
 def _unicode_escape(match: re.Match[str]) -> str:

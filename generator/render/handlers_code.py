@@ -12,15 +12,17 @@ loading refuses two that clash. Every literal goes through `py`, every docstring
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..model import Contract, Prompt, Resource, ToolArguments, ViewClass
 from ..naming import arguments_model_name, parameter_name, prompt_method, resource_method, resource_module, tool_method
 from ..runtime.uri_template import UriTemplate
 from .builder_signatures import HintNeeds, hint_parts
-from .escape import docstring, py
+from .escape import docstring, py, py_tuple
 from .mcp import structured
-from .surface_code import Block
+from .surface_code import Block, about
 
 # What a resource's or template's method returns, and a prompt's.
 _CONTENTS = "str | bytes"
@@ -41,7 +43,7 @@ def _tool_facts(contract: Contract) -> dict[str, _ToolFacts]:
     """Each tool's facts, from one pass over tools.yaml's table."""
     return {
         e.code: _ToolFacts(
-            _about({"title": e.get("title"), "description": e.get("description")}, e.code),
+            about(e.by_column, e.code),
             bool(e.get("outputSchema")),
             not structured(e),
         )
@@ -57,27 +59,15 @@ class _Signature:
     given: str
 
 
-def _doc(text: str, indent: str) -> str:
-    return "\n".join(indent + line if line else line for line in docstring(text).split("\n"))
-
-
-def _about(listing: object, fallback: str) -> str:
-    get = getattr(listing, "get", None)
-    parts = [str(p) for p in ((get("title"), get("description")) if get else ()) if p]
-    return ": ".join(parts) if parts else fallback
-
-
 def server_blocks(contract: Contract, root: str, needs: HintNeeds) -> list[Block]:
     """The definitions after the arguments models: BINDING, Answer, ToolError, Handlers, server, Client."""
-    blocks = [_binding(contract, root), Block(f"Answer = _models.{root} | Mapping[str, Any]\n" + _ANSWER_DOC)]
+    answer = '"""What a handler of a tool returns: the envelope, as its model or its document."""'
+    blocks = [_binding(contract, root), Block(f"Answer = _models.{root} | Mapping[str, Any]\n{answer}")]
     if contract.builders is not None:
         blocks.append(Block(_tool_error(contract)))
     facts = _tool_facts(contract)
     blocks += [_handlers(contract, facts), Block(_SERVER), _client(contract, root, needs, facts)]
     return blocks
-
-
-_ANSWER_DOC = '"""What a handler of a tool returns: the envelope, as its model or its document."""'
 
 
 def _tool_error(contract: Contract) -> str:
@@ -137,7 +127,7 @@ def _binding(contract: Contract, root: str) -> Block:
 
 def _variables(template: Resource) -> str:
     pairs = [f"({py(v)}, {py(parameter_name(v))})" for v in UriTemplate.parse(template.uri).variables]
-    return "(" + ", ".join(pairs) + ("," if len(pairs) == 1 else "") + ")"
+    return py_tuple(pairs)
 
 
 def _prompt_model(prompt: Prompt) -> str:
@@ -147,7 +137,7 @@ def _prompt_model(prompt: Prompt) -> str:
 def _handlers(contract: Contract, facts: dict[str, _ToolFacts]) -> Block:
     lines = [
         "class Handlers(ContractHandlers):",
-        _doc(
+        docstring(
             "The handlers of this contract's server: override the method of each tool (and of each "
             "resource, template or prompt whose contents are not the contract's); a method left out "
             "is answered as not implemented (JSON-RPC -32601), a resource or prompt from the contract.",
@@ -156,14 +146,13 @@ def _handlers(contract: Contract, facts: dict[str, _ToolFacts]) -> Block:
     ]
     for arguments in contract.arguments:
         tool = facts[arguments.tool]
-        about = tool.about
         returns = "Any" if tool.own else "Answer"  # a document of its own outputSchema
         if tool.content:  # text or content blocks, else the envelope
             returns = "Answer | str | Sequence[ContentBlock]"
         lines += [
             "",
             f"    async def {tool_method(arguments.tool)}(self, arguments: {arguments.view.root}) -> {returns}:",
-            _doc(about, "        "),
+            docstring(tool.about, "        "),
             f"        raise Unimplemented({py(arguments.tool)})",
         ]
     for resource in contract.surface.resources:
@@ -178,11 +167,11 @@ def _handlers(contract: Contract, facts: dict[str, _ToolFacts]) -> Block:
     return Block("\n".join(lines))
 
 
-def _surface_method(name: str, parameters: str, returns: str, served: str, listing: object) -> list[str]:
+def _surface_method(name: str, parameters: str, returns: str, served: str, listing: Mapping[str, Any]) -> list[str]:
     return [
         "",
         f"    async def {name}(self{parameters}) -> {returns}:",
-        _doc(_about(listing, served), "        "),
+        docstring(about(listing, served), "        "),
         f"        raise Unimplemented({py(served)})",
     ]
 
@@ -195,7 +184,7 @@ def _template_parameters(template: Resource) -> str:
 def _client(contract: Contract, root: str, needs: HintNeeds, facts: dict[str, _ToolFacts]) -> Block:
     lines = [
         f"class Client(ContractClient[_models.{root}]):",
-        _doc(
+        docstring(
             "This contract's tools, resources and prompts called over an MCP `ClientSession`: "
             "arguments judged before they are sent, answers judged before they are returned.",
             "    ",
@@ -215,7 +204,7 @@ def _client(contract: Contract, root: str, needs: HintNeeds, facts: dict[str, _T
         lines += [
             "",
             f"    async def {tool_method(arguments.tool)}(self{signature.parameters}) -> {returns}:",
-            _doc(tool.about, "        "),
+            docstring(tool.about, "        "),
             f"        return await self.{call}({py(arguments.tool)}, {signature.given})",
         ]
     for resource in contract.surface.resources:

@@ -14,6 +14,7 @@ from jinja2 import Environment, TemplateError
 from .. import debug
 from ..files import OUTPUT_README, OUTPUT_README_LINE
 from ..model import Contract, Project, Resource
+from ..naming import constant_name
 from ..package_names import SUFFIX, usable_version
 from ..resources import GENERATED_CODE_REQUIREMENTS, GENERATED_SERVING_REQUIREMENTS
 from ..rules import RULES, Rule
@@ -24,7 +25,7 @@ from .environment import template_environment
 from .json_text import bundle_file, manifest_text
 from .mcp import tools_list
 from .mcp_surface import surface_files
-from .models_code import ModelGenerationError, format_python, models_code, view_models_code
+from .models_code import ModelGenerationError, format_python, header, models_code, view_models_code
 from .published import published_json, resource_published_json
 from .runtime_text import runtime_modules
 from .serving_data import serving_json
@@ -32,7 +33,6 @@ from .surface_code import (
     RESOURCE_MODELS,
     judge_file,
     judged_resource,
-    models_header,
     models_module,
     prompt_blocks,
     published_file,
@@ -225,54 +225,39 @@ def _contract_files(
 
 def _python_files(env: Environment, contract: Contract, package: str) -> dict[str, str]:
     """The Python package of a contract (`python/<package>/<module>/`)."""
-    tables = enum_tables(contract.catalogue)
+
+    def render(template: str, **values: object) -> str:
+        return env.get_template(f"python/contract/{template}.jinja").render(contract=contract, **values)
+
     error_exports = ("ERRORS", "ErrorCode", "error_info")
+    all_exports = {*error_exports, contract.root_model, "ABSENT", "Envelope", "JUDGE"}
     files = {
-        f"{package}/__init__.py": env.get_template("python/contract/__init__.py.jinja").render(
-            contract=contract,
+        f"{package}/__init__.py": render(
+            "__init__.py",
             error_exports=error_exports,
-            all_exports=sorted(
-                {*error_exports, contract.root_model, "ABSENT", "Envelope", "JUDGE"}
-                | (BUILDER_EXPORTS if contract.builders else set())
-            ),
+            all_exports=sorted(all_exports | (BUILDER_EXPORTS if contract.builders else set())),
         ),
-        f"{package}/judge.py": env.get_template("python/contract/judge.py.jinja").render(classes=contract.view.classes),
+        f"{package}/judge.py": render("judge.py", classes=contract.view.classes),
         f"{package}/schema.json": bundle_file(contract.bundle),
         f"{package}/published.json": published_json(contract),
         f"{package}/serving.json": serving_json(contract),
-        f"{package}/errors.py": env.get_template("python/contract/errors.py.jinja").render(
-            contract=contract, tables=tables
-        ),
+        f"{package}/errors.py": render("errors.py", tables=enum_tables(contract.catalogue)),
         f"{package}/models.py": models_code(contract),
     }
     if contract.builders is not None:
-        files[f"{package}/builders.py"] = format_python(
-            env.get_template("python/contract/builders.py.jinja").render(
-                contract=contract, builders=contract.builders, **builder_literals(contract)
-            )
-        )
+        literals = builder_literals(contract)
+        files[f"{package}/builders.py"] = format_python(render("builders.py", builders=contract.builders, **literals))
     surface = contract.surface
     if surface.resources or surface.templates:
         judged = [r for r in (*surface.resources, *surface.templates) if judged_resource(r)]
-        files[f"{package}/resources.py"] = format_python(
-            env.get_template("python/contract/resources.py.jinja").render(
-                contract=contract,
-                blocks=resource_blocks(contract),
-                imports=resource_imports(contract),
-                judges=bool(judged),
-            )
-        )
+        blocks, imports = resource_blocks(contract), resource_imports(contract)
+        text = render("resources.py", blocks=blocks, imports=imports, judges=bool(judged))
+        files[f"{package}/resources.py"] = format_python(text)
         files.update(_resource_model_files(env, contract, package, judged))
     if surface.prompts:
-        files[f"{package}/prompts.py"] = format_python(
-            env.get_template("python/contract/prompts.py.jinja").render(
-                contract=contract, blocks=prompt_blocks(contract)
-            )
-        )
-    files[f"{package}/tools.py"] = format_python(
-        env.get_template("python/contract/tools.py.jinja").render(contract=contract, **tools_literals(contract))
-    )
-    init = env.get_template(f"python/contract/{TOOL_ARGUMENTS}/__init__.py.jinja").render()
+        files[f"{package}/prompts.py"] = format_python(render("prompts.py", blocks=prompt_blocks(contract)))
+    files[f"{package}/tools.py"] = format_python(render("tools.py", **tools_literals(contract)))
+    init = render(f"{TOOL_ARGUMENTS}/__init__.py")
     files.update(tool_argument_files(contract, package, init) if contract.arguments else {})
     for module in contract.modules:  # hand-written, copied as they are
         files[f"{package}/{module.name}"] = module.text
@@ -292,7 +277,8 @@ def _resource_model_files(env: Environment, contract: Contract, package: str, ju
         files[f"{package}/{published_file(resource)}"] = resource_published_json(resource.view, resource.bundle)
         files[f"{package}/{models_module(resource)}"] = view_models_code(
             resource.view,
-            models_header(contract, resource),
+            # named by its constant, an identifier: nothing of the resource's name can break the comment
+            header(contract, f"resources.yaml (the schema of {constant_name(resource.name)})"),
             contract.name,
             runtime="..._runtime",
             module=models_module(resource),

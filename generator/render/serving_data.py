@@ -138,13 +138,14 @@ def _errors(contract: Contract) -> dict[str, Any]:
     telling = [[p, v] for p, v in builders.error_constants if p in success and success[p] != v]
     derived = {}  # what the catalogue says of each code where `builders.derived` points
     for entry in contract.catalogue.errors.entries if builders.derived else ():
-        values = [[p, _plain(entry.get(column))] for p, column in builders.derived if entry.get(column) is not None]
+        values = [[p, plain(entry.get(column))] for p, column in builders.derived if entry.get(column) is not None]
         if values:
             derived[entry.code] = values
     return {"code_at": builders.code, "constants": telling, "structured": structured_errors, "derived": derived}
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """A catalogue's value as JSON: an array column's tuple a list."""
     return list(value) if isinstance(value, tuple) else value
 
 

@@ -54,11 +54,8 @@ class Column:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    member: str
-    code: str
-    values: tuple[tuple[str, object], ...]
-    member_line: str = ""  # `    MEMBER = "code"` in the enum, as black writes it
-    entry: str = ""  # the row's lines in the table, as black writes them
+    member_line: str  # `    MEMBER = "code"` in the enum, as black writes it
+    entry: str  # the row's lines in the table, as black writes them
 
 
 def _member_line(member: str, code: str) -> str:
@@ -132,15 +129,8 @@ def _table(section: Section) -> EnumTable:
             if column.name in enum_columns and value is not None:
                 value = EnumRef(enum_columns[column.name], member_name(value))
             values.append((column.name, value))
-        rows.append(
-            Row(
-                entry.member,
-                entry.code,
-                tuple(values),
-                _member_line(entry.member, entry.code),
-                _entry(enum_name, info_name, key, entry.member, tuple(values)),
-            )
-        )
+        member_line = _member_line(entry.member, entry.code)
+        rows.append(Row(member_line, _entry(enum_name, info_name, key, entry.member, tuple(values))))
     flag_sets = tuple(
         FlagSet(section.flag_set(column.name), tuple(e.member for e in table.entries if e.get(column.name) is True))
         for column in defined

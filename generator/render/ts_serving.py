@@ -22,6 +22,7 @@ from ..model import Contract
 from ..naming import camel, prompt_method, resource_method, tool_method
 from .escape import ts, tsdoc
 from .serving_data import serving_document
+from .surface_code import about
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +75,6 @@ def ts_methods(tools: list[str]) -> dict[str, str]:
     return found
 
 
-def _about(listing: Any, fallback: str) -> str:
-    parts = [str(p) for p in (listing.get("title"), listing.get("description")) if p]
-    return ": ".join(parts) if parts else fallback
-
-
 def serving_literals(
     contract: Contract, index: Callable[[Any], int], text: Callable[[Any], str], listing: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -108,14 +104,14 @@ def serving_literals(
                 arguments=root,
                 guard=f"is{root}",
                 content=not facts["own_output"] and not facts["structured"],
-                doc=tsdoc(_about(tool, f"The tool {name}."), "  "),
+                doc=tsdoc(about(tool, f"The tool {name}."), "  "),
                 arguments_doc=tsdoc(f"The arguments of the tool {name}, as its inputSchema accepts them."),
                 guard_doc=tsdoc(f"Whether `value` is arguments of the tool {name}: judged by its inputSchema."),
             )
         )
     surface = contract.surface
     resources = [
-        TsServedResource(ts(r.uri), resource_method(r.name), None, tsdoc(_about(r.listing, r.uri), "  "))
+        TsServedResource(ts(r.uri), resource_method(r.name), None, tsdoc(about(r.listing, r.uri), "  "))
         for r in surface.resources
     ]
     templates = [
@@ -123,7 +119,7 @@ def serving_literals(
             ts(t.uri),
             resource_method(t.name),
             f"_resources.{camel(t.name)}Values",
-            tsdoc(_about(t.listing, t.uri), "  "),
+            tsdoc(about(t.listing, t.uri), "  "),
             f"_resources.expand{camel(t.name)}",
         )
         for t in surface.templates
@@ -134,7 +130,7 @@ def serving_literals(
             prompt_method(p.name),
             f"_prompts.{camel(p.name)}Arguments" if p.arguments else None,
             f"_prompts.is{camel(p.name)}Arguments" if p.arguments else None,
-            tsdoc(_about(p.listing, f"The prompt {p.name}."), "  "),
+            tsdoc(about(p.listing, f"The prompt {p.name}."), "  "),
         )
         for p in surface.prompts
     ]

@@ -23,7 +23,7 @@ from ..model import Contract, Prompt, Resource
 from ..naming import camel, constant_name, resource_module
 from ..runtime.uri_template import UriTemplate
 from .escape import ts, ts_key, tsdoc
-from .surface_code import judged_resource, optional_variables
+from .surface_code import about, judged_resource, optional_variables
 from .ts_types import declarations
 
 
@@ -76,12 +76,6 @@ class TsModel:
     read_doc: str
 
 
-def _about(listing: Any) -> str:
-    """A definition's doc text: its title and description, as the contract writes them (as in Python)."""
-    parts = [str(p) for p in (listing.get("title"), listing.get("description")) if p]
-    return ": ".join(parts)
-
-
 def _array(names: list[str]) -> str:
     return "[" + ", ".join(names) + "]"
 
@@ -89,7 +83,7 @@ def _array(names: list[str]) -> str:
 def resource_literals(contract: Contract) -> dict[str, Any]:
     """What resources.ts places, in resources.yaml's order."""
     surface = contract.surface
-    resources = [TsConstant(constant_name(r.name), ts(r.uri), tsdoc(_about(r.listing))) for r in surface.resources]
+    resources = [TsConstant(constant_name(r.name), ts(r.uri), tsdoc(about(r.listing))) for r in surface.resources]
     templates = [_template(t) for t in surface.templates]
     models = [_model(r) for r in (*surface.resources, *surface.templates) if judged_resource(r)]
     return {
@@ -118,15 +112,14 @@ def _model(resource: Resource) -> TsModel:
 
 
 def resource_model_literals(resource: Resource) -> dict[str, Any]:
-    """What `resource_models/<name>.ts` places: the view's types, the judge's bundle (as
-    judge.ts's, made its text by the caller), each type's location."""
+    """What `resource_models/<name>.ts` places: the view's types, the judge's bundle (made its
+    text by the caller, as judge.ts's), each type's location."""
     assert resource.bundle is not None and resource.view is not None  # judged_resource
-    bundle = resource.bundle
     return {
         "constant": constant_name(resource.name),
         "what": f"the contents of {constant_name(resource.name)}",
         "declarations": declarations(resource.view),
-        "bundle": {"root": bundle.root, "formats": bundle.formats, "resources": dict(bundle.resources)},
+        "bundle": resource.bundle,
         "locations": [(c.name, ts(c.location)) for c in resource.view.classes],
         "root": resource.view.root,
     }
@@ -138,7 +131,7 @@ def _template(template: Resource) -> TsTemplate:
     stem = camel(template.name)
     optional = optional_variables(template.uri)
     return TsTemplate(
-        constant=TsConstant(constant, f"UriTemplate.parse({ts(template.uri)})", tsdoc(_about(template.listing))),
+        constant=TsConstant(constant, f"UriTemplate.parse({ts(template.uri)})", tsdoc(about(template.listing))),
         values=f"{stem}Values",
         expand=f"expand{stem}",
         match=f"match{stem}",
@@ -151,7 +144,7 @@ def _template(template: Resource) -> TsTemplate:
 def prompt_literals(contract: Contract) -> dict[str, Any]:
     """What prompts.ts places, in prompts.yaml's order."""
     prompts = contract.surface.prompts
-    constants = [TsConstant(constant_name(p.name), ts(p.name), tsdoc(_about(p.listing))) for p in prompts]
+    constants = [TsConstant(constant_name(p.name), ts(p.name), tsdoc(about(p.listing))) for p in prompts]
     return {
         "prompts": constants,
         "prompt_list": _array([c.name for c in constants]),

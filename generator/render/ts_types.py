@@ -81,12 +81,6 @@ def type_of(node: ViewType, class_type: Callable[[str], str] = str, array: str =
     return "unknown" if "unknown" in parts or not parts else " | ".join(parts)
 
 
-def _member(name: str, kind: str, optional: bool) -> str:
-    """The type of a member of an object type: `unknown` for an optional one named as a method
-    of `Object` (see `OBJECT_MEMBERS`)."""
-    return "unknown" if optional and name in OBJECT_MEMBERS else kind
-
-
 def member_type(view: View, node: ViewType) -> str:
     """The TypeScript type of the JSON a builder takes for a member of `node`: an object
     class is any object (the builder may put members inside it), any other class `unknown`."""
@@ -139,7 +133,8 @@ def declarations(view: View) -> tuple[TsType, ...]:
         fields = tuple(
             TsField(
                 ts_key(f.name),
-                _member(f.name, type_of(f.type, array=array), not f.required),
+                # an optional member named as a method of `Object` (see `OBJECT_MEMBERS`)
+                "unknown" if not f.required and f.name in OBJECT_MEMBERS else type_of(f.type, array=array),
                 not f.required,
                 f.description,
             )

@@ -21,13 +21,14 @@ from typing import Any
 
 from jinja2 import Environment
 
-from ..model import Builders, Catalogue, Contract, Project, Shape
+from ..model import Builders, Bundle, Catalogue, Contract, Project, Shape
 from ..naming import lower_camel, resource_module
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode
 from .escape import json_controls, ts, ts_key
 from .json_text import CompactTexts, json_block
 from .mcp import tool_listing
+from .serving_data import plain
 from .surface_code import judged_resource
 from .tables import Section, sections
 from .ts_compiled import compiled
@@ -112,31 +113,28 @@ def _package_json(name: str, version: str, modules: list[str]) -> dict[str, Any]
 
 def contract_files(env: Environment, contract: Contract, folder: str) -> dict[str, str]:
     """The files of one contract's folder of `src/`."""
+
+    def render(template: str, **values: Any) -> str:
+        return env.get_template(f"typescript/contract/{template}.jinja").render(contract=contract, **values)
+
     has_builders = contract.builders is not None
     surface = contract.surface
     has_resources, has_prompts = bool(surface.resources or surface.templates), bool(surface.prompts)
-    bundle = _bundle(contract)
     code = compiled(contract.bundle)
     tables = catalogue_tables(contract.catalogue)  # errors.ts declares them, index.ts exports them
     tool_parts = tool_literals(contract)  # tools.ts places them, index.ts exports the served names
     files = {
-        f"{folder}/types.ts": env.get_template("typescript/contract/types.ts.jinja").render(
-            contract=contract, declarations=declarations(contract.view)
-        ),
-        f"{folder}/judge.ts": env.get_template("typescript/contract/judge.ts.jinja").render(
-            contract=contract,
+        f"{folder}/types.ts": render("types.ts", declarations=declarations(contract.view)),
+        f"{folder}/judge.ts": render(
+            "judge.ts",
             compiled=code is not None,
-            bundle_text=json_text_expression(bundle, indent=""),
+            bundle_text=_bundle_text(contract.bundle),
             locations=[(c.name, ts(c.location)) for c in contract.view.classes],
         ),
-        f"{folder}/errors.ts": env.get_template("typescript/contract/errors.ts.jinja").render(
-            contract=contract, tables=tables
-        ),
-        f"{folder}/tools.ts": env.get_template("typescript/contract/tools.ts.jinja").render(
-            contract=contract, **tool_parts
-        ),
-        f"{folder}/index.ts": env.get_template("typescript/contract/index.ts.jinja").render(
-            contract=contract,
+        f"{folder}/errors.ts": render("errors.ts", tables=tables),
+        f"{folder}/tools.ts": render("tools.ts", **tool_parts),
+        f"{folder}/index.ts": render(
+            "index.ts",
             builders=has_builders,
             tables=tables,
             resources=has_resources,
@@ -145,32 +143,26 @@ def contract_files(env: Environment, contract: Contract, folder: str) -> dict[st
         ),
     }
     if code is not None:
-        files[f"{folder}/compiled.ts"] = env.get_template("typescript/contract/compiled.ts.jinja").render(compiled=code)
+        files[f"{folder}/compiled.ts"] = render("compiled.ts", compiled=code)
     if has_builders:
-        files[f"{folder}/builders.ts"] = env.get_template("typescript/contract/builders.ts.jinja").render(
-            contract=contract, **builder_literals(contract)
-        )
+        files[f"{folder}/builders.ts"] = render("builders.ts", **builder_literals(contract))
     if has_resources:
-        files[f"{folder}/resources.ts"] = env.get_template("typescript/contract/resources.ts.jinja").render(
-            contract=contract, **resource_literals(contract)
-        )
+        files[f"{folder}/resources.ts"] = render("resources.ts", **resource_literals(contract))
         for resource in (*surface.resources, *surface.templates):
             if judged_resource(resource):
                 literals = resource_model_literals(resource)
-                bundle_text = json_text_expression(literals.pop("bundle"), indent="")
-                files[f"{folder}/resource_models/{resource_module(resource.name)}.ts"] = env.get_template(
-                    "typescript/contract/resource_models/resource.ts.jinja"
-                ).render(bundle_text=bundle_text, **literals)
+                bundle_text = _bundle_text(literals.pop("bundle"))
+                module = f"resource_models/{resource_module(resource.name)}.ts"
+                files[f"{folder}/{module}"] = render("resource_models/resource.ts", bundle_text=bundle_text, **literals)
     if has_prompts:
-        files[f"{folder}/prompts.ts"] = env.get_template("typescript/contract/prompts.ts.jinja").render(
-            contract=contract, **prompt_literals(contract)
-        )
+        files[f"{folder}/prompts.ts"] = render("prompts.ts", **prompt_literals(contract))
     return files
 
 
-def _bundle(contract: Contract) -> dict[str, Any]:
-    bundle = contract.bundle
-    return {"root": bundle.root, "formats": bundle.formats, "resources": dict(bundle.resources)}
+def _bundle_text(bundle: Bundle) -> str:
+    """The expression of the JSON text of a bundle, as the runtime's `Judge` reads it."""
+    document = {"root": bundle.root, "formats": bundle.formats, "resources": dict(bundle.resources)}
+    return json_text_expression(document, indent="")
 
 
 # --- the catalogue -------------------------------------------------------------------------
@@ -216,7 +208,7 @@ def _ts_table(section: Section) -> TsTable:
         columns.append(TsColumn(column.name, ts(column.name), f"{base} | null" if optional else base))
     rows = []
     for entry in table.entries:
-        values = {key: entry.code, **{c.name: _plain(entry.get(c.name)) for c in defined}}
+        values = {key: entry.code, **{c.name: plain(entry.get(c.name)) for c in defined}}
         rows.append(TsRow(ts_key(entry.member), ts(entry.code), ts(values)))
     flag_sets = tuple(
         (section.flag_set(column.name), tuple(ts(e.code) for e in table.entries if e.get(column.name) is True))
@@ -234,10 +226,6 @@ def _ts_table(section: Section) -> TsTable:
         tuple(rows),
         flag_sets,
     )
-
-
-def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
 
 
 def catalogue_tables(catalogue: Catalogue) -> tuple[TsTable, ...]:

@@ -22,8 +22,9 @@ from __future__ import annotations
 import json
 import socket
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from functools import cached_property
+from typing import Any, TypeVar, cast
 
 import anyio
 import anyio.to_thread
@@ -44,6 +45,8 @@ from .revisions import listing_at, result_at
 from .served import ServedContract, ServedTool
 from .surface_server import surface_handlers
 
+_T = TypeVar("_T")
+
 # The `_meta` key of a `tools/call` that asks the mock for the error envelope of a code.
 ERROR_REQUEST = "mcp-contracts/error"
 
@@ -57,13 +60,10 @@ class _Listing:
         # The fields the SDK's model fills in (`resultType`, the cache hints of 2026-07-28).
         empty = types.ListToolsResult(tools=[]).model_dump(by_alias=True, mode="json", exclude_none=True)
         self.wire: dict[str, Any] = {**empty, "tools": tools}
-        self._parsed: list[types.Tool] | None = None
 
-    @property
+    @cached_property
     def tools(self) -> list[types.Tool]:
-        if self._parsed is None:
-            self._parsed = [types.Tool.model_validate(tool) for tool in self.wire["tools"]]
-        return self._parsed
+        return [types.Tool.model_validate(tool) for tool in self.wire["tools"]]
 
 
 class Mock:
@@ -71,21 +71,17 @@ class Mock:
 
     def __init__(self, contract: ServedContract) -> None:
         self.contract = contract
-        # Made at first need, then kept: the start pays only for what the first answers use.
-        # Each revision's listing, made at its first client (see `revisions`): the wire
-        # form, the parsed tools and each tool's entry as listed.
-        self._listings: dict[str, _Listing] = {}
-        self._inputs: dict[str, Any] = {}  # a tool's inputSchema, compiled at its first call
-        # A tool's default success, an error envelope per tool and code.
-        self._successes: dict[str, Answer] = {}
-        self._errors: dict[tuple[str, str], Answer] = {}
+        # Each revision's listing (made at its first client: see `revisions`), a tool's
+        # inputSchema compiled, its default success, its error envelope per code (`_kept`).
+        self._made: dict[tuple[str, ...], Any] = {}
 
     def answer(self, name: str, arguments: dict[str, Any] | None, meta: dict[str, Any] | None) -> types.CallToolResult:
         tool = self.contract.tool(name)
         if tool is None:
             known = ", ".join(t.name for t in self.contract.tools) or "none"
             raise MCPError(INVALID_PARAMS, f"unknown tool {name!r} (the contract lists: {known})")
-        refusal = first_refusal(self._input(tool), arguments or {})
+        schema = tool.listing["inputSchema"]
+        refusal = first_refusal(self._kept(("input", name), lambda: standalone_validator(schema)), arguments or {})
         if refusal is not None:
             told = _unsaid(refusal, tool.secrets, arguments or {})
             raise MCPError(INVALID_PARAMS, f"{name}: the inputSchema refuses the arguments: {told}")
@@ -126,29 +122,25 @@ class Mock:
         return result_at(result, self._at(version).entries[name], served_as(version))
 
     def _at(self, version: str) -> _Listing:
-        if version not in self._listings:
-            self._listings[version] = _Listing(
-                listing_at([tool.listing for tool in self.contract.tools], served_as(version))
-            )
-        return self._listings[version]
+        def made() -> _Listing:
+            return _Listing(listing_at([tool.listing for tool in self.contract.tools], served_as(version)))
 
-    def _input(self, tool: ServedTool) -> Any:
-        if tool.name not in self._inputs:
-            self._inputs[tool.name] = standalone_validator(tool.listing["inputSchema"])
-        return self._inputs[tool.name]
+        return self._kept(("listing", version), made)
 
     def _success(self, tool: ServedTool) -> Answer:
-        if tool.name not in self._successes:
-            self._successes[tool.name] = success(self.contract, tool)
-        return self._successes[tool.name]
+        return self._kept(("success", tool.name), lambda: success(self.contract, tool))
 
     def _error(self, tool: ServedTool, requested: object) -> Answer:
         if not isinstance(requested, str):
             return Answer(problem=f"_meta {ERROR_REQUEST!r} must be an error code, not {requested!r}")
-        key = (tool.name, requested)
-        if key not in self._errors:
-            self._errors[key] = error(self.contract, tool, requested)
-        return self._errors[key]
+        return self._kept(("error", tool.name, requested), lambda: error(self.contract, tool, requested))
+
+    def _kept(self, key: tuple[str, ...], make: Callable[[], _T]) -> _T:
+        """What `make` gives, made at its first need and then kept: the start pays only for
+        what the first answers use."""
+        if key not in self._made:
+            self._made[key] = make()
+        return cast(_T, self._made[key])
 
 
 def _unsaid(refusal: str, secrets: tuple[str, ...], arguments: dict[str, Any]) -> str:
@@ -209,19 +201,12 @@ def build_server(mock: Mock) -> Server[Any]:
     return server
 
 
-class _Lines:
+async def _lines() -> AsyncIterator[str]:
     """Standard input's lines as `stdio_server` reads them (UTF-8, a bad byte replaced), each
     read by a worker thread that a cancelled run abandons: the SDK's own reader waits for its
     thread, so a signal would not end a mock whose client is silent until a line came."""
-
-    def __aiter__(self) -> _Lines:
-        return self
-
-    async def __anext__(self) -> str:
-        line: bytes = await anyio.to_thread.run_sync(sys.stdin.buffer.readline, abandon_on_cancel=True)
-        if not line:
-            raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
+    while line := await anyio.to_thread.run_sync(sys.stdin.buffer.readline, abandon_on_cancel=True):
+        yield line.decode("utf-8", errors="replace")
 
 
 class _Out:
@@ -274,7 +259,7 @@ async def serve_stdio(server: Server[Any]) -> None:
                     pending.discard(message.message.id)
                 await wire.send(message)
 
-    async with stdio_server(_Lines(), _Out()) as (wire_in, wire_out), anyio.create_task_group() as group:  # type: ignore[arg-type]
+    async with stdio_server(_lines(), _Out()) as (wire_in, wire_out), anyio.create_task_group() as group:  # type: ignore[arg-type]
         group.start_soon(inbound, wire_in)
         group.start_soon(outbound, wire_out)
         async with server_out:

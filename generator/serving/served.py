@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from ..model import Contract, Entry, ErrorResults
@@ -80,11 +80,6 @@ class ServedTool:
     def judged_by(self) -> Any:
         """The schema `check` judges by: what the mock synthesises documents from."""
         return self.schema if self.schema is not None else self.listing.get("outputSchema", True)
-
-    @property
-    def publishes_output(self) -> bool:
-        """Whether the tool lists an `outputSchema` (so its results carry `structuredContent`)."""
-        return "outputSchema" in self.listing
 
     def as_listed(self, output_schema: Any) -> ServedTool:
         """The tool with the output schema a server lists for it: strict clients judge each
@@ -180,23 +175,14 @@ class ServedContract:
 
     def code_in_text(self, text: str) -> str | None:
         """The error code `error_results.code_pattern` finds in the text of an error result."""
-        pattern = _pattern(self.contract.error_results.code_pattern)
-        found = pattern.search(text) if pattern is not None else None
+        pattern = self.contract.error_results.code_pattern  # loading checked it; `re` keeps it compiled
+        found = re.search(pattern, text) if pattern is not None else None
         return found.group("code") if found is not None and found.group("code") else None
 
     def message(self, code: str) -> str:
         entry = self.entry(code)
         text = entry.get("message") or entry.get("description") if entry is not None else None
         return str(text) if text else code
-
-
-def _pattern(pattern: str | None) -> re.Pattern[str] | None:
-    return _compiled(pattern) if pattern is not None else None
-
-
-@cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)  # loading checked it
 
 
 def _match(given: Any) -> str | tuple[str, ...] | None:

@@ -19,7 +19,7 @@ from mcp_types.jsonrpc import INVALID_PARAMS
 from ..model import Contract
 from ..protocol import served_as
 from ..render.mcp_surface import prompts_listing, resources_listing, templates_listing
-from .surface import Refusal, get_prompt, knows_resource, read_resource
+from .resource_prompt_answers import Refusal, get_prompt, knows_resource, read_resource
 
 Handler = Callable[..., Awaitable[Any]]
 

@@ -40,7 +40,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -65,7 +65,7 @@ from ..echoes import echo_at, echoes, marked
 from ..link import UNHANDLED, Answer, Link, Reconnect
 from ..listing import HINT_DEFAULTS
 from ..results import answered_code, judge_result, texts_of
-from .fuzz_draw import Breach, breakable, invalid_strategy, run_settings, shown_line, valid_strategy
+from .fuzz_draw import Breach, breakable, invalid_strategy, leaves, run_settings, shown_line, valid_strategy
 from .fuzz_surface import SurfaceFuzz
 from .mutate import long_integers
 
@@ -166,46 +166,14 @@ class _Failure(Exception):
         self.found = found
 
 
-class _Crash(_Failure):
-    pass
-
-
-class _Hang(_Failure):
-    pass
-
-
-class _Refused(_Failure):
-    pass
-
-
-class _Accepted(_Failure):
-    pass
-
-
-class _Departed(_Failure):
-    pass
-
-
-class _OverBound(_Failure):
-    pass
-
-
 _KINDS: dict[Rule | None, type[_Failure]] = {
-    rules.FUZZ_CRASH: _Crash,
-    rules.FUZZ_HANG: _Hang,
-    rules.BOUND_EXCEEDED: _OverBound,
-    rules.FUZZ_VALID_REFUSED: _Refused,
-    rules.FUZZ_INVALID_ACCEPTED: _Accepted,
-    None: _Departed,
+    rules.FUZZ_CRASH: type("_Crash", (_Failure,), {}),
+    rules.FUZZ_HANG: type("_Hang", (_Failure,), {}),
+    rules.BOUND_EXCEEDED: type("_OverBound", (_Failure,), {}),
+    rules.FUZZ_VALID_REFUSED: type("_Refused", (_Failure,), {}),
+    rules.FUZZ_INVALID_ACCEPTED: type("_Accepted", (_Failure,), {}),
+    None: type("_Departed", (_Failure,), {}),
 }
-
-
-def _leaves(exc: BaseException) -> Iterator[BaseException]:
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            yield from _leaves(inner)
-    else:
-        yield exc
 
 
 def _text(result: types.CallToolResult) -> str:
@@ -352,10 +320,10 @@ class _ToolRun:
             return [], made[0]
         except Exception as exc:
             debug.handled(exc)
-            leaves = list(_leaves(exc))
-            if not all(isinstance(leaf, _Failure) for leaf in leaves):
+            failures = leaves(exc)
+            if not all(isinstance(leaf, _Failure) for leaf in failures):
                 raise
-            return [leaf.found for leaf in leaves if isinstance(leaf, _Failure)], made[0]
+            return [leaf.found for leaf in failures if isinstance(leaf, _Failure)], made[0]
         return [], made[0]
 
     def _call(self, arguments: dict[str, Any]) -> Answer:

@@ -56,15 +56,15 @@ def run_settings(examples: int) -> settings:
     )
 
 
-_PROBE = settings(
-    max_examples=20,
-    database=None,
-    deadline=None,
-    derandomize=True,
-    phases=(Phase.generate,),
-    suppress_health_check=list(HealthCheck),
-    verbosity=Verbosity.quiet,
-)
+# A probe: a run's settings, but the same examples each time, none shrunk.
+_PROBE = settings(run_settings(20), derandomize=True, phases=(Phase.generate,))
+
+
+def leaves(exc: BaseException) -> list[BaseException]:
+    """`exc`, or the exceptions a group of them holds, each group opened."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in leaves(inner)]
+    return [exc]
 
 
 class Drawing(NamedTuple):

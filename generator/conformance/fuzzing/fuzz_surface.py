@@ -32,14 +32,14 @@ from hypothesis import given, seed
 
 from ... import debug
 from ...client.report import Report, shown
-from ...load.surface import PROMPTS_FILE, RESOURCES_FILE
+from ...load.resource_prompt_files import PROMPTS_FILE, RESOURCES_FILE
 from ...model import Prompt, Resource, Surface
 from ...rules import Rule
 from ...rules import conform as rules
 from ...runtime import NotJson, parse_json
 from ...runtime.uri_template import UriTemplate
 from ..link import Answer, Link
-from .fuzz_draw import run_settings
+from .fuzz_draw import leaves, run_settings
 
 SHRINK_CALLS = 50  # requests one template or prompt may make past its N, to shrink what it found
 _VALUE = st.text(max_size=24)  # a variable's or an argument's value: any text, the empty one too
@@ -184,7 +184,7 @@ class SurfaceFuzz:
             test()
         except Exception as exc:  # the shrunk example's `_Stop`, alone or in a group
             debug.handled(exc)
-            stops = [leaf for leaf in _leaves(exc) if isinstance(leaf, _Stop)]
+            stops = [leaf for leaf in leaves(exc) if isinstance(leaf, _Stop)]
             if not stops:  # hypothesis's own error (a flaky strategy...): a verdict still
                 report(Found(rules.FUZZ_DEGRADED, f"the fuzzing stopped: {type(exc).__name__}"), None)
             for stop in stops:
@@ -218,10 +218,3 @@ def _trouble(answer: Answer, after: str, accepted: bool) -> Found | None:
     if answer.kind == "not-a-result":
         return Found(rules.INVALID_RESPONSE, f"{answer.text} {after}")
     return None
-
-
-def _leaves(exc: BaseException) -> list[BaseException]:
-    """`exc`, or the exceptions a group of them holds, each group opened."""
-    if isinstance(exc, BaseExceptionGroup):
-        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
-    return [exc]

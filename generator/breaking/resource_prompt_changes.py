@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..load.surface import PROMPTS_FILE, RESOURCES_FILE
+from ..load.resource_prompt_files import PROMPTS_FILE, RESOURCES_FILE
 from ..model import Bundle, Prompt, Resource
 from ..rules import Rule, rule
 from ..rules import breaking as rules

@@ -22,12 +22,13 @@ import mcp.types as types
 
 from ..client.connect import read_pages
 from ..client.report import Report
-from ..load.surface import PROMPTS_FILE, RESOURCES_FILE
+from ..load.resource_prompt_files import PROMPTS_FILE, RESOURCES_FILE
 from ..media import essence
 from ..model import Prompt, Resource, Surface
+from ..rules import Rule
 from ..rules import conform as rules
 from ..runtime import NotJson, parse_json
-from .link import Answer, Link, unanswered
+from .link import Link, unanswered
 
 
 @dataclass(frozen=True)
@@ -38,10 +39,19 @@ class _Asking:
     report: Report
     timeout: float
 
-    def failed(self, answer: Answer, subject: str, source: str, at: list[object] | None = None) -> None:
-        """A request that got neither a result nor an answer of the server's (an error, or no
-        result of its method: the caller says those in its own rule), said by `unanswered`."""
-        unanswered(self.report, answer, subject, self.timeout, at=at or [], source=source)
+    async def ask(
+        self, request: Any, result: type[Any], subject: str, source: str, where: list[object], refused: Rule
+    ) -> Any:
+        """The result of a read or a get, else None: an error answer is `refused`, an answer
+        that is no result `invalid-response`, and no answer what `unanswered` says."""
+        answer = await self.link.ask(request, result)
+        if answer.kind == "rpc-error":
+            self.report.add(refused, subject, f"answered with an error: {answer.text}", at=where, source=source)
+        elif answer.kind == "not-a-result":
+            self.report.add(rules.INVALID_RESPONSE, subject, answer.text, source=source)
+        elif answer.result is None:
+            unanswered(self.report, answer, subject, self.timeout, at=where, source=source)
+        return answer.result
 
 
 async def conform_surface(link: Link, surface: Surface, report: Report, timeout: float) -> None:
@@ -86,7 +96,7 @@ async def _listing(asking: _Asking, method: str, request: type[Any], result: typ
         elif answer.kind == "not-a-result":
             report.add(rules.INVALID_RESPONSE, method, answer.text, source=source)
         elif answer.result is None:
-            asking.failed(answer, method, source)
+            unanswered(report, answer, method, asking.timeout, source=source)
         else:
             entries.extend(getattr(answer.result, _ENTRIES[method]))
             return answer.result.next_cursor  # type: ignore[no-any-return]
@@ -129,18 +139,8 @@ async def _read(asking: _Asking, resource: Resource, where: list[object], listed
     """The resource read; its media type compared unless its listing already differed (one finding of it)."""
     subject, report = f"resources/read {resource.uri}", asking.report
     request = types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=resource.uri))
-    answer = await asking.link.ask(request, types.ReadResourceResult)
-    if answer.kind == "rpc-error":
-        report.add(
-            rules.READ_FAILED, subject, f"answered with an error: {answer.text}", at=where, source=RESOURCES_FILE
-        )
-        return
-    if answer.kind == "not-a-result":
-        report.add(rules.INVALID_RESPONSE, subject, answer.text, source=RESOURCES_FILE)
-        return
-    result = answer.result
+    result = await asking.ask(request, types.ReadResourceResult, subject, RESOURCES_FILE, where, rules.READ_FAILED)
     if result is None:
-        asking.failed(answer, subject, RESOURCES_FILE, where)
         return
     if not result.contents:
         report.add(rules.READ_FAILED, subject, "answered with no contents", at=where, source=RESOURCES_FILE)
@@ -153,48 +153,36 @@ async def _read(asking: _Asking, resource: Resource, where: list[object], listed
 
 
 def _judge_contents(report: Report, subject: str, resource: Resource, contents: Any, where: list[object]) -> None:
+    def invalid(said: str) -> None:
+        report.add(rules.RESOURCE_CONTENTS_INVALID, subject, said, at=[*where, "schema"], source=RESOURCES_FILE)
+
     text = getattr(contents, "text", None)
-    at = [*where, "schema"]
     if not isinstance(text, str):
-        report.add(
-            rules.RESOURCE_CONTENTS_INVALID,
-            subject,
-            "a JSON resource answered with a blob, not text",
-            at=at,
-            source=RESOURCES_FILE,
-        )
+        invalid("a JSON resource answered with a blob, not text")
         return
     try:
         document = parse_json(text)
     except NotJson as exc:
-        report.add(rules.RESOURCE_CONTENTS_INVALID, subject, f"not JSON: {exc}", at=at, source=RESOURCES_FILE)
+        invalid(f"not JSON: {exc}")
         return
     judge = resource.judge
     for violation in judge.violations(document)[:5] if judge is not None else ():
-        text = f"its schema refuses the contents at {violation.pointer or '/'}: {violation.message}"
-        report.add(rules.RESOURCE_CONTENTS_INVALID, subject, text, at=at, source=RESOURCES_FILE)
+        invalid(f"its schema refuses the contents at {violation.pointer or '/'}: {violation.message}")
 
 
 def _templates(templates: tuple[Resource, ...], listed: dict[str, Any], report: Report) -> None:
+    subject = "resources/templates/list"
     for index, template in enumerate(templates):
         where: list[object] = ["templates", index]
         theirs = listed.get(template.name)
         if theirs is None:
             text = f"the server does not list the template {template.name!r}"
-            report.add(
-                rules.MISSING_RESOURCE, "resources/templates/list", text, at=[*where, "name"], source=RESOURCES_FILE
-            )
+            report.add(rules.MISSING_RESOURCE, subject, text, at=[*where, "name"], source=RESOURCES_FILE)
             continue
         if theirs.uri_template != template.uri:
             text = f"{template.name!r}: the contract's template is {template.uri}, the server's {theirs.uri_template}"
-            report.add(
-                rules.RESOURCE_DIFFERS,
-                "resources/templates/list",
-                text,
-                at=[*where, "uriTemplate"],
-                source=RESOURCES_FILE,
-            )
-        _media_type(report, "resources/templates/list", template, theirs.mime_type, where)
+            report.add(rules.RESOURCE_DIFFERS, subject, text, at=[*where, "uriTemplate"], source=RESOURCES_FILE)
+        _media_type(report, subject, template, theirs.mime_type, where)
 
 
 async def _prompts(asking: _Asking, prompts: tuple[Prompt, ...], listed: dict[str, Any]) -> None:
@@ -234,13 +222,6 @@ def _arguments(prompt: Prompt, theirs: Any, report: Report, where: list[object])
 
 
 async def _get(asking: _Asking, prompt: Prompt, where: list[object]) -> None:
-    subject, report = f"prompts/get {prompt.name}", asking.report
+    subject = f"prompts/get {prompt.name}"
     request = types.GetPromptRequest(params=types.GetPromptRequestParams(name=prompt.name, arguments={}))
-    answer = await asking.link.ask(request, types.GetPromptResult)
-    if answer.kind == "rpc-error":
-        text = f"answered with an error: {answer.text}"
-        report.add(rules.PROMPT_GET_FAILED, subject, text, at=where, source=PROMPTS_FILE)
-    elif answer.kind == "not-a-result":
-        report.add(rules.INVALID_RESPONSE, subject, answer.text, source=PROMPTS_FILE)
-    elif answer.result is None:
-        asking.failed(answer, subject, PROMPTS_FILE, where)
+    await asking.ask(request, types.GetPromptResult, subject, PROMPTS_FILE, where, rules.PROMPT_GET_FAILED)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
@@ -67,6 +67,7 @@ def absolute_uri(uri: str) -> bool:
 # How a contract's schemas are read (contract.yaml): where `$ref`s beyond the folder lead
 # (`references:`), and whether `format` asserts.
 SchemaSettings = tuple[Mapping[str, Path], bool]
+Where = TypeVar("Where")
 
 
 def resource_schema_uri(name: str) -> str:
@@ -128,8 +129,7 @@ class _Resources:
 
     def resources(self) -> tuple[Resource, ...]:
         entries: list[dict[str, Any]] = self.document.data.get("resources", [])
-        self._unique(entries, "resources", "name")
-        self._unique(entries, "resources", "uri")
+        self.problems += _listed_twice(self.document, "resources", "name", "uri")
         found = []
         for index, entry in enumerate(entries):
             where: list[object] = ["resources", index]
@@ -142,8 +142,7 @@ class _Resources:
 
     def templates(self) -> tuple[Resource, ...]:
         entries: list[dict[str, Any]] = self.document.data.get("templates", [])
-        self._unique(entries, "templates", "name")
-        self._unique(entries, "templates", "uriTemplate")
+        self.problems += _listed_twice(self.document, "templates", "name", "uriTemplate")
         found = []
         for index, entry in enumerate(entries):
             where: list[object] = ["templates", index]
@@ -157,15 +156,6 @@ class _Resources:
                     self._say([*where, "uriTemplate"], "does not begin with a URI scheme (such as `file:` or `test:`)")
             found.append(self._entry(entry, where, entry["uriTemplate"], template))
         return tuple(found)
-
-    def _unique(self, entries: list[dict[str, Any]], section: str, key: str) -> None:
-        first: dict[str, int] = {}
-        for index, entry in enumerate(entries):
-            value = entry[key]
-            if value in first:
-                line = self.document.line_of([section, first[value], key])
-                self._say([section, index, key], f"{value!r} is listed twice (first at line {line})")
-            first.setdefault(value, index)
 
     def _entry(self, entry: dict[str, Any], where: list[object], uri: str, template: UriTemplate | None) -> Resource:
         media_type = entry.get("mimeType")
@@ -252,28 +242,36 @@ class _Resources:
             self._say(where, f"{at}: its schema refuses it: {violation.message}")
 
 
+def _listed_twice(document: Document, section: str, *keys: str) -> list[Diagnostic]:
+    """Each entry of `section` whose value of one of `keys` an earlier entry has."""
+    problems = []
+    for key in keys:
+        first: dict[str, int] = {}
+        for index, entry in enumerate(document.data.get(section, [])):
+            if entry[key] in first:
+                line = document.line_of([section, first[entry[key]], key])
+                message = f"{entry[key]!r} is listed twice (first at line {line})"
+                problems.append(document.diagnostic([section, index, key], message))
+            first.setdefault(entry[key], index)
+    return problems
+
+
 def _blob_size(blob: str | None) -> int:
     return len(base64.b64decode(blob)) if blob is not None else 0
 
 
 def _prompts(document: Document, protocol: tuple[str, ...]) -> tuple[tuple[Prompt, ...], list[Diagnostic]]:
     entries: list[dict[str, Any]] = document.data.get("prompts", [])
-    problems: list[Diagnostic] = []
-    first: dict[str, int] = {}
+    problems = _listed_twice(document, "prompts", "name")
     prompts = []
     for index, entry in enumerate(entries):
-        if entry["name"] in first:
-            line = document.line_of(["prompts", first[entry["name"]], "name"])
-            problems.append(
-                document.diagnostic(
-                    ["prompts", index, "name"], f"{entry['name']!r} is listed twice (first at line {line})"
-                )
-            )
-        first.setdefault(entry["name"], index)
         arguments = entry.get("arguments", [])
-        problems += [
-            document.diagnostic(["prompts", index, *path], message) for path, message in _argument_problems(arguments)
-        ]
+        seen: set[str] = set()
+        for position, argument in enumerate(arguments):
+            if argument["name"] in seen:
+                message = f"{argument['name']!r} is an argument of this prompt already"
+                problems.append(document.diagnostic(["prompts", index, "arguments", position, "name"], message))
+            seen.add(argument["name"])
         problems += [
             document.diagnostic(["prompts", index, "messages", *path], message)
             for path, message in _content_problems(entry.get("messages", []), protocol)
@@ -281,26 +279,11 @@ def _prompts(document: Document, protocol: tuple[str, ...]) -> tuple[tuple[Promp
         listing: dict[str, Any] = {key: entry[key] for key in ("name", "title", "description") if key in entry}
         if arguments:
             listing["arguments"] = [dict(argument) for argument in arguments]
-        prompts.append(
-            Prompt(
-                entry["name"],
-                listing,
-                tuple(
-                    PromptArgument(a["name"], a.get("required", False), a.get("description"), a.get("title"))
-                    for a in arguments
-                ),
-                tuple(entry.get("messages", [])),
-            )
-        )
+        given = [
+            PromptArgument(a["name"], a.get("required", False), a.get("description"), a.get("title")) for a in arguments
+        ]
+        prompts.append(Prompt(entry["name"], listing, tuple(given), tuple(entry.get("messages", []))))
     return tuple(prompts), problems
-
-
-def _argument_problems(arguments: list[dict[str, Any]]) -> Iterator[tuple[list[object], str]]:
-    seen: set[str] = set()
-    for position, argument in enumerate(arguments):
-        if argument["name"] in seen:
-            yield ["arguments", position, "name"], f"{argument['name']!r} is an argument of this prompt already"
-        seen.add(argument["name"])
 
 
 def _content_problems(messages: list[dict[str, Any]], protocol: tuple[str, ...]) -> Iterator[tuple[list[object], str]]:
@@ -337,11 +320,12 @@ def _is_base64(text: str) -> bool:
 RESERVED_CONSTANTS = frozenset({"CONTRACT", "RESOURCES", "TEMPLATES", "PROMPTS"})
 
 
-def _clashes(
-    named: list[tuple[list[object], str, str]], reserved: frozenset[str] = frozenset(), language: str = "Python"
-) -> Iterator[tuple[list[object], str]]:
-    """(path, name, its Python name): each entry whose Python name an earlier one, or `reserved`,
-    holds (its name in `language`, for TypeScript's)."""
+def clashes(
+    named: Iterable[tuple[Where, str, str]], reserved: frozenset[str] = frozenset(), language: str = "Python"
+) -> Iterator[tuple[Where, str]]:
+    """(where, name, its Python name): each entry whose Python name an earlier one, or `reserved`,
+    holds, and why (its name in `language`, for TypeScript's). `importing.surface_files` leaves
+    out of an import what this refuses."""
     first: dict[str, str] = {}
     for path, name, python in named:
         if python in reserved:
@@ -361,24 +345,21 @@ def _resource_names(
         *((["resources", i, "name"], r.name, constant_name(r.name)) for i, r in enumerate(resources)),
         *((["templates", i, "name"], t.name, constant_name(t.name)) for i, t in enumerate(templates)),
     ]
-    for section, entries in (("resources", resources), ("templates", templates)):  # a JSON one's judge too
-        named += [
-            ([section, i, "name"], r.name, f"{constant_name(r.name)}_JUDGE") for i, r in enumerate(entries) if r.bundle
-        ]
-    problems = [document.diagnostic(path, message) for path, message in _clashes(named, RESERVED_CONSTANTS)]
-    classes = [(["templates", i, "name"], t.name, values_class_name(t.name)) for i, t in enumerate(templates)]
-    problems += [document.diagnostic(path, message) for path, message in _clashes(classes)]
-    json = [
+    json: list[tuple[list[object], str]] = [
         ([section, i, "name"], r.name)
         for section, entries in (("resources", resources), ("templates", templates))
         for i, r in enumerate(entries)
         if r.bundle
     ]
+    named += [(path, name, f"{constant_name(name)}_JUDGE") for path, name in json]  # a JSON one's judge too
+    problems = [document.diagnostic(path, message) for path, message in clashes(named, RESERVED_CONSTANTS)]
+    classes = [(["templates", i, "name"], t.name, values_class_name(t.name)) for i, t in enumerate(templates)]
+    problems += [document.diagnostic(path, message) for path, message in clashes(classes)]
     # a JSON one's model: a Python module of its own, a TypeScript namespace and `read<Name>`
     modules = [(path, name, f"resource_models/{resource_module(name)}.py") for path, name in json]
-    problems += [document.diagnostic(path, message) for path, message in _clashes(modules)]
+    problems += [document.diagnostic(path, message) for path, message in clashes(modules)]
     namespaces = [(path, name, f"{camel(name)}Model") for path, name in json]
-    problems += [document.diagnostic(path, message) for path, message in _clashes(namespaces, language="TypeScript")]
+    problems += [document.diagnostic(path, message) for path, message in clashes(namespaces, language="TypeScript")]
     for index, template in enumerate(templates):
         try:
             variables = UriTemplate.parse(template.uri).variables
@@ -388,7 +369,7 @@ def _resource_names(
         params = [(where, v, parameter_name(v)) for v in variables]
         problems += [
             document.diagnostic(path, f"the variables {message[0].lower()}{message[1:]}")
-            for path, message in _clashes(params)
+            for path, message in clashes(params)
         ]
     return problems
 
@@ -399,12 +380,12 @@ def _prompt_names(document: Document, prompts: tuple[Prompt, ...]) -> list[Diagn
     models = [
         (["prompts", i, "name"], p.name, arguments_model_name(p.name)) for i, p in enumerate(prompts) if p.arguments
     ]
-    problems = [document.diagnostic(path, message) for path, message in _clashes(constants, RESERVED_CONSTANTS)]
-    problems += [document.diagnostic(path, message) for path, message in _clashes(models)]
+    problems = [document.diagnostic(path, message) for path, message in clashes(constants, RESERVED_CONSTANTS)]
+    problems += [document.diagnostic(path, message) for path, message in clashes(models)]
     for index, prompt in enumerate(prompts):
         fields = [
             (["prompts", index, "arguments", i, "name"], a.name, parameter_name(a.name))
             for i, a in enumerate(prompt.arguments)
         ]
-        problems += [document.diagnostic(path, message) for path, message in _clashes(fields)]
+        problems += [document.diagnostic(path, message) for path, message in clashes(fields)]
     return problems
