@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -11,10 +12,22 @@ from .escape import md, prose, py, toml, ts, tsdoc, yaml
 
 
 def template_environment(overrides: Path | None = None) -> Environment:
-    """Built-in templates, each replaceable by a file at the same relative path in `overrides`."""
-    search = [str(overrides), str(TEMPLATES_DIR)] if overrides is not None else [str(TEMPLATES_DIR)]
+    """Built-in templates, each replaceable by a file at the same relative path in `overrides`.
+
+    The built-ins alone are one environment for the process, which keeps each template compiled
+    (a render compiles about a dozen); a folder of overrides,
+    whose files may come and go between renders, gets an environment of its own each time."""
+    return _environment(str(overrides)) if overrides is not None else _built_in()
+
+
+@cache
+def _built_in() -> Environment:
+    return _environment()
+
+
+def _environment(*first: str) -> Environment:
     env = Environment(
-        loader=FileSystemLoader(search),
+        loader=FileSystemLoader([*first, str(TEMPLATES_DIR)]),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
