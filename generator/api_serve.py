@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from . import api_sources as sources
 from . import options as _options
@@ -14,8 +14,12 @@ from .config import Settings
 from .diagnostics import Refused, display_path
 
 if TYPE_CHECKING:  # the MCP SDK is imported when a command that talks to a server runs
-    from .conformance.conform import Target
+    from .conformance.conform import ConformOptions, Target
     from .findings import finding as findings
+    from .importing.importer import ImportOptions
+
+# The session options of `conform` and `import`: both bounded alike (`_ServerLog.bounding`).
+_Session = TypeVar("_Session", "ConformOptions", "ImportOptions")
 
 
 def run_mock(chosen: Settings, flags: _options.Mock) -> findings.Outcome:
@@ -59,19 +63,12 @@ def run_conform(chosen: Settings, flags: _options.Conform) -> findings.Outcome:
         facts = ConformFacts(contract, describe(target), False)
         problem = "; ".join(map(str, unknown)) if isinstance(unknown, list) else f"unknown contract {contract!r}"
         return findings.Outcome("conform", (), (), facts=facts, problem=problem)
-    limits = chosen.limits
     options = flags.session or ConformOptions()
     log = _server_log(chosen, "conform", contract, target, options.server_log)
     if log.problem is not None:
         facts = ConformFacts(contract, describe(target), False)
         return findings.Outcome("conform", (), (), facts=facts, problem=log.problem)
-    bounded = replace(
-        options,
-        message_bytes=limits.message_bytes,
-        server_bytes=limits.server_bytes,
-        server_seconds=limits.server_seconds,
-        server_log=log.path,
-    )
+    bounded = log.bounding(options, chosen)
     report = conform(served(found), target, bounded)
     outcome = report.outcome(sources.policy(chosen, loaded.project.contracts))
     if outcome.problem is not None:  # one error, first and last: it names the file itself
@@ -89,6 +86,17 @@ class _ServerLog:
     path: Path | None = None
     problem: str | None = None
     temporary: bool = False
+
+    def bounding(self, options: _Session, chosen: Settings) -> _Session:
+        """A session's `options` within the project's limits, the server's standard error kept here."""
+        limits = chosen.limits
+        return replace(
+            options,
+            message_bytes=limits.message_bytes,
+            server_bytes=limits.server_bytes,
+            server_seconds=limits.server_seconds,
+            server_log=self.path,
+        )
 
     def notes(self) -> tuple[findings.Note, ...]:
         """A note that names the file, once the run is over and the server wrote to it (a
@@ -176,17 +184,10 @@ def _imported(chosen: Settings, flags: _options.Import) -> tuple[findings.Outcom
     problem = name_problem(chosen, name)
     if problem is not None:
         return findings.Outcome("import", (), (), facts=facts, problem=str(problem)), []
-    limits = chosen.limits
     log = _server_log(chosen, "import", name, target, options.server_log)
     if log.problem is not None:
         return findings.Outcome("import", (), (), facts=facts, problem=log.problem), []
-    bounded = replace(
-        options,
-        message_bytes=limits.message_bytes,
-        server_bytes=limits.server_bytes,
-        server_seconds=limits.server_seconds,
-        server_log=log.path,
-    )
+    bounded = log.bounding(options, chosen)
     with tempfile.TemporaryDirectory(prefix="mcp-contracts-import-read-") as staging:  # the contents read
         reading = read_server(target, bounded, Path(staging))
         said = [note.message for note in log.notes()]
