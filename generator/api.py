@@ -151,9 +151,9 @@ def _check(chosen: Settings, flags: _options.Check) -> findings.Outcome:
     of what differs; a clean comparison is recorded in the cache. Nothing the repository
     holds is taken for a verdict.
     """
+    from .drift import Drift, compare
     from .findings.commands import checked
     from .fingerprint import remember, verified
-    from .write import Drift, compare
 
     shown = display_path(chosen.output)
     refused = output_problem(chosen)

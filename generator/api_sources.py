@@ -19,8 +19,8 @@ from .diagnostics import Diagnostic, display_path
 # `--help` and `--version` import no loader, renderer, pydantic or jinja2.
 if TYPE_CHECKING:
     from .findings.policy import Policy
-    from .load.documents import Reading
     from .load.project import LoadResult
+    from .load.reading import Reading
     from .model import Contract
     from .render.plan import Plan, RenderProblem
     from .serving.served import ServedContract
@@ -90,7 +90,7 @@ def reading(chosen: Settings) -> Reading:
     """How the sources of `chosen` are read: within its limits, inside its sources folder, its
     `references:` inside the project that holds that folder (not the working folder's)."""
     from .config import project_root
-    from .load.documents import Reading
+    from .load.reading import Reading
 
     return Reading.within(chosen.schemas, chosen.limits, project_root(chosen.schemas.absolute()))
 

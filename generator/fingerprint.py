@@ -69,7 +69,7 @@ _ABOUT = "What mcp-contracts verified on this machine; `mcp-contracts check` ans
 # A record larger than this is not one this tool wrote: not read.
 _MAX_RECORD = 16_000_000
 _PACKAGE = Path(__file__).resolve().parent
-# Files Python leaves beside the code (the output's are ignored by `write.scan`).
+# Files Python leaves beside the code (the output's are ignored by `drift.scan`).
 _BYTECODE_DIR = "__pycache__"
 _BYTECODE_SUFFIX = ".pyc"
 # Where a wheel keeps the templates and meta-schemas inside the package: digested as such.
@@ -337,7 +337,7 @@ def verified(chosen: Settings) -> bool:
     """Whether the output folder is exactly what the sources of `chosen` produce, answered
     from this machine's cache without loading or rendering (see the module's docstring).
     False is no answer: the caller compares in full."""
-    from .write import build_state_folders, scan
+    from .drift import build_state_folders, scan
 
     document = _recorded(chosen)
     if document is None:

@@ -20,7 +20,9 @@ from .schema.outline import Outline as Outline
 from .schema.outline import Reference as Reference
 from .schema.outline import outline
 from .schema.pointer import encode, value_at
-from .schema.vocabulary import Vocabulary
+from .schema.proofs import always_object, objects_only
+from .schema.reach import pruned
+from .schema.vocabulary import DRAFT_2020_12, Vocabulary
 
 # The columns every catalogue table has, after those the contract declares (see
 # `columns:` in contract.yaml); an error's `error_type` names an entry of `error_types`.
@@ -289,6 +291,15 @@ class ErrorResults:
     code_pattern: str | None = None
 
 
+def object_rooted(schema: Any) -> Any:
+    """`schema` with `"type": "object"` at its root when it accepts objects only (the same
+    verdicts, and a schema every revision with output schemas takes); else `schema` itself.
+    So a published `outputSchema` says at its root whether it is proven object-only."""
+    if not isinstance(schema, dict) or schema.get("type") == "object" or not always_object(schema):
+        return schema
+    return {**schema, "type": "object"}
+
+
 @dataclass(frozen=True)
 class Bundle:
     """A contract's schema and every resource it refers to, parsed: `resources` maps each URI
@@ -321,9 +332,27 @@ class Bundle:
         """One self-contained document in draft 2020-12: what `published.json` holds."""
         return compound(self.root, self.resources, self.dialects, self.published_base)
 
-    def published_references(self, locations: list[str]) -> list[str]:
-        """The `$ref` of each location inside `in_2020_12` (`compound.published_references`)."""
-        return published_references(self.root, self.resources, self.dialects, self.published_base, locations)
+    @cached_property
+    def listed(self) -> Any:
+        """`as_written` as `tools/list` publishes it for a tool without its own `outputSchema`:
+        what its root reaches (`reach.pruned`: the same verdicts), object-rooted."""
+        return object_rooted(pruned(self.as_written))
+
+    @cached_property
+    def published(self) -> Any:
+        """`in_2020_12`, object-rooted: the `schema` of a contract's `published.json`."""
+        return object_rooted(self.in_2020_12)
+
+    def published_heads(self, locations: list[str]) -> list[dict[str, Any]]:
+        """The head of each location's document: its `$ref` inside `in_2020_12`, and
+        `"type": "object"` where that is proven to accept objects only (`proofs.objects_only`)."""
+        references = published_references(self.root, self.resources, self.dialects, self.published_base, locations)
+        document = {"$schema": DRAFT_2020_12.uri, "$defs": {self.in_2020_12["$id"]: self.in_2020_12}}
+        proven = objects_only(references, document)
+        return [
+            {"$ref": ref, **({"type": "object"} if is_object else {})}
+            for ref, is_object in zip(references, proven, strict=True)
+        ]
 
     @cached_property
     def outline(self) -> Outline:
@@ -437,18 +466,25 @@ class Resource:
     judge: Judge | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolArguments:
     """A tool's arguments as its generated model (`tools.<Name>Arguments`) takes them: its
     `inputSchema` (`{"type": "object"}` where tools.yaml gives none, as `mcp/<name>.tools.json`
     publishes it), bundled and viewed as a JSON resource's `schema:` is; the judge of the bundle
     decides what the model's types cannot say. `output` views the tool's own `outputSchema`
-    (None without one: the envelope's view is its output's), what its zod `outputSchema` says."""
+    (`output_schema`, as tools.yaml writes it; None without one: the envelope's view is its
+    output's), what its zod `outputSchema` says. (No slots, for `cached_property`.)"""
 
     tool: str
     bundle: Bundle
     view: View
     output: View | None = None
+    output_schema: Any = None
+
+    @cached_property
+    def listed_output(self) -> Any:
+        """`output_schema` as `tools/list` publishes it (as `Bundle.listed`), when first asked."""
+        return object_rooted(pruned(self.output_schema))
 
 
 @dataclass(frozen=True, slots=True)

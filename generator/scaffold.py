@@ -26,7 +26,8 @@ from typing import Any
 
 from .config import PYPROJECT, Settings, section_text
 from .diagnostics import Diagnostic, display_path
-from .load.documents import Reading, read_yaml
+from .load.documents import read_yaml
+from .load.reading import Reading
 from .naming import longest_file_name
 from .package_names import FALLBACK_PACKAGE, contract_folders, usable_version
 from .render.environment import template_environment

@@ -16,7 +16,7 @@ from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.findings.finding import Finding
 from mcp_contracts_generator.findings.policy import Policy
 from mcp_contracts_generator.load import load_project
-from mcp_contracts_generator.load.documents import Reading
+from mcp_contracts_generator.load.reading import Reading
 from mcp_contracts_generator.model import Project
 
 OPTIONAL_DATA = "envelope [success=true]/data"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SCHEMAS, run_cli
+from conftest import SCHEMAS, assert_report, run_cli
 
 HISTORY = Path(__file__).parent / "history"
 CONTRACT = Path("schemas") / "contracts" / "jsonrpc"
@@ -166,6 +166,17 @@ def test_a_folder_works_as_the_reference_and_a_bad_one_is_exit_two(repo: Path, t
     assert "code-value-changed [error] TOOL_NOT_FOUND.http_status: 404 became 410 (code TOOL_NOT_FOUND" in judged
     missing = run_cli("breaking", "--against", "no-such-revision", cwd=repo)
     assert missing.returncode == 2 and "git cannot read it" in missing.stderr
+
+
+def test_settings_that_do_not_load_report_against_as_null_as_the_report_schema_says(repo: Path) -> None:
+    """No `--against`, and the settings that would name it do not load: the JSON report says
+    what it was compared with is not known (`against`: null), and meets its meta-schema."""
+    (repo / "pyproject.toml").write_text("[tool.mcp-contracts]\nagainst = 3\n", encoding="utf-8")
+    result = run_cli("breaking", "--format", "json", cwd=repo)
+    assert result.returncode == 2, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["facts"] == {"against": None, "commit": None} and report["loaded"] is False
+    assert_report(report, "findings-report")
 
 
 def test_the_built_in_contracts_against_this_repository(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from conftest import GENERATED, run_cli
 from faulty_fs import Faulty
-from mcp_contracts_generator.write import FileSystem, replace_tree, scan
+from mcp_contracts_generator.drift import scan
+from mcp_contracts_generator.write import FileSystem, replace_tree
 
 PACKAGE = "typescript/mcp_contracts"
 STATE = {

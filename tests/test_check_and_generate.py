@@ -68,7 +68,8 @@ def test_generate_creates_a_missing_output_folder(tmp_path: Path) -> None:
 
 
 def test_a_failed_write_leaves_the_output_as_it_was(out_copy: Path) -> None:
-    from mcp_contracts_generator.write import read_tree, replace_tree
+    from mcp_contracts_generator.drift import read_tree
+    from mcp_contracts_generator.write import replace_tree
 
     before = read_tree(out_copy)
     conflicting = {"docs/index.md": b"new\n", "docs/index.md/child.md": b"cannot exist\n"}

@@ -355,7 +355,7 @@ OPTIONAL_FILTER = {"anyOf": [{"$ref": "#/$defs/Filter"}, {"type": "null"}], "def
     ids=["array-items", "items-unsaid", "optional-object"],
 )
 def test_the_arguments_a_listing_lacks_down_objects_and_items(theirs: dict[str, Any], expected: list[str]) -> None:
-    from mcp_contracts_generator.conformance.listing import argument_gaps
+    from mcp_contracts_generator.conformance.argument_gaps import argument_gaps
 
     ours = {
         "type": "object",
@@ -395,7 +395,7 @@ def _branch(*required: str) -> dict[str, Any]:
     ids=["same", "reordered", "one-optional", "alike", "one-unnamed", "flat"],
 )
 def test_the_alternatives_of_the_contract_s_are_paired_one_to_one(theirs: Any, expected: list[str]) -> None:
-    from mcp_contracts_generator.conformance.listing import argument_gaps
+    from mcp_contracts_generator.conformance.argument_gaps import argument_gaps
 
     gaps = argument_gaps(_either(_branch("a"), _branch("b")), theirs)
     assert [g.label + ("" if not g.named else " (not required)") for g in gaps] == expected
@@ -443,6 +443,7 @@ def test_the_alternatives_of_the_contract_s_are_paired_one_to_one(theirs: Any, e
     ],
 )
 def test_a_schema_is_shown_to_accept_more_only_keyword_by_keyword(ours: Any, theirs: Any, wider: bool) -> None:
-    from mcp_contracts_generator.schema.compare import accepts_more, normal_form
+    from mcp_contracts_generator.schema.accepts import accepts_more
+    from mcp_contracts_generator.schema.compare import normal_form
 
     assert accepts_more(normal_form(ours), normal_form(theirs)) is wider

@@ -19,13 +19,13 @@ from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.load import fast_yaml
 from mcp_contracts_generator.load.documents import (
     Document,
-    Reading,
     _deepest_position,
     _expanded_size,
     _plain,
     depth_of,
     read_yaml,
 )
+from mcp_contracts_generator.load.reading import Reading
 from ruamel.yaml import YAML
 
 

@@ -21,7 +21,8 @@ import pytest
 from conftest import GENERATED, run_cli
 from faulty_fs import Faulty
 from mcp_contracts_generator import write
-from mcp_contracts_generator.write import read_tree, replace_tree
+from mcp_contracts_generator.drift import read_tree
+from mcp_contracts_generator.write import replace_tree
 
 pytestmark = pytest.mark.first  # killed processes and many runs: start them early
 

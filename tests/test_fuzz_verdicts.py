@@ -18,7 +18,7 @@ from forkserver import python
 from mcp import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_contracts_generator.client.connect import connected
-from mcp_contracts_generator.conformance.fuzzing.fuzz import crash_of
+from mcp_contracts_generator.conformance.fuzzing.fuzz_answers import crash_of
 from mcp_contracts_generator.conformance.link import Answer
 from mcp_contracts_generator.protocol import BY_VERSION
 from typescript_toolchain import TS, node_or_skip

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from conftest import GENERATED, ROOT, SCHEMAS, run_process, tree_bytes
 from mcp_contracts_generator import api, options
-from mcp_contracts_generator.write import read_tree
+from mcp_contracts_generator.drift import read_tree
 
 UPDATE = "run `mcp-contracts generate` and commit generated/"
 

@@ -21,7 +21,7 @@ from forkserver import python
 from hypothesis import given
 from hypothesis import strategies as st
 from mcp_contracts_generator import api
-from mcp_contracts_generator.importing.surface_files import contents_name
+from mcp_contracts_generator.importing.resource_contents import contents_name
 from mcp_servers import MOCK
 from ruamel.yaml import YAML
 

@@ -23,10 +23,10 @@ ROWS: tuple[frozenset[str], ...] = tuple(
         "options api_sources",
         "conformance importing",
         "lint breaking client",
-        "findings lint_surface",
+        "findings lint_surface lint_schemas",
         "validate fingerprint scaffold serving",
         "load write site",
-        "render config",
+        "render config drift",
         "model diagnostics package_names",
         "schema rules protocol naming files resources media interrupt runtime __init__",
         "debug",
@@ -106,7 +106,7 @@ _OWN_FILES = {("load/meta.py", "read_text")}
 # nothing of the contract, and its staging (`Tree`: contents it read from the server, staged in
 # a folder of its own making).
 _SKIPPED = {
-    "load/documents.py": frozenset({"Disk"}),
+    "load/reading.py": frozenset({"Disk"}),
     "importing/folder.py": frozenset({"write_changes", "_replace_file", "_umask", "Tree"}),
 }
 
@@ -141,7 +141,7 @@ def _disk_calls(path: Path, skip: frozenset[str] = frozenset()) -> list[tuple[in
 
 def test_every_file_read_of_the_load_stage_goes_through_the_walker() -> None:
     """The load stage reads, lists and probes a contract's files only through `Reading.files`,
-    whose disk side (`load/documents.Disk`) is built on `files.read_beneath` and its kin, which
+    whose disk side (`load/reading.Disk`) is built on `files.read_beneath` and its kin, which
     follow no symlink below the sources folder; `import` reads a contract folder through the
     same walker (`importing/folder.py`). A new `open()` or `path.glob()` here is a way around it."""
     modules = [*sorted((GENERATOR / "load").glob("*.py")), GENERATOR / "importing" / "folder.py"]
@@ -158,7 +158,7 @@ def test_every_file_read_of_the_load_stage_goes_through_the_walker() -> None:
 def test_the_disk_side_of_the_seam_stands_on_the_walker() -> None:
     """`Disk` reads and lists only through `files.read_beneath`, `listing_beneath` and
     `entry_beneath` (and `os.lstat` of a path outside the sources, which `references:` names)."""
-    tree = ast.parse((GENERATOR / "load" / "documents.py").read_text(encoding="utf-8"))
+    tree = ast.parse((GENERATOR / "load" / "reading.py").read_text(encoding="utf-8"))
     disk = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Disk")
     calls = {
         node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
@@ -177,7 +177,7 @@ def test_the_disk_side_of_the_seam_stands_on_the_walker() -> None:
 
 # The schema core's walkers and resolvers of a raw schema: a renderer reads what the model
 # computed of a schema (`model.Bundle`: its published documents, its `outline`) and walks none.
-_RAW_SCHEMA_MODULES = frozenset({"resolver", "walk", "dialect", "compound", "translate", "outline"})
+_RAW_SCHEMA_MODULES = frozenset({"resolver", "walk", "dialect", "compound", "translate", "outline", "proofs", "reach"})
 _RAW_POINTER_NAMES = frozenset({"follow", "resolve", "value_at", "put", "written_tokens"})
 
 
@@ -185,13 +185,15 @@ def test_no_renderer_walks_or_resolves_a_raw_schema() -> None:
     """No module under generator/render/ imports `schema.resolver` (references resolved),
     `schema.walk` (subschemas visited), `schema.dialect` (a document's dialect read),
     `schema.compound` or `schema.translate` (a bundle made one document, draft-07 said in
-    2020-12) or `schema.outline` (what docs and the TypeScript judge read of a schema): the
+    2020-12), `schema.outline` (what docs and the TypeScript judge read of a schema),
+    `schema.proofs` or `schema.reach` (a schema proven to accept objects only, pruned to what
+    its root reaches: `Bundle.listed`, `Bundle.published`, `ToolArguments.listed_output`): the
     model reaches their results. Nor does one import `follow`, `resolve`, `value_at`, `put` or
     `written_tokens` of `schema.pointer` (a pointer followed into a document), nor spell
     RFC 6901's escapes `~0` and `~1` (a pointer codec of its own): `encode` and `decode`
-    of `schema.pointer` are the codec. The core's answers about a whole schema
-    (`schema.proofs`, `schema.reach`, `schema.patterns`) and its tables (`schema.vocabulary`)
-    stay open to render."""
+    of `schema.pointer` are the codec. `schema.patterns` (a `pattern` written as the
+    Rust engine reads it, in the text of `schema.json`) and the core's tables
+    (`schema.vocabulary`) stay open to render."""
     found = []
     for path in sorted((GENERATOR / "render").rglob("*.py")):
         relative = f"generator/{path.relative_to(GENERATOR).as_posix()}"

@@ -26,7 +26,7 @@ from mcp_contracts_generator import model
 from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.load import envelope as load_envelope
 from mcp_contracts_generator.load import load_project
-from mcp_contracts_generator.load.documents import Reading
+from mcp_contracts_generator.load.reading import Reading
 from mcp_contracts_generator.model import Entry, Table
 from mcp_contracts_generator.render import json_text, mcp, typescript
 from mcp_contracts_generator.render.plan import build_plan

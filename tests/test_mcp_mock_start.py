@@ -32,7 +32,7 @@ RENDERING = ("jinja2", "black", "datamodel_code_generator", "isort", "markupsafe
 _START = textwrap.dedent("""
     import sys
     from mcp_contracts_generator.config import load_settings
-    from mcp_contracts_generator.load.documents import Reading
+    from mcp_contracts_generator.load.reading import Reading
     from mcp_contracts_generator.load.project import load_project
     from mcp_contracts_generator.serving.mock import Mock, build_server
     from mcp_contracts_generator.serving.served import served

@@ -17,10 +17,12 @@ from conftest import SCHEMAS
 from hypothesis import given
 from hypothesis import strategies as st
 from mcp_contracts_generator import api
-from mcp_contracts_generator.client.bounded import Cap, UnheldNumber, _Counted
+from mcp_contracts_generator.client.bounded import Cap, UnheldNumber
+from mcp_contracts_generator.client.http_transport import _Counted
 from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.diagnostics import Diagnostic
-from mcp_contracts_generator.load.documents import Document, Reading, read_json, read_yaml
+from mcp_contracts_generator.load.documents import Document, read_json, read_yaml
+from mcp_contracts_generator.load.reading import Reading
 from mcp_contracts_generator.render.plan import RenderProblem, build_plan
 from mcp_contracts_generator.schema.values import first_unheld, unheld
 

@@ -18,7 +18,8 @@ import pytest
 import regress
 from hostile_catalogue import hostile_contract
 from mcp_contracts_generator import api
-from mcp_contracts_generator.client.bounded import Cap, MessageTooLarge, _Counted, _decoder
+from mcp_contracts_generator.client.bounded import Cap, MessageTooLarge
+from mcp_contracts_generator.client.http_transport import _Counted, _decoder
 from mcp_contracts_generator.render import tables
 from mcp_contracts_generator.schema import synthesize
 

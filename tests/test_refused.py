@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from mcp_contracts_generator import cli_server
 from mcp_contracts_generator.diagnostics import Refused
+from mcp_contracts_generator.drift import read_regular
 from mcp_contracts_generator.findings.printer import report_targets
 from mcp_contracts_generator.serving.mock import bind
 from mcp_contracts_generator.validate import read_document
-from mcp_contracts_generator.write import read_regular
 
 
 def _conform(**given: object) -> object:

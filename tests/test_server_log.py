@@ -30,8 +30,8 @@ from conform_json import conform_report
 from conftest import ROOT, run_cli, run_process
 from forkserver import python
 from mcp import StdioServerParameters
-from mcp_contracts_generator.client.bounded import ServerLog
 from mcp_contracts_generator.client.connect import connected
+from mcp_contracts_generator.client.server_log import ServerLog
 from mcp_contracts_generator.conformance.link import Link
 from mcp_contracts_generator.protocol import revision
 from mcp_servers import GOOD_ITEM, RAW, RAW_TOOLS, SHOP_TOOLS

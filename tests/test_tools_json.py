@@ -8,15 +8,18 @@ published document, pruned, gives the suite's verdict on every instance.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
 import pytest
-from conftest import ROOT, load_json, run_cli
+from conftest import ROOT, SCHEMAS, load_json, run_cli
 from mcp_contracts_generator import api
-from mcp_contracts_generator.model import Contract
-from mcp_contracts_generator.render.mcp import object_rooted, tool_listing, tools_list
+from mcp_contracts_generator.model import Contract, object_rooted
+from mcp_contracts_generator.protocol import revision
+from mcp_contracts_generator.render.listing_at import tool_at
+from mcp_contracts_generator.render.mcp import tool_listing, tools_list
 from mcp_contracts_generator.render.published import published_schemas
 from mcp_contracts_generator.schema.compound import compound
 from mcp_contracts_generator.schema.dialect import resource_dialects
@@ -141,3 +144,22 @@ def test_two_contracts_without_id_publish_two_ids_and_no_file_uri(tmp_path: Path
         ids.append(published["$id"])
     assert ids[0] != ids[1]
     assert tool_listing(_without_id(tmp_path / "c", "orders", 1)) == tool_listing(one)  # the same schema, the same id
+
+
+def test_a_revision_of_object_roots_lists_an_output_schema_only_where_its_root_says_object(tmp_path: Path) -> None:
+    """The listing says at each root whether it is proven object-only (`object_rooted`), and
+    `tool_at` reads that: an envelope of `false` (nothing to prove it by, nor the
+    `"type": "object"` these revisions require) is listed from 2026-07-28 only."""
+    folder = tmp_path / "contracts" / "mcp-envelope"
+    shutil.copytree(SCHEMAS / "contracts" / "mcp-envelope", folder)
+    (folder / "envelope.schema.json").write_text("false", encoding="utf-8")
+    shutil.rmtree(folder / "examples")  # each breaks it now
+    (folder / "tools.yaml").write_text("tools:\n  - name: ping\n", encoding="utf-8")
+    loaded = api.load(tmp_path).project
+    assert loaded is not None
+    listed = tool_listing(loaded.contracts[0])
+    assert listed and all(tool["outputSchema"] is False for tool in listed)
+    for version, kept in (("2025-06-18", False), ("2025-11-25", False), ("2026-07-28", True)):
+        assert all(("outputSchema" in tool_at(tool, revision(version))) is kept for tool in listed), version
+    rooted = tool_listing(CONTRACTS["tuitbot"])  # a `oneOf` of objects, "type": "object" put beside it
+    assert all("outputSchema" in tool_at(tool, revision("2025-06-18")) for tool in rooted)

@@ -11,7 +11,7 @@ from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.findings.finding import Finding
 from mcp_contracts_generator.findings.policy import Policy
 from mcp_contracts_generator.load import load_project
-from mcp_contracts_generator.load.documents import Reading
+from mcp_contracts_generator.load.reading import Reading
 from mcp_contracts_generator.model import Place, TypeKind, ViewType
 from mcp_contracts_generator.rules import Level
 from mcp_contracts_generator.rules.lint import CODE_UNUSED, TOOL_NAME

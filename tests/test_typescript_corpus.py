@@ -202,26 +202,47 @@ def _arguments(schema: dict[str, Any]) -> list[Any]:
     return [{}, *named, *(a for a in drawn if isinstance(a, dict))]
 
 
-def _served(project: Path, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    dist, spec = project / "built" / "dist", project / "sdk-cases.json"
-    served: list[dict[str, Any]] = run_script("sdk_tools.mjs", dist, spec=spec, data=cases)
+# The zod paths of the runtime's zod.ts: on the release the package pins, `judged` hooks zod's
+# internals ("private"); on one outside its `TESTED` (4.7.0, the first out), zod's public API
+# only ("public"), as tests/ts/sdk_tools.mjs's `--zod=` makes zod say.
+ZOD_PATHS = {"private": (), "public": ("--zod=4.7.0",)}
+
+
+def _served(project: Path, cases: list[dict[str, Any]], path: str = "private") -> list[dict[str, Any]]:
+    dist, spec = project / "built" / "dist", project / f"sdk-cases-{path}.json"
+    served: list[dict[str, Any]] = run_script("sdk_tools.mjs", dist, spec=spec, data=cases, options=ZOD_PATHS[path])
     return served
 
 
-def _as_listed(tool: dict[str, Any]) -> dict[str, Any]:
+def _as_listed(tool: dict[str, Any], path: str = "private") -> dict[str, Any]:
     """A tool of tools.json as `tools/list` sends it: each schema under an explicit draft 2020-12
-    `$schema` where it has none (zod would say draft-07 of it), and the SDK's `execution`."""
+    `$schema` where it has none (zod would say draft-07 of it), and the SDK's `execution`; on
+    the public path without a root `id` (zod's registry reads it as a name of its own)."""
     found = {**tool, "execution": {"taskSupport": "forbidden"}}
     for key in ("inputSchema", "outputSchema"):
         if key in found and "$schema" not in found[key]:
             found[key] = {"$schema": "https://json-schema.org/draft/2020-12/schema", **found[key]}
+        if key in found and path == "public":
+            found[key] = {name: value for name, value in found[key].items() if name != "id"}
     return found
 
 
-@pytest.fixture(scope="module")
-def served(project: Path, contracts: dict[str, Contract]) -> dict[str, tuple[list[dict[str, Any]], dict[str, Any]]]:
-    """For each contract: its tools.json's tools, and what an SDK server registering `TOOLS` listed
-    and did with the calls (`calls`, each with the Python judge's verdict `expected`)."""
+def _as_sent(arguments: Any) -> Any:
+    """Arguments as the judge and the handler see them: without a root member `__proto__`,
+    which the SDK's parse of a `tools/call` request drops (on either zod path)."""
+    if isinstance(arguments, dict):
+        return {name: value for name, value in arguments.items() if name != "__proto__"}
+    return arguments
+
+
+@pytest.fixture(scope="module", params=sorted(ZOD_PATHS))
+def served(
+    request: pytest.FixtureRequest, project: Path, contracts: dict[str, Contract]
+) -> tuple[str, dict[str, tuple[list[dict[str, Any]], dict[str, Any]]]]:
+    """The zod path, and for each contract: its tools.json's tools, and what an SDK server
+    registering `TOOLS` listed and did with the calls (`calls`, each with the Python judge's
+    verdict `expected`) on that path."""
+    path: str = request.param
     cases, published = [], {}
     for name, contract in sorted(contracts.items()):
         tools = load_json(project / "generated" / "mcp" / f"{name}.tools.json")["tools"]
@@ -229,16 +250,16 @@ def served(project: Path, contracts: dict[str, Contract]) -> dict[str, tuple[lis
             {
                 "tool": tool["name"],
                 "arguments": arguments,
-                "expected": _tool_judge(tool["inputSchema"]).is_valid(arguments),
+                "expected": _tool_judge(tool["inputSchema"]).is_valid(_as_sent(arguments)),
             }
             for tool in tools
             for arguments in _arguments(tool["inputSchema"])
         ]
         cases.append({"module": contract.module, "calls": calls})
         published[name] = tools
-    return {
+    return path, {
         name: (published[name], {**answer, "expected": case["calls"]})
-        for name, case, answer in zip(sorted(contracts), cases, _served(project, cases), strict=True)
+        for name, case, answer in zip(sorted(contracts), cases, _served(project, cases, path), strict=True)
     }
 
 
@@ -248,14 +269,15 @@ def _tool_judge(schema: dict[str, Any]) -> Judge:
 
 @pytest.mark.parametrize("name", [*NAMES, "every-keyword"])
 def test_an_sdk_server_lists_the_published_tools_and_judges_calls_by_them(
-    name: str, served: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]]
+    name: str, served: tuple[str, dict[str, tuple[list[dict[str, Any]], dict[str, Any]]]]
 ) -> None:
     """`McpServer.registerTool` with each tool of `TOOLS`: `tools/list` sends tools.json's tools
     (each schema under a `$schema`), and a call reaches its handler when the published input
-    schema, judged in Python, accepts its arguments, and only then."""
-    published, answer = served[name]
+    schema, judged in Python, accepts its arguments, and only then: on either zod path."""
+    path, by_name = served
+    published, answer = by_name[name]
     assert "error" not in answer, answer["error"]
-    assert answer["tools"] == [_as_listed(tool) for tool in published]
+    assert answer["tools"] == [_as_listed(tool, path) for tool in published]
     for asked, done in zip(answer["expected"], answer["calls"], strict=True):
         assert (
             done["reached"] == asked["expected"]
@@ -292,7 +314,12 @@ export const used = [built, written, listed, nested, codes, ERRORS.size, Object.
 export const more = [info, shadowed, sets];
 """
 # Properties named as what every JavaScript object inherits.
-INHERITED = {"constructor": {"type": "integer"}, "toString": {"type": "string"}, "valueOf": {"type": "integer"}}
+INHERITED = {
+    "constructor": {"type": "integer"},
+    "toString": {"type": "string"},
+    "valueOf": {"type": "integer"},
+    "__proto__": {"type": "integer"},
+}
 
 
 def _hostile_project(folder: Path) -> Path:
@@ -383,26 +410,35 @@ def test_hostile_names_compile_and_their_types_take_object_literals(hostile: Pat
     assert (hostile / "built" / "dist" / "hostile_usage.js").is_file()
 
 
-def test_zod_never_refuses_what_the_published_schema_accepts_of_inherited_names(hostile: Path) -> None:
+@pytest.mark.parametrize("path", sorted(ZOD_PATHS))
+def test_zod_never_refuses_what_the_published_schema_accepts_of_inherited_names(hostile: Path, path: str) -> None:
     """zod reads an absent `constructor` as the inherited function: the zod part leaves such
-    members to the judge, and arguments without them reach the handler."""
+    members to the judge, and arguments without them reach the handler, on either zod path. A
+    member `__proto__` is judged as given, but at the root, where the SDK drops it. zod's own
+    refusal comes first on the private path; on the public one the judge alone refuses."""
     tools = load_json(hostile / "generated" / "mcp" / "billing-api.tools.json")["tools"]
     judge = _tool_judge(tools[0]["inputSchema"])
-    arguments = [
+    arguments: list[Any] = [
         {},
         {"text": "a"},
         {"nested": {}},
-        {"constructor": 1, "toString": "s", "valueOf": 2, "nested": {"constructor": 3}},
+        {"constructor": 1, "toString": "s", "valueOf": 2, "__proto__": 3, "nested": {"constructor": 3}},
+        {"__proto__": "x"},
         {"constructor": "x"},
         {"toString": 1},
         {"nested": {"valueOf": "x"}},
+        {"nested": {"__proto__": "x"}},
+        {"text": 1},
     ]
     calls = [{"tool": tools[0]["name"], "arguments": a} for a in arguments]
     cases: list[dict[str, Any]] = [{"module": "delete", "calls": calls}, {"module": "new", "calls": []}]
-    delete, new = _served(hostile, cases)
-    assert delete["tools"] == [_as_listed(tool) for tool in tools]
-    assert [done["reached"] for done in delete["calls"]] == [judge.is_valid(a) for a in arguments]
-    assert [done["reached"] for done in delete["calls"]] == [True] * 4 + [False] * 3
+    delete, new = _served(hostile, cases, path)
+    assert delete["tools"] == [_as_listed(tool, path) for tool in tools]
+    reached = [done["reached"] for done in delete["calls"]]
+    assert reached == [judge.is_valid(_as_sent(a)) for a in arguments]
+    assert reached == [True] * 5 + [False] * 5
+    by_judge = "1 is not of type 'string' at text"
+    assert (by_judge in delete["calls"][-1]["text"]) is (path == "public"), delete["calls"][-1]["text"]
     assert new == {"tools": [], "calls": []}
 
 

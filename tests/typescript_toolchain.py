@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -59,13 +60,14 @@ def compile_package(package: Path, into: Path) -> subprocess.CompletedProcess[st
     )
 
 
-def run_script(script: str, *arguments: Path, spec: Path, data: Any = None) -> Any:
-    """What the node script `tests/ts/<script>` printed as JSON, given `spec` (its last
-    argument, after `arguments`), a JSON file that `data` is written to unless it is None."""
+def run_script(script: str, *arguments: Path, spec: Path, data: Any = None, options: Sequence[str] = ()) -> Any:
+    """What the node script `tests/ts/<script>` printed as JSON, given `options` (its first
+    arguments), `arguments` and `spec` (its last argument), a JSON file that `data` is written
+    to unless it is None."""
     if data is not None:
         spec.write_text(json.dumps(data), encoding="utf-8")
     done = subprocess.run(
-        [node_or_skip(), str(TS / script), *map(str, arguments), str(spec)],
+        [node_or_skip(), str(TS / script), *options, *map(str, arguments), str(spec)],
         capture_output=True,
         text=True,
         timeout=600,

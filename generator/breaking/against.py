@@ -17,8 +17,8 @@ from pathlib import Path
 from ..config import Limits
 from ..diagnostics import Diagnostic, Refused
 from ..findings.outcome_facts import BreakingFacts
-from ..load.documents import Reading
 from ..load.project import LoadResult, load_project
+from ..load.reading import Reading
 from ..naming import longest_file_name
 from .git_tree import GitFailed, GitTree, git
 

@@ -4,7 +4,7 @@ extracted, so no file of the revision ever reaches the disk.
 `git ls-tree -r -z` lists the folder once; `git cat-file --batch-check` gives the size of
 every blob at once, so that a file over `limits.source_bytes` is refused before it is read;
 one `git cat-file --batch` process reads the blobs the loader asks for. A symlink (mode
-120000) is never followed, as on the disk (`load.documents.Disk`), and a submodule (160000)
+120000) is never followed, as on the disk (`load.reading.Disk`), and a submodule (160000)
 is not read: each is a diagnostic when the loader reads it or a file behind it, said as
 `check` says it on the disk. Every file is named `REF:path`, as git names it.
 """
@@ -22,7 +22,7 @@ from typing import IO
 from ..config import Limits
 from ..diagnostics import Diagnostic, Refused, printable
 from ..files import names
-from ..load.documents import NOT_FOLLOWED, Reading, decoded, linked, over_limit
+from ..load.reading import NOT_FOLLOWED, Reading, decoded, linked, over_limit
 
 SYMLINK = "120000"
 SUBMODULE = "160000"

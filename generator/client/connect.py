@@ -42,18 +42,16 @@ from .bounded import (
     Budget,
     BudgetSpent,
     Cap,
-    ErrLog,
     MessageTooDeep,
     MessageTooLarge,
     ServerExited,
-    ServerLog,
     UnheldNumber,
-    http_client,
-    stdio_client,
     too_deep,
 )
+from .http_transport import http_client
 from .report import Report
-from .server_log import HEADER, Appender
+from .server_log import HEADER, Appender, ServerLog
+from .stdio_transport import ErrLog, stdio_client
 
 Target = StdioServerParameters | str
 

@@ -21,7 +21,7 @@ from ..findings.outcome_facts import ConformFacts
 from ..findings.policy import Policy
 from ..model import Contract, Place, Places
 from ..rules import Rule
-from .bounded import ServerLog
+from .server_log import ServerLog
 
 TOOLS = "tools.yaml"
 CONTRACT = "contract.yaml"

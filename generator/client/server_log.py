@@ -1,5 +1,6 @@
-"""Where the standard error of a server `conform` and `import` start is kept: a file, out of
-the report, whose last lines the findings quote (`bounded.ServerLog`).
+"""What a server `conform` and `import` start over stdio did besides answering (`ServerLog`:
+the lines of its standard output that are no message, its exit, the last lines of its standard
+error, which the findings quote), and where its standard error is kept: a file, out of the report.
 
 `--server-log PATH` names it. By default it is a file of this machine's cache folder (the
 folder of `check`'s verdicts, `fingerprint.cache_folder`), under `server-logs/`, named by the
@@ -21,10 +22,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..diagnostics import printable
 from ..files import READ_OWN, WRITE_OWN
 from ..fingerprint import cache_folder, own_folder
 from ..naming import slug
@@ -155,3 +158,81 @@ class Appender:
             with contextlib.suppress(OSError):
                 os.close(self._handle)
             self._handle = None
+
+
+# What a report shows of a server's standard output and error: a few lines, each cut short
+# (those of its standard error on one line, cut short again: a finding is one line).
+_STRAY_SHOWN = 3
+_TAIL_LINES = 3
+_LINE_SHOWN = 200
+_TAIL_SHOWN = 300
+_TAIL_BYTES = 8192  # the end of its standard error kept to find those lines in
+
+
+@dataclass
+class ServerLog:
+    """What a server started over stdio did besides answering, over the connections it is
+    given to: the lines of its standard output that are no MCP message (the first few,
+    printable and cut short, in `stray`; how many in `strays`), and, when its standard output
+    ended while it was asked (not when it was stopped), its exit status and the end of its
+    standard error. `started`: whether the last connection's process was started at all;
+    `heard_bytes`, every byte of standard error heard over every connection (a `mark`)."""
+
+    stray: list[str] = field(default_factory=list)
+    strays: int = 0
+    status: int | None = None
+    stderr: bytearray = field(default_factory=bytearray)
+    stopping: bool = False  # the connection is being closed: an exit now is ours
+    started: bool = False
+    heard_bytes: int = 0
+
+    def not_protocol(self, line: bytes) -> None:
+        self.strays += 1
+        if len(self.stray) < _STRAY_SHOWN:
+            self.stray.append(_shown_line(line))
+
+    def heard(self, chunk: bytes) -> None:
+        self.stderr += chunk
+        self.heard_bytes += len(chunk)
+        del self.stderr[:-_TAIL_BYTES]
+
+    def mark(self) -> int:
+        """Where the server's standard error is now, for `last_lines` to say what came after."""
+        return self.heard_bytes
+
+    def last_lines(self, since: int | None = None) -> str:
+        """The last few lines of the server's standard error (of those heard after `since`, a
+        `mark`), printable, on one line and cut short; "" when there are none."""
+        tail = bytes(self.stderr)
+        if since is not None:
+            after = max(self.heard_bytes - since, 0)
+            tail = tail[max(len(tail) - after, 0) :]
+        said = [line for line in tail.splitlines() if _WORDS.search(line) and not _BOXED.match(line)]
+        raised = [line for line in said if _RAISED.match(line)]  # an exception's line says most
+        lines = [_shown_line(b" ".join(line.split())) for line in (raised or said)[-_TAIL_LINES:]]
+        joined = " | ".join(lines)
+        return joined if len(joined) <= _TAIL_SHOWN else "…" + joined[len(joined) - _TAIL_SHOWN + 1 :]
+
+    def exit(self) -> str | None:
+        """The server's exit as a message says it, or None while it has not ended."""
+        if self.status is None:
+            return None
+        return f"the server exited with status {self.status}{self.words()}"
+
+    def words(self) -> str:
+        """The last lines of the server's standard error, as a message ends with them ("" for none)."""
+        lines = self.last_lines()
+        return f" (the last lines of its standard error: {lines})" if lines else ""
+
+
+# A line of standard error worth quoting holds a letter or a digit (not a box's border alone),
+# and is no line of a framed traceback (rich's, which the SDK logs with: `│ 214 │ ...`).
+_WORDS = re.compile(rb"[A-Za-z0-9]")
+_BOXED = re.compile(rb"\s*\xe2[\x94\x95]")  # U+2500..U+257F, the box-drawing characters, in UTF-8
+# The line a Python traceback ends with: `KeyError: 404`, `mcp.ToolError: ...`.
+_RAISED = re.compile(rb"\s*[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b(?::|$)")
+
+
+def _shown_line(line: bytes) -> str:
+    text = printable(line.decode("utf-8", errors="surrogateescape"))
+    return text if len(text) <= _LINE_SHOWN else text[: _LINE_SHOWN - 1] + "…"

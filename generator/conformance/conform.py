@@ -38,7 +38,6 @@ from ..client.bounded import (
     Budget,
     BudgetSpent,
     OverBound,
-    ServerLog,
 )
 from ..client.connect import (
     NotOpened,
@@ -53,6 +52,7 @@ from ..client.connect import (
     unparsed,
 )
 from ..client.report import Report, shown
+from ..client.server_log import ServerLog
 from ..protocol import VERSIONS, Revision, revision
 from ..rules import conform as rules
 from ..serving.mock import ERROR_REQUEST

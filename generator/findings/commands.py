@@ -21,9 +21,9 @@ from .finding import Finding, Note, Outcome
 from .outcome_facts import CheckFacts, DocsFacts, GenerateFacts, InitFacts, ValidateFacts
 
 if TYPE_CHECKING:
+    from ..drift import Drift
     from ..scaffold import Scaffolded
     from ..validate import Verdict
-    from ..write import Drift
 
 # What each kind of drift is, and what repairs it.
 _DRIFT_KINDS = {

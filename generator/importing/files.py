@@ -31,7 +31,9 @@ from ..schema.compare import schema_difference
 from ..schema.engine import first_refusal, standalone_validator
 from .envelope import canonical, envelope_of
 from .facts import HINTS, RecordedCall, ServerFacts, contract_version, semantic_version
-from .surface_files import plain, short_stem, surface_into
+from .resource_contents import short_stem
+from .surface_entries import plain
+from .surface_files import surface_into
 
 CONTRACT, ENVELOPE, ERRORS, TOOLS = "contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml"
 _HEADER = {

@@ -23,7 +23,7 @@ from pathlib import Path
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path
 from ..files import Linked, NotRegular, entry_beneath, listing_beneath, not_regular, read_beneath
-from ..load.documents import over_limit
+from ..load.reading import over_limit
 
 # Python's own, never read nor written (as `generate` leaves it in the output folder).
 _IGNORED = "__pycache__"

@@ -14,30 +14,20 @@ server would otherwise lose a revision it speaks from the contract's `protocol:`
 
 The run is held to a `Budget` (`limits.server_bytes` read from the server in all, and
 `limits.server_seconds`): a listing it cuts short is no listing (nothing is written); reads
-it cuts short are noted together, and the contract is written with what was read. A tool is called only
-when asked: `--call` calls those the server annotates read-only, closed-world and not
-destructive (`facts.not_safe_to_call`), `--call-tool NAME` any one by name. Its arguments
-are drawn from its inputSchema (`synthesize.candidates`, with the values its descriptions
-quote as examples), each judged by that schema first; the first
-call that succeeds, with an answer its own outputSchema accepts, is recorded.
+it cuts short are noted together, and the contract is written with what was read. A tool is
+called only when asked (`example_calls`).
 """
 
 from __future__ import annotations
 
-import copy
-import itertools
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import anyio
 import mcp.types as types
-from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import REQUEST_TIMEOUT
-from pydantic import ValidationError
 
 from .. import debug, interrupt
 from ..client import client_side
@@ -49,6 +39,7 @@ from ..client.bounded import (
     BudgetSpent,
     MessageTooLarge,
     UnheldNumber,
+    first_in_result,
 )
 from ..client.connect import (
     NotOpened,
@@ -61,19 +52,14 @@ from ..client.connect import (
     list_tools,
     sdk_logs_silenced,
 )
-from ..client.report import Report, shown
+from ..client.report import Report
 from ..diagnostics import without_secrets
 from ..protocol import VERSIONS, Revision, revision
 from ..rules.conform import ENDLESS_TOOL_LIST
 from ..schema.compare import schema_difference
-from ..schema.engine import first_refusal, standalone_validator
-from ..schema.synthesize import candidates
-from .facts import RecordedCall, ServerFacts, as_listed, not_safe_to_call
+from .example_calls import record_calls, to_call
+from .facts import ServerFacts, as_listed
 from .listed_resources import Listed, list_surface, read_contents
-
-_TRIES = 8  # argument sets tried per tool before it is left without an example
-# A quoted example in a description: 'Etc/UTC', "en-GB" or `main`.
-_QUOTED = re.compile(r"""'([^'\n]{1,200})'|"([^"\n]{1,200})"|`([^`\n]{1,200})`""")
 
 
 class _Unreadable(Exception):
@@ -246,7 +232,8 @@ async def _ask(
         if unknown:  # before any call: nothing is called on a request that cannot be met
             known = ", ".join(t["name"] for t in tools) or "none"
             reading.problem = f"--call-tool {unknown[0]!r} is not a tool the server lists (it lists: {known})"
-        reading.notes += _not_called(tools, options)
+        chosen, not_called = to_call(tools, options.call, options.call_tools)
+        reading.notes += not_called
         # The facts stand before anything else is asked: a server that goes away while its
         # resources and prompts are listed, or during a call or a read, loses only those.
         reading.facts = ServerFacts(
@@ -270,7 +257,7 @@ async def _ask(
                 unlisted=dict(surface.failed),
             )
         if not unknown:
-            await _record_calls(session, tools, options, reading.facts.calls, reading, heard)
+            await record_calls(session, chosen, options.timeout, reading.facts.calls, reading.notes, heard)
 
 
 def _read_resources(
@@ -335,24 +322,10 @@ def _not_read(reading: Reading, why: str) -> None:
 def _refuse_unheld(heard: list[UnheldNumber]) -> None:
     """Raise `_Unheld` at the first number of the listing that no double holds as written (a
     server's `1e400` or `1e-400`, which the SDK has read as infinity or 0: `bounded`)."""
-    found = _first_in_result(heard, "/tools/")
+    found = first_in_result(heard, "/tools/")
     if found is not None:
         where, why = found
         raise _Unheld(f"the server's tools/list result holds a number no contract can hold at {where[1:]}: {why}")
-
-
-def _unheld_answer(heard: list[UnheldNumber]) -> str | None:
-    """Where and why an answer holds a number no double holds as written, or None."""
-    found = _first_in_result(heard, "/")
-    return None if found is None else f"its answer holds a number no contract can hold at {found[0]}: {found[1]}"
-
-
-def _first_in_result(heard: list[UnheldNumber], under: str) -> tuple[str, str] | None:
-    """The first number heard in a result, below `under` in it: its pointer there, and why."""
-    for number in heard:
-        if number.pointer.startswith("/result" + under):
-            return number.pointer.removeprefix("/result"), number.why
-    return None
 
 
 def _listed_otherwise(newest: tuple[dict[str, Any], ...], tools: tuple[dict[str, Any], ...]) -> str | None:
@@ -378,107 +351,3 @@ def _summary(instructions: str | None, info: types.Implementation | None) -> str
         if isinstance(text, str) and text.strip():
             return text.strip()
     return None
-
-
-async def _record_calls(
-    session: ClientSession,
-    tools: tuple[dict[str, Any], ...],
-    options: ImportOptions,
-    calls: dict[str, RecordedCall],
-    reading: Reading,
-    heard: list[UnheldNumber],
-) -> None:
-    """Call each tool asked for, into `calls` as each succeeds (those made stay when the
-    server goes away during a later one)."""
-    for tool in tools:
-        name = tool["name"]
-        if name not in options.call_tools and not (options.call and not_safe_to_call(tool) is None):
-            continue
-        recorded = await _record(session, tool, options.timeout, reading, heard)
-        if recorded is not None:
-            calls[name] = recorded
-
-
-def _not_called(tools: tuple[dict[str, Any], ...], options: ImportOptions) -> list[str]:
-    """Why each tool that `--call` leaves alone was not called."""
-    if not options.call:
-        return []
-    return [
-        f"{tool['name']}: not called: {why} (name it with --call-tool)"
-        for tool in tools
-        if (why := not_safe_to_call(tool)) is not None and tool["name"] not in options.call_tools
-    ]
-
-
-async def _record(
-    session: ClientSession, tool: dict[str, Any], timeout: float, reading: Reading, heard: list[UnheldNumber]
-) -> RecordedCall | None:
-    """The first successful call of `tool` with arguments drawn from its inputSchema (`heard`
-    gains the numbers of each answer that no double holds as written)."""
-    name = tool["name"]
-    schema = tool.get("inputSchema") or {"type": "object"}
-    try:
-        judge_input = standalone_validator(schema)
-        judge_output = (
-            standalone_validator(tool["outputSchema"]) if isinstance(tool.get("outputSchema"), dict) else None
-        )
-    except ValueError as exc:
-        reading.notes.append(f"{name}: not called: its schema does not compile: {exc}")
-        return None
-    last = "no arguments its inputSchema accepts could be made"
-    kinds: dict[str, None] = {}  # the block types of every answer, in order of first use
-    for arguments in itertools.islice(_arguments(schema, judge_input), _TRIES):
-        before = len(heard)
-        try:
-            with anyio.fail_after(timeout * 1.5):
-                result = await session.send_request(
-                    types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments)),
-                    types.CallToolResult,
-                    request_read_timeout_seconds=timeout,
-                )
-        except (MCPError, TimeoutError, ValidationError) as exc:
-            last = f"{shown(arguments, 120)}: {leaf(exc) or 'no answer'}"
-            continue
-        kinds.update(dict.fromkeys(block.type for block in result.content))
-        if result.is_error:
-            text = " ".join(b.text for b in result.content if isinstance(b, types.TextContent))
-            last = f"{shown(arguments, 120)}: an error result: {text[:160]}"
-            continue
-        document = result.structured_content
-        unheld = _unheld_answer(heard[before:])
-        if unheld is not None:
-            last = f"{shown(arguments, 120)}: {unheld}"
-            continue
-        if judge_output is not None and document is not None:
-            refused = first_refusal(judge_output, document)
-            if refused is not None:
-                last = f"{shown(arguments, 120)}: its answer does not meet its own outputSchema: {refused}"
-                continue
-        reading.notes.append(f"{name}: called with {shown(arguments, 120)}")
-        # A document is kept only for a tool that lists what it is: the others answer with content.
-        structured = judge_output is not None and document is not None
-        return RecordedCall(arguments, structured, document if structured else None, tuple(kinds))
-    reading.notes.append(f"{name}: no example recorded: {last}")
-    return None
-
-
-def _arguments(schema: dict[str, Any], judge: Any) -> Any:
-    """Argument sets the schema accepts, simplest first, those its descriptions quote first."""
-    for arguments in candidates(_with_quoted_examples(schema)):
-        if isinstance(arguments, dict) and first_refusal(judge, arguments) is None:
-            yield arguments
-
-
-def _with_quoted_examples(schema: dict[str, Any]) -> dict[str, Any]:
-    """`schema` with, for each string property that gives no example, default, enum or const,
-    the values its description quotes (`'Etc/UTC'`) as `examples`."""
-    schema = copy.deepcopy(schema)
-    for prop in (schema.get("properties") or {}).values():
-        if not isinstance(prop, dict) or prop.get("type") != "string":
-            continue
-        if any(key in prop for key in ("examples", "default", "enum", "const")):
-            continue
-        quoted = [next(g for g in match.groups() if g) for match in _QUOTED.finditer(str(prop.get("description", "")))]
-        if quoted:
-            prop["examples"] = list(dict.fromkeys(quoted))
-    return schema

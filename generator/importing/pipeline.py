@@ -17,8 +17,8 @@ from ruamel.yaml.error import YAMLError
 from ..config import Settings, project_root
 from ..diagnostics import Diagnostic, display_path
 from ..findings.finding import Finding
-from ..load.documents import Reading
 from ..load.project import load_project
+from ..load.reading import Reading
 from ..model import Contract
 from ..scaffold import add_section
 from ..write import replace_tree

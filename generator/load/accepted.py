@@ -15,8 +15,9 @@ from typing import Any
 from ..diagnostics import Diagnostic
 from ..model import AcceptedBreak, Places
 from ..rules import of_command
-from .documents import Document, Reading, read_yaml
+from .documents import Document, read_yaml
 from .meta import check_against_meta
+from .reading import Reading
 
 ACCEPTED_FILE = "accepted-breaks.yaml"
 

@@ -17,7 +17,8 @@ from typing import Any
 from ..schema.uri import defrag, join
 from ..schema.vocabulary import EITHER, REFERENCES
 from ..schema.walk import walk
-from .documents import Document, Reading, read_json
+from .documents import Document, read_json
+from .reading import Reading
 
 VIRTUAL_ROOT = "file:///"
 ENVELOPE = "envelope.schema.json"

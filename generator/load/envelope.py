@@ -28,7 +28,8 @@ from ..schema.uri import defrag
 from ..schema.vocabulary import named
 from .bundle import ROOT_URI, Resources, blame
 from .cycles import find_cycle
-from .documents import Document, Reading
+from .documents import Document
+from .reading import Reading
 from .view import ViewBuilder
 
 _LOCATION_BASE = "urn:mcp-contracts:location"

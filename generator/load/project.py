@@ -29,15 +29,14 @@ from ..schema.pointer import resolve as resolve_pointer
 from .accepted import load_accepted
 from .buildable import unbuildable
 from .builders import build_builders
-from .catalogue import CORE_NAMES, build_catalogue, build_manifest, declared_columns
-from .documents import NOT_FOLLOWED, Document, Reading, read_json, read_source, read_yaml
+from .catalogue import build_catalogue, build_manifest, declared_columns
+from .contract_files import read_documents
+from .documents import Document, read_json
 from .envelope import compile_envelope
-from .meta import check_against_meta, meta_schema, semver
+from .reading import NOT_FOLLOWED, Reading, read_source
 from .resource_prompt_files import load_surface
 from .tool_arguments import load_tool_arguments, surface_clashes
 from .tool_examples import check_secret_arguments, check_tool_examples, compile_tool_schemas
-
-CONTRACT_FILES = ("contract.yaml", "envelope.schema.json", "errors.yaml", "tools.yaml")
 
 
 @dataclass
@@ -112,51 +111,6 @@ def _check_unique_modules(contracts: list[Contract], contracts_dir: Path, readin
     return problems
 
 
-def read_documents(
-    folder: Path, reading: Reading, lenient: bool = False
-) -> tuple[dict[str, Document], list[Diagnostic]]:
-    """The documents of a contract folder that read and meet their meta-schema, and every
-    problem of those that do not."""
-    documents: dict[str, Document] = {}
-    problems: list[Diagnostic] = []
-    for name in CONTRACT_FILES:
-        path = folder / name
-        if not reading.files.is_file(path):
-            problems.append(Diagnostic(reading.name(path), None, None, "missing: every contract folder needs it"))
-            continue
-        result = read_json(path, reading) if name.endswith(".json") else read_yaml(path, reading)
-        if isinstance(result, Diagnostic):
-            problems.append(result)
-        else:
-            documents[name] = result
-    identity = documents.get("contract.yaml")
-    if lenient and identity is not None and isinstance(identity.data, dict):
-        _adopt_old_format(identity, documents)
-    columns = declared_columns(identity.data if identity is not None else {})
-    for name, kind in (("contract.yaml", "contract"), ("errors.yaml", "errors"), ("tools.yaml", "tools")):
-        if name in documents and identity is None and name != "contract.yaml":
-            del documents[name]  # its columns are declared in contract.yaml: it cannot be judged yet
-        elif name in documents:
-            found = check_against_meta(documents[name], kind, columns)
-            if name == "contract.yaml":
-                found += _column_names(documents[name])
-            if found:
-                problems += found
-                del documents[name]
-    return documents, problems
-
-
-def _column_names(identity: Document) -> list[Diagnostic]:
-    """Declared columns become dataclass fields of `errors.py`: no Python keyword may name one."""
-    declared = identity.data.get("columns", {}) if isinstance(identity.data, dict) else {}
-    return [
-        identity.diagnostic(["columns", table, name], f"a Python keyword cannot name a column: {name!r}")
-        for table, names in (declared.items() if isinstance(declared, dict) else ())
-        for name in (names if isinstance(names, dict) else ())
-        if keyword.iskeyword(name)
-    ]
-
-
 def _mapped(identity: Document, reading: Reading) -> dict[str, Path]:
     """`references:` of contract.yaml: URI prefixes mapped to folders, relative to the contract
     folder (the project's, where `reading.contracts` says a copy is read)."""
@@ -186,41 +140,6 @@ def _references_outside(identity: Document, reading: Reading) -> list[Diagnostic
     ]
 
 
-_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"))
-
-
-def _adopt_old_format(identity: Document, documents: dict[str, Document]) -> None:
-    """Make sources of an earlier format readable (see `load_project`'s `lenient`)."""
-    known = set(meta_schema("contract")["properties"])
-    for key in [k for k in identity.data if k not in known]:
-        del identity.data[key]
-    if "version" in identity.data:
-        identity.data["version"] = _as_semver(identity.data["version"])
-    columns = identity.data.setdefault("columns", {})
-    sections = (("errors.yaml", "errors"), ("errors.yaml", "error_types"), ("errors.yaml", "warnings"))
-    for name, table in (*sections, ("tools.yaml", "tools")):
-        document = documents.get(name)
-        entries = document.data.get(table, []) if document is not None and isinstance(document.data, dict) else []
-        declared = columns.setdefault(table, {})
-        for entry in entries if isinstance(entries, list) else []:
-            for key, value in entry.items() if isinstance(entry, dict) else ():
-                kind = next((t for python, t in _JSON_TYPES if isinstance(value, python)), None)
-                if key not in CORE_NAMES and key not in declared and kind is not None:
-                    declared[key] = {"type": kind, "description": f"{key} (from an earlier format)"}
-
-
-def _as_semver(version: object) -> object:
-    """An old revision's `version`, written before it had to be a semantic version, as one:
-    its first numbers (`1.0` is 1.0.0, `v2` is 2.0.0, `mcp.envelope.v0.1` is 0.1.0), or 0.0.0
-    when it has none (`latest`), so that `breaking` asks the new version for the bump."""
-    text = str(version)
-    if semver().fullmatch(text) is not None:
-        return text
-    found = re.search(r"([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?", text)
-    numbers = [int(part) for part in found.groups(default="0")] if found is not None else [0, 0, 0]
-    return ".".join(map(str, numbers))
-
-
 def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tuple[Contract | None, list[Diagnostic]]:
     """One contract, or every problem of it: each stage runs when its own sources are sound,
     so that one run reports the problems of every file together."""
@@ -229,9 +148,10 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
     errors, tools = documents.get("errors.yaml"), documents.get("tools.yaml")
     compiled = None
     formats = identity is not None and identity.data.get("formats", "annotate") == "assert"
-    if envelope is not None and identity is not None:  # contract.yaml says where `$ref`s lead
+    references = _references(identity, reading) if identity is not None else {}  # where `$ref`s lead
+    if envelope is not None and identity is not None:
         problems += _references_outside(identity, reading)
-        result = compile_envelope(envelope, folder.name, _references(identity, reading), formats, reading)
+        result = compile_envelope(envelope, folder.name, references, formats, reading)
         if isinstance(result, Diagnostic):
             problems.append(result)
         else:
@@ -267,9 +187,7 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
             if not found and not unsound:
                 problems += check_tool_examples(tools, manifest, examples, builders, validators)
             if not unsound and not lenient and identity is not None:  # an old revision's code is history
-                arguments, found = load_tool_arguments(
-                    tools, manifest, _references(identity, reading), formats, reading
-                )
+                arguments, found = load_tool_arguments(tools, manifest, references, formats, reading)
                 problems += found
     buildable = catalogue_sound and not bound and not lenient  # an old revision's catalogue is history
     if buildable and errors is not None and catalogue is not None and builders is not None and compiled is not None:
@@ -280,8 +198,9 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
         problems += found
     surface, surface_documents = Surface(), dict[str, Document]()
     if identity is not None:
-        schemas = (_references(identity, reading), formats)
-        surface, surface_documents, found = load_surface(folder, reading, schemas, _protocol(identity.data))
+        surface, surface_documents, found = load_surface(
+            folder, reading, (references, formats), _protocol(identity.data)
+        )
         problems += found
         if tools is not None and manifest is not None:
             problems += surface_clashes(tools, manifest, surface)
@@ -377,11 +296,8 @@ def _check_bindings(identity: Document, envelope: Document, catalogue: Catalogue
         try:
             target = resolve_pointer(envelope.data, pointer)
         except KeyError:
-            problems.append(
-                identity.diagnostic(
-                    ["catalogue_bindings", index, "pointer"], f"{pointer} is not in envelope.schema.json"
-                )
-            )
+            where = ["catalogue_bindings", index, "pointer"]
+            problems.append(identity.diagnostic(where, f"{pointer} is not in envelope.schema.json"))
             continue
         if not isinstance(target, dict) or not isinstance(target.get("enum"), list):
             problems.append(

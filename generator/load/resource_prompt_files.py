@@ -36,9 +36,10 @@ from ..protocol import revision
 from ..runtime import Judge, NotJson, parse_json
 from ..runtime.uri_template import TemplateError, UriTemplate
 from .bundle import VIRTUAL_ROOT
-from .documents import Document, Reading, json_document, read_yaml
+from .documents import Document, json_document, read_yaml
 from .envelope import Envelope, Source, compile_schema
 from .meta import check_against_meta
+from .reading import Reading
 
 RESOURCES_FILE = "resources.yaml"
 PROMPTS_FILE = "prompts.yaml"

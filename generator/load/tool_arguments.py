@@ -21,8 +21,9 @@ from ..diagnostics import Diagnostic
 from ..model import Manifest, Surface, ToolArguments
 from ..naming import arguments_model_name, prompt_method, resource_method, resource_module, tool_method
 from .bundle import VIRTUAL_ROOT
-from .documents import Document, Reading
+from .documents import Document
 from .envelope import Source, compile_schema
+from .reading import Reading
 
 TOOLS_FILE = "tools.yaml"
 # What a tool without an `inputSchema` takes: what its listing publishes.
@@ -80,7 +81,8 @@ def load_tool_arguments(
         if isinstance(compiled, Diagnostic) or isinstance(output, Diagnostic):
             problems += [p for p in (compiled, output) if isinstance(p, Diagnostic)]
             continue
-        found.append(ToolArguments(name, compiled.bundle, compiled.view, output.view if output else None))
+        given = tool.get("outputSchema")
+        found.append(ToolArguments(name, compiled.bundle, compiled.view, output.view if output else None, given))
     return tuple(found), problems
 
 

@@ -5,8 +5,9 @@ what `conform` expects of a server at each revision.
 - a revision without output schemas (2025-03-26) lists no `outputSchema` and no tool `title`
   (its clients read `annotations.title`), and no result carries `structuredContent`;
 - a revision whose output schemas must be objects (2025-06-18, 2025-11-25) lists a tool whose
-  schema is not proven object-only (`proofs.always_object`) without `outputSchema`, and its
-  results carry the JSON as text only (SEP-2106's backward compatibility);
+  schema is not proven object-only without `outputSchema` (a published one says
+  `"type": "object"` at its root when it is proven, `model.object_rooted`), and its results
+  carry the JSON as text only (SEP-2106's backward compatibility);
 - 2026-07-28 carries everything as published;
 - a field of a `Tool` a revision does not define (`execution` but at 2025-11-25, `_meta`
   at 2025-03-26, `icons` before 2025-11-25) is not listed there (`protocol.tool_fields`).
@@ -14,21 +15,16 @@ what `conform` expects of a server at each revision.
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from typing import Any
 
 from ..protocol import VERSIONED_TOOL_FIELDS, Revision
-from ..schema.proofs import always_object
 
 
 def tool_at(tool: dict[str, Any], revision: Revision) -> dict[str, Any]:
     """One published `Tool` (a `tools.json` entry) as `revision` lists it."""
     shown = dict(tool)
     schema = shown.get("outputSchema")
-    # The proof only where the revision asks for it (object roots); once per schema, which
-    # the tools of a contract share.
-    if schema is not None and not (revision.accepts_output(False) or revision.accepts_output(_object_only(schema))):
+    if schema is not None and not revision.accepts_output(isinstance(schema, dict) and schema.get("type") == "object"):
         del shown["outputSchema"]
     if not revision.title:
         shown.pop("title", None)  # `annotations.title` says it at this revision
@@ -47,12 +43,3 @@ def carries_structured(listed: dict[str, Any], revision: Revision) -> bool:
     document as `structuredContent` there: at a revision with object-only structured content,
     only with a listed `outputSchema`; at 2026-07-28, always."""
     return not revision.legacy or (revision.output_schema and "outputSchema" in listed)
-
-
-def _object_only(schema: Any) -> bool:
-    return _proven(json.dumps(schema, sort_keys=True))
-
-
-@lru_cache(maxsize=256)
-def _proven(text: str) -> bool:
-    return always_object(json.loads(text))

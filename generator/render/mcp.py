@@ -11,14 +11,15 @@ unique to the contract, never the folder's `file:///envelope.schema.json`. A too
 and `other_fields` (an imported server's, kept as written) are published as they are.
 
 Revisions 2025-06-18 and 2025-11-25 require `"type": "object"` at the root of an output
-schema (see `protocol`). A root that is proven to accept objects only (`always_object`: a
-`oneOf` of objects, say) gets it, and keeps every verdict; one that may accept something
+schema (see `protocol`). A root that is proven to accept objects only (`model.object_rooted`:
+a `oneOf` of objects, say) gets it, and keeps every verdict; one that may accept something
 else is published as written, and `lint` names the revisions it cannot be offered to.
 
 Each `outputSchema` carries only what its root reaches (`schema.reach.pruned`): a definition
 (of the envelope, or an embedded resource of its folder) that no reference from the root
 leads into is left out, with every verdict kept. `published.json` keeps them all: its
-classes point into them.
+classes point into them. The model computes both, once (`Bundle.listed`, and each tool's own
+as `ToolArguments.listed_output`): this module only reads them.
 
 The file holds one tool per line: `{"tools": [`, then each tool as compact JSON with sorted
 keys, then `]}`. A diff names the tool that changed, and the file is about half the size of
@@ -31,17 +32,7 @@ from typing import Any
 
 from ..model import Contract, Entry
 from ..protocol import revision
-from ..schema.proofs import always_object
-from ..schema.reach import pruned
 from .json_text import COMPACT, CompactTexts, json_line
-
-
-def object_rooted(schema: Any) -> Any:
-    """`schema` with `"type": "object"` at its root when it accepts objects only (the same
-    verdicts, and a schema every revision with output schemas takes); else `schema` itself."""
-    if not isinstance(schema, dict) or schema.get("type") == "object" or not always_object(schema):
-        return schema
-    return {**schema, "type": "object"}
 
 
 def structured(tool: Entry) -> bool:
@@ -75,7 +66,7 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
     """The MCP `Tool` of each tool of a contract, in the manifest's order."""
     roles = {c.role: c.name for c in contract.manifest.tools.columns if c.role}
     outputs = any(revision(v).output_schema for v in contract.protocol)
-    envelope: Any = None
+    own = {arguments.tool: arguments for arguments in contract.arguments}
     tools = []
     for tool in contract.manifest.tools.entries:
         entry: dict[str, Any] = {"name": tool.code}
@@ -85,11 +76,8 @@ def tool_listing(contract: Contract) -> list[dict[str, Any]]:
             entry["description"] = tool.get("description")
         entry["inputSchema"] = tool.get("inputSchema") or {"type": "object"}
         if outputs and structured(tool):
-            if tool.get("outputSchema"):
-                entry["outputSchema"] = object_rooted(pruned(tool.get("outputSchema")))
-            else:
-                envelope = envelope if envelope is not None else object_rooted(pruned(contract.bundle.as_written))
-                entry["outputSchema"] = envelope
+            given = tool.get("outputSchema")
+            entry["outputSchema"] = own[tool.code].listed_output if given else contract.bundle.listed
         hints = tool_annotations(tool, roles.get("mutation"))
         if hints:
             entry["annotations"] = hints

@@ -5,16 +5,16 @@ MCP SDK asks for a tool's `outputSchema`) with the contract's own schema, not on
 derives from its fields: the runtime reads it from this file. It holds
 
 - `schema`: the root model's schema, the envelope as one self-contained draft 2020-12
-  document (`Bundle.in_2020_12`, `"type": "object"` at a root proven to accept objects only):
+  document (`Bundle.published`, `"type": "object"` at a root proven to accept objects only):
   the `outputSchema` of `mcp/<name>.tools.json` (said in 2020-12 where that one stays
   draft-07, under the same `$id`) with the definitions its root does not reach kept too,
   since classes may judge by them;
 - `classes`: for each other class, keyed by the location it judges by (as `judge.py` binds
   it), the head of its own document: a `$ref` to that location inside `schema` (canonical
   URI, pointer renamed as a draft-07 source is translated), and `"type": "object"` when the
-  location is proven to accept objects only. The runtime adds `$schema` and embeds `schema`
-  under `$defs` by its `$id`, so each class's document is self-contained too. The root
-  class's entry is null: it publishes `schema` itself.
+  location is proven to accept objects only (`Bundle.published_heads`). The runtime adds
+  `$schema` and embeds `schema` under `$defs` by its `$id`, so each class's document is
+  self-contained too. The root class's entry is null: it publishes `schema` itself.
 """
 
 from __future__ import annotations
@@ -22,31 +22,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Bundle, Contract, View
-from ..schema.proofs import objects_only
 from ..schema.vocabulary import DRAFT_2020_12
 from .json_text import json_file
-from .mcp import object_rooted
-
-
-def class_document(head: dict[str, Any], schema: Any) -> dict[str, Any]:
-    """The self-contained document of a class, as the runtime assembles it from `head`."""
-    return {"$schema": DRAFT_2020_12.uri, **head, "$defs": {schema["$id"]: schema}}
-
-
-def _heads(locations: list[str], bundle: Bundle, schema: Any) -> dict[str, dict[str, Any]]:
-    """The head of each class's document (see the module), by location; every proof made
-    with one resolver of `schema`."""
-    heads = {where: {"$ref": ref} for where, ref in zip(locations, bundle.published_references(locations), strict=True)}
-    proven = objects_only([head["$ref"] for head in heads.values()], class_document({}, schema))
-    for head, is_object in zip(heads.values(), proven, strict=True):
-        if is_object:
-            head["type"] = "object"
-    return heads
 
 
 def published_schemas(contract: Contract) -> dict[str, Any]:
     """What `published.json` holds for a contract (see the module's docstring)."""
-    return _published(object_rooted(contract.bundle.in_2020_12), contract.view, contract.bundle)
+    return _published(contract.bundle.published, contract.view, contract.bundle)
 
 
 def _published(schema: Any, view: View, bundle: Bundle) -> dict[str, Any]:
@@ -58,7 +40,7 @@ def _published(schema: Any, view: View, bundle: Bundle) -> dict[str, Any]:
         classes[model.location] = None if root else {}
     heads = [location for location, head in classes.items() if head is not None]
     if heads:
-        classes.update(_heads(heads, bundle, schema))
+        classes.update(zip(heads, bundle.published_heads(heads), strict=True))
     return {"classes": classes, "schema": schema}
 
 

@@ -38,7 +38,8 @@ from .ts_types import OBJECT_MEMBERS, declarations, member_type
 from .ts_zod import zod_object
 
 # The versions the package is built and tested with (tests/ts/package.json pins the same).
-# zod within 4.6: `judged` (the runtime's zod.ts) hooks zod's `_zod.run` and `toJSONSchema`.
+# zod within 4.6: `judged` (the runtime's zod.ts) hooks zod's `_zod.run` and `toJSONSchema` on the
+# releases of its `TESTED`, and takes zod's public API on any other.
 ZOD = "~4.6.7"
 TYPESCRIPT = "7.0.2"
 # The MCP SDK whose low-level `Server` and `Client` each contract's `server()` and `Client` are built on.

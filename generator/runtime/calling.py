@@ -11,13 +11,8 @@ by that), `isError` true exactly when the document is an error envelope, and an 
 one the tool declares. A document the contract refuses raises `AnswerRefused`; an error
 answer that holds no document (a crash's text) raises `ToolCallFailed`. An error envelope is
 an answer like any other: `_call` returns it as the envelope model, `isError` or not, for the
-caller to branch on (`if not answer.root.success: ...`). A tool with its own `outputSchema`
-is called by `_call_document` (its judged document), one whose results are content by
-`_call_content` (the SDK's result, its blocks judged).
-
-What the client knows of the contract beyond the binding's models is the package's
-`serving.json` (`ContractBinding.data()`): which tools answer their own `outputSchema` or
-content blocks, the tools' listed schemas, and where an error document keeps its code.
+caller to branch on (`if not answer.root.success: ...`). What the client knows beyond the
+binding's models is the package's `serving.json` (`ContractBinding.data()`).
 
 The runtime imports the SDK (`mcp`) only inside functions: tools.py imports without it.
 """
@@ -31,8 +26,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .absent import ABSENT
-from .json_text import NotJson, parse_json
-from .judge import Violation
+from .json_text import NotJson, json_path, parse_json
+from .judge import Violation, schema_violations
 from .serving_json import MISSING, value_at
 from .uri_template import UriTemplate
 
@@ -89,11 +84,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _path(pointer: str) -> tuple[str, ...]:
-    """A JSON pointer's tokens."""
-    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:])
-
-
 def _text(block: Any) -> str | None:
     """The text of a text content block; None for a block of another type."""
     text = getattr(block, "text", None)
@@ -102,19 +92,6 @@ def _text(block: Any) -> str | None:
 
 def _violations(error: ValidationError) -> list[Violation]:
     return [Violation(tuple(e["loc"]), e["msg"]) for e in error.errors()]
-
-
-def _validator(schema: Any) -> jsonschema_rs.Validator:
-    import jsonschema_rs
-
-    return jsonschema_rs.validator_for(schema)
-
-
-def _schema_violations(validator: jsonschema_rs.Validator, document: Any) -> list[Violation]:
-    try:
-        return [Violation(tuple(e.instance_path), e.message) for e in validator.iter_errors(document)]
-    except ValueError as exc:  # a Python value that is no JSON
-        return [Violation((), str(exc))]
 
 
 class ContractClient(Generic[E]):
@@ -140,15 +117,6 @@ class ContractClient(Generic[E]):
     def _facts(self, tool: str) -> Mapping[str, Any]:
         results: Mapping[str, Any] = self._binding.data()["results"][tool]
         return results
-
-    def _check(self, key: str, schema: Any) -> jsonschema_rs.Validator:
-        if key not in self._validators:
-            self._validators[key] = _validator(schema)
-        return self._validators[key]
-
-    def _output(self, tool: str) -> jsonschema_rs.Validator:
-        listed = self._binding.serving().tools[tool]
-        return self._check(f"output:{tool}", listed["outputSchema"])
 
     # ------------------------------------------------------------ tools
 
@@ -237,7 +205,8 @@ class ContractClient(Generic[E]):
         own = bool(self._facts(tool)["own_output"])
         model: Any = None
         if own:
-            violations = _schema_violations(self._output(tool), document)
+            schema = self._binding.serving().tools[tool]["outputSchema"]
+            violations = schema_violations(self._validators, f"output:{tool}", schema, document)
         else:
             try:
                 model = self._binding.envelope.model_validate(document)
@@ -264,11 +233,11 @@ class ContractClient(Generic[E]):
             return [Violation((), f"isError is {str(is_error).lower()}, but the document is {kind}")]
         contradicted = serving.contradictions(document)
         if contradicted:
-            return [Violation(_path(pointer), message) for pointer, message in contradicted]
+            return [Violation(json_path(pointer), message) for pointer, message in contradicted]
         declared = self._facts(tool)["codes"]
         if isinstance(code, str) and declared is not None and code not in declared:
             listed = ", ".join(declared) or "none"
-            return [Violation(_path(code_at), f"{code!r} is not among the codes the tool declares ({listed})")]
+            return [Violation(json_path(code_at), f"{code!r} is not among the codes the tool declares ({listed})")]
         return []
 
     def _content(self, tool: str, result: CallToolResult) -> None:
@@ -285,7 +254,7 @@ class ContractClient(Generic[E]):
             if text is None or text_schema is None:
                 continue
             try:
-                found = _schema_violations(self._check(f"text:{tool}", text_schema), parse_json(text))
+                found = schema_violations(self._validators, f"text:{tool}", text_schema, parse_json(text))
             except NotJson:
                 found = [Violation((), "not JSON, which the tool's text_schema wants")]
             violations += [Violation(("content", index, *v.path), v.message) for v in found]

@@ -17,7 +17,7 @@ from pydantic import VERSION, BaseModel
 
 from .view import LOG, Undecided
 
-TESTED = ((2, 14, 3), (2, 15))  # first in, second out; CI runs `-m private_api` on both ends
+TESTED = ((2, 14, 3), (2, 15))  # first in, second out: CI runs `-m private_api` at both
 
 
 def tested(version: str) -> bool:
@@ -61,7 +61,7 @@ def agree(fast: Any, slow: Any) -> bool:
     attributes), and the same dumps."""
     try:
         return _same(fast, slow) and _dumps(fast) == _dumps(slow)
-    except Exception:  # a slot the serializer needs and the builder did not set; too deep a value
+    except Exception:  # a slot the serializer needs, unset by the builder; too deep
         LOG.debug("the fast view and pydantic's could not be compared", exc_info=True)
         return False
 

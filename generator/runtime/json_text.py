@@ -68,7 +68,7 @@ def parse_json(data: bytes | bytearray | memoryview | str) -> Any:
     """
     try:
         return decode(data)
-    except (ValueError, RecursionError) as exc:  # msgspec.DecodeError and UnicodeError are ValueErrors
+    except (ValueError, RecursionError) as exc:  # ValueError: DecodeError, UnicodeError
         raise NotJson(_json_problem(data, exc)) from None
 
 
@@ -84,8 +84,9 @@ def _json_problem(data: bytes | bytearray | memoryview | str, error: Exception) 
     if not raw.strip(b" \t\r\n"):
         return "empty: a JSON document holds one value"
     message = str(error)
-    lone = lone_surrogate(raw) if message == "Input data was truncated" or "surrogate" in message else None
-    if lone is not None:  # msgspec says "truncated" for a high half that nothing follows
+    truncated = message == "Input data was truncated"
+    lone = lone_surrogate(raw) if truncated or "surrogate" in message else None
+    if lone is not None:  # msgspec says "truncated" for a high half nothing follows
         line, column = _line_and_column(raw, lone)
         escape = raw[lone : lone + 6].decode("ascii")
         return (
@@ -93,7 +94,7 @@ def _json_problem(data: bytes | bytearray | memoryview | str, error: Exception) 
         )
     if message.startswith("Integer value out of range"):
         return "an integer too long to read (Python reads integers of at most 4,300 digits)"
-    if message == "Input data was truncated":
+    if truncated:
         line, column = _line_and_column(raw, len(raw))
         return f"unexpected end of data at line {line}, column {column}: a string, array or object is not closed"
     offset = re.search(r"\(byte (\d+)\)$", message)
@@ -107,13 +108,13 @@ def _json_problem(data: bytes | bytearray | memoryview | str, error: Exception) 
     return f"{what} at line {line}, column {column}"
 
 
-_ESCAPE = rb"\\(?:u([0-9a-fA-F]{4})|.)"  # compiled when a text is not JSON (`re` caches it)
+_ESCAPE = rb"\\(?:u([0-9a-fA-F]{4})|.)"  # compiled when a text is not JSON (re caches)
 
 
 def lone_surrogate(raw: bytes) -> int | None:
     """The byte offset of the first `\\uD800`..`\\uDFFF` escape of a JSON text that is not
     one half of a pair (a high half followed at once by a low half), or None."""
-    waiting, end = None, -1  # the offset of a high half, and where the escape before ended
+    waiting, end = None, -1  # a high half's offset; where the escape before ended
     for escape in re.finditer(_ESCAPE, raw, re.DOTALL):
         digits = escape.group(1)
         code = int(digits, 16) if digits is not None else None
@@ -143,6 +144,11 @@ def short(message: str) -> str:
 def json_pointer(parts: Sequence[object]) -> str:
     """RFC 6901 pointer for a sequence of keys and indexes ("" is the whole document)."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def json_path(pointer: str) -> tuple[str, ...]:
+    """The tokens of an RFC 6901 pointer, unescaped: `json_pointer` undone."""
+    return tuple(token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:])
 
 
 def package_json(package: str, name: str) -> Any:

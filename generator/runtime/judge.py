@@ -37,12 +37,26 @@ Found = tuple[tuple[str | int, ...], str]
 _BRANCHING = frozenset(("oneOf", "anyOf"))
 
 
+def schema_violations(validators: dict[Any, Any], key: Any, schema: Any, document: Any) -> list[Violation]:
+    """Every way `document` breaks a schema of its own (a tool's `outputSchema`, its text's
+    schema), compiled once: its validator is kept in `validators` under `key`."""
+    validator = validators.get(key)
+    if validator is None:
+        import jsonschema_rs
+
+        validator = validators[key] = jsonschema_rs.validator_for(schema)
+    try:
+        return [Violation(tuple(e.instance_path), e.message) for e in validator.iter_errors(document)]
+    except ValueError as exc:  # a Python value that is no JSON
+        return [Violation((), f"{NOT_A_JSON_VALUE}{exc}")]
+
+
 def _branch_score(errors: list[jsonschema_rs.ValidationError], depth: int) -> tuple[bool, bool, int, int]:
     """Lower is likelier the branch meant: the type fits, the tag (a const) matches, few
     errors, deep ones. `depth` is the length of the branching value's path."""
     wrong_type = tag_missed = False
     deepest = 0
-    for error in errors:  # each read of an error's attribute builds a Python object: once each
+    for error in errors:  # each attribute read builds a Python object: once each
         name = error.kind.name
         length = len(error.instance_path)
         if name == "type":
@@ -61,7 +75,7 @@ def _specific(error: jsonschema_rs.ValidationError, into: list[jsonschema_rs.Val
     if branches and all(branches):
         depth = len(error.instance_path)
         best, lowest = branches[0], _branch_score(branches[0], depth)
-        for branch in branches[1:]:  # `min` with a key, without a call of a lambda per branch
+        for branch in branches[1:]:  # `min` by a key, without a lambda call per branch
             score = _branch_score(branch, depth)
             if score < lowest:
                 best, lowest = branch, score
@@ -206,14 +220,14 @@ class Judge:
         import jsonschema_rs
 
         root = self.resources[self.root]
-        if self._registry is None:  # a resource without `$schema` is read in the root's dialect
+        if self._registry is None:  # a resource without `$schema`: the root's dialect
             self._registry = jsonschema_rs.Registry(sorted(self.resources.items()), draft=dialect(root))
             # Keywords of one's own cost every validation a quarter more in jsonschema-rs, even
             # where the schema has none: given only to a bundle that names them.
             self._keywords = CONTENT_ANNOTATIONS if _has_key(self.resources, CONTENT_ANNOTATIONS) else None
         schema: Any = root
         base = self.root
-        if location:  # a schema of its own that refers to the location, under a base of its own
+        if location:  # its own schema, referring to the location, under its own base
             schema, base = {"$ref": location}, _LOCATION_BASE
             if isinstance(root, dict) and "$schema" in root:
                 schema["$schema"] = root["$schema"]
@@ -264,7 +278,7 @@ class Judge:
         specific: list[jsonschema_rs.ValidationError] = []
         for error in errors:
             _specific(error, specific)
-        if len(specific) == 1:  # the usual refusal: nothing to merge or order unless it names several members
+        if len(specific) == 1:  # usual: nothing to merge or sort unless several members
             found = _located(specific[0])
             return found if len(found) == 1 else sorted(set(found), key=_order)
         return sorted({each for error in specific for each in _located(error)}, key=_order)

@@ -1,9 +1,6 @@
-"""The bases of the generated models (a root model's, on the same `_Judged`, is in root.py):
-`model_validate` and `model_validate_json` ask the judge first, so they accept exactly what
-the schema accepts, then build the typed view, which is never stricter than the schema
-(view.py, checked by canary.py); their JSON Schema is the contract's own (published.py).
-Nothing is built or read at import: the model classes (`defer_build`), the bundled schema,
-msgspec and jsonschema-rs wait for the first use."""
+"""The bases of the generated models (a root model's, on the same `_Judged`, is in root.py;
+the package's module says what they do). Nothing is built or read at import: the model
+classes (`defer_build`), the bundled schema, msgspec and jsonschema-rs wait for the first use."""
 
 from __future__ import annotations
 

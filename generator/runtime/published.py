@@ -4,12 +4,10 @@
 pydantic's schema generator cannot take such a document as it is: it follows each `$ref` of
 the schemas it assembles into its own definitions and raises KeyError at one it does not
 manage (pydantic issue #12145), and no public hook reaches that walk. `_register` lets the
-references pass by wrapping two private methods of one generator instance, which a pydantic
-release may rename or change: so it is done on the pydantic releases it is tested on only
-(`canary.PRIVATE`), and each generator class is first tried on a canary (a model
-publishing a small document with such references, alone and inside another model), and
-where the canary does not come back as it went in, the class publishes the schema pydantic
-derives from its fields instead, with a warning.
+references pass by wrapping two private methods of one generator instance: on the releases
+`canary.PRIVATE` takes only, once a canary document comes back through the generator class
+as it went in; else the class publishes the schema pydantic derives from its fields, with a
+warning.
 """
 
 from __future__ import annotations
@@ -66,20 +64,20 @@ _CANARY: dict[str, Any] = {
     "type": "object",
     "properties": {"a": {"$ref": "#/$defs/word"}, "b": {"$ref": "urn:mcp-contracts:canary#/$defs/word"}},
 }
-_TRIED: dict[type, bool] = {}  # each generator class: whether the canary came back whole
+_TRIED: dict[type, bool] = {}  # each generator class: did the canary come back whole
 
 
 def _canary_passes(generator: type) -> bool:
     """Whether a document with references the generator does not manage comes back as it is,
     published alone and inside a model of pydantic's own (tried once per generator class)."""
     if generator not in _TRIED:
-        _TRIED[generator] = False  # while it is tried: a canary never publishes a canary
+        _TRIED[generator] = False  # while tried: a canary never publishes a canary
         _TRIED[generator] = _try_canary(generator)
     return _TRIED[generator]
 
 
 def _try_canary(generator: type) -> bool:
-    from pydantic import TypeAdapter  # its module costs an import a model without a schema never needs
+    from pydantic import TypeAdapter  # an import a model with no schema never needs
 
     class Canary(BaseModel):
         @classmethod
@@ -95,7 +93,7 @@ def _try_canary(generator: type) -> bool:
         alone = TypeAdapter(Canary).json_schema(schema_generator=generator)
         around = TypeAdapter(Around).json_schema(schema_generator=generator)
         inner = around["$defs"][around["properties"]["canary"]["$ref"].removeprefix("#/$defs/")]
-    except Exception:  # KeyError where the references do not pass; anything a release changed
+    except Exception:  # KeyError where refs do not pass; anything a release changed
         LOG.debug("pydantic's schema walk: the public path", exc_info=True)
         return False
     return bool(alone == _CANARY and inner == _CANARY)

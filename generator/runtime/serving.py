@@ -2,11 +2,9 @@
 listed as the contract publishes them, at the revision each client negotiated, each call's
 arguments judged before a handler runs and each answer judged before it is sent.
 
-A generated `tools.py` tells the runtime what it needs (`ContractBinding`): the models of the
-arguments, the judge of the envelope, the name of each handler's method, and the package whose
-`serving.json` holds the rest as data (the listing, each revision's differences, how an error
-is told from a success, the resources and prompts with their contents). The runtime compares
-no revision strings itself beyond picking the data's entry for a negotiated version.
+A generated `tools.py` tells the runtime what it needs (`ContractBinding`); the package's
+`serving.json` holds the rest as data. The runtime compares no revision strings itself beyond
+picking the data's entry for a negotiated version.
 
 What a handler may do, and what the client gets:
 
@@ -31,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from .json_text import dump_json, json_pointer
+from .judge import schema_violations
 from .serving_binding import (
-    INTERNAL_ERROR,
     INVALID_PARAMS,
     LOG,
     METHOD_NOT_FOUND,
@@ -40,6 +38,7 @@ from .serving_binding import (
     ContractHandlers,
     ToolFailure,
     Unimplemented,
+    internal_error,
 )
 from .serving_content import content_blocks, content_violations, is_content
 from .serving_stdio import LongIntegers
@@ -121,7 +120,7 @@ class ContractServer:
             raise
         except Exception:
             LOG.exception("%s: the handler raised; the client is answered -32603", name)
-            raise MCPError(INTERNAL_ERROR, _failed(name)) from None
+            raise internal_error(name) from None
         facts = self.data["results"][name]
         if not failed and is_content(facts, answer):
             return self._content(name, answer)
@@ -133,13 +132,12 @@ class ContractServer:
                 name,
                 "; ".join(broken),
             )
-            raise MCPError(INTERNAL_ERROR, _failed(name))
+            raise internal_error(name)
         return self._result(name, document, failed or self.is_error(document), at)
 
     def _content(self, name: str, answer: Any) -> types.CallToolResult:
         """A content tool's blocks, judged (`serving_content`), as a success."""
         import mcp.types as types
-        from mcp.shared.exceptions import MCPError
 
         facts = self.data["results"][name]
         try:
@@ -151,7 +149,7 @@ class ContractServer:
             broken = content_violations(facts, blocks, lambda d: self._schema_violations(("text", name), schema, d))
         if broken:
             LOG.error("%s: the handler's content breaks the contract, so it is not sent: %s", name, "; ".join(broken))
-            raise MCPError(INTERNAL_ERROR, _failed(name))
+            raise internal_error(name)
         return types.CallToolResult(content=blocks, is_error=False)
 
     async def _handler(self, name: str, arguments: BaseModel) -> Any:
@@ -178,10 +176,10 @@ class ContractServer:
         code = self.data["results"][name]["argument_error"]
         build = self.binding.error_document
         if code is not None and build is not None:
-            for attempt in ((code, message), (code,)):  # the catalogue's message if the schema refuses ours
+            for attempt in ((code, message), (code,)):  # ours, else the catalogue's
                 try:
                     return self._result(name, build(*attempt), True, at)
-                except (ValueError, TypeError):  # pydantic's ValidationError; a builder without a message
+                except (ValueError, TypeError):  # a ValidationError; no message taken
                     continue
         import mcp.types as types
 
@@ -222,16 +220,8 @@ class ContractServer:
     def _schema_violations(self, key: tuple[str, str], schema: Any, document: Any) -> list[str]:
         if schema is None:
             return []
-        validator = self._validators.get(key)
-        if validator is None:
-            import jsonschema_rs
-
-            validator = self._validators[key] = jsonschema_rs.validator_for(schema)
-        try:
-            errors = list(validator.iter_errors(document))
-            return [f"{json_pointer(list(e.instance_path)) or '/'}: {e.message}" for e in errors]
-        except ValueError as exc:
-            return [f"/: not a JSON value: {exc}"]
+        found = schema_violations(self._validators, key, schema, document)
+        return [f"{v.pointer or '/'}: {v.message}" for v in found]
 
     def error_code(self, document: Any) -> str | None:
         """The error code `document` carries where the builders put one, or None."""
@@ -323,10 +313,6 @@ def _tells_secret(said: str, where: Any, secrets: list[str], arguments: Mapping[
         return True
     values = [arguments[secret] for secret in secrets if secret in arguments]
     return any(dump_json(value).decode("utf-8").strip('"') in said for value in values)
-
-
-def _failed(name: str) -> str:
-    return f"{name}: the server failed to answer; its log says why"
 
 
 def _document(answer: Any) -> Any:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from .json_text import package_json
+from .json_text import json_path, package_json
 
 MISSING: Any = object()
 """What `value_at` gives for a pointer that names nothing."""
@@ -26,15 +26,11 @@ class ServingData:
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         outputs = data.get("outputs") or []
-        listing = [
-            (
-                {**tool, "outputSchema": outputs[tool["outputSchema"]]}
-                if isinstance(tool.get("outputSchema"), int)
-                else tool
-            )
-            for tool in data["tools"]
-        ]
-        self.raw: Mapping[str, Any] = {**data, "tools": listing}  # each tool's outputSchema in place
+        listing = [dict(tool) for tool in data["tools"]]
+        for tool in listing:  # a shared outputSchema, said once in `outputs`
+            if isinstance(tool.get("outputSchema"), int):
+                tool["outputSchema"] = outputs[tool["outputSchema"]]
+        self.raw: Mapping[str, Any] = {**data, "tools": listing}
         self.tools: dict[str, dict[str, Any]] = {tool["name"]: tool for tool in listing}
         self._versions: list[str] = sorted(data["at"])
 
@@ -48,11 +44,6 @@ class ServingData:
     def at(self, version: str | None) -> Mapping[str, Any]:
         """What the data says of the revision a client of `version` is served at."""
         found: Mapping[str, Any] = self.raw["at"][self.served_as(version)]
-        return found
-
-    def results(self, tool: str) -> Mapping[str, Any]:
-        """What the data says of `tool`'s results (structured, content, codes, own_output...)."""
-        found: Mapping[str, Any] = self.raw["results"][tool]
         return found
 
     @property
@@ -95,8 +86,7 @@ class ServingData:
 def value_at(document: Any, pointer: str) -> Any:
     """The value an RFC 6901 pointer names in `document`, or `MISSING`."""
     value = document
-    for raw in pointer.split("/")[1:] if pointer else ():
-        key = raw.replace("~1", "/").replace("~0", "~")
+    for key in json_path(pointer):
         if isinstance(value, dict) and key in value:
             value = value[key]
         elif isinstance(value, list) and key.isdigit() and (key == "0" or not key.startswith("0")):

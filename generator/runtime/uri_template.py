@@ -75,13 +75,8 @@ _RESERVED = frozenset(_RESERVED_TEXT)
 _WRITTEN_RESERVED = _UNRESERVED | _RESERVED
 _HEX = frozenset(string.hexdigits)
 _VARCHAR = _ALPHANUMERIC | {"_"}
-# RFC 6570 §2.1 literals in ASCII: %x21 / %x23-24 / %x26 / %x28-3B / %x3D / %x3F-5B / %x5D / %x5F / %x61-7A / %x7E.
-_LITERAL_RANGES = ((0x21, 0x21), (0x23, 0x24), (0x26, 0x26), (0x28, 0x3B), (0x3D, 0x3D), (0x3F, 0x5B), (0x5D, 0x5D))
-_LITERAL_ASCII = frozenset(
-    chr(code)
-    for low, high in (*_LITERAL_RANGES, (0x5F, 0x5F), (0x61, 0x7A), (0x7E, 0x7E))
-    for code in range(low, high + 1)
-)
+# RFC 6570 §2.1 literals in ASCII: the visible characters but these (`%` starts a percent-encoding).
+_LITERAL_ASCII = frozenset(map(chr, range(0x21, 0x7F))) - frozenset("\"%'<>\\^`{|}")
 _FUTURE_OPERATORS = frozenset("=,!@|")
 
 
@@ -171,7 +166,7 @@ class UriTemplate:
     def __init__(self, text: str, parts: tuple[_Part, ...]) -> None:
         self.text = text
         self._parts = parts
-        self.variables = tuple(name for part in parts if isinstance(part, _Expression) for name in part.names)
+        self.variables = tuple(name for part in _expressions(parts) for name in part.names)
         head, query = _split_query(parts)
         self._pieces = _pieces(head)
         self._query = query
@@ -313,10 +308,9 @@ def _name_char_end(text: str, start: int, position: int) -> int:
         return position + 3
     if char == "." and position > start and text[position - 1] != ".":
         return position + 1
-    if char == ":" and position > start:
-        raise TemplateError("the prefix modifier ':N' (RFC 6570 Level 4) is not taken by a contract", text, position)
-    if char == "*" and position > start:
-        raise TemplateError("the explode modifier '*' (RFC 6570 Level 4) is not taken by a contract", text, position)
+    if char in ":*" and position > start:
+        modifier = "prefix modifier ':N'" if char == ":" else "explode modifier '*'"
+        raise TemplateError(f"the {modifier} (RFC 6570 Level 4) is not taken by a contract", text, position)
     if char == ".":
         raise TemplateError("'.' may only stand between two characters of a variable name", text, position)
     raise TemplateError(f"{char!r} cannot be in a variable name (RFC 6570 §2.3)", text, position)
@@ -414,7 +408,7 @@ def _split_query(parts: tuple[_Part, ...]) -> tuple[tuple[_Part, ...], _Query | 
         start -= 1
     if start == len(parts):
         return parts, None
-    query = [part for part in parts[start:] if isinstance(part, _Expression)]
+    query = list(_expressions(parts[start:]))
     names = frozenset(name for expression in query for name in expression.names)
     question = frozenset(query[0].names) if query[0].operator == "?" else frozenset()
     return parts[:start], _Query(names, question)
@@ -497,12 +491,8 @@ def _decode_whole(text: str) -> str | None:
 
 
 def _steps(text: str, *, reserved: bool) -> bytearray:
-    """The length of the value character starting at each index of `text`, 0 where none does.
-
-    `{+x}` and `{#x}` write a character as it is, or percent-encoded, or pass a percent-encoding the
-    value holds: any percent-encoding is one of theirs. The other operators write an unreserved
-    character as it is and any other one percent-encoded as UTF-8 in upper case, and nothing else.
-    """
+    """The length of the value character starting at each index of `text`, as the operator
+    writes one (see the module: any percent-encoding, for `+` and `#`), 0 where none does."""
     steps = bytearray(len(text) + 1)
     for index, char in enumerate(text):
         if char in (_WRITTEN_RESERVED if reserved else _UNRESERVED):
@@ -537,13 +527,8 @@ def _percent_encoded(text: str) -> bool:
 
 
 def _decode(text: str, *, reserved: bool) -> str:
-    """The value of a run of value characters (each checked by `_steps`).
-
-    A `{+x}` or `{#x}` value is the one that expands to exactly the run: a percent-encoding of a
-    character it would encode is decoded, any other (of a character it writes as it is, in lower
-    case, no UTF-8) is a percent-encoding the value holds, kept; so is `%25` before two hex digits,
-    which would otherwise read as one.
-    """
+    """The value of a run of value characters (each checked by `_steps`): for `{+x}` and `{#x}`,
+    the one that expands to exactly the run (see the module), `%25` before two hex digits kept."""
     if not reserved:
         return unquote(text, errors="strict")
     out: list[str] = []

@@ -19,9 +19,6 @@ Two schemas with one form accept the same documents. Two forms that differ are r
 their first difference, which may still be a difference of spelling only (an `allOf` of
 one entry against that entry). A schema whose form would be too large (references inlined
 many times over) or too deep raises TooLarge: the caller says it was not compared.
-
-`accepts_more` asks less than sameness: whether the server's form accepts every document the
-contract's does, shown keyword by keyword (what `conform` calls an input schema that is wider).
 """
 
 from __future__ import annotations
@@ -38,13 +35,10 @@ from .vocabulary import (
     ANNOTATIONS,
     COMBINATIONS,
     EITHER,
-    LOWER_BOUNDS,
     NEUTRAL,
     OF_TYPE,
-    REFERENCES,
     STRUCTURAL,
     UNORDERED,
-    UPPER_BOUNDS,
 )
 from .walk import children, copied, replaced
 
@@ -91,7 +85,7 @@ def _normal(schema: Any, base: str, resolver: Resolver, stack: tuple[int, ...], 
         if key == "$ref" and isinstance(value, str):
             inlined = _followed(value, base, resolver, stack, budget, depth)
         elif key in UNORDERED and isinstance(value, list):
-            result[key] = sorted(_number(value), key=lambda v: json.dumps(v, sort_keys=True))
+            result[key] = sorted(_number(value), key=json_key)
         else:
             result[key] = value if key in _HOLDERS else _number(value)
     for path, sub in list(children(result)):
@@ -152,11 +146,12 @@ def _branches(branches: list[Any], key: str) -> list[Any]:
     for branch in branches:
         inner = branch.get(key) if isinstance(branch, dict) and list(branch) == [key] else None
         spread.extend(inner if key == "anyOf" and isinstance(inner, list) else [branch])
-    unique = {json.dumps(b, sort_keys=True): b for b in spread}
-    return [unique[k] for k in sorted(unique)] if key == "anyOf" else sorted(spread, key=_json_key)
+    unique = {json_key(b): b for b in spread}
+    return [unique[k] for k in sorted(unique)] if key == "anyOf" else sorted(spread, key=json_key)
 
 
-def _json_key(value: Any) -> str:
+def json_key(value: Any) -> str:
+    """A JSON value as one text, its members in order: equal values, equal texts."""
     return json.dumps(value, sort_keys=True)
 
 
@@ -167,12 +162,20 @@ def _drop_other_types(result: dict[str, Any], kind: str) -> None:
             result.pop(keyword, None)
 
 
+def allowed_values(form: dict[str, Any]) -> list[Any] | None:
+    """The values `const` or `enum` allows, None when neither is there."""
+    if "const" in form:
+        return [form["const"]]
+    enum = form.get("enum")
+    return enum if isinstance(enum, list) else None
+
+
 def _values_fit(result: dict[str, Any]) -> bool:
     """Whether every value `const` or `enum` allows is of the declared type(s)."""
-    values = [result["const"]] if "const" in result else result.get("enum")
+    values = allowed_values(result)
     types = result.get("type")
     declared = {types} if isinstance(types, str) else set(types) if isinstance(types, list) else set()
-    if not isinstance(values, list) or not declared:
+    if values is None or not declared:
         return False
     return all(json_types(v) & declared for v in values)
 
@@ -212,7 +215,7 @@ def _type_words(value: Any, limit: int) -> str:
     return value if isinstance(value, str) else _json_words(value, limit)
 
 
-def _types(form: Any) -> list[str] | None:
+def form_types(form: Any) -> list[str] | None:
     """The types a normal form names: its `type`, or those of an `anyOf` of typed branches
     (how a list of types is spelt); None when it names none."""
     if not isinstance(form, dict):
@@ -231,7 +234,7 @@ def first_difference(a: Any, b: Any, path: tuple[str | int, ...] = ()) -> Differ
         raise TooLarge("too deeply nested to compare")
     if not isinstance(a, dict) or not isinstance(b, dict):
         return None if type(a) is type(b) and a == b else Difference(encode(list(path)), None, a, b)
-    ours, theirs = _types(a), _types(b)
+    ours, theirs = form_types(a), form_types(b)
     if ours != theirs and ours is not None and theirs is not None:
         return Difference(encode(list(path)), "type", _one(ours), _one(theirs))
     for key in sorted(set(a) | set(b), key=lambda k: (k != "type", k)):
@@ -265,183 +268,15 @@ def _keyword_difference(key: str, a: Any, b: Any, path: tuple[str | int, ...]) -
         return None
     if key in _HOLDERS and not isinstance(a, list) and not isinstance(b, list):
         return first_difference(a, b, (*path, key))
-    return None if _same(a, b) else Difference(encode(list(path)), key, a, b)
+    return None if same(a, b) else Difference(encode(list(path)), key, a, b)
 
 
-def _same(a: Any, b: Any) -> bool:
+def same(a: Any, b: Any) -> bool:
     """Whether two values of a keyword are one JSON value (numbers are normal already)."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    return json_key(a) == json_key(b)
 
 
 def schema_difference(contract: Any, server: Any) -> Difference | None:
     """Where the server's schema first says something else than the contract's, or None;
     TooLarge when either cannot be brought to its normal form."""
     return first_difference(normal_form(contract), normal_form(server))
-
-
-def accepts_more(contract_form: Any, server_form: Any, budget: int = 20_000) -> bool:
-    """Whether the server's schema accepts every document the contract's accepts, shown from
-    their normal forms keyword by keyword: each keyword of the server's is implied by the
-    contract's (a type among its types, a bound as loose, `required` among its `required`,
-    each subschema accepting more; any other keyword only when the contract's says the same).
-    True is sure; False may only be unsure: a reference left in the server's form (a cycle's
-    marker, which says nothing on its own), a nesting past 64 schemas or a comparison past
-    `budget` steps is False (one left in the contract's accepts more only than `true`)."""
-    if _has_reference(server_form):
-        return False
-    return _Within(budget).within(contract_form, server_form, 0)
-
-
-def _has_reference(form: Any) -> bool:
-    """Whether a normal form keeps a reference (a cycle's marker, a `$ref` to nothing, a `$dynamicRef`)."""
-    pending = [form]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict):
-            if any(keyword in node for keyword in REFERENCES):
-                return True
-            pending += node.values()
-        elif isinstance(node, list):
-            pending += node
-    return False
-
-
-# Keywords whose assertion depends on what the keywords beside them evaluate: the same value
-# says the same only beside the same keywords (`unevaluatedProperties: false` beside other
-# `properties` refuses other names).
-_IN_CONTEXT = frozenset({"unevaluatedProperties", "unevaluatedItems"})
-_WITHIN_DEPTH = 64  # schemas within one another `accepts_more` follows (each a few Python frames)
-_LOWER = {"minimum": "exclusiveMinimum", "exclusiveMinimum": "minimum"}  # the other keyword that bounds so
-_UPPER = {"maximum": "exclusiveMaximum", "exclusiveMaximum": "maximum"}
-
-
-@dataclass
-class _Within:
-    """`within(a, b)`: every instance `a` accepts, `b` accepts (both normal forms), shown."""
-
-    steps: int
-
-    def within(self, a: Any, b: Any, depth: int) -> bool:
-        self.steps -= 1
-        if self.steps < 0 or depth > _WITHIN_DEPTH:
-            return False
-        if b is True or a is False or _same(a, b):
-            return True
-        if not isinstance(a, dict) or not isinstance(b, dict):
-            return False
-        if list(a) == ["anyOf"] and isinstance(a["anyOf"], list):
-            return all(self.within(branch, b, depth + 1) for branch in a["anyOf"])
-        if all(self._keyword(key, a, b, depth) for key in b):
-            return True
-        members = a.get("allOf")  # `a` accepts less than each member of its `allOf`
-        return isinstance(members, list) and any(self.within(m, b, depth + 1) for m in members)
-
-    def _keyword(self, key: str, a: dict[str, Any], b: dict[str, Any], depth: int) -> bool:
-        """Whether `a` implies what `b` says with `key`."""
-        value = b[key]
-        if key == "type":
-            return _types_within(a, value)
-        if key == "anyOf" and isinstance(value, list):
-            if any(self.within(a, branch, depth + 1) for branch in value):
-                return True
-            mine = a.get("anyOf")
-            return isinstance(mine, list) and all(any(self.within(x, y, depth + 1) for y in value) for x in mine)
-        if key == "allOf" and isinstance(value, list):
-            return all(self.within(a, member, depth + 1) for member in value)
-        if key in ("const", "enum"):
-            return _values_within(a, [value] if key == "const" else value)
-        if key in LOWER_BOUNDS or key in UPPER_BOUNDS:
-            return _bound_within(a, key, value)
-        if key == "required" and isinstance(value, list):
-            mine = a.get("required")
-            return isinstance(mine, list) and {json.dumps(v) for v in value} <= {json.dumps(v) for v in mine}
-        if key == "properties" and isinstance(value, dict):
-            return all(self.within(_member(a, name), sub, depth + 1) for name, sub in value.items())
-        if key == "additionalProperties":
-            return self._others_within(a, b, value, depth)
-        if key == "items":  # after the same `prefixItems` only: the items before meet those
-            mine = a.get("items", True)
-            if not _same(a.get("prefixItems"), b.get("prefixItems")):
-                return False
-            if isinstance(mine, list) or isinstance(value, list):  # draft-07's tuple
-                return _same(mine, value)
-            return self.within(mine, value, depth + 1)
-        if key in _IN_CONTEXT or key in REFERENCES:
-            return False  # what they assert depends on the keywords beside them, or on another schema
-        return key in a and _same(a[key], value)
-
-    def _others_within(self, a: dict[str, Any], b: dict[str, Any], theirs: Any, depth: int) -> bool:
-        """Whether each property `a` allows that `b` does not name meets `b`'s `additionalProperties`
-        (checked of more names than `b` applies it to when `b` has `patternProperties`: sound)."""
-        named, mine, patterns = _map(b, "properties"), _map(a, "properties"), _map(a, "patternProperties")
-        if not all(self.within(sub, theirs, depth + 1) for name, sub in mine.items() if name not in named):
-            return False
-        own = bool(patterns) and not _same(patterns, b.get("patternProperties"))
-        if own and not all(self.within(sub, theirs, depth + 1) for sub in patterns.values()):
-            return False
-        return self.within(a.get("additionalProperties", True), theirs, depth + 1)
-
-
-def _map(form: dict[str, Any], key: str) -> dict[str, Any]:
-    value = form.get(key)
-    return value if isinstance(value, dict) else {}
-
-
-def _member(form: dict[str, Any], name: str) -> Any:
-    """What `form` asks of its property `name` at most (True when a pattern may ask more)."""
-    properties = form.get("properties")
-    if isinstance(properties, dict) and name in properties:
-        return properties[name]
-    return True if "patternProperties" in form else form.get("additionalProperties", True)
-
-
-def _types_within(a: dict[str, Any], value: Any) -> bool:
-    """Whether every instance of `a` is of a type `value` (a `type`) names."""
-    if not isinstance(value, str | list):
-        return _same(a.get("type"), value)
-    allowed = {value} if isinstance(value, str) else {t for t in value if isinstance(t, str)}
-    if "number" in allowed:
-        allowed.add("integer")
-    values = _values(a)
-    if values is not None:
-        return all(json_types(v) & allowed for v in values)
-    declared = a.get("type")
-    mine = [declared] if isinstance(declared, str) else declared if isinstance(declared, list) else _types(a)
-    return mine is not None and {t for t in mine if isinstance(t, str)} <= allowed
-
-
-def _values(form: dict[str, Any]) -> list[Any] | None:
-    """The values `const` or `enum` allows, None when neither is there."""
-    if "const" in form:
-        return [form["const"]]
-    enum = form.get("enum")
-    return enum if isinstance(enum, list) else None
-
-
-def _values_within(a: dict[str, Any], allowed: Any) -> bool:
-    values = _values(a)
-    if values is None or not isinstance(allowed, list):
-        return False
-    texts = {_json_key(v) for v in allowed}
-    return all(_json_key(v) in texts for v in values)
-
-
-def _bound_within(a: dict[str, Any], key: str, value: Any) -> bool:
-    """Whether `a` bounds as tightly as `value` of `key` does (a number; anything else: the same value)."""
-    if not _is_number(value):
-        return key in a and _same(a[key], value)
-    lower = key in LOWER_BOUNDS
-    mine = a.get(key)
-    if _is_number(mine) and bool(mine >= value if lower else mine <= value):
-        return True
-    sibling = (_LOWER if lower else _UPPER).get(key)  # exclusiveMinimum beside minimum, and so on
-    bound = a.get(sibling) if sibling is not None else None
-    if not _is_number(bound):
-        return False
-    if key.startswith("exclusive"):  # an inclusive bound asked to pass an exclusive one
-        return bool(bound > value if lower else bound < value)
-    return bool(bound >= value if lower else bound <= value)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)

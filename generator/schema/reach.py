@@ -8,7 +8,7 @@ changing any verdict. A `$dynamicRef` may land, at evaluation time, on any
 `$dynamicAnchor` of its name in the dynamic scope: every schema declaring that anchor
 counts as reached, which keeps more than needed and never less.
 
-Used for the `outputSchema` of each tool (`render/mcp.py`): a compound envelope embeds every
+Used for the `outputSchema` of each tool (`model.Bundle.listed`): a compound envelope embeds every
 resource of the contract's folder, and a tool carries only those its schema reaches.
 """
 

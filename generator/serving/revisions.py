@@ -7,9 +7,10 @@ at each revision what that revision can carry, through the same two functions:
 - a revision without output schemas (2025-03-26) lists no `outputSchema` and no tool `title`
   (its clients read `annotations.title`), and no result carries `structuredContent`;
 - a revision whose output schemas must be objects (2025-06-18, 2025-11-25) lists a tool whose
-  schema is not proven object-only (`keywords.always_object`) without `outputSchema`, and its
-  results carry the JSON as text only: SEP-2106's backward compatibility, where non-object
-  structured content reaches older clients as the serialized JSON in a TextContent block;
+  listed schema's root does not say `"type": "object"` (`model.object_rooted` says it where it
+  is proven) without `outputSchema`, and its results carry the JSON as text only: SEP-2106's
+  backward compatibility, where non-object structured content reaches older clients as the
+  serialized JSON in a TextContent block;
 - 2026-07-28 carries everything as published;
 - a field of a `Tool` a revision does not define (`execution` but at 2025-11-25, `_meta`
   at 2025-03-26, `icons` before 2025-11-25) is not listed there (`protocol.tool_fields`).

@@ -5,7 +5,10 @@
 // listing drops a property named `__proto__`. tests/test_typescript_corpus.py compares the listing with the contract's
 // `mcp/<name>.tools.json`, and the calls with the Python judge.
 //
-//   node sdk_tools.mjs DIST CASES.json
+//   node sdk_tools.mjs [--zod=MAJOR.MINOR.PATCH] DIST CASES.json
+//
+// `--zod=` says zod is that release before the modules are imported: one outside the range the
+// runtime's zod.ts is tested on (its `TESTED`) makes `judged` take zod's public API only.
 //
 // CASES.json: [{"module", "calls": [{"tool", "arguments"}]}]. Prints one JSON array, an
 // entry per case: {"tools": the listing's tools, "calls": [{"reached": whether the handler
@@ -15,8 +18,15 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
 
-const [dist, casesFile] = process.argv.slice(2);
+const given = process.argv.slice(2);
+const release = given[0]?.startsWith("--zod=") ? given.shift().slice("--zod=".length) : undefined;
+if (release !== undefined) {
+  const [major, minor, patch] = release.split(".").map(Number);
+  Object.assign(z.core.version, { major, minor, patch });
+}
+const [dist, casesFile] = given;
 const cases = JSON.parse(readFileSync(casesFile, "utf8"));
 
 async function serve(group) {

@@ -17,10 +17,7 @@ A member a document leaves out is `ABSENT` in a model or a builder's call (absen
 A resource template (RFC 6570 Levels 1 to 3) is parsed, expanded and matched back to its values
 by `UriTemplate` (uri_template.py, the standard library only).
 
-Where the runtime leans on pydantic's internals (a class's core schema and `BaseModel`'s slots
-in view.py, two private methods of the JSON Schema generator in published.py), it does so on
-the pydantic releases it is tested on only (canary.py), checks them on a canary first and
-takes pydantic's own way where they differ.
+Its private paths into pydantic (view.py, published.py) are taken behind one bar (canary.py).
 
 This package is the generator's own and is copied (black-formatted) into every generated
 package as `_runtime/`: generated code needs pydantic, jsonschema-rs and msgspec, and not the

@@ -7,7 +7,7 @@ catalogue's values are looked up once per code."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import Enum
 from functools import partial
 from typing import Any, Protocol
@@ -26,13 +26,8 @@ Path = tuple[str, ...]
 Placements = tuple[tuple[Path, Any], ...]
 """(path, value): what a builder puts where, in order."""
 
-_CONTAINERS = (
-    dict,
-    list,
-)  # a value of these types is copied into each document that gets it
-_SCALARS = frozenset(
-    {str, int, float, bool, type(None)}
-)  # no model inside: `json_form` returns them at once
+_CONTAINERS = (dict, list)  # a value of these types is copied into each document
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # `json_form` returns them
 # What a token of a `Filling` leads to: a container on the way, a value, a slot, a default.
 _NODE, _VALUE, _SLOT, _DEFAULT = range(4)
 
@@ -55,9 +50,7 @@ def json_form(value: Any) -> Any:
                     copied = kind(value)
                 copied[key] = found
         return value if copied is None else copied
-    if isinstance(
-        value, BaseModel
-    ):  # after the plain types: an ABC's isinstance costs more
+    if isinstance(value, BaseModel):  # after the plain types: an ABC's costs more
         return value.model_dump(mode="json", by_alias=True)
     if isinstance(value, Mapping):
         return {key: json_form(item) for key, item in value.items()}
@@ -140,18 +133,11 @@ class Filling:
                     )
             if isinstance(node.get(path[-1]), dict):
                 raise ValueError(f"{json_pointer(path)} holds values the builder puts")
-            node[path[-1]] = (
-                kind,
-                payload,
-            )  # a later one at the same path replaces an earlier
+            node[path[-1]] = (kind, payload)  # a later one replaces an earlier
         self._root = _compiled(root)
         # Written on first use, not at import (each is a compile): then in place of these.
         self.put: _Put = self._written("put", members, len(slots), None)
-        self.document: _Put = (
-            _unjudged
-            if model is None
-            else self._written("document", members, len(slots), model)
-        )
+        self.document: _Put = self._written("document", members, len(slots), model)
 
     def _written(
         self,
@@ -168,6 +154,10 @@ class Filling:
             given: tuple[Any, ...],
             extra: Mapping[str, Any] | None = None,
         ) -> Any:
+            if name == "document" and model is None:  # nothing would judge it
+                raise TypeError(
+                    "this Filling has no model to judge its documents: pass `model=`"
+                )
             written = _put(self._root, self._models, members, count, self._put, model)
             setattr(self, name, written)
             return written(values, given, extra)
@@ -226,16 +216,6 @@ class _Put(Protocol):
     ) -> dict[str, Any]: ...
 
 
-def _unjudged(
-    values: tuple[Any, ...],
-    given: tuple[Any, ...],
-    extra: Mapping[str, Any] | None = None,
-    /,
-) -> dict[str, Any]:
-    """`Filling.document` of a filling made without a model: nothing would judge it."""
-    raise TypeError("this Filling has no model to judge its documents: pass `model=`")
-
-
 def _compiled(tree: dict[str, Any], path: Path = ()) -> _Items:
     """(token, kind, payload, path) of each entry of a tree; a container's payload is (its
     items, whether a value or slot is inside it (not only defaults), and None for an object,
@@ -250,18 +230,8 @@ def _compiled(tree: dict[str, Any], path: Path = ()) -> _Items:
                 kind != _DEFAULT if kind != _NODE else payload[1]
                 for _, kind, payload, _ in inside
             )
-            tokens = list(entry)
-            array = _is_index(tokens[0]) and tokens == [
-                str(index) for index in range(len(tokens))
-            ]
-            items.append(
-                (
-                    token,
-                    _NODE,
-                    (inside, placed, array if _is_index(tokens[0]) else None),
-                    at,
-                )
-            )
+            array = _in_turn(entry) if _is_index(next(iter(entry))) else None
+            items.append((token, _NODE, (inside, placed, array), at))
         else:
             items.append((token, *entry, at))
     return tuple(items)
@@ -278,20 +248,10 @@ def _put(
     ],
     model: type[BaseModel] | None = None,
 ) -> _Put:
-    """`Filling.put`, written once from the tree: a function of a call's values (`count`
-    of them), its members given in the order of `names`, and its extra members. Where there
-    are no extra members, no member the tree begins with is given and no value is `ABSENT`
-    or a container, it makes the document as `fill` does (the members given, those of
-    `models` dumped by `json_form`, then what `_made(items, values, None)` makes, as one
-    literal whose constants are made anew in each call, as `_made` copies them); any other
-    call goes to `fill` (`fill(names, values, given, extra)`).
-
-    With a `model`, `Filling.document`: the document as `judged(model, ...)` returns it, the
-    compiled validator asked in the same function (refused alike: `judged` says why)."""
-    from .models import (
-        _FAST,
-        judged,
-    )  # not at import: the models import pydantic's machinery
+    """`Filling.put` (with a `model`, `Filling.document`), written once from the tree (see
+    `Filling`): one literal, its constants made anew in each call as `_made` copies them;
+    a call it does not take goes to `fill` (`fill(names, values, given, extra)`)."""
+    from .models import _FAST, judged  # not at import (pydantic's machinery)
 
     namespace: dict[str, Any] = {
         "ABSENT": ABSENT,
@@ -338,9 +298,7 @@ def _put(
                 + ", ".join(f"{constant(token)}: {made}" for token, made in parts)
                 + "}"
             )
-        if not array or [token for token, _ in parts] != [
-            str(index) for index in range(len(parts))
-        ]:
+        if not array or not _in_turn([token for token, _ in parts]):
             return None  # `_made` refuses it: `fill` says why
         return "[" + ", ".join(made for _, made in parts) + "]"
 
@@ -420,9 +378,7 @@ def _merge(node: Any, items: _Items, values: tuple[Any, ...]) -> None:
         if in_object:
             key: Any = token
             found = node.get(token, _NOT_THERE)
-        elif kind == _DEFAULT or (
-            kind == _NODE and not payload[1]
-        ):  # only defaults: nothing is made
+        elif kind == _DEFAULT or (kind == _NODE and not payload[1]):  # only defaults
             key = int(token) if _is_index(token) else len(node)
             if key >= len(node):
                 continue
@@ -492,10 +448,7 @@ def _made(items: _Items, values: tuple[Any, ...], array: bool | None) -> Any:
         made[token] = value
     if array is None:
         return made
-    if not array or (
-        len(made) < len(items)
-        and list(made) != [str(index) for index in range(len(made))]
-    ):
+    if not array or (len(made) < len(items) and not _in_turn(made)):
         raise ValueError(
             f"{json_pointer(items[0][3][:-1])} cannot be made: the indexes of an array go 0, 1..."
         )
@@ -511,6 +464,11 @@ def _index(array: list[Any], path: Path) -> int:
         f"{json_pointer(path)} cannot be filled: {json_pointer(path[:-1])} is an array of {len(array)},"
         f" and {token!r} is not an index of it or the next one"
     )
+
+
+def _in_turn(tokens: Collection[str]) -> bool:
+    """Whether `tokens` are the indexes of an array, 0, 1... in turn."""
+    return list(tokens) == [str(index) for index in range(len(tokens))]
 
 
 def _is_index(token: str) -> bool:

@@ -23,6 +23,15 @@ METHOD_NOT_FOUND = -32601
 INTERNAL_ERROR = -32603
 
 
+def internal_error(what: str) -> Exception:
+    """The JSON-RPC -32603 error a client is answered where the server failed: its log says why."""
+    from mcp.shared.exceptions import MCPError
+
+    return MCPError(
+        INTERNAL_ERROR, f"{what}: the server failed to answer; its log says why"
+    )
+
+
 class Unimplemented(Exception):
     """What a handler's method raises while no subclass overrides it: the tool is answered as
     not implemented (-32601), a resource or a prompt from the contract's own contents.

@@ -21,6 +21,7 @@ import re
 import secrets
 import sys
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from decimal import Decimal
 from typing import Any
 
@@ -82,19 +83,10 @@ class LongIntegers:
         return value
 
 
-class _Lines:
+async def _lines(lines: Any, integers: LongIntegers) -> AsyncIterator[str]:
     """Standard input as the async iterator of text lines the SDK's `stdio_server` reads."""
-
-    def __init__(self, lines: Any, integers: LongIntegers) -> None:
-        self._lines = aiter(lines)
-        self._integers = integers
-
-    def __aiter__(self) -> _Lines:
-        return self
-
-    async def __anext__(self) -> str:
-        line: str = await anext(self._lines)
-        return self._integers.line(line)
+    async for line in lines:
+        yield integers.line(line)
 
 
 def standard_input(integers: LongIntegers) -> Any:
@@ -103,4 +95,4 @@ def standard_input(integers: LongIntegers) -> Any:
     import anyio
 
     stream = os.fdopen(os.dup(0), "r", encoding="utf-8", errors="replace", newline=None)
-    return _Lines(anyio.wrap_file(stream), integers)
+    return _lines(anyio.wrap_file(stream), integers)

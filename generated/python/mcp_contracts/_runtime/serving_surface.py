@@ -27,13 +27,13 @@ from pydantic import BaseModel, ValidationError
 
 from .json_text import NotJson, json_pointer, parse_json
 from .serving_binding import (
-    INTERNAL_ERROR,
     INVALID_PARAMS,
     LOG,
     METHOD_NOT_FOUND,
     ContractBinding,
     ContractHandlers,
     Unimplemented,
+    internal_error,
 )
 from .serving_json import ServingData
 from .uri_template import UriTemplate
@@ -59,6 +59,7 @@ class Served(NamedTuple):
 # variables and the method's keyword arguments of them.
 _Found = tuple[dict[str, Any], str | None, dict[str, str], dict[str, str]]
 # The fields of a listed tool the SDK's own listing carries as the contract publishes them.
+_UNIMPLEMENTED: Any = object()  # what a method that is not implemented answers
 _SHAPED_BY_SDK = frozenset(
     {"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
 )
@@ -168,9 +169,16 @@ def _resource_handlers(served: Served) -> dict[str, Handler]:
         if found is None:
             raise missing(uri, ctx.protocol_version)
         entry, method, values, keywords = found
-        contents = await _called(served, method, uri, keywords)
-        if contents is None:
+        contents = await _answered(served, method, uri, **keywords)
+        if contents is _UNIMPLEMENTED:
             contents = _contract_contents(entry, values)
+        elif not isinstance(contents, (str, bytes)):
+            LOG.error(
+                "%s: the handler answered %s, not str (text) or bytes (a blob)",
+                uri,
+                type(contents).__name__,
+            )
+            raise internal_error(uri)
         item: dict[str, Any] = {"uri": uri}
         media_type = entry["listing"].get("mimeType")
         if media_type is not None:
@@ -199,37 +207,25 @@ def _resource_handlers(served: Served) -> dict[str, Handler]:
     }
 
 
-async def _called(
-    served: Served, method: str | None, uri: str, keywords: Mapping[str, str]
+async def _answered(
+    served: Served, method: str | None, what: str, /, *arguments: Any, **keywords: Any
 ) -> Any:
-    """What the handler's method of a resource answers (str or bytes); None while it is not
-    implemented."""
+    """What the handler's method of a resource or prompt (`what`) answers; `_UNIMPLEMENTED` while
+    it is not implemented. Anything else it raises is logged and answered -32603."""
     from mcp.shared.exceptions import MCPError
 
     function = getattr(served.handlers, method, None) if method else None
     if function is None:
-        return None
+        return _UNIMPLEMENTED
     try:
-        contents = await function(**keywords)
+        return await function(*arguments, **keywords)
     except Unimplemented:
-        return None
+        return _UNIMPLEMENTED
     except MCPError:
         raise
     except Exception:
-        LOG.exception("%s: the handler raised; the client is answered -32603", uri)
-        raise MCPError(
-            INTERNAL_ERROR, f"{uri}: the server failed to answer; its log says why"
-        ) from None
-    if not isinstance(contents, (str, bytes)):
-        LOG.error(
-            "%s: the handler answered %s, not str (text) or bytes (a blob)",
-            uri,
-            type(contents).__name__,
-        )
-        raise MCPError(
-            INTERNAL_ERROR, f"{uri}: the server failed to answer; its log says why"
-        )
-    return contents
+        LOG.exception("%s: the handler raised; the client is answered -32603", what)
+        raise internal_error(what) from None
 
 
 def _contract_contents(
@@ -256,9 +252,7 @@ def _contract_contents(
                 ensure_ascii=False,
                 separators=(",", ":"),
             )
-        except (
-            NotJson
-        ):  # a template of JSON text that is no JSON document: filled as text
+        except NotJson:  # JSON text that is no JSON document: filled as text
             text = fill(text, values)
     elif values:
         text = fill(text, values)
@@ -292,8 +286,8 @@ def _prompt_handlers(served: Served) -> dict[str, Handler]:
         given = dict(params.arguments or {})
         method, model = served.binding.prompts.get(name, (None, None))
         arguments = _prompt_arguments(name, model, given)
-        messages = await _prompted(served, name, method, arguments)
-        if messages is None:
+        messages = _messages(name, await _answered(served, method, name, *arguments))
+        if messages is _UNIMPLEMENTED:
             values = {
                 a["name"]: given.get(a["name"], "")
                 for a in entry["listing"].get("arguments") or ()
@@ -308,17 +302,16 @@ def _prompt_handlers(served: Served) -> dict[str, Handler]:
             LOG.error(
                 "%s: the handler's messages are no prompt messages: %s", name, refused
             )
-            raise MCPError(
-                INTERNAL_ERROR, f"{name}: the server failed to answer; its log says why"
-            ) from None
+            raise internal_error(name) from None
 
     return {"on_list_prompts": list_prompts, "on_get_prompt": get}
 
 
 def _prompt_arguments(
     name: str, model: type[BaseModel] | None, given: dict[str, Any]
-) -> BaseModel | None:
-    """The prompt's arguments as its model; MCPError(-32602) for what the model refuses."""
+) -> tuple[BaseModel, ...]:
+    """The prompt's arguments as its model (none where it takes none); MCPError(-32602) for
+    what the model refuses."""
     from mcp.shared.exceptions import MCPError
 
     if model is None:
@@ -327,9 +320,9 @@ def _prompt_arguments(
                 INVALID_PARAMS,
                 f"{name} takes no argument {', '.join(map(repr, sorted(given)))}",
             )
-        return None
+        return ()
     try:
-        return model.model_validate(given)
+        return (model.model_validate(given),)
     except ValidationError as refused:
         first = refused.errors()[0]
         where = json_pointer(first["loc"])
@@ -339,41 +332,20 @@ def _prompt_arguments(
         ) from None
 
 
-async def _prompted(
-    served: Served, name: str, method: str | None, arguments: BaseModel | None
-) -> Any:
-    """The messages the handler's method answers; None while it is not implemented."""
-    from mcp.shared.exceptions import MCPError
-
-    function = getattr(served.handlers, method, None) if method else None
-    if function is None:
-        return None
-    try:
-        answer = await (function() if arguments is None else function(arguments))
-    except Unimplemented:
-        return None
-    except MCPError:
-        raise
-    except Exception:
-        LOG.exception("%s: the handler raised; the client is answered -32603", name)
-        raise MCPError(
-            INTERNAL_ERROR, f"{name}: the server failed to answer; its log says why"
-        ) from None
+def _messages(name: str, answer: Any) -> Any:
+    """The messages of what a prompt's handler answered (`_UNIMPLEMENTED` kept)."""
+    if answer is _UNIMPLEMENTED:
+        return answer
     if isinstance(answer, str):
         return [{"role": "user", "content": {"type": "text", "text": answer}}]
     if isinstance(answer, (list, tuple)):
-        return [
-            dict(message) if isinstance(message, Mapping) else message
-            for message in answer
-        ]
+        return [dict(m) if isinstance(m, Mapping) else m for m in answer]
     LOG.error(
         "%s: the handler answered %s, not str or a sequence of messages",
         name,
         type(answer).__name__,
     )
-    raise MCPError(
-        INTERNAL_ERROR, f"{name}: the server failed to answer; its log says why"
-    )
+    raise internal_error(name)
 
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")

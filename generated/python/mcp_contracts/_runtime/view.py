@@ -64,9 +64,7 @@ class _Branch:
         self.literals: dict[str, tuple[type, frozenset[Any]]] = {}
         for name, field in fields_schema["fields"].items():
             alias = field.get("validation_alias", name)
-            if not isinstance(
-                alias, str
-            ):  # an alias path or choices: keys rule nothing out
+            if not isinstance(alias, str):  # alias paths or choices rule nothing out
                 closed = False
                 continue
             keys = {name, alias}
@@ -115,31 +113,20 @@ class _Unsupported(Exception):
 
 
 _ABSENT: Any = object()  # a member that is not there (the views and the builders)
-_PLAIN_SCALARS = (type(None), bool, int, float, str)
+_SCALAR_TYPES = dict(str=str, bool=bool, int=int, float=float, none=type(None))
 _SCALAR_CHECKS = {
-    "str": "str",
-    "bool": "bool",
-    "int": "int",
-    "float": "float",
-    "none": "type(None)",
+    kind: kind if kind != "none" else "type(None)" for kind in _SCALAR_TYPES
 }
-_SCALAR_TYPES = {
-    "str": str,
-    "bool": bool,
-    "int": int,
-    "float": float,
-    "none": type(None),
-}
+# The statements that make and return `o`, an instance of a model class (the class, its
+# `__dict__`, fields set and extra members), slot by slot, as pydantic's validation does.
+_MADE = "o = _new({}); _sd(o, {}); _sf(o, {}); _se(o, {}); _sp(o, None); return o"
 # keys of a core schema that change nothing a valid value's view is built from
 _NEUTRAL = frozenset({"type", "ref", "metadata", "serialization"})
 
 
 class _Compiler:
-    """Writes, once per class, the Python source of functions that build the view of a value
-    the judge has accepted exactly as pydantic's validation builds it: the same classes at
-    every level, the same values and types, fields set and extra members; without checking
-    again what the judge has decided. A value it is not sure of raises `Undecided`, and
-    pydantic validates that document; a schema it does not know raises `_Unsupported`.
+    """Writes, once per class, the source of the functions that build its views (see the
+    module): the same classes at every level, values and types, fields set and extra members.
     """
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
@@ -176,6 +163,12 @@ class _Compiler:
             if seen > 64:
                 raise _Unsupported("a reference to itself")
         return node
+
+    def _choices(self, node: Mapping[str, Any]) -> list[Any]:
+        """A union's branches, resolved (a choice may come with its tag)."""
+        return [
+            self._resolved(c[0] if isinstance(c, tuple) else c) for c in node["choices"]
+        ]
 
     def _constant(self, value: Any) -> str:
         name = f"_c{len(self.names)}"
@@ -230,10 +223,7 @@ class _Compiler:
             inner = self._test(node["schema"], var)
             return None if inner is None else f"({var} is None or {inner})"
         if kind == "union" and "schema" not in node and "expected" not in node:
-            choices = [
-                self._resolved(c[0] if isinstance(c, tuple) else c)
-                for c in node["choices"]
-            ]
+            choices = self._choices(node)
             if all(
                 c.get("type") in _SCALAR_TYPES and not set(c) - _NEUTRAL
                 for c in choices
@@ -259,9 +249,7 @@ class _Compiler:
             "mode",
         }
         if set(node) - _NEUTRAL - allowed:
-            raise _Unsupported(
-                f"{kind} with constraints"
-            )  # strict, lengths, bounds: pydantic's to check
+            raise _Unsupported(f"{kind} with constraints")  # strict, bounds: pydantic's
         test = self._test(node, var)
         if test is not None:  # checked in place, no function called
             return [] if test == "True" else [f"if not {test}:", "    raise _Undecided"]
@@ -286,56 +274,32 @@ class _Compiler:
                 f"if {var} is not None:",
                 *(f"    {line}" for line in inner or ["pass"]),
             ]
-        if kind == "list":
-            items = node.get("items_schema", {"type": "any"})
-            test = self._test(items, "i")
-            if (
-                test is not None
-            ):  # each item is its own view: checked in a loop, the list copied
-                checks = _each(test, var)
-                return [
-                    f"if type({var}) is not list:",
-                    "    raise _Undecided",
-                    *checks,
-                    f"{var} = list({var})",
-                ]
-            convert = self._callable(self._convert(items, "v"))
-            return [
-                f"if type({var}) is not list:",
-                "    raise _Undecided",
-                f"{var} = [{convert}(i) for i in {var}]",
-            ]
-        if kind == "dict":
+        if kind in ("list", "dict"):
             keys = self._resolved(node.get("keys_schema", {"type": "str"}))
             if keys.get("type") not in ("str", "any") or set(keys) - _NEUTRAL:
                 raise _Unsupported("dict keys with constraints")
-            # every key is a string: the judge has accepted the value as JSON
-            values = node.get("values_schema", {"type": "any"})
-            test = self._test(values, "i")
-            if (
-                test is not None
-            ):  # each value is its own view: checked in a loop, the dict copied
-                checks = _each(test, f"{var}.values()")
+            # a dict's every key is a string: the judge has accepted the value as JSON
+            inner = node.get(
+                "items_schema" if kind == "list" else "values_schema", {"type": "any"}
+            )
+            guard = [f"if type({var}) is not {kind}:", "    raise _Undecided"]
+            test = self._test(inner, "i")
+            if test is not None:  # items that are their own views: checked, then copied
                 return [
-                    f"if type({var}) is not dict:",
-                    "    raise _Undecided",
-                    *checks,
-                    f"{var} = dict({var})",
+                    *guard,
+                    *_each(test, var if kind == "list" else f"{var}.values()"),
+                    f"{var} = {kind}({var})",
                 ]
-            convert = self._callable(self._convert(values, "v"))
-            return [
-                f"if type({var}) is not dict:",
-                "    raise _Undecided",
-                f"{var} = {{k: {convert}(i) for k, i in {var}.items()}}",
-            ]
+            convert = self._callable(self._convert(inner, "v"))
+            if kind == "list":
+                return [*guard, f"{var} = [{convert}(i) for i in {var}]"]
+            return [*guard, f"{var} = {{k: {convert}(i) for k, i in {var}.items()}}"]
         if kind == "union":
             return [f"{var} = {self._union(node)}({var})"]
         raise _Unsupported(f"a {kind} schema")
 
     def _union(self, node: Mapping[str, Any]) -> str:
-        choices = [
-            self._resolved(c[0] if isinstance(c, tuple) else c) for c in node["choices"]
-        ]
+        choices = self._choices(node)
         if set(node) - _NEUTRAL - {"choices", "mode"}:
             raise _Unsupported("a union with options")
         scalars = {
@@ -358,9 +322,7 @@ class _Compiler:
                 body += ["if t is dict:", f"    return {builders[0]}(v)"]
             else:
                 decide = self._constant(_decider([_Branch(model) for model in models]))
-                table = self._constant(
-                    None
-                )  # the tuple of builders, once they are all defined
+                table = self._constant(None)  # the tuple of builders, once all defined
                 self.tail.append(f"{table} = ({', '.join(builders)},)")
                 body += ["if t is dict:", f"    return {table}[{decide}(v)](v)"]
         body.append("raise _Undecided")
@@ -382,20 +344,10 @@ class _Compiler:
             raise _Unsupported("a model with an initialiser or private attributes")
         new = self._constant(cls)
         if node.get("root_model"):
-            root = self._value(node["schema"])
-            body = [
-                f"o = _new({new})",
-                f"_sd(o, {{'root': {root}(v)}})",
-                "_sf(o, {'root'})",
-                "_se(o, None)",
-                "_sp(o, None)",
-            ]
-            self.lines += [
-                f"def {name}(v):",
-                *(f"    {line}" for line in body),
-                "    return o",
-                "",
-            ]
+            made = _MADE.format(
+                new, f"{{'root': {self._value(node['schema'])}(v)}}", "{'root'}", "None"
+            )
+            self.lines += [f"def {name}(v):", f"    {made}", ""]
             return name
         fields_schema = self._resolved(node["schema"])
         config = node.get("config") or {}
@@ -442,15 +394,13 @@ class _Compiler:
             var = f"x{index}"
             items.append(f"{field_name!r}: {var}")
             convert = self._convert(schema, var)
-            if (
-                default is _ABSENT
-            ):  # a member the view requires: a KeyError where it is missing
+            if default is _ABSENT:  # a member the view requires: KeyError where missing
                 required.append(field_name)
                 body += [f"{var} = v[{key!r}]", *convert]
                 continue
             body.append(f"{var} = v.get({key!r}, _ABSENT)")
             optional = True
-            if default is ABSENT or type(default) in _PLAIN_SCALARS:
+            if default is ABSENT or type(default) in _SCALAR_TYPES.values():
                 fill = self._constant(default)
             else:  # pydantic gives each instance a copy of a default that is not hashable
                 self.names["_deepcopy"] = copy.deepcopy
@@ -471,22 +421,12 @@ class _Compiler:
             body.append(
                 f"e = {{k: i for k, i in v.items() if k not in {known}}} if len(v) != {given} else {{}}"
             )
-            body.append(
-                "s.update(e)"
-            )  # pydantic counts extra members among the fields set
+            body.append("s.update(e)")  # pydantic counts extra members as fields set
         else:
             if extra == "forbid":
                 body += [f"if len(v) != {given}:", "    raise _Undecided"]
             body.append("e = None")
-        made = f"{{{', '.join(items)}}}"
-        body += [
-            f"o = _new({new})",
-            f"_sd(o, {made})",
-            "_sf(o, s)",
-            "_se(o, e)",
-            "_sp(o, None)",
-            "return o",
-        ]
+        body.append(_MADE.format(new, f"{{{', '.join(items)}}}", "s", "e"))
         self.lines += [
             f"def {name}(v):",
             "    try:",
@@ -506,14 +446,8 @@ class _Compiler:
             "_se": slots["__pydantic_extra__"].__set__,
             "_sp": slots["__pydantic_private__"].__set__,
         }
-        exec(
-            compile(
-                "\n".join(self.lines + self.tail),
-                "<mcp-contracts view builder>",
-                "exec",
-            ),
-            namespace,
-        )
+        source = "\n".join(self.lines + self.tail)
+        exec(compile(source, "<mcp-contracts view builder>", "exec"), namespace)
         built: Callable[[Any], Any] = namespace[self.root]
         return built
 
@@ -572,8 +506,6 @@ def view_builder(model: Any) -> Callable[[Any], Any] | None:
         model.model_rebuild()
     try:
         return _Compiler(model.__pydantic_core_schema__).build()
-    except (
-        Exception
-    ):  # _Unsupported, or a core schema of another shape than this one reads
+    except Exception:  # _Unsupported, or a core schema of a shape this does not read
         LOG.debug("%s: no fast view", model.__qualname__, exc_info=True)
         return None
