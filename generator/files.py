@@ -1,5 +1,6 @@
 """Reading a file that a user names, without ever blocking on something that is not one;
-and reading the files below a folder without ever following a symlink (`read_beneath`).
+reading the files below a folder without ever following a symlink (`read_beneath`); writing
+a file whole or not at all (`write_whole`).
 
 `open()` on a FIFO waits for a writer, and on some devices it waits or has effects of its
 own; a folder opens on Linux and fails only at `read`. So the path is looked at first and
@@ -16,8 +17,10 @@ them to it).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 _KINDS = (
@@ -34,7 +37,6 @@ _FOLDER = os.O_RDONLY | _CLOEXEC | getattr(os, "O_DIRECTORY", 0)
 # A file read where a symlink, a FIFO or a device in its place must not be followed or waited on.
 READ_OWN = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC
 WRITE_OWN = os.O_WRONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC
-CREATE_OWN = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
 
 
 def owned(status: os.stat_result) -> bool:
@@ -60,6 +62,21 @@ def entry_kind(mode: int) -> str | None:
     """What an entry of this `st_mode` is, taken without following it, when it is not a
     regular file ("a symlink", "a FIFO"), else None."""
     return "a symlink" if stat.S_ISLNK(mode) else not_regular(mode)
+
+
+def write_whole(path: Path, content: bytes, mode: int, suffix: str = ".tmp") -> None:
+    """Write `path` whole or not at all: a new file of `mode` beside it, renamed over it, so a
+    reader (a CI step, the next run) sees the old file or the new one, never a part."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=suffix, dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(content)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:

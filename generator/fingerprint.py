@@ -46,7 +46,6 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import stat
 import sys
 from collections.abc import Callable, Mapping
@@ -54,7 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .files import CREATE_OWN, READ_OWN, owned
+from .files import READ_OWN, owned, write_whole
 from .resources import META_SCHEMAS_DIR, TEMPLATES_DIR
 
 if TYPE_CHECKING:
@@ -287,22 +286,7 @@ def remember(chosen: Settings, recorded: Mapping[str, Any] | None, plan: Mapping
     }
     text = json.dumps(document, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
     with contextlib.suppress(OSError):
-        _write_whole(path, text.encode("ascii"))
-
-
-def _write_whole(path: Path, content: bytes) -> None:
-    """Write `path` under a new temporary name beside it, then rename it into place: a reader
-    sees the old record or the new one, never a part."""
-    staging = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    handle = os.open(staging, CREATE_OWN, 0o600)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(content)
-        os.replace(staging, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            staging.unlink()
-        raise
+        write_whole(path, text.encode("ascii"), 0o600)
 
 
 def _recorded(chosen: Settings) -> dict[str, Any] | None:

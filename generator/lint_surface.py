@@ -53,35 +53,22 @@ def prompt_described(contract: Contract | None) -> Found:
 def placeholder_unknown(contract: Contract | None) -> Found:
     """A `{name}` in a prompt's messages that names none of its arguments, or in a template's
     contents none of its variables: `mock` leaves it as written, which is rarely what was meant."""
-    if contract is None:
-        return
-    yield from _unknown_in_prompts(contract)
-    yield from _unknown_in_templates(contract)
-
-
-def _unknown_in_prompts(contract: Contract) -> Found:
-    prompts = _document(contract, PROMPTS_FILE)
-    if prompts is None:
-        return
-    for index, prompt in enumerate(contract.surface.prompts):
-        names = {argument.name for argument in prompt.arguments}
-        for position, message in enumerate(prompt.messages):
-            for unknown in _unknown(message, names):
-                where: list[object] = ["prompts", index, "messages", position]
-                yield prompts, where, f"{prompt.name!r}: {{{unknown}}} names no argument of the prompt"
-
-
-def _unknown_in_templates(contract: Contract) -> Found:
-    resources = _document(contract, RESOURCES_FILE)
-    if resources is None:
-        return
-    for index, template in enumerate(contract.surface.templates):
-        if template.contents is None or template.contents.text is None:
-            continue
-        variables = set(UriTemplate.parse(template.uri).variables)
-        for unknown in _unknown(template.contents.text, variables):
-            where = ["templates", index, "contents"]
-            yield resources, where, f"{template.contents.file}: {{{unknown}}} names no variable of {template.uri}"
+    prompts, resources = _document(contract, PROMPTS_FILE), _document(contract, RESOURCES_FILE)
+    if contract is not None and prompts is not None:
+        for index, prompt in enumerate(contract.surface.prompts):
+            names = {argument.name for argument in prompt.arguments}
+            for position, message in enumerate(prompt.messages):
+                for unknown in _unknown(message, names):
+                    where: list[object] = ["prompts", index, "messages", position]
+                    yield prompts, where, f"{prompt.name!r}: {{{unknown}}} names no argument of the prompt"
+    if contract is not None and resources is not None:
+        for index, template in enumerate(contract.surface.templates):
+            if template.contents is None or template.contents.text is None:
+                continue
+            variables = set(UriTemplate.parse(template.uri).variables)
+            for unknown in _unknown(template.contents.text, variables):
+                said = f"{template.contents.file}: {{{unknown}}} names no variable of {template.uri}"
+                yield resources, ["templates", index, "contents"], said
 
 
 def _unknown(value: Any, names: set[str]) -> list[str]:

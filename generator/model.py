@@ -110,9 +110,6 @@ class Table:
         total = len(self.entries)
         object.__setattr__(self, "sparse", frozenset(c.name for c in defined if counts[c.name] < total))
 
-    def column_names(self) -> tuple[str, ...]:
-        return tuple(c.name for c in self.defined)
-
 
 @dataclass(frozen=True, slots=True)
 class Catalogue:
@@ -122,7 +119,7 @@ class Catalogue:
 
     @property
     def error_columns(self) -> tuple[str, ...]:
-        return self.errors.column_names()
+        return tuple(c.name for c in self.errors.defined)
 
     def codes(self) -> tuple[str, ...]:
         return tuple(e.code for e in self.errors.entries)
@@ -266,6 +263,11 @@ class Builders:
     error_defaults: tuple[tuple[str, Any], ...] = ()
     success: Shape = Shape(None, True)
     error: Shape = Shape(None, True)
+
+    def callers_message(self, catalogue: Catalogue) -> bool:
+        """Whether the message is a required parameter of the builders (the schema requires one
+        and no catalogue column gives it): the caller's, never the catalogue's."""
+        return self.message_required and "message" not in catalogue.error_columns
 
     def code_in(self, document: Any) -> str | None:
         """The error code a document carries where `code` points, or None (a success)."""

@@ -33,15 +33,15 @@ class UnsafeOutput(Exception):
 
 def check_replaceable(out_dir: Path) -> None:
     """Refuse a non-empty folder without our README: `--out .` must not erase a project."""
-    from .render.plan import MARKER, MARKER_LINE
+    from .files import OUTPUT_README, OUTPUT_README_LINE
 
     if not out_dir.exists() or (out_dir.is_dir() and not any(out_dir.iterdir())):
         return
     # Never a link or a FIFO, nor a file larger than any README `generate` writes.
-    marker = read_regular(out_dir / MARKER, _MARKER_BYTES) if out_dir.is_dir() else None
-    if not isinstance(marker, bytes) or not marker.startswith(MARKER_LINE):
+    marker = read_regular(out_dir / OUTPUT_README, _MARKER_BYTES) if out_dir.is_dir() else None
+    if not isinstance(marker, bytes) or not marker.startswith(OUTPUT_README_LINE):
         raise UnsafeOutput(
-            f"{out_dir.as_posix()} has no {MARKER} of mcp-contracts: not replacing a folder it did not write"
+            f"{out_dir.as_posix()} has no {OUTPUT_README} of mcp-contracts: not replacing a folder it did not write"
         )
 
 

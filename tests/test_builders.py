@@ -462,7 +462,8 @@ def test_a_union_of_literals_is_one_literal_each_value_once() -> None:
     """`Literal["community"] | Literal["pro", "enterprise"]` was what a reader of code-scalpel's
     builders met; a value of another type (True beside "true", 1 beside True) keeps its place."""
     from mcp_contracts_generator.model import View, ViewType
-    from mcp_contracts_generator.render.builder_signatures import _hint, _Needs
+    from mcp_contracts_generator.render.builder_signatures import HintNeeds as _Needs
+    from mcp_contracts_generator.render.builder_signatures import _hint
 
     union = ViewType(
         "union",

@@ -9,12 +9,15 @@ the installed one, as it finds the only one where pip has put black 24.10.0 in p
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import tomllib
 from pathlib import Path
 
 from conftest import ROOT, run_cli, run_process
 from mcp_contracts_generator.fingerprint import PINNED
+from mcp_contracts_generator.render import typescript
 from mcp_contracts_generator.render.pins import mismatches, pin_problem, pinned
 from packaging.requirements import Requirement
 
@@ -89,3 +92,18 @@ def test_a_typescript_only_project_needs_neither_pin(tmp_path: Path) -> None:
     generated = run_process("generate", cwd=project, env=env)
     assert generated.returncode == 0, generated.stdout + generated.stderr
     assert (project / "generated" / "typescript").is_dir() and not (project / "generated" / "python").exists()
+
+
+def test_the_zod_releases_judged_hooks_are_the_range_the_package_pins_and_the_tests_run() -> None:
+    """The runtime's zod.ts takes zod's internals on `TESTED` only (first in, second out): the
+    generated package's `~` pin allows exactly those releases, and the tests run one of them."""
+    text = (ROOT / "generator" / "typescript" / "zod.ts").read_text(encoding="utf-8")
+    found = re.search(r"TESTED = \[\s*\[(\d+), (\d+), (\d+)\],\s*\[(\d+), (\d+), (\d+)\],\s*\]", text)
+    assert found is not None, "zod.ts names no TESTED range"
+    numbers = [int(n) for n in found.groups()]
+    first, last = tuple(numbers[:3]), tuple(numbers[3:])
+    assert typescript.ZOD.startswith("~")
+    pinned_first = tuple(int(n) for n in typescript.ZOD[1:].split("."))
+    assert (pinned_first, (pinned_first[0], pinned_first[1] + 1, 0)) == (first, last)
+    tests_zod = json.loads((ROOT / "tests" / "ts" / "package.json").read_text(encoding="utf-8"))["dependencies"]["zod"]
+    assert first <= tuple(int(n) for n in tests_zod.split(".")) < last

@@ -35,20 +35,15 @@ def changes_between(old: Project, new: Project) -> list[Finding]:
     """Every change from `old` to `new`, at the registry's levels (no policy, no version)."""
     before = {c.name: c for c in old.contracts}
     after = {c.name: c for c in new.contracts}
+    gone = [(c, rules.CONTRACT_REMOVED, f"the contract {n} is gone") for n, c in before.items() if n not in after]
+    added = [(c, rules.CONTRACT_ADDED, f"a new contract {n}") for n, c in after.items() if n not in before]
     findings: list[Finding] = []
-    for name, contract in before.items():
-        if name not in after:
-            report = Report(contract, contract)
-            here = ("contract.yaml", ())
-            report.add(rules.CONTRACT_REMOVED, f"contract {name}", here, here, f"the contract {name} is gone")
-            findings += report.findings
+    for contract, change, text in gone + added:
+        report, here = Report(contract, contract), ("contract.yaml", ())
+        report.add(change, f"contract {contract.name}", here, here, text)
+        findings += report.findings
     for name, contract in after.items():
-        if name not in before:
-            report = Report(contract, contract)
-            here = ("contract.yaml", ())
-            report.add(rules.CONTRACT_ADDED, f"contract {name}", here, here, f"a new contract {name}")
-            findings += report.findings
-        else:
+        if name in before:
             findings += contract_changes(before[name], contract)
     return sorted(findings, key=Finding.sort_key)
 

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mappin
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager, suppress
 from functools import cache
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 
 import anyio
 import httpx2
@@ -30,7 +30,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from mcp_types.jsonrpc import PARSE_ERROR
-from pydantic import ModelWrapValidatorHandler, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ModelWrapValidatorHandler, PrivateAttr, ValidationError, model_validator
 
 from .. import __version__
 from ..diagnostics import printable, shown_url, without_secrets
@@ -167,6 +167,11 @@ def leaf(exc: BaseException) -> str:
     return without_secrets(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
 
 
+def timed_out(exc: BaseException | None) -> bool:
+    """Whether `exc` is the SDK's error for a request not answered within its read timeout."""
+    return isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT and "timed out" in exc.message
+
+
 def _closed(exc: BaseException | None) -> bool:
     """Whether `exc` (or the first of a group) says only that the connection ended."""
     exc = innermost(exc) if exc is not None else None
@@ -256,8 +261,7 @@ def _not_opened(exc: BaseException | None, target: Target, at: Revision, timeout
     if isinstance(target, StdioServerParameters) and not log.started and isinstance(first, OSError):
         said = first.strerror or str(first)
         raise NotOpened(f"{server} could not be started: {said}", not_started=True) from None
-    timed_out = isinstance(first, MCPError) and first.code == REQUEST_TIMEOUT and "timed out" in first.message
-    if timed_out or isinstance(first, TimeoutError):
+    if timed_out(first) or isinstance(first, TimeoutError):
         raise NotOpened(f"{server} did not answer {asked} within {timeout:g} s{log.words()}", timed_out=True) from None
     if log.status is not None and _closed(exc):
         raise NotOpened(f"{server} exited with status {log.status} before it answered {asked}{log.words()}") from None
@@ -315,19 +319,25 @@ async def _initialize(session: ClientSession, version: str, capabilities: frozen
     return result.protocol_version
 
 
-class _Page(types.ListToolsResult):
-    """A `tools/list` page, each tool also as the server wrote it (`_wire`): the SDK's `Tool`
-    keeps only the fields it knows, and of `execution` only what it knows of it."""
+class Wire(BaseModel):
+    """A listing page that also keeps its entries (under `key`) as the server wrote them
+    (`_wire`): the SDK's types keep only the fields they know (of a tool's `execution`, only
+    what it knows of it)."""
 
     _wire: list[Any] = PrivateAttr(default_factory=list)
+    key: ClassVar[str] = ""
 
     @model_validator(mode="wrap")
     @classmethod
-    def _keep_wire(cls, data: Any, handler: ModelWrapValidatorHandler[_Page]) -> _Page:
+    def _keep_wire(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
         page = handler(data)
-        tools = data.get("tools") if isinstance(data, dict) else None
-        page._wire = list(tools) if isinstance(tools, list) else []
+        entries = data.get(cls.key) if isinstance(data, dict) else None
+        page._wire = list(entries) if isinstance(entries, list) else []
         return page
+
+
+class _Page(Wire, types.ListToolsResult):
+    key = "tools"
 
 
 async def list_tools(

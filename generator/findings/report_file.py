@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 import tomllib
 from pathlib import Path
 
 from ..config import DEFAULT_PACKAGE, PYPROJECT, SECTION, Settings, find_config, guarded_folders, project_root
 from ..diagnostics import display_path
-from ..files import not_regular
+from ..files import not_regular, write_whole
 
 STDOUT = "-"
 
@@ -54,18 +53,9 @@ def write_report(path: Path, text: str) -> str | None:
     problem = report_problem(path)
     if problem is not None:
         return problem
-    folder = path.parent
     try:
-        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        write_whole(path, text.encode("utf-8"), 0o644)
     except OSError as exc:
-        return exc.strerror or str(exc)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
         return exc.strerror or str(exc)
     return None
 

@@ -11,18 +11,16 @@ only ones removed.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import stat
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import Limits
 from ..diagnostics import Diagnostic, display_path
-from ..files import Linked, NotRegular, entry_beneath, listing_beneath, not_regular, read_beneath
+from ..files import Linked, NotRegular, entry_beneath, listing_beneath, not_regular, read_beneath, write_whole
 from ..load.reading import over_limit
 
 # Python's own, never read nor written (as `generate` leaves it in the output folder).
@@ -172,16 +170,7 @@ def _replace_file(path: Path, content: bytes) -> None:
         mode = stat.S_IMODE(os.lstat(path).st_mode)
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=".import", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(content)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    write_whole(path, content, mode, ".import")
 
 
 def _umask() -> int:

@@ -26,8 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import mcp.types as types
-from mcp.shared.exceptions import MCPError
-from mcp_types import REQUEST_TIMEOUT
 
 from .. import debug, interrupt
 from ..client import client_side
@@ -51,6 +49,7 @@ from ..client.connect import (
     leaf,
     list_tools,
     sdk_logs_silenced,
+    timed_out,
 )
 from ..client.report import Report
 from ..diagnostics import without_secrets
@@ -77,12 +76,7 @@ def _fails_everywhere(exc: BaseException) -> bool:
     would otherwise leave out."""
     if isinstance(exc, NotOpened):
         return exc.timed_out or exc.not_started
-    return _timed_out(exc)
-
-
-def _timed_out(exc: BaseException) -> bool:
-    """Whether `exc` is the SDK's error for a request not answered within its read timeout."""
-    return isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT and "timed out" in exc.message
+    return timed_out(exc)
 
 
 def _not_opened(exc: BaseException, version: str) -> str:

@@ -23,69 +23,45 @@ import base64
 import binascii
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import anyio
 import mcp.types as types
 from mcp import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
-from pydantic import BaseModel, ModelWrapValidatorHandler, PrivateAttr, ValidationError, model_validator
+from pydantic import ValidationError
 
 from ..client.bounded import UnheldNumber
-from ..client.connect import first_error, leaf, read_pages
+from ..client.connect import Wire, first_error, leaf, read_pages
 from .facts import ReadContents
 
 
-class _Wire(BaseModel):
-    """A listing page that also keeps its entries as the server wrote them (`wire`): the SDK's
-    types keep only the fields they know."""
-
-    _wire: list[Any] = PrivateAttr(default_factory=list)
-    key: ClassVar[str] = ""
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _keep_wire(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
-        page = handler(data)
-        entries = data.get(cls.key) if isinstance(data, dict) else None
-        page._wire = list(entries) if isinstance(entries, list) else []
-        return page
-
-
-class _Resources(_Wire, types.ListResourcesResult):
+class _Resources(Wire, types.ListResourcesResult):
     key = "resources"
 
 
-class _Templates(_Wire, types.ListResourceTemplatesResult):
+class _Templates(Wire, types.ListResourceTemplatesResult):
     key = "resourceTemplates"
 
 
-class _Prompts(_Wire, types.ListPromptsResult):
+class _Prompts(Wire, types.ListPromptsResult):
     key = "prompts"
 
 
 @dataclass(frozen=True)
 class _Kind:
     method: str
-    key: str
     request: type[Any]
-    page: type[_Wire]
+    page: type[Wire]
     capability: str
     attribute: str  # of `Listed`
 
 
 _KINDS = (
-    _Kind("resources/list", "resources", types.ListResourcesRequest, _Resources, "resources", "resources"),
-    _Kind(
-        "resources/templates/list",
-        "resourceTemplates",
-        types.ListResourceTemplatesRequest,
-        _Templates,
-        "resources",
-        "templates",
-    ),
-    _Kind("prompts/list", "prompts", types.ListPromptsRequest, _Prompts, "prompts", "prompts"),
+    _Kind("resources/list", types.ListResourcesRequest, _Resources, "resources", "resources"),
+    _Kind("resources/templates/list", types.ListResourceTemplatesRequest, _Templates, "resources", "templates"),
+    _Kind("prompts/list", types.ListPromptsRequest, _Prompts, "prompts", "prompts"),
 )
 
 
@@ -127,7 +103,7 @@ async def _listing(
         before = len(heard)
         request = kind.request(params=types.PaginatedRequestParams(cursor=cursor))
         listed: Any = await session.send_request(request, kind.page)
-        unheld = _unheld_entries(heard[before:], kind.key)
+        unheld = _unheld_entries(heard[before:], kind.page.key)
         for index, written in enumerate(listed._wire):
             if not isinstance(written, dict):
                 continue
@@ -185,21 +161,14 @@ async def read_contents(
         try:
             with anyio.fail_after(timeout * 1.5):
                 result = await session.read_resource(uri)
-        except MCPError as exc:
-            if exc.error.code == CONNECTION_CLOSED:
+        except (MCPError, TimeoutError, ValidationError, RuntimeError) as exc:
+            code = exc.error.code if isinstance(exc, MCPError) else None
+            if code == CONNECTION_CLOSED:
                 raise
             del unread[0]
             notes.append(f"resources/read {uri}: not recorded: {leaf(exc) or 'no answer'}")
-            if exc.error.code == REQUEST_TIMEOUT:
+            if code == REQUEST_TIMEOUT or isinstance(exc, TimeoutError):
                 return False
-            continue
-        except TimeoutError as exc:
-            del unread[0]
-            notes.append(f"resources/read {uri}: not recorded: {leaf(exc) or 'no answer'}")
-            return False
-        except (ValidationError, RuntimeError) as exc:
-            del unread[0]
-            notes.append(f"resources/read {uri}: not recorded: {leaf(exc) or 'no answer'}")
             continue
         del unread[0]
         if not result.contents:

@@ -34,7 +34,7 @@ def unbuildable(
 ) -> list[Diagnostic]:
     """An error at each catalogue entry whose envelope `error_response(code)` cannot build,
     one for each place the catalogue fills that the schema refuses."""
-    catalogues_message = builders.message is not None and not _callers_message(catalogue, builders)
+    catalogues_message = builders.message is not None and not builders.callers_message(catalogue)
     try:
         builds = _Builds(builders, judge, catalogues_message, examples)
     except (ValueError, PointerError):  # the builders cannot place their values at all: not an entry's fault
@@ -154,12 +154,6 @@ def _filled_places(builders: Builders, catalogues_message: bool) -> dict[Tokens,
     if builders.message is not None and catalogues_message:
         places.setdefault(decode(builders.message), "message")
     return places
-
-
-def _callers_message(catalogue: Catalogue, builders: Builders) -> bool:
-    """Whether the message is a required parameter of the builders (no entry has one and the
-    schema requires it): the caller's, never the catalogue's (see `builder_signatures`)."""
-    return builders.message_required and "message" not in catalogue.error_columns
 
 
 def _filling(builders: Builders) -> Filling:

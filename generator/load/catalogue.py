@@ -43,7 +43,7 @@ def declared_columns(identity: Any) -> dict[str, tuple[Column, ...]]:
                 spec["type"],
                 spec["description"],
                 spec.get("title") or _title(name),
-                _enum(spec),
+                tuple(spec["enum"]) if isinstance(spec.get("enum"), list) else None,
                 spec.get("role"),
             )
             for name, spec in (specs.items() if isinstance(specs, dict) else ())
@@ -58,10 +58,6 @@ def declared_columns(identity: Any) -> dict[str, tuple[Column, ...]]:
 
 
 CORE_NAMES = {*KEYS.values(), *(name for table in CORE_COLUMNS.values() for name, _, _ in table)}
-
-
-def _enum(spec: dict[str, Any]) -> tuple[object, ...] | None:
-    return tuple(spec["enum"]) if isinstance(spec.get("enum"), list) else None
 
 
 def _title(name: str) -> str:

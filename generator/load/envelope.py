@@ -48,11 +48,7 @@ class Envelope:
 def _retriever(resources: Resources) -> Callable[[str], Any]:
     """What the engine retrieves a resource by: from the contract folder, so that what is
     read is recorded; its patterns as the engine reads ECMA-262 (`for_rust_engine`)."""
-
-    def retrieve(uri: str) -> Any:
-        return for_rust_engine(resources.retrieve(uri), defrag(uri)[0])
-
-    return retrieve
+    return lambda uri: for_rust_engine(resources.retrieve(uri), defrag(uri)[0])
 
 
 def _compile(schema: Any, resources: Resources, formats: bool) -> None:

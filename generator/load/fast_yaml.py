@@ -20,7 +20,8 @@ the same lines and columns ruamel's tree gives, in a tenth of its time.
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
 
 from .. import debug
 from ..schema.values import unheld
@@ -50,15 +51,18 @@ def _parser() -> Any:
     return CParser
 
 
-def _parser_for(text: str) -> Any:
-    """libyaml's parser of `text`, or None where ruamel must read it (no libyaml, or a
-    character or a text the two read apart)."""
+_T = TypeVar("_T")
+
+
+def _quickly(text: str, read: Callable[[Any, _Scalars], _T]) -> _T | None:
+    """`read` of libyaml's parser of `text`, or None where ruamel must read it (no libyaml, a
+    character or a text the two read apart, libyaml's refusal, `_Unusual`): ruamel then says why."""
     parser = _parser()
     if parser is None or any(char in text for char in _LEFT_TO_RUAMEL) or _READ_APART.search(text):
         return None
     try:
-        return parser(text)
-    except Exception as exc:  # libyaml's refusal: ruamel reads it and says why
+        return read(parser(text), _Scalars())
+    except Exception as exc:
         debug.handled(exc)
         return None
 
@@ -128,14 +132,7 @@ def load(text: str) -> Read | None:
 
     libyaml refuses every surrogate escape (`"\\ud800"`), so the data holds no lone surrogate.
     """
-    parser = _parser_for(text)
-    if parser is None:
-        return None
-    try:
-        return _read(parser, _Scalars())
-    except Exception as exc:  # _Unusual, or libyaml's refusal: ruamel reads it and says why
-        debug.handled(exc)
-        return None
+    return _quickly(text, _read)
 
 
 def _read(parser: Any, scalars: _Scalars) -> Read:
@@ -229,14 +226,7 @@ def places(text: str) -> Places | None:
     """The places of a text (libyaml's marks, a tenth of ruamel's time), or None where they
     might not be ruamel's (what `load` leaves to ruamel: an anchor, alias or tag, a key that is
     not a scalar, a directive, a second document, ...): ruamel then reads the text."""
-    parser = _parser_for(text)
-    if parser is None:
-        return None
-    try:
-        return _places(parser, _Scalars())
-    except Exception as exc:  # what `load` leaves to ruamel
-        debug.handled(exc)
-        return None
+    return _quickly(text, _places)
 
 
 def _places(parser: Any, scalars: _Scalars) -> Places | None:

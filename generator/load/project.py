@@ -193,11 +193,10 @@ def _load_contract(folder: Path, reading: Reading, lenient: bool = False) -> tup
     if buildable and errors is not None and catalogue is not None and builders is not None and compiled is not None:
         problems += unbuildable(errors, catalogue, builders, compiled.judge, examples)
     modules: tuple[Module, ...] = ()
+    surface, surface_documents = Surface(), dict[str, Document]()
     if identity is not None:
         modules, found = _load_modules(identity, reading)
         problems += found
-    surface, surface_documents = Surface(), dict[str, Document]()
-    if identity is not None:
         surface, surface_documents, found = load_surface(
             folder, reading, (references, formats), _protocol(identity.data)
         )

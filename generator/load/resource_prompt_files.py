@@ -177,7 +177,9 @@ class _Resources:
             self._judge_contents(judge, contents, [*where, "contents"], media_type)
         size = entry.get("size")
         if size is not None and contents is not None:
-            actual = len(contents.text.encode("utf-8")) if contents.text is not None else _blob_size(contents.blob)
+            actual = len(
+                contents.text.encode("utf-8") if contents.text is not None else base64.b64decode(contents.blob or "")
+            )
             if size != actual:
                 self._say([*where, "size"], f"says {size} bytes, and its contents file holds {actual}")
         keys = ("uriTemplate",) if template is not None or "uriTemplate" in entry else ("uri",)
@@ -255,10 +257,6 @@ def _listed_twice(document: Document, section: str, *keys: str) -> list[Diagnost
                 problems.append(document.diagnostic([section, index, key], message))
             first.setdefault(entry[key], index)
     return problems
-
-
-def _blob_size(blob: str | None) -> int:
-    return len(base64.b64decode(blob)) if blob is not None else 0
 
 
 def _prompts(document: Document, protocol: tuple[str, ...]) -> tuple[tuple[Prompt, ...], list[Diagnostic]]:

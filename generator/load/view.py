@@ -163,27 +163,22 @@ class ViewBuilder:
             literals = _literals(parts, str if name == "string" else bool)
             return ViewType(TypeKind.LITERAL, values=literals) if literals else ViewType(TypeKind(name))
         if name == "array":
-            return ViewType(TypeKind.LIST, items=(self._items_type(parts, depth, hint),))
+            items = self._each_type(parts, "items", "prefixItems", depth, hint + "Item")
+            return ViewType(TypeKind.LIST, items=(items,))
         if name == "object":
             if any(self._has_properties(p) for p in parts):
                 return ViewType(TypeKind.CLASS, name=self._class(node, parts, depth, hint).name)
-            return ViewType(TypeKind.DICT, items=(self._values_type(parts, depth, hint),))
+            values = self._each_type(parts, "additionalProperties", "patternProperties", depth, hint + "Value")
+            return ViewType(TypeKind.DICT, items=(values,))
         return ViewType(TypeKind(name))
 
-    def _items_type(self, parts: list[dict[str, Any]], depth: int, hint: str) -> ViewType:
-        """The type of every element: from a part whose `items` applies to all of them."""
+    def _each_type(self, parts: list[dict[str, Any]], keyword: str, unless: str, depth: int, hint: str) -> ViewType:
+        """The type of every element of an array, or every member of an object without
+        `properties`: from a part whose `keyword` applies to all of them (no `unless` beside it)."""
         for part in parts:
-            items = part.get("items")
-            if isinstance(items, dict | bool) and "prefixItems" not in part:
-                return self.view_type(items, depth + 1, hint + "Item")
-        return ANY
-
-    def _values_type(self, parts: list[dict[str, Any]], depth: int, hint: str) -> ViewType:
-        """The type of every member of an object without `properties`."""
-        for part in parts:
-            extra = part.get("additionalProperties")
-            if isinstance(extra, dict | bool) and "patternProperties" not in part:
-                return self.view_type(extra, depth + 1, hint + "Value")
+            each = part.get(keyword)
+            if isinstance(each, dict | bool) and unless not in part:
+                return self.view_type(each, depth + 1, hint)
         return ANY
 
     # Classes ------------------------------------------------------------------------

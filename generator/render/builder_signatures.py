@@ -30,7 +30,7 @@ class Parameter:
 
 
 @dataclass(slots=True)
-class _Needs:
+class HintNeeds:
     """The names a module imports for its hints (builders.py, and tools.py's Client): of `typing` and
     `collections.abc`, the runtime's `ABSENT`, and the models module (whose classes a hint
     names as `models.UpgradeHint`, so that no class name meets one of the module's own);
@@ -44,13 +44,10 @@ class _Needs:
     prefix: str = "models"  # the module a hint names the view's classes by
 
 
-HintNeeds = _Needs
-
-
 _SIMPLE = {"any": "Any", "string": "str", "integer": "int", "number": "int | float", "boolean": "bool", "null": "None"}
 
 
-def _hint(view: View, node: ViewType, needs: _Needs) -> str:
+def _hint(view: View, node: ViewType, needs: HintNeeds) -> str:
     """The Python type of the JSON a value of `node` holds, or of its model."""
     kind = node.kind
     if kind in _SIMPLE:
@@ -91,7 +88,7 @@ def _top(hint: str) -> list[str]:
     return [*parts, hint[start:]]
 
 
-def _union_parts(view: View, members: Sequence[ViewType], needs: _Needs) -> list[str]:
+def _union_parts(view: View, members: Sequence[ViewType], needs: HintNeeds) -> list[str]:
     """The hints of a union's members, its literals merged into one `Literal[...]` where the
     first stands (`Literal["a", "b"]`, not `Literal["a"] | Literal["b"]`), each value once."""
     parts: list[str | None] = []
@@ -109,7 +106,7 @@ def _union_parts(view: View, members: Sequence[ViewType], needs: _Needs) -> list
     return [merged if part is None else part for part in parts]
 
 
-def parameters(view: View, shape: Shape, needs: _Needs) -> list[Parameter]:
+def parameters(view: View, shape: Shape, needs: HintNeeds) -> list[Parameter]:
     """The keyword parameters of a builder of `shape`; `needs` collects the names their
     hints use."""
     found = []
@@ -138,10 +135,10 @@ def builder_literals(contract: Contract) -> dict[str, object]:
     keyword parameters, the members that may hold models, and the names the module imports."""
     assert contract.builders is not None
     builders = contract.builders
-    needs = _Needs()
+    needs = HintNeeds()
     success = parameters(contract.view, builders.success, needs)
     error = parameters(contract.view, builders.error, needs)
-    if builders.message and not (builders.message_required and "message" not in contract.catalogue.error_columns):
+    if builders.message and not builders.callers_message(contract.catalogue):
         needs.absent = True  # an error builder leaves out a message that is None
     return {
         "success_constants": py(tuple((decode(p), v) for p, v in builders.success_constants)),

@@ -178,9 +178,6 @@ def yaml(value: object) -> str:
     return json_controls(json.dumps(str(value), ensure_ascii=False, allow_nan=False))
 
 
-_TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
 def toml(value: object) -> str:
     """A TOML basic string: `"` and `\\` escaped, and every control character and DEL (which
     TOML refuses raw) and C1 control as `\\uXXXX`; a lone surrogate (no TOML string holds one)
@@ -188,8 +185,8 @@ def toml(value: object) -> str:
     out = []
     for char in str(value):
         code = ord(char)
-        if char in _TOML_ESCAPES:
-            out.append(_TOML_ESCAPES[char])
+        if char in _PY_ESCAPES:  # TOML's escapes of these are Python's
+            out.append(_PY_ESCAPES[char])
         elif code < 0x20 or 0x7F <= code <= 0x9F:
             out.append(f"\\u{code:04x}")
         else:
@@ -235,8 +232,7 @@ def tsdoc(text: object, indent: str = "") -> str:
     `indent`; "" for no text. No text can end the comment early: `*/` is written `*\\/`."""
     if text is None or not str(text).strip():
         return ""
-    lines = [line.rstrip() for line in str(text).replace("*/", "*\\/").splitlines()]
-    lines = [_CONTROL.sub(" ", line) for line in lines]
+    lines = [_CONTROL.sub(" ", line.rstrip()) for line in str(text).replace("*/", "*\\/").splitlines()]
     if len(lines) == 1:
         return f"{indent}/** {lines[0]} */\n"
     body = "".join(f"{indent} *{' ' + line if line else ''}\n" for line in lines)

@@ -39,18 +39,6 @@ class _ToolFacts:
     content: bool
 
 
-def _tool_facts(contract: Contract) -> dict[str, _ToolFacts]:
-    """Each tool's facts, from one pass over tools.yaml's table."""
-    return {
-        e.code: _ToolFacts(
-            about(e.by_column, e.code),
-            bool(e.get("outputSchema")),
-            not structured(e),
-        )
-        for e in contract.manifest.tools.entries
-    }
-
-
 @dataclass(frozen=True, slots=True)
 class _Signature:
     """A Client method's parameters after `self`, and the dict expression of the arguments."""
@@ -65,7 +53,10 @@ def server_blocks(contract: Contract, root: str, needs: HintNeeds) -> list[Block
     blocks = [_binding(contract, root), Block(f"Answer = _models.{root} | Mapping[str, Any]\n{answer}")]
     if contract.builders is not None:
         blocks.append(Block(_tool_error(contract)))
-    facts = _tool_facts(contract)
+    facts = {  # from one pass over tools.yaml's table
+        e.code: _ToolFacts(about(e.by_column, e.code), bool(e.get("outputSchema")), not structured(e))
+        for e in contract.manifest.tools.entries
+    }
     blocks += [_handlers(contract, facts), Block(_SERVER), _client(contract, root, needs, facts)]
     return blocks
 
@@ -78,7 +69,7 @@ def _tool_error(contract: Contract) -> str:
     assert builders is not None
     if not builders.message:
         message, given = "", ""
-    elif builders.message_required and "message" not in contract.catalogue.error_columns:
+    elif builders.callers_message(contract.catalogue):
         message, given = ", message: str", ", message"
     else:
         message, given = ", message: str | None = None", ", message"

@@ -12,7 +12,7 @@ from pathlib import Path
 from jinja2 import Environment, TemplateError
 
 from .. import debug
-from ..files import OUTPUT_README, OUTPUT_README_LINE
+from ..files import OUTPUT_README
 from ..model import Contract, Project, Resource
 from ..naming import constant_name
 from ..package_names import SUFFIX, usable_version
@@ -45,9 +45,6 @@ from .typescript import contract_files as typescript_contract_files
 from .typescript import npm_name, typescript_package, typescript_source
 
 Plan = dict[str, bytes]
-# The output folder's README: its first line tells a folder `generate` may replace.
-MARKER = OUTPUT_README
-MARKER_LINE = OUTPUT_README_LINE
 # What a contract package with builders exports beside its catalogue, root model and judge.
 BUILDER_EXPORTS = frozenset({"success_response", "error_response", "success_document", "error_document", "dump_json"})
 
@@ -102,7 +99,7 @@ def build_plan(
     files: dict[str, str] = {
         "docs/index.md": _markdown(env.get_template("docs/index.md.jinja").render(entries=entries, rules=rules_page)),
         "mkdocs.yml": env.get_template("docs/mkdocs.yml.jinja").render(entries=entries, rules=rules_page),
-        MARKER: env.get_template("README.md.jinja").render(
+        OUTPUT_README: env.get_template("README.md.jinja").render(
             package=package, python="python" in languages, typescript="typescript" in languages, rules=rules_page
         ),
         **contract_files,

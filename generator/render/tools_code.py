@@ -30,10 +30,6 @@ from .surface_code import Block
 TOOL_ARGUMENTS = "tool_arguments"
 
 
-def _module(arguments: ToolArguments) -> str:
-    return resource_module(arguments.tool)
-
-
 def module_alias(module: str) -> str:
     """The name tools.py imports a tool's models module by: `_tool_<module>`, which no other
     name of tools.py takes (a tool named `models` has the module `models`, beside `_models`)."""
@@ -103,9 +99,9 @@ def tool_imports(contract: Contract, needs: HintNeeds) -> list[str]:
         "    from mcp import ClientSession",
         "    from mcp.types import CallToolResult, ContentBlock, GetPromptResult",
     ]
-    modules = sorted(_module(a) for a in contract.arguments)
+    modules = sorted(resource_module(a.tool) for a in contract.arguments)
     lines += [f"from .{TOOL_ARGUMENTS} import {module} as {module_alias(module)}" for module in modules]
-    roots = sorted((_module(a), a.view.root) for a in contract.arguments)
+    roots = sorted((resource_module(a.tool), a.view.root) for a in contract.arguments)
     return lines + [f"from .{TOOL_ARGUMENTS}.{module} import {root}" for module, root in roots] + tail
 
 
@@ -141,7 +137,7 @@ def tool_exports(contract: Contract) -> str:
 
 
 def _bind(arguments: ToolArguments) -> Block:
-    module = _module(arguments)
+    module = resource_module(arguments.tool)
     bound = "".join(
         f"        {module_alias(module)}.{model.name}: {py(model.location)},\n" for model in arguments.view.classes
     )
@@ -161,7 +157,7 @@ def tool_argument_files(contract: Contract, package: str, init: str) -> dict[str
     files = {f"{package}/{TOOL_ARGUMENTS}/__init__.py": init}
     made: dict[View, str] = {}
     for arguments in contract.arguments:
-        module = _module(arguments)
+        module = resource_module(arguments.tool)
         base = f"{package}/{TOOL_ARGUMENTS}/{module}"
         files[f"{base}.input.json"] = bundle_file(arguments.bundle)
         files[f"{base}.published.json"] = resource_published_json(arguments.view, arguments.bundle)
@@ -180,7 +176,7 @@ def _models_module(contract: Contract, arguments: ToolArguments, made: dict[View
     (a few hundredths of a second each): written once with `_SHARED_ROOT`, then named. The
     shorter stand-in wraps no line the name would not; a line the name makes too long is
     wrapped by black again, as a run with the name would have."""
-    view, module = arguments.view, f"{TOOL_ARGUMENTS}/{_module(arguments)}.py"
+    view, module = arguments.view, f"{TOOL_ARGUMENTS}/{resource_module(arguments.tool)}.py"
     shared = _with_root(view, _SHARED_ROOT)
     if shared is None:
         return view_models_code(view, _header(contract, view.root), contract.name, runtime="..._runtime", module=module)

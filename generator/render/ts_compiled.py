@@ -409,11 +409,7 @@ class _Compiler:
         return lines
 
     def array(self, fn: _Function, pointer: str, schema: dict[str, Any], v: str) -> list[str]:
-        lines = []
-        for keyword, fails in (("minItems", "<"), ("maxItems", ">")):
-            bound = _count(schema, keyword)
-            if bound is not None:
-                lines.append(f"if (({v} as unknown[]).length {fails} {ts(bound)}) return false;")
+        lines = _bounds(schema, ("minItems", "maxItems"), f"({v} as unknown[]).length")
         if "items" in schema:
             a, i, item = fn.fresh("a"), fn.fresh("i"), fn.fresh("v")
             checks = self.conjunct(fn, self.sub(pointer, "items"), schema["items"], item, own=False)
@@ -423,11 +419,7 @@ class _Compiler:
         return lines
 
     def object(self, fn: _Function, pointer: str, schema: dict[str, Any], v: str) -> list[str]:
-        lines = []
-        for keyword, fails in (("minProperties", "<"), ("maxProperties", ">")):
-            bound = _count(schema, keyword)
-            if bound is not None:
-                lines.append(f"if (Object.keys({v} as object).length {fails} {ts(bound)}) return false;")
+        lines = _bounds(schema, ("minProperties", "maxProperties"), f"Object.keys({v} as object).length")
         required = schema.get("required")
         names = list(dict.fromkeys(n for n in required if isinstance(n, str))) if isinstance(required, list) else []
         properties = schema.get("properties")
@@ -507,6 +499,12 @@ def _test(name: str, v: str) -> str:
 def _block(lines: list[str]) -> list[str]:
     """Statements in a block of their own (their locals scoped), or none."""
     return ["{", *("  " + line for line in lines), "}"] if lines else []
+
+
+def _bounds(schema: dict[str, Any], keywords: tuple[str, str], size: str) -> list[str]:
+    """Statements that return false when `size` is below the least (`keywords[0]`) or above the most."""
+    bounds = [(_count(schema, keyword), fails) for keyword, fails in zip(keywords, "<>", strict=True)]
+    return [f"if ({size} {fails} {ts(bound)}) return false;" for bound, fails in bounds if bound is not None]
 
 
 def _count(schema: dict[str, Any], keyword: str) -> int | float | None:

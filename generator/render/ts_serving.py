@@ -145,6 +145,5 @@ def serving_literals(
         # errorResponse's parameters after the code: (message, members) or (members)
         "message_parameter": builders is not None and bool(builders.message),
         # whether errorResponse may be called without a message (the catalogue's, or none needed)
-        "message_optional": builders is not None
-        and not (builders.message_required and "message" not in contract.catalogue.error_columns),
+        "message_optional": builders is not None and not builders.callers_message(contract.catalogue),
     }

@@ -60,16 +60,12 @@ def non_ecma_patterns(document: Any, base: str = "", dialect: Vocabulary | None 
 def _refusal(pattern: str) -> str | None:
     """Why `pattern` is refused: not ECMA-262, or a construct the two judges cannot read alike."""
     if not is_ecma_262(pattern):
-        return _message(pattern)
+        return (
+            f"{pattern!r} is not an ECMA-262 regular expression, which JSON Schema's patterns are"
+            " (Rust's or Python's syntax, such as `a++`, `(?i)` or `(?P<name>...)`, is not)"
+        )
     construct = unsupported(pattern)
     return None if construct is None else f"{pattern!r}: {construct}"
-
-
-def _message(pattern: str) -> str:
-    return (
-        f"{pattern!r} is not an ECMA-262 regular expression, which JSON Schema's patterns are"
-        " (Rust's or Python's syntax, such as `a++`, `(?i)` or `(?P<name>...)`, is not)"
-    )
 
 
 # ECMA-262 (with the `u` flag) written so that jsonschema-rs's engine (fancy-regex, after its

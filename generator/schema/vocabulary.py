@@ -48,10 +48,8 @@ class Vocabulary:
 IN_PLACE = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"})
 # Keywords that refer to another schema by URI.
 REFERENCES = ("$ref", "$dynamicRef", "$recursiveRef")
-# Keywords that name a resource or a place in one.
 # What these keywords hold is a condition asked of a document, not a declaration of its members.
 CONDITIONS = frozenset({"if", "not", "contains"})
-IDENTIFIERS = frozenset({"$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"})
 # Keywords that hold values, never schemas: nothing under them is a keyword.
 VALUES = frozenset({"const", "enum", "examples", "default"})
 # The types `type` names, in the order the typed view lists a union of them (load/view.py).
