@@ -461,7 +461,7 @@ def test_a_constant_behind_an_anchor_is_filled_by_the_builder(schemas_copy: Path
 def test_a_union_of_literals_is_one_literal_each_value_once() -> None:
     """`Literal["community"] | Literal["pro", "enterprise"]` was what a reader of code-scalpel's
     builders met; a value of another type (True beside "true", 1 beside True) keeps its place."""
-    from mcp_contracts_generator.model import View, ViewType
+    from mcp_contracts_generator.model.schemas import View, ViewType
     from mcp_contracts_generator.render.builder_signatures import HintNeeds as _Needs
     from mcp_contracts_generator.render.builder_signatures import _hint
 

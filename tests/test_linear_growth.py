@@ -22,12 +22,12 @@ import jsonschema_rs
 import pytest
 import yaml
 from conftest import SCHEMAS
-from mcp_contracts_generator import model
 from mcp_contracts_generator.config import Limits
 from mcp_contracts_generator.load import envelope as load_envelope
 from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.load.reading import Reading
 from mcp_contracts_generator.model import Entry, Table
+from mcp_contracts_generator.model import schemas as model_schemas
 from mcp_contracts_generator.render import json_text, mcp, typescript
 from mcp_contracts_generator.render.plan import build_plan
 from mcp_contracts_generator.schema import resolver, translate
@@ -205,7 +205,7 @@ def _whole_bundle_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, classe
     patterns written for the judge's engine, a registry of its resources."""
     schemas = _bundle(tmp_path / str(classes), classes)
     counts: Counter[str] = Counter()
-    _counting(monkeypatch, counts, model, "compound", "compound")
+    _counting(monkeypatch, counts, model_schemas, "compound", "compound")
     context = translate._Context.of.__func__
 
     def counted_context(cls: Any, found: Any) -> Any:

@@ -18,7 +18,8 @@ import pytest
 from conftest import ROOT, SCHEMAS
 from hostile.texts import HOSTILE
 from mcp_contracts_generator import api
-from mcp_contracts_generator.model import NO_DEFAULT, Contract, View, ViewClass, ViewField, ViewType
+from mcp_contracts_generator.model import Contract
+from mcp_contracts_generator.model.schemas import NO_DEFAULT, View, ViewClass, ViewField, ViewType
 from mcp_contracts_generator.render.escape import docstring
 from mcp_contracts_generator.render.models_code import models_code, view_schema
 from mcp_contracts_generator.resources import RUNTIME_PACKAGE

@@ -15,7 +15,7 @@ from conftest import CONTRACTS, SCHEMAS, load_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_contracts_generator import api
-from mcp_contracts_generator.model import object_rooted
+from mcp_contracts_generator.model.schemas import object_rooted
 from mcp_contracts_generator.schema.engine import standalone_validator
 from schema_strategies import from_schema, mutations
 

@@ -16,7 +16,8 @@ import jsonschema_rs
 import pytest
 from conftest import ROOT, SCHEMAS, load_json, run_cli
 from mcp_contracts_generator import api
-from mcp_contracts_generator.model import Contract, object_rooted
+from mcp_contracts_generator.model import Contract
+from mcp_contracts_generator.model.schemas import object_rooted
 from mcp_contracts_generator.protocol import revision
 from mcp_contracts_generator.render.listing_at import tool_at
 from mcp_contracts_generator.render.mcp import tool_listing, tools_list

@@ -12,7 +12,8 @@ from mcp_contracts_generator.findings.finding import Finding
 from mcp_contracts_generator.findings.policy import Policy
 from mcp_contracts_generator.load import load_project
 from mcp_contracts_generator.load.reading import Reading
-from mcp_contracts_generator.model import Place, TypeKind, ViewType
+from mcp_contracts_generator.model import Place
+from mcp_contracts_generator.model.schemas import TypeKind, ViewType
 from mcp_contracts_generator.rules import Level
 from mcp_contracts_generator.rules.lint import CODE_UNUSED, TOOL_NAME
 

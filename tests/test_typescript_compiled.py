@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp_contracts_generator.model import Bundle
+from mcp_contracts_generator.model.schemas import Bundle
 from mcp_contracts_generator.render.escape import ts
 from mcp_contracts_generator.render.ts_compiled import Compiled
 from mcp_contracts_generator.render.ts_compiled import compiled as compile_bundle

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..load.resource_prompt_files import PROMPTS_FILE, RESOURCES_FILE
-from ..model import Bundle, Prompt, Resource
+from ..model.schemas import Bundle
+from ..model.surface import Prompt, Resource
 from ..rules import Rule, rule
 from ..rules import breaking as rules
 from ..runtime.uri_template import TemplateError, UriTemplate

@@ -24,7 +24,7 @@ from ..client.connect import read_pages
 from ..client.report import Report
 from ..load.resource_prompt_files import PROMPTS_FILE, RESOURCES_FILE
 from ..media import essence
-from ..model import Prompt, Resource, Surface
+from ..model.surface import Prompt, Resource, Surface
 from ..rules import Rule
 from ..rules import conform as rules
 from ..runtime import NotJson, parse_json

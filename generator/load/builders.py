@@ -18,7 +18,8 @@ import keyword
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..model import BuilderField, Builders, Catalogue, Shape, TypeKind, View, ViewClass, ViewType
+from ..model import BuilderField, Builders, Catalogue, Shape
+from ..model.schemas import TypeKind, View, ViewClass, ViewType
 from ..schema.pointer import PointerError, decode, encode, location, resolve
 from ..schema.resolver import Resolver
 from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, REFERENCES

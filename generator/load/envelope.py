@@ -18,7 +18,7 @@ import jsonschema_rs
 
 from .. import debug, naming
 from ..diagnostics import Diagnostic
-from ..model import NO_DEFAULT, Bundle, View, ViewClass, ViewField
+from ..model.schemas import NO_DEFAULT, Bundle, View, ViewClass, ViewField
 from ..runtime import Judge, short
 from ..schema.dialect import refusals, resource_dialects
 from ..schema.engine import CONTENT_ANNOTATIONS, engine_draft

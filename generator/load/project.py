@@ -11,18 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..model import (
-    AcceptedBreak,
-    Catalogue,
-    Contract,
-    ErrorResults,
-    Example,
-    Module,
-    Places,
-    Project,
-    Surface,
-    ToolArguments,
-)
+from ..model import AcceptedBreak, Catalogue, Contract, ErrorResults, Example, Module, Places, Project
+from ..model.surface import Surface, ToolArguments
 from ..protocol import VERSIONS
 from ..runtime import Judge
 from ..schema.pointer import resolve as resolve_pointer

@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
 from ..media import is_json, textual
-from ..model import Contents, Prompt, PromptArgument, Resource, Surface
+from ..model.surface import Contents, Prompt, PromptArgument, Resource, Surface
 from ..naming import (
     arguments_model_name,
     camel,

@@ -18,7 +18,8 @@ from typing import Any
 from urllib.parse import quote
 
 from ..diagnostics import Diagnostic
-from ..model import Manifest, Surface, ToolArguments
+from ..model import Manifest
+from ..model.surface import Surface, ToolArguments
 from ..naming import arguments_model_name, prompt_method, resource_method, resource_module, tool_method
 from .bundle import VIRTUAL_ROOT
 from .documents import Document

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import NO_DEFAULT, NoDefault, Scalar, TypeKind, View, ViewClass, ViewField, ViewType
+from ..model.schemas import NO_DEFAULT, NoDefault, Scalar, TypeKind, View, ViewClass, ViewField, ViewType
 from ..naming import RESERVED_NAMES, camel, class_name_from
 from ..schema.dialect import read_as
 from ..schema.pointer import fragment, location

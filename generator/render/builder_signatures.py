@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import Contract, Shape, View, ViewType
+from ..model import Contract, Shape
+from ..model.schemas import View, ViewType
 from ..schema.pointer import decode
 from .escape import py, py_tuple
 

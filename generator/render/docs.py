@@ -15,7 +15,8 @@ from functools import partial
 
 from ..model import Contract, Project, Table
 from ..naming import contents_anchor, error_anchor, error_type_anchor, row_anchor
-from .describe import Definition, TypePart, describe_schema, joined
+from .describe import Definition, describe_schema
+from .describe_words import TypePart, joined
 from .escape import json_controls, md, prose
 from .json_text import json_block, json_line
 

@@ -16,7 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Contract, Prompt, Resource, ToolArguments, ViewClass
+from ..model import Contract
+from ..model.schemas import ViewClass
+from ..model.surface import Prompt, Resource, ToolArguments
 from ..naming import arguments_model_name, parameter_name, prompt_method, resource_method, resource_module, tool_method
 from ..runtime.uri_template import UriTemplate
 from .builder_signatures import HintNeeds, hint_parts

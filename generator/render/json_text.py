@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import Bundle, Manifest
+from ..model import Manifest
+from ..model.schemas import Bundle
 from ..schema.patterns import judged
 from .escape import json_controls
 

@@ -39,7 +39,8 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]  # exported
 )
 
 from .. import debug
-from ..model import NO_DEFAULT, Contract, View, ViewClass, ViewType
+from ..model import Contract
+from ..model.schemas import NO_DEFAULT, View, ViewClass, ViewType
 from ..resources import TEMPLATES_DIR
 from .escape import docstring
 from .python_format import BLACK_MODE, FormatRefused, format_python

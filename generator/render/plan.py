@@ -13,7 +13,8 @@ from jinja2 import Environment, TemplateError
 
 from .. import debug
 from ..files import OUTPUT_README
-from ..model import Contract, Project, Resource
+from ..model import Contract, Project
+from ..model.surface import Resource
 from ..naming import constant_name
 from ..package_names import SUFFIX, usable_version
 from ..resources import GENERATED_CODE_REQUIREMENTS, GENERATED_SERVING_REQUIREMENTS

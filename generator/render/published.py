@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Bundle, Contract, View
+from ..model import Contract
+from ..model.schemas import Bundle, View
 from ..schema.vocabulary import DRAFT_2020_12
 from .json_text import json_file
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..media import is_json
-from ..model import Contract, Entry, Resource
+from ..model import Contract, Entry
+from ..model.surface import Resource
 from ..protocol import REVISIONS, Revision
 from .json_text import json_line
 from .listing_at import carries_structured, tool_at

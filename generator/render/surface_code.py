@@ -32,7 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Contract, Prompt, Resource
+from ..model import Contract
+from ..model.surface import Prompt, Resource
 from ..naming import (
     arguments_model_name,
     constant_name,

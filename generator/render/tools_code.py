@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ..model import Contract, ToolArguments, View
+from ..model import Contract
+from ..model.schemas import View
+from ..model.surface import ToolArguments
 from ..naming import resource_module
 from .builder_signatures import HintNeeds
 from .escape import py, py_tuple

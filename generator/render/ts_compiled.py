@@ -5,8 +5,9 @@ for every schema of every contract, so its call sites see every closure and V8 c
 ajv is faster because it writes a function per schema. This module does the same for the bundles
 it can prove it judges exactly as the `Judge` does: one resource of draft 2020-12, no `$id` but the
 root's, no anchors, `$ref`s that are JSON pointers into that resource, no cycle of references that
-consumes no input, and only the keywords below (`format` only when it is an annotation). Any other
-bundle gets no code (`compiled` returns None) and `isEnvelope` asks the `Judge`.
+consumes no input, and only the keywords of `SUPPORTED` (`format` only when it is an annotation). Any
+other bundle gets no code (`compiled` returns None) and `isEnvelope` asks the `Judge`. This module
+writes references and combinations; `ts_kinds` the checks of one kind (numbers, strings, ...).
 
 Every name and literal of the schema enters the code through `ts` (JSON's syntax, ASCII only); a
 schema's place is named by a number (`s0`, `s1`, ...) in the order they are first reached, so the
@@ -21,31 +22,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import Bundle, Outline
+from ..model.schemas import Bundle, Outline
 from ..schema import vocabulary
 from ..schema.pointer import decode, encode
-from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, DEFINITIONS, DRAFT_2020_12, OPENINGS, REFERENCES
+from ..schema.vocabulary import ALTERNATIVES, COMBINATIONS, DEFINITIONS, DRAFT_2020_12, REFERENCES
 from .escape import ts
+from .ts_kinds import KEYWORDS, TYPE_TESTS, Function, KindChecks, sub, type_test
 
 # Keywords that assert nothing here (the runtime's INERT, and `format` while it is an annotation).
 ANNOTATIONS = vocabulary.ANNOTATIONS | frozenset(DEFINITIONS)
 ANY_KIND = frozenset({"$ref", "type", "const", "enum", "not"}).union(COMBINATIONS)
-NUMBER = {"minimum": "<", "maximum": ">", "exclusiveMinimum": "<=", "exclusiveMaximum": ">="}  # fails when
-STRING = frozenset(("minLength", "maxLength", "pattern"))
-ARRAY = frozenset(("items", "minItems", "maxItems"))
-OBJECT = frozenset({"properties", "required", "minProperties", "maxProperties", OPENINGS[0]})
-SUPPORTED = ANY_KIND | NUMBER.keys() | STRING | ARRAY | OBJECT
+SUPPORTED = ANY_KIND | KEYWORDS
 # Keywords that change how references resolve: anywhere in the resource, they leave it to the Judge.
 RESOLUTION = frozenset(("$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef", "$recursiveAnchor"))
-TYPE_TESTS = {
-    "null": "{v} === null || kindOf({v}) === 0",  # the Judge's kinds: undefined and functions are "null"
-    "boolean": 'typeof {v} === "boolean"',
-    "number": 'typeof {v} === "number"',
-    "integer": "Number.isInteger({v})",
-    "string": 'typeof {v} === "string"',
-    "array": "Array.isArray({v})",
-    "object": 'typeof {v} === "object" && {v} !== null && !Array.isArray({v})',
-}
 
 
 class Unsupported(Exception):
@@ -63,7 +52,7 @@ class Compiled:
 def compiled(bundle: Bundle) -> Compiled | None:
     """The TypeScript of `accepts(value)` for the bundle's root, or None when the Judge must decide."""
     try:
-        return _Compiler(_root(bundle), bundle.formats, bundle.outline).run()
+        return _Compiler(root=_root(bundle), formats=bundle.formats, outline=bundle.outline).run()
     except Unsupported:
         return None
 
@@ -97,20 +86,10 @@ def _keys(value: Any, *, top: bool = False) -> Iterator[tuple[str, Any]]:
 LEAF = SUPPORTED - DRAFT_2020_12.applicators - frozenset(REFERENCES)
 
 
-@dataclass
-class _Function:
-    """The function being written: its name, and a counter for the names of its locals."""
+@dataclass(kw_only=True)
+class _Compiler(KindChecks):
+    """One bundle's code: the functions of its places (`s0`, `s1`, ...), reached from the root."""
 
-    name: str
-    locals: int = 0
-
-    def fresh(self, prefix: str) -> str:
-        self.locals += 1
-        return f"{prefix}{self.locals}"
-
-
-@dataclass
-class _Compiler:
     root: dict[str, Any]
     formats: bool
     outline: Outline  # where each `$ref` leads
@@ -118,8 +97,6 @@ class _Compiler:
     queue: list[tuple[str, Any]] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
     same_instance: dict[str, set[str]] = field(default_factory=dict)  # calls that consume no input
-    constants: list[str] = field(default_factory=list)
-    imports: set[str] = field(default_factory=set)
 
     def run(self) -> Compiled:
         first = self.call("", self.root, "value")
@@ -137,21 +114,6 @@ class _Compiler:
         code = "".join(line + "\n" for line in self.constants) + "\n".join(self.functions) + "\n" + accepts
         return Compiled(code, tuple(sorted(self.imports)))
 
-    def constant(self, expression: str) -> str:
-        """The name of a module-level constant of `expression` (one for each expression)."""
-        for line in self.constants:
-            if line.endswith(f" = {expression};"):
-                return line.split(" ")[1]
-        name = f"C{sum(line.startswith('const C') for line in self.constants)}"
-        self.constants.append(f"const {name} = {expression};")
-        return name
-
-    def has_own(self) -> str:
-        line = "const hasOwn = Object.prototype.hasOwnProperty;"
-        if line not in self.constants:
-            self.constants.insert(0, line)
-        return "hasOwn"
-
     # --- places ---------------------------------------------------------------------------
 
     def annotation(self, key: str) -> bool:
@@ -159,16 +121,13 @@ class _Compiler:
 
     def trivial(self, schema: Any) -> bool:
         """Accepts everything: `true`, or annotations only."""
-        return schema is True or (
-            isinstance(schema, dict) and schema is not self.root and all(self.annotation(key) for key in schema)
-        )
+        return schema is True or self.leaf(schema, frozenset())
 
-    def leaf(self, schema: Any) -> bool:
-        return (
-            isinstance(schema, dict)
-            and schema is not self.root
-            and all(key in LEAF or self.annotation(key) for key in schema)
-        )
+    def leaf(self, schema: Any, keywords: frozenset[str] = LEAF) -> bool:
+        """A schema (not the root) of `keywords` and annotations only."""
+        if not isinstance(schema, dict) or schema is self.root:
+            return False
+        return all(key in keywords or self.annotation(key) for key in schema)
 
     def forwards(self, schema: dict[str, Any]) -> bool:
         """A `$ref` and annotations only: the target's verdict (its code is used instead)."""
@@ -231,12 +190,12 @@ class _Compiler:
     # --- one schema -----------------------------------------------------------------------
 
     def function(self, pointer: str, schema: dict[str, Any]) -> str:
-        fn = _Function(self.names[pointer])
+        fn = Function(self.names[pointer])
         body = self.checks(fn, pointer, schema, "x", own=True)
         text = "".join(f"  {line}\n" for line in body)
         return f"// {ts('#' + pointer)}\nfunction {fn.name}(x: unknown): boolean {{\n{text}  return true;\n}}\n"
 
-    def conjunct(self, fn: _Function, pointer: str, schema: Any, v: str, *, own: bool) -> list[str]:
+    def conjunct(self, fn: Function, pointer: str, schema: Any, v: str, *, own: bool) -> list[str]:
         """Statements that return false when `v` fails `schema`: its code itself where it is a leaf or a
         place of its own (a property's, the items', a member of `allOf`), else a call of its function."""
         pointer, target = self.target(pointer, schema)
@@ -248,13 +207,13 @@ class _Compiler:
             return self.checks(fn, pointer, target, v, own=own)
         return [f"if ({_not(self.same(fn, self.call(pointer, target, v), own=own))}) return false;"]
 
-    def same(self, fn: _Function, expression: str, *, own: bool) -> str:
+    def same(self, fn: Function, expression: str, *, own: bool) -> str:
         """`expression` judges the function's own instance when `own`: record the edge for `refuse_cycles`."""
         if own and expression not in ("true", "false"):
             self.same_instance.setdefault(fn.name, set()).add(expression.split("(")[0])
         return expression
 
-    def checks(self, fn: _Function, pointer: str, schema: dict[str, Any], v: str, *, own: bool) -> list[str]:
+    def checks(self, fn: Function, pointer: str, schema: dict[str, Any], v: str, *, own: bool) -> list[str]:
         """The statements of every keyword of `schema` on `v`, each returning false when it fails."""
         for key in schema:
             if key in SUPPORTED or self.annotation(key):
@@ -275,16 +234,13 @@ class _Compiler:
             if kinds == {kind}:  # `type` asserted the kind already
                 body += lines
             else:
-                body.append(f"if ({_test(kind, v)}) {{")
+                body.append(f"if ({type_test(kind, v)}) {{")
                 body += ["  " + line for line in lines]
                 body.append("}")
         return body
 
-    def sub(self, pointer: str, *keys: str) -> str:
-        return pointer + encode(keys)
-
     def any_kind(
-        self, fn: _Function, pointer: str, schema: dict[str, Any], v: str, body: list[str], *, own: bool
+        self, fn: Function, pointer: str, schema: dict[str, Any], v: str, body: list[str], *, own: bool
     ) -> set[str] | None:
         """The checks of every kind; returns the kinds `type` allows when it is one kind (else None)."""
         kinds: set[str] | None = None
@@ -300,15 +256,15 @@ class _Compiler:
             body.append(f"if (!({' || '.join(tests) or 'false'})) return false;")
         if isinstance(schema.get("allOf"), list):
             for k, member in enumerate(schema["allOf"]):
-                body += self.conjunct(fn, self.sub(pointer, "allOf", str(k)), member, v, own=own)
+                body += self.conjunct(fn, sub(pointer, "allOf", str(k)), member, v, own=own)
         for keyword in ALTERNATIVES:
             if isinstance(schema.get(keyword), list):
-                places = [(self.sub(pointer, keyword, str(k)), branch) for k, branch in enumerate(schema[keyword])]
+                places = [(sub(pointer, keyword, str(k)), branch) for k, branch in enumerate(schema[keyword])]
                 branches = [self.same(fn, self.call(place, branch, v), own=own) for place, branch in places]
                 exclusive = keyword == "oneOf" and self.exclusive(places)
                 body += self.combine("anyOf" if exclusive else keyword, branches)
         if "not" in schema:
-            negated = self.same(fn, self.call(self.sub(pointer, "not"), schema["not"], v), own=own)
+            negated = self.same(fn, self.call(sub(pointer, "not"), schema["not"], v), own=own)
             body.append(f"if ({negated}) return false;")
         return kinds
 
@@ -319,7 +275,7 @@ class _Compiler:
         known = [n for n in dict.fromkeys(names) if n in TYPE_TESTS]
         if "null" in known:
             self.imports.add("kindOf")
-        tests = [_test(n, v) for n in known]
+        tests = [type_test(n, v) for n in known]
         if len(tests) > 1:
             tests = [test if " " not in test else f"({test})" for test in tests]
         body.append(f"if (!({' || '.join(tests) or 'false'})) return false;")
@@ -349,8 +305,7 @@ class _Compiler:
                 return False
             names = {name for name in required if isinstance(name, str)}
             tags = {
-                name: self.values(self.sub(place, "properties", name), properties[name])
-                for name in names & set(properties)
+                name: self.values(sub(place, "properties", name), properties[name]) for name in names & set(properties)
             }
             closed = schema.get("additionalProperties") is False
             shapes.append(
@@ -376,102 +331,6 @@ class _Compiler:
         lines += [f"  if ({b} && ++matched > 1) return false;" for b in branches]
         return [*lines, "  if (matched !== 1) return false;", "}"]
 
-    # --- the checks of one kind ------------------------------------------------------------
-
-    @staticmethod
-    def number(schema: dict[str, Any], v: str) -> list[str]:
-        lines = []
-        for keyword, fails in NUMBER.items():
-            bound = schema.get(keyword)
-            if isinstance(bound, int | float) and not isinstance(bound, bool):
-                lines.append(f"if (({v} as number) {fails} {ts(bound)}) return false;")
-        return lines
-
-    def string(self, schema: dict[str, Any], v: str) -> list[str]:
-        lines = []
-        text = f"({v} as string)"
-        low, high = _count(schema, "minLength"), _count(schema, "maxLength")
-        if low is not None or high is not None:
-            self.imports.add("codePointLength")
-        if low is not None:  # a string of n UTF-16 units has at least n / 2 code points
-            lines.append(
-                f"if ({text}.length < {ts(low)} || ({text}.length < {ts(low * 2)}"
-                f" && codePointLength({v} as string) < {ts(low)})) return false;"
-            )
-        if high is not None:
-            lines.append(
-                f"if ({text}.length > {ts(high)} && codePointLength({v} as string) > {ts(high)}) return false;"
-            )
-        if isinstance(schema.get("pattern"), str):
-            self.imports.add("regex")
-            name = self.constant(f"regex({ts(schema['pattern'])})")
-            lines.append(f"if (!{name}.test({v} as string)) return false;")
-        return lines
-
-    def array(self, fn: _Function, pointer: str, schema: dict[str, Any], v: str) -> list[str]:
-        lines = _bounds(schema, ("minItems", "maxItems"), f"({v} as unknown[]).length")
-        if "items" in schema:
-            a, i, item = fn.fresh("a"), fn.fresh("i"), fn.fresh("v")
-            checks = self.conjunct(fn, self.sub(pointer, "items"), schema["items"], item, own=False)
-            if checks:
-                lines += [f"const {a} = {v} as unknown[];", f"for (let {i} = 0; {i} < {a}.length; {i}++) {{"]
-                lines += [f"  const {item} = {a}[{i}];", *("  " + line for line in checks), "}"]
-        return lines
-
-    def object(self, fn: _Function, pointer: str, schema: dict[str, Any], v: str) -> list[str]:
-        lines = _bounds(schema, ("minProperties", "maxProperties"), f"Object.keys({v} as object).length")
-        required = schema.get("required")
-        names = list(dict.fromkeys(n for n in required if isinstance(n, str))) if isinstance(required, list) else []
-        properties = schema.get("properties")
-        properties = properties if isinstance(properties, dict) else {}
-        o, plain = fn.fresh("o"), fn.fresh("p")
-        checks = {}
-        for key, value in properties.items():
-            item = fn.fresh("v")
-            found = self.conjunct(fn, self.sub(pointer, "properties", key), value, item, own=False)
-            if found:
-                checks[key] = [f"const {item} = {o}[{ts(key)}];", *found]
-        leftover: list[str] = []
-        if "additionalProperties" in schema:
-            k, item = fn.fresh("k"), fn.fresh("v")
-            found = self.conjunct(
-                fn, self.sub(pointer, "additionalProperties"), schema["additionalProperties"], item, own=False
-            )
-            if found:
-                leftover = self.leftover(o, k, item, list(properties), found)
-        if not (names or checks or leftover):
-            return lines
-        lines.append(f"const {o} = {v} as Record<string, unknown>;")
-        if names or checks:
-            lines.append(f"const {plain} = Object.getPrototypeOf({o}) === Object.prototype;")
-        for key in names:
-            lines.append(f"if (!{self.owns(o, plain, key)}) return false;")
-            lines += _block(checks.pop(key, []))
-        for key, found in checks.items():
-            lines.append(f"if ({self.owns(o, plain, key)}) {{")
-            lines += ["  " + line for line in found]
-            lines.append("}")
-        return lines + leftover
-
-    def owns(self, o: str, plain: str, key: str) -> str:
-        """Whether `o` has its own property `key`, as `hasOwnProperty` says. `in` is read from V8's
-        inline caches where `hasOwnProperty` is a call a name: on an object whose prototype is
-        `Object.prototype`, without `key` there, `key in o` can only find `o`'s own."""
-        name = ts(key)
-        return f"({plain} && !({name} in Object.prototype) ? {name} in {o} : {self.has_own()}.call({o}, {name}))"
-
-    def leftover(self, o: str, k: str, item: str, known: list[str], found: list[str]) -> list[str]:
-        """`additionalProperties`: `for in` and `hasOwn` (every own enumerable name, as the Judge's
-        `Object.keys`, without its array); an inherited name that is a property's asserts nothing."""
-        lines = [f"for (const {k} in {o}) {{", f"  switch ({k}) {{"]
-        lines += [f"    case {ts(key)}:" for key in known]
-        lines += ["      break;"] if known else []
-        lines += ["    default:", f"      if (!{self.has_own()}.call({o}, {k})) break;"]
-        if found != ["return false;"]:
-            lines.append(f"      const {item} = {o}[{k}];")
-        lines += ["      " + line for line in found]
-        return [*lines, "  }", "}"]
-
 
 def _not(expression: str) -> str:
     """The negation of `call`'s expressions (a constant, or one call) and of `equal`'s."""
@@ -489,27 +348,3 @@ def _apart(
     if (allowed_a is not None and names_b - allowed_a) or (allowed_b is not None and names_a - allowed_b):
         return True
     return any(not (tags_a[name] & tags_b[name]) for name in tags_a.keys() & tags_b.keys())
-
-
-def _test(name: str, v: str) -> str:
-    """The test of the JSON type `name` on `v`."""
-    return TYPE_TESTS[name].replace("{v}", v)
-
-
-def _block(lines: list[str]) -> list[str]:
-    """Statements in a block of their own (their locals scoped), or none."""
-    return ["{", *("  " + line for line in lines), "}"] if lines else []
-
-
-def _bounds(schema: dict[str, Any], keywords: tuple[str, str], size: str) -> list[str]:
-    """Statements that return false when `size` is below the least (`keywords[0]`) or above the most."""
-    bounds = [(_count(schema, keyword), fails) for keyword, fails in zip(keywords, "<>", strict=True)]
-    return [f"if ({size} {fails} {ts(bound)}) return false;" for bound, fails in bounds if bound is not None]
-
-
-def _count(schema: dict[str, Any], keyword: str) -> int | float | None:
-    """The Judge's `count`: a number not below zero, else the keyword is ignored."""
-    value = schema.get(keyword)
-    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
-        return value
-    return None

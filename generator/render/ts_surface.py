@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Contract, Prompt, Resource
+from ..model import Contract
+from ..model.surface import Prompt, Resource
 from ..naming import camel, constant_name, resource_module
 from ..runtime.uri_template import UriTemplate
 from .escape import ts, ts_key, tsdoc

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..model import View, ViewClass, ViewType
+from ..model.schemas import View, ViewClass, ViewType
 from .escape import ts, ts_key
 
 # The members TypeScript sees on every object (its `Object` interface). An object type with

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..model import View, ViewClass, ViewType
+from ..model.schemas import View, ViewClass, ViewType
 from .escape import ts, ts_key
 from .ts_types import OBJECT_MEMBERS
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from jinja2 import Environment
 
-from ..model import Builders, Bundle, Catalogue, Contract, Project, Shape
+from ..model import Builders, Catalogue, Contract, Project, Shape
+from ..model.schemas import Bundle
 from ..naming import lower_camel, resource_module
 from ..resources import TYPESCRIPT_RUNTIME
 from ..schema.pointer import decode

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..media import is_json
-from ..model import Prompt, Resource, Surface
+from ..model.surface import Prompt, Resource, Surface
 from ..runtime import NotJson, parse_json
 from ..runtime.serving_surface import fill, filled
 from ..runtime.uri_template import UriTemplate

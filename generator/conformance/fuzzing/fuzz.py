@@ -27,7 +27,7 @@ import anyio
 from ... import debug
 from ...client.bounded import Budget
 from ...client.report import Report
-from ...model import Surface
+from ...model.surface import Surface
 from ...rules import conform as rules
 from ...serving.served import ServedContract, ServedTool
 from ..link import Link, Reconnect

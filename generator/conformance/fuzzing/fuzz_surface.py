@@ -33,7 +33,7 @@ from hypothesis import given, seed
 from ... import debug
 from ...client.report import Report, shown
 from ...load.resource_prompt_files import PROMPTS_FILE, RESOURCES_FILE
-from ...model import Prompt, Resource, Surface
+from ...model.surface import Prompt, Resource, Surface
 from ...rules import Rule
 from ...rules import conform as rules
 from ...runtime import NotJson, parse_json

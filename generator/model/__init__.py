@@ -2,27 +2,22 @@
 
 `load` builds it from `schemas/`; `render` turns it into files. One catalogue entry
 yields its enum member, its docs row and its manifest entry from the same object, so
-code, docs and manifest cannot disagree.
+code, docs and manifest cannot disagree. Here: the contract, its catalogue, builders and
+places; beside it, the typed view (`view.py`), the schema's documents (`bundle.py`) and
+the tools' arguments, resources and prompts (`surface.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum, StrEnum
-from functools import cached_property
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
-from .protocol import VERSIONS
-from .runtime import Judge
-from .schema.compound import compound, published_base, published_references
-from .schema.outline import Outline as Outline
-from .schema.outline import Reference as Reference
-from .schema.outline import outline
-from .schema.pointer import encode, value_at
-from .schema.proofs import always_object, objects_only
-from .schema.reach import pruned
-from .schema.vocabulary import DRAFT_2020_12, Vocabulary
+from ..protocol import VERSIONS
+from ..runtime import Judge
+from ..schema.pointer import encode, value_at
+from .schemas import Bundle, View, ViewType
+from .surface import Surface, ToolArguments
 
 # The columns every catalogue table has, after those the contract declares (see
 # `columns:` in contract.yaml); an error's `error_type` names an entry of `error_types`.
@@ -131,81 +126,6 @@ class Manifest:
     tools: Table
 
 
-class TypeKind(StrEnum):
-    """What a `ViewType` is: a JSON type, `any`, `literal` (`values`), `list` or `dict` (of
-    `items[0]`), `class` (`name`) or `union` (of `items`)."""
-
-    STRING = "string"
-    INTEGER = "integer"
-    NUMBER = "number"
-    BOOLEAN = "boolean"
-    NULL = "null"
-    ANY = "any"
-    LITERAL = "literal"
-    LIST = "list"
-    DICT = "dict"
-    CLASS = "class"
-    UNION = "union"
-
-
-@dataclass(frozen=True, slots=True)
-class ViewType:
-    """The Python type of a value in the typed view: never stricter than its schema."""
-
-    kind: TypeKind
-    values: tuple[str | bool, ...] = ()
-    items: tuple[ViewType, ...] = ()
-    name: str = ""
-
-
-class NoDefault(Enum):
-    """What a field without a default has for one: null is a default of its own."""
-
-    NO_DEFAULT = "no default"
-
-
-NO_DEFAULT: Final = NoDefault.NO_DEFAULT
-# A default the view keeps: a JSON scalar, parsed.
-Scalar = str | int | float | bool | None
-
-
-@dataclass(frozen=True, slots=True)
-class ViewField:
-    """A property of a class: its JSON name, type, whether required, and a scalar default
-    that the schema at `location` accepts (NO_DEFAULT when there is none)."""
-
-    name: str
-    type: ViewType
-    required: bool
-    default: Scalar | NoDefault
-    description: str
-    location: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class ViewClass:
-    """A generated model: the schema at `location` ("" is the root) judges it when used alone.
-
-    An object class has `fields` (`closed` when no other property is allowed); a root
-    model, for a root that is not one object, has `root`, its type.
-    """
-
-    name: str
-    location: str
-    description: str
-    fields: tuple[ViewField, ...]
-    closed: bool
-    root: ViewType | None
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """The typed view of a contract's schema: its classes and the name of the root one."""
-
-    root: str
-    classes: tuple[ViewClass, ...]
-
-
 @dataclass(frozen=True, slots=True)
 class Example:
     """An example envelope of `examples/`: its name (the file's stem) and its parsed value."""
@@ -293,75 +213,6 @@ class ErrorResults:
     code_pattern: str | None = None
 
 
-def object_rooted(schema: Any) -> Any:
-    """`schema` with `"type": "object"` at its root when it accepts objects only (the same
-    verdicts, and a schema every revision with output schemas takes); else `schema` itself.
-    So a published `outputSchema` says at its root whether it is proven object-only."""
-    if not isinstance(schema, dict) or schema.get("type") == "object" or not always_object(schema):
-        return schema
-    return {**schema, "type": "object"}
-
-
-@dataclass(frozen=True)
-class Bundle:
-    """A contract's schema and every resource it refers to, parsed: `resources` maps each URI
-    to its document (the envelope's at `root`); `formats` says whether `format` asserts.
-    What `schema.json` of a generated package holds, and what the judge compiles.
-
-    What the outputs read of it is computed once, when first asked (no slots, for
-    `cached_property`): `lint`, `validate` and `conform` load without paying for it. Its
-    documents are shared: a reader copies before it changes one."""
-
-    root: str
-    resources: Mapping[str, Any]
-    formats: bool
-    # The dialect each resource is read in (draft-07 or 2020-12), decided once at load.
-    dialects: Mapping[str, Vocabulary]
-
-    @cached_property
-    def published_base(self) -> str:
-        """The URI its resources known by a file URI are published under (`compound.published_base`)."""
-        return published_base(self.resources)
-
-    @cached_property
-    def as_written(self) -> Any:
-        """One self-contained document in the author's dialect (draft-07 stays draft-07 where
-        it can): what `tools/list` publishes as an `outputSchema`."""
-        return compound(self.root, self.resources, self.dialects, self.published_base, keep_draft_07=True)
-
-    @cached_property
-    def in_2020_12(self) -> Any:
-        """One self-contained document in draft 2020-12: what `published.json` holds."""
-        return compound(self.root, self.resources, self.dialects, self.published_base)
-
-    @cached_property
-    def listed(self) -> Any:
-        """`as_written` as `tools/list` publishes it for a tool without its own `outputSchema`:
-        what its root reaches (`reach.pruned`: the same verdicts), object-rooted."""
-        return object_rooted(pruned(self.as_written))
-
-    @cached_property
-    def published(self) -> Any:
-        """`in_2020_12`, object-rooted: the `schema` of a contract's `published.json`."""
-        return object_rooted(self.in_2020_12)
-
-    def published_heads(self, locations: list[str]) -> list[dict[str, Any]]:
-        """The head of each location's document: its `$ref` inside `in_2020_12`, and
-        `"type": "object"` where that is proven to accept objects only (`proofs.objects_only`)."""
-        references = published_references(self.root, self.resources, self.dialects, self.published_base, locations)
-        document = {"$schema": DRAFT_2020_12.uri, "$defs": {self.in_2020_12["$id"]: self.in_2020_12}}
-        proven = objects_only(references, document)
-        return [
-            {"$ref": ref, **({"type": "object"} if is_object else {})}
-            for ref, is_object in zip(references, proven, strict=True)
-        ]
-
-    @cached_property
-    def outline(self) -> Outline:
-        """Where each `$ref` leads and the root's definitions: what docs and the TypeScript judge read."""
-        return outline(self.root, self.resources)
-
-
 class Locatable(Protocol):
     """A parsed source file that knows where its values are (`load.documents.Document`)."""
 
@@ -436,92 +287,6 @@ class AcceptedBreak:
 
 
 @dataclass(frozen=True, slots=True)
-class Contents:
-    """What `resources/read` answers for a resource: its file under `examples/resources/`
-    (`file`, as the contract names it) as `text`, or, for a type that is not textual, as
-    base64 (`blob`). A template's holds `{name}` where each variable's value goes."""
-
-    file: str
-    text: str | None = None
-    blob: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Resource:
-    """A resource (`uri`) or a resource template (`template`: an RFC 6570 URI template) of the
-    contract: `listing` is its MCP entry as `resources/list` or `resources/templates/list`
-    lists it; `schema`, for a JSON resource, the JSON Schema its contents meet (`bundle`, as
-    its judge compiles it: loading, `generate`, `mock` and `conform` judge by the same)."""
-
-    name: str
-    uri: str
-    template: bool
-    listing: Mapping[str, Any]
-    schema: Any = None
-    contents: Contents | None = None
-    # `schema` and every file it refers to, as the envelope's bundle is, and the classes of
-    # its model (`resource_models/<name>.py`): both None without a `schema:`.
-    bundle: Bundle | None = None
-    view: View | None = None
-    # The judge of its contents, compiled once while loading from `bundle` (`mock`, `conform`
-    # and `--fuzz` judge with it), left out of equality as `Contract.judge` is.
-    judge: Judge | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class ToolArguments:
-    """A tool's arguments as its generated model (`tools.<Name>Arguments`) takes them: its
-    `inputSchema` (`{"type": "object"}` where tools.yaml gives none, as `mcp/<name>.tools.json`
-    publishes it), bundled and viewed as a JSON resource's `schema:` is; the judge of the bundle
-    decides what the model's types cannot say. `output` views the tool's own `outputSchema`
-    (`output_schema`, as tools.yaml writes it; None without one: the envelope's view is its
-    output's), what its zod `outputSchema` says. (No slots, for `cached_property`.)"""
-
-    tool: str
-    bundle: Bundle
-    view: View
-    output: View | None = None
-    output_schema: Any = None
-
-    @cached_property
-    def listed_output(self) -> Any:
-        """`output_schema` as `tools/list` publishes it (as `Bundle.listed`), when first asked."""
-        return object_rooted(pruned(self.output_schema))
-
-
-@dataclass(frozen=True, slots=True)
-class PromptArgument:
-    name: str
-    required: bool
-    description: str | None = None
-    title: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """A prompt of the contract: `listing` is its `prompts/list` entry; `messages` what
-    `prompts/get` returns, each string holding `{name}` where an argument's value goes."""
-
-    name: str
-    listing: Mapping[str, Any]
-    arguments: tuple[PromptArgument, ...]
-    messages: tuple[Any, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Surface:
-    """What a server offers beside its tools (resources.yaml, prompts.yaml): each in the
-    order its file lists it."""
-
-    resources: tuple[Resource, ...] = ()
-    templates: tuple[Resource, ...] = ()
-    prompts: tuple[Prompt, ...] = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.resources or self.templates or self.prompts)
-
-
-@dataclass(frozen=True, slots=True)
 class Contract:
     """One contract, as facts: parsed JSON and the judge compiled from it, never text or prose.
 
@@ -549,7 +314,7 @@ class Contract:
     extra_tools: str = "error"  # what conform makes of a tool the server lists beyond the contract
     rules: Mapping[str, str] = field(default_factory=dict)  # rule ID -> level or off (`rules:`, `lint.rules`)
     accepted: tuple[AcceptedBreak, ...] = ()  # accepted-breaks.yaml, in the file's order
-    surface: Surface = Surface()  # resources.yaml and prompts.yaml
+    surface: Surface = field(default_factory=Surface)  # resources.yaml and prompts.yaml
     arguments: tuple[ToolArguments, ...] = ()  # each tool's, in tools.yaml's order (tools.py)
     places: Places = field(default=Places(), compare=False, repr=False)
 
