@@ -229,7 +229,8 @@ def _as_listed(tool: dict[str, Any], path: str = "private") -> dict[str, Any]:
 
 def _as_sent(arguments: Any) -> Any:
     """Arguments as the judge and the handler see them: without a root member `__proto__`,
-    which the SDK's parse of a `tools/call` request drops (on either zod path)."""
+    which the SDK's parse of a `tools/call` request drops (on either zod path); also a
+    document as the public path's judge sees it (zod drops the member before its checks)."""
     if isinstance(arguments, dict):
         return {name: value for name, value in arguments.items() if name != "__proto__"}
     return arguments
@@ -440,6 +441,33 @@ def test_zod_never_refuses_what_the_published_schema_accepts_of_inherited_names(
     by_judge = "1 is not of type 'string' at text"
     assert (by_judge in delete["calls"][-1]["text"]) is (path == "public"), delete["calls"][-1]["text"]
     assert new == {"tools": [], "calls": []}
+
+
+@pytest.mark.parametrize("path", sorted(ZOD_PATHS))
+def test_an_outputs_zod_schema_judges_structured_content_on_either_zod_path(hostile: Path, path: str) -> None:
+    """A tool's zod `outputSchema` (what the SDK parses a handler's `structuredContent` with)
+    gives the published schema's verdict, judged in Python: of the document as given on the
+    private path; on the public one without a root member `__proto__`, which zod drops before
+    any public check sees the value (the envelope here types it: a string)."""
+    published = load_json(hostile / "generated" / "mcp" / "billing-api.tools.json")["tools"]
+    judges = {tool["name"]: _tool_judge(tool["outputSchema"]) for tool in published if "outputSchema" in tool}
+    assert judges
+    success = load_json(hostile / "schemas" / "contracts" / "billing-api" / "examples" / "success.json")
+    documents = [
+        success,
+        {**success, "__proto__": "s"},
+        {**success, "__proto__": 1},
+        {**success, "valueOf": "x"},
+        {**success, "toString": {"__proto__": 1}},
+    ]
+    cases = [{"module": "delete", "documents": documents}]
+    spec = hostile / f"outputs-{path}.json"
+    [verdicts] = run_script(
+        "judge_documents.mjs", hostile / "built" / "dist", spec=spec, data=cases, options=ZOD_PATHS[path]
+    )
+    seen = [d if path == "private" else _as_sent(d) for d in documents]
+    assert [v["zod"] for v in verdicts] == [{name: j.is_valid(d) for name, j in judges.items()} for d in seen]
+    assert [set(v["zod"].values()) for v in verdicts] == [{True}, {True}, {path == "public"}, {False}, {True}]
 
 
 def test_the_hostile_contracts_judges_and_builders_say_what_pythons_say(hostile: Path) -> None:

@@ -2,7 +2,9 @@
 // process for any number of modules; tests/test_typescript_corpus.py compares the verdicts
 // with the Python judge's.
 //
-//   node judge_documents.mjs DIST CASES.json
+//   node judge_documents.mjs [--zod=MAJOR.MINOR.PATCH] DIST CASES.json
+//
+// `--zod=`: see zod_release.mjs.
 //
 // CASES.json: [{"module", "as"?, "documents": [...]}]: `as` names a type of the module's
 // LOCATIONS (the envelope when absent). Prints one JSON array, an entry per case: for each
@@ -14,7 +16,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [dist, casesFile] = process.argv.slice(2);
+import { takeZodRelease } from "./zod_release.mjs";
+
+const [dist, casesFile] = takeZodRelease(process.argv.slice(2));
 const cases = JSON.parse(readFileSync(casesFile, "utf8"));
 const modules = new Map();
 const report = [];

@@ -7,8 +7,7 @@
 //
 //   node sdk_tools.mjs [--zod=MAJOR.MINOR.PATCH] DIST CASES.json
 //
-// `--zod=` says zod is that release before the modules are imported: one outside the range the
-// runtime's zod.ts is tested on (its `TESTED`) makes `judged` take zod's public API only.
+// `--zod=`: see zod_release.mjs.
 //
 // CASES.json: [{"module", "calls": [{"tool", "arguments"}]}]. Prints one JSON array, an
 // entry per case: {"tools": the listing's tools, "calls": [{"reached": whether the handler
@@ -18,15 +17,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
 
-const given = process.argv.slice(2);
-const release = given[0]?.startsWith("--zod=") ? given.shift().slice("--zod=".length) : undefined;
-if (release !== undefined) {
-  const [major, minor, patch] = release.split(".").map(Number);
-  Object.assign(z.core.version, { major, minor, patch });
-}
-const [dist, casesFile] = given;
+import { takeZodRelease } from "./zod_release.mjs";
+
+const [dist, casesFile] = takeZodRelease(process.argv.slice(2));
 const cases = JSON.parse(readFileSync(casesFile, "utf8"));
 
 async function serve(group) {
