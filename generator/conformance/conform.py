@@ -66,7 +66,7 @@ from .resource_prompt_checks import conform_surface
 from .results import document_of, judge_result
 
 if TYPE_CHECKING:  # `--fuzz` imports hypothesis: only a run that fuzzes pays for it
-    from .fuzzing.fuzz import Plan
+    from .fuzzing.fuzz_tool import Plan
 
 __all__ = ["ConformOptions", "Target", "conform", "describe", "revisions_checked"]
 

@@ -19,7 +19,6 @@ import json
 import random
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -34,29 +33,8 @@ from ..link import Link, Reconnect
 from ..listing import HINT_DEFAULTS
 from .fuzz_draw import shown_line
 from .fuzz_surface import SurfaceFuzz
-from .fuzz_tool import ToolRun
+from .fuzz_tool import Deadline, Plan, Run, ToolRun
 from .mutate import long_integers
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How much to fuzz: `examples` valid and as many invalid argument sets per tool, from
-    `seed`; `named`: tools to fuzz though not safe by default (`unsafe`); `timeout` per call;
-    `budget`: seconds the whole run may take (None: no bound)."""
-
-    examples: int
-    seed: int
-    named: frozenset[str]
-    timeout: float
-    budget: float | None = None
-
-    @property
-    def again(self) -> str:
-        return f"--fuzz {self.examples} --seed {self.seed}"
-
-    @property
-    def spent(self) -> str:
-        return f"the --fuzz-budget of {self.budget:g} s was spent"
 
 
 def plan(
@@ -90,31 +68,6 @@ def unsafe(tool: ServedTool, published: Mapping[str, bool]) -> str | None:
         if ours is None and hint != "destructiveHint" and HINT_DEFAULTS[hint] is risk:
             return f"{hint} is not given, which MCP takes for {said} ({meaning})"
     return None
-
-
-@dataclass
-class Deadline:
-    """The seconds left of `--fuzz-budget` (no bound: `deadline` None); `spent` once a call or
-    a tool was given up for it."""
-
-    deadline: float | None
-    spent: bool = False
-
-    def over(self) -> bool:
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            self.spent = True
-        return self.spent
-
-
-@dataclass
-class Run:
-    """What every tool's fuzzing shares: the plan, the contract, the server, the report, the budget."""
-
-    plan: Plan
-    contract: ServedContract
-    server: Link
-    report: Report
-    budget: Deadline
 
 
 def _why_not(shared: Run, tool: ServedTool, published: Mapping[str, bool]) -> tuple[str, tuple[str, ...]] | None:

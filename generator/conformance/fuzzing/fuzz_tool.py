@@ -1,4 +1,5 @@
-"""The fuzzing of one tool (`ToolRun`, in a worker thread), each call made on the event loop.
+"""The fuzzing of one tool (`ToolRun`, in a worker thread), each call made on the event loop,
+and what every tool's run shares (`Run`: its `Plan`, `Deadline`, server and report).
 
 Invalid arguments must be refused: any error answers them (a JSON-RPC error of any code, the
 SDK's code 0 and -32603 too, or an `isError` result), for the contract refuses them itself and
@@ -26,9 +27,10 @@ arguments, so that hypothesis's last replay asks nothing twice.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 import hypothesis.strategies as st
@@ -42,20 +44,63 @@ from ...rules import Rule
 from ...rules import conform as rules
 from ...schema.engine import standalone_validator
 from ...schema.values import not_json
-from ...serving.served import ServedTool
+from ...serving.served import ServedContract, ServedTool
 from ..echoes import echo_at, echoes, marked
-from ..link import Answer
+from ..link import Answer, Link
 from ..results import answered_code, judge_result
 from .fuzz_answers import crash_of, refusal
 from .fuzz_draw import Breach, breakable, invalid_strategy, leaves, run_settings, valid_strategy
-
-if TYPE_CHECKING:  # `fuzz` makes the run, and imports this module
-    from .fuzz import Run
 
 SHRINK_CALLS = 100  # calls one run of a tool may make past its N, to shrink what it found
 RECONNECTS = 8  # new sessions one run may ask for (a crash or a hang costs one)
 HANGS = 2  # calls that got no answer, after which a run asks nothing more
 _SHOWN = 400  # characters of arguments a message shows
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much to fuzz: `examples` valid and as many invalid argument sets per tool, from
+    `seed`; `named`: tools to fuzz though not safe by default (`unsafe`); `timeout` per call;
+    `budget`: seconds the whole run may take (None: no bound)."""
+
+    examples: int
+    seed: int
+    named: frozenset[str]
+    timeout: float
+    budget: float | None = None
+
+    @property
+    def again(self) -> str:
+        return f"--fuzz {self.examples} --seed {self.seed}"
+
+    @property
+    def spent(self) -> str:
+        return f"the --fuzz-budget of {self.budget:g} s was spent"
+
+
+@dataclass
+class Deadline:
+    """The seconds left of `--fuzz-budget` (no bound: `deadline` None); `spent` once a call or
+    a tool was given up for it."""
+
+    deadline: float | None
+    spent: bool = False
+
+    def over(self) -> bool:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.spent = True
+        return self.spent
+
+
+@dataclass
+class Run:
+    """What every tool's fuzzing shares: the plan, the contract, the server, the report, the budget."""
+
+    plan: Plan
+    contract: ServedContract
+    server: Link
+    report: Report
+    budget: Deadline
 
 
 class _Spent(BaseException):
